@@ -1,0 +1,50 @@
+#include "core/spelling.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace gpumem {
+namespace {
+
+// Levenshtein distance with one row of memory, comparing letters case-insensitively.
+int edit_distance(std::string_view a, std::string_view b) {
+  std::vector<int> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const int next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::optional<std::string> closest_spelling(std::string_view word,
+                                            std::span<const std::string> candidates) {
+  const int allowed = std::max(2, static_cast<int>(word.size()) / 3);
+  std::optional<std::string> best;
+  int best_distance = allowed + 1;
+  for (const std::string& c : candidates) {
+    const int d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {
+  std::optional<std::string> best = closest_spelling(word, candidates);
+  return best ? "; did you mean '" + *best + "'?" : "";
+}
+
+}  // namespace gpumem

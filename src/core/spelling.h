@@ -1,0 +1,22 @@
+// "Did you mean …?" for misspelt keys, flags, model and GPU names.
+#ifndef GPUMEM_CORE_SPELLING_H_
+#define GPUMEM_CORE_SPELLING_H_
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gpumem {
+
+// The candidate closest to `word` by edit distance (case-insensitive), if it is close
+// enough to be a plausible typo: at most max(2, |word| / 3) edits.
+std::optional<std::string> closest_spelling(std::string_view word,
+                                            std::span<const std::string> candidates);
+
+// "; did you mean 'x'?" or "" — ready to append to a message.
+std::string did_you_mean(std::string_view word, std::span<const std::string> candidates);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CORE_SPELLING_H_

@@ -1,0 +1,24 @@
+#include "core/spelling.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace gpumem {
+namespace {
+
+const std::vector<std::string> kKeys = {"hardware", "engine", "model", "observed"};
+
+TEST(Spelling, SuggestsCloseWord) {
+  EXPECT_EQ(did_you_mean("hardwre", kKeys), "; did you mean 'hardware'?");
+  EXPECT_EQ(did_you_mean("Model", kKeys), "; did you mean 'model'?");
+  EXPECT_EQ(did_you_mean("engin", kKeys), "; did you mean 'engine'?");
+}
+
+TEST(Spelling, StaysQuietForFarWords) {
+  EXPECT_EQ(did_you_mean("scheduler", kKeys), "");
+  EXPECT_EQ(closest_spelling("x", std::vector<std::string>{}), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpumem
