@@ -1,0 +1,124 @@
+#include "catalog/gpu_catalog.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "catalog/yaml_reader.h"
+
+namespace gpumem {
+
+std::string_view interconnect_name(Interconnect i) {
+  return i == Interconnect::kNvlink ? "nvlink" : "pcie";
+}
+
+namespace {
+
+// "9.0" -> {9, 0}; anything else is an error.
+bool parse_compute_capability(const std::string& text, GpuSpec& gpu) {
+  const size_t dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 >= text.size()) return false;
+  try {
+    size_t used = 0;
+    gpu.compute_capability_major = std::stoi(text.substr(0, dot), &used);
+    if (used != dot) return false;
+    gpu.compute_capability_minor = std::stoi(text.substr(dot + 1), &used);
+    return used == text.size() - dot - 1;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags) {
+  Result<YamlDocument> doc = load_yaml_file(path);
+  if (!doc.ok()) {
+    diags.error({path, 0, 0}, doc.status().message());
+    return std::nullopt;
+  }
+  const size_t errors_before = diags.errors().size();
+  MapReader r(path, doc->root, "the GPU entry", diags);
+  GpuSpec gpu;
+  gpu.file = path;
+  gpu.name = r.string("name", true).value_or("");
+  gpu.nvidia_smi_name = r.string("nvidia_smi_name", true).value_or("");
+  gpu.memory_total = r.size("memory_total", true).value_or(bytes(0));
+  gpu.cuda_total = r.size("cuda_total");
+  if (std::optional<std::string> cc = r.string("compute_capability", true)) {
+    if (!parse_compute_capability(*cc, gpu)) {
+      r.error(r.child("compute_capability"),
+              "'compute_capability' must look like \"9.0\", got '" + *cc + "'");
+    }
+  }
+  gpu.sm_count = static_cast<int>(r.integer("sm_count", true).value_or(0));
+  gpu.max_threads_per_sm = static_cast<int>(r.integer("max_threads_per_sm", true).value_or(0));
+  gpu.memory_type = r.string("memory_type").value_or("");
+  if (std::optional<std::string> link = r.string("interconnect", true)) {
+    if (*link == "nvlink") {
+      gpu.interconnect = Interconnect::kNvlink;
+    } else if (*link == "pcie") {
+      gpu.interconnect = Interconnect::kPcie;
+    } else {
+      r.error(r.child("interconnect"),
+              "'interconnect' must be nvlink or pcie, got '" + *link + "'");
+    }
+  }
+  gpu.interconnect_detail = r.string("interconnect_detail").value_or("");
+  if (YAML::Node aliases = r.child("aliases"); aliases.IsDefined()) {
+    if (!aliases.IsSequence()) {
+      r.error(aliases, "'aliases' must be a list of names");
+    } else {
+      for (const YAML::Node& a : aliases) {
+        if (auto s = scalar_string(path, a, "an alias", diags)) gpu.aliases.push_back(*s);
+      }
+    }
+  }
+  // Free-form provenance: kept in the file for readers, not used by the simulator.
+  r.child("source");
+  r.child("ecc");
+  r.child("unconfirmed");
+  r.finish();
+  if (gpu.cuda_total && *gpu.cuda_total > gpu.memory_total) {
+    r.error(r.child("cuda_total"), "'cuda_total' is larger than 'memory_total'");
+  }
+  if (diags.errors().size() != errors_before) return std::nullopt;
+  return gpu;
+}
+
+Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  }
+  if (ec) return not_found(dir + ": cannot read the GPU catalog: " + ec.message());
+  std::sort(files.begin(), files.end());
+  GpuCatalog catalog;
+  for (const std::string& f : files) {
+    if (std::optional<GpuSpec> gpu = load_gpu_file(f, diags)) {
+      catalog.gpus_.push_back(std::move(*gpu));
+    }
+  }
+  return catalog;
+}
+
+const GpuSpec* GpuCatalog::find(std::string_view name) const {
+  for (const GpuSpec& g : gpus_) {
+    if (g.name == name) return &g;
+    for (const std::string& a : g.aliases) {
+      if (a == name) return &g;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::names() const {
+  std::vector<std::string> out;
+  for (const GpuSpec& g : gpus_) {
+    out.push_back(g.name);
+    out.insert(out.end(), g.aliases.begin(), g.aliases.end());
+  }
+  return out;
+}
+
+}  // namespace gpumem

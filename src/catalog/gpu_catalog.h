@@ -1,0 +1,60 @@
+// GPU types (model/gpu/*.yaml): the facts about a GPU that decide its memory at start-up.
+//
+// `memory_total` is memory.total as nvidia-smi prints it — what SGLang's heuristics read.
+// `cuda_total`, when known, is what CUDA reports as total (torch's total_memory); the
+// difference is the driver's reserve. Both are exact byte counts from MiB figures. Each entry
+// keeps the sources of its values (see model/gpu/README.md).
+#ifndef GPUMEM_CATALOG_GPU_CATALOG_H_
+#define GPUMEM_CATALOG_GPU_CATALOG_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "core/status.h"
+#include "core/units.h"
+
+namespace gpumem {
+
+enum class Interconnect { kNvlink, kPcie };
+
+std::string_view interconnect_name(Interconnect i);
+
+struct GpuSpec {
+  std::string name;             // catalog slug, e.g. "h200-sxm-141gb"
+  std::string nvidia_smi_name;  // "NVIDIA H200"
+  Bytes memory_total;           // nvidia-smi memory.total
+  std::optional<Bytes> cuda_total;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  std::string memory_type;
+  Interconnect interconnect = Interconnect::kPcie;
+  std::string interconnect_detail;
+  std::vector<std::string> aliases;  // other names users write ("h200")
+  std::string file;                  // where it was read from
+};
+
+// Reads one model/gpu/*.yaml file; errors go to `diags` with file:line:col.
+std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags);
+
+// All GPU types of a directory, found by name or alias.
+class GpuCatalog {
+ public:
+  // Loads every *.yaml in `dir`, sorted by file name.
+  static Result<GpuCatalog> load(const std::string& dir, Diagnostics& diags);
+
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }
+  const GpuSpec* find(std::string_view name) const;
+  // Every name and alias, for did-you-mean.
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<GpuSpec> gpus_;
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CATALOG_GPU_CATALOG_H_

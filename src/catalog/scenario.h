@@ -1,0 +1,104 @@
+// A scenario: one what-if start-up — hardware, engine (version, flags, environment), model,
+// and optionally values measured on a real run that override the simulator's predictions.
+//
+// This layer reads and checks what is engine-independent (types, units, known keys, GPU
+// and model names exist). Engine flags are kept as written, with their locations, because
+// only an engine model knows their meaning; it validates them in its own pass
+// (src/engine). Nothing here has defaults that hide a missing value: absent optional
+// fields are std::nullopt.
+//
+// File format: scenarios/README.md.
+#ifndef GPUMEM_CATALOG_SCENARIO_H_
+#define GPUMEM_CATALOG_SCENARIO_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/gpu_catalog.h"
+#include "core/diagnostics.h"
+#include "core/units.h"
+
+namespace gpumem {
+
+// One engine flag as written: `--tp-size: 8` or `--cuda-graph-bs: [1, 2, 4]`.
+struct EngineArg {
+  std::string flag;                 // with its leading dashes
+  std::vector<std::string> values;  // one item for a scalar; the items of a list
+  bool is_list = false;
+  SourceLoc flag_loc;
+  SourceLoc value_loc;
+};
+
+struct EnvVar {
+  std::string name;
+  std::string value;
+  SourceLoc loc;
+};
+
+struct ScenarioHardware {
+  std::string gpu;
+  SourceLoc gpu_loc;
+  int gpus_per_node = 0;
+  SourceLoc count_loc;
+  int nodes = 1;
+  std::optional<Interconnect> interconnect;  // absent: the GPU type's own
+  // Memory other processes hold on a GPU before the engine starts, by GPU index.
+  std::map<int, Bytes> preoccupied;
+};
+
+struct ScenarioEngine {
+  std::string name;  // "sglang" | "vllm"
+  SourceLoc name_loc;
+  std::string version;
+  SourceLoc version_loc;
+  std::vector<EngineArg> args;
+  std::vector<EnvVar> env;
+  // Source patches of the engine that no flag expresses (e.g. the seed's forced custom
+  // all-reduce on PCIe); names are checked by the engine model.
+  std::vector<std::string> patches;
+  std::vector<SourceLoc> patch_locs;
+
+  const EngineArg* arg(std::string_view flag) const;
+  const EnvVar* env_var(std::string_view name) const;
+};
+
+struct ScenarioModel {
+  std::string catalog_name;    // set when `model: <name>`
+  std::string hf_config_path;  // set when `model: {hf_config: path}`; relative to the file
+  SourceLoc loc;
+};
+
+// Values measured on a real run. Each replaces the simulator's prediction of that quantity.
+struct ScenarioObserved {
+  std::optional<Bytes> free_before_weights;  // SGLang F: world-MIN free memory before loading
+  std::optional<Bytes> free_after_weights;   // SGLang A: world-MIN free memory after loading
+  std::optional<Bytes> weight_load_usage;    // "Load weight end … mem usage"
+  SourceLoc loc;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;  // the file's stem unless `name:` is given
+  std::string description;
+  ScenarioHardware hardware;
+  ScenarioEngine engine;
+  ScenarioModel model;
+  ScenarioObserved observed;
+  std::optional<std::string> calibration;  // pin a model/calibration entry by name
+  SourceLoc calibration_loc;
+
+  int total_gpus() const { return hardware.gpus_per_node * hardware.nodes; }
+};
+
+// Parses `text` (the contents of `file`) and checks everything engine-independent against
+// `gpus`. Returns nullopt when any error was recorded in `diags`.
+std::optional<Scenario> parse_scenario(const std::string& file, const std::string& text,
+                                       const GpuCatalog& gpus, Diagnostics& diags);
+std::optional<Scenario> load_scenario(const std::string& path, const GpuCatalog& gpus,
+                                      Diagnostics& diags);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CATALOG_SCENARIO_H_

@@ -1,0 +1,29 @@
+// The catalogs a command works with, found once: the model directory (llm/, gpu/,
+// calibration/) from --model-dir, $GPUMEM_MODEL_DIR or the bundled model/, and the GPU
+// catalog loaded from it.
+#ifndef GPUMEM_CLI_WORKSPACE_H_
+#define GPUMEM_CLI_WORKSPACE_H_
+
+#include <optional>
+#include <string>
+
+#include "catalog/gpu_catalog.h"
+#include "cli/command.h"
+#include "core/diagnostics.h"
+
+namespace gpumem::cli {
+
+struct Workspace {
+  std::string model_dir;
+  GpuCatalog gpus;
+};
+
+// Loads the catalogs; catalog errors are reported in `diags`.
+std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags);
+
+// Prints `diags` to stderr; returns kExitBadInput when there is anything to print.
+ExitCode report_diagnostics(const Diagnostics& diags);
+
+}  // namespace gpumem::cli
+
+#endif  // GPUMEM_CLI_WORKSPACE_H_

@@ -1,0 +1,180 @@
+#include "engine/flag_table.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/spelling.h"
+
+namespace gpumem {
+
+const FlagValues::Entry* FlagValues::find(std::string_view flag) const {
+  for (const Entry& e : entries) {
+    if (e.name == flag) return &e;
+  }
+  return nullptr;
+}
+
+std::optional<std::int64_t> FlagValues::integer(std::string_view flag) const {
+  const Entry* e = find(flag);
+  if (e == nullptr || e->ints.empty()) return std::nullopt;
+  return e->ints.front();
+}
+
+std::optional<double> FlagValues::number(std::string_view flag) const {
+  const Entry* e = find(flag);
+  if (e == nullptr) return std::nullopt;
+  return e->number;
+}
+
+bool FlagValues::boolean(std::string_view flag) const {
+  const Entry* e = find(flag);
+  return e != nullptr && e->flag;
+}
+
+std::optional<std::string> FlagValues::string(std::string_view flag) const {
+  const Entry* e = find(flag);
+  if (e == nullptr) return std::nullopt;
+  return e->text;
+}
+
+std::optional<std::vector<std::int64_t>> FlagValues::int_list(std::string_view flag) const {
+  const Entry* e = find(flag);
+  if (e == nullptr) return std::nullopt;
+  return e->ints;
+}
+
+std::optional<SourceLoc> FlagValues::location(std::string_view flag) const {
+  const Entry* e = find(flag);
+  if (e == nullptr) return std::nullopt;
+  return e->loc;
+}
+
+namespace {
+
+std::optional<std::int64_t> to_int(std::string_view s) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> to_double(std::string_view s) {
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() || !std::isfinite(v)) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+const FlagSpec* lookup(std::string_view flag, std::span<const FlagSpec> table) {
+  for (const FlagSpec& f : table) {
+    if (f.name == flag) return &f;
+    for (std::string_view a : f.aliases) {
+      if (a == flag) return &f;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
+                      std::string_view engine_name, Diagnostics& diags) {
+  FlagValues out;
+  for (const EngineArg& arg : args) {
+    const FlagSpec* spec = lookup(arg.flag, table);
+    if (spec == nullptr) {
+      std::vector<std::string> names;
+      for (const FlagSpec& f : table) {
+        names.emplace_back(f.name);
+        for (std::string_view a : f.aliases) names.emplace_back(a);
+      }
+      diags.error(arg.flag_loc, "unknown " + std::string(engine_name) + " flag '" + arg.flag + "'" +
+                                    did_you_mean(arg.flag, names));
+      continue;
+    }
+    bool duplicate = false;
+    for (const FlagValues::Entry& e : out.entries) duplicate = duplicate || e.name == spec->name;
+    if (duplicate) {
+      diags.error(arg.flag_loc, "flag '" + arg.flag + "' repeats '" + std::string(spec->name) +
+                                    "' given earlier");
+      continue;
+    }
+    FlagValues::Entry entry{spec->name, spec->type, {}, 0, false, {}, arg.value_loc};
+    const std::string what = "'" + arg.flag + "'";
+    auto bad = [&](const std::string& expected) {
+      std::string got =
+          arg.is_list ? "a list" : "'" + (arg.values.empty() ? "" : arg.values[0]) + "'";
+      diags.error(arg.value_loc, what + " must be " + expected + ", got " + got);
+    };
+    if (spec->type == FlagType::kIntList) {
+      bool ok = true;
+      for (const std::string& v : arg.values) {
+        std::optional<std::int64_t> i = to_int(v);
+        if (!i) {
+          diags.error(arg.value_loc, what + " must be a list of integers, got '" + v + "'");
+          ok = false;
+          break;
+        }
+        entry.ints.push_back(*i);
+      }
+      if (!ok) continue;
+    } else if (arg.is_list || arg.values.size() != 1) {
+      bad(spec->type == FlagType::kInt     ? "an integer"
+          : spec->type == FlagType::kFloat ? "a number"
+          : spec->type == FlagType::kBool  ? "true or false"
+                                           : "a string");
+      continue;
+    } else {
+      const std::string& v = arg.values[0];
+      switch (spec->type) {
+        case FlagType::kInt:
+          if (std::optional<std::int64_t> i = to_int(v)) {
+            entry.ints.push_back(*i);
+          } else {
+            bad("an integer");
+            continue;
+          }
+          break;
+        case FlagType::kFloat:
+          if (std::optional<double> d = to_double(v)) {
+            entry.number = *d;
+          } else {
+            bad("a number");
+            continue;
+          }
+          break;
+        case FlagType::kBool:
+          if (v != "true" && v != "false") {
+            bad("true or false");
+            continue;
+          }
+          entry.flag = v == "true";
+          break;
+        case FlagType::kString: {
+          if (!spec->choices.empty()) {
+            bool allowed = false;
+            for (std::string_view c : spec->choices) allowed = allowed || c == v;
+            if (!allowed) {
+              std::vector<std::string> choices(spec->choices.begin(), spec->choices.end());
+              std::string list;
+              for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
+              diags.error(arg.value_loc, what + " must be one of " + list + "; got '" + v + "'" +
+                                             did_you_mean(v, choices));
+              continue;
+            }
+          }
+          entry.text = v;
+          break;
+        }
+        case FlagType::kIntList:
+          break;
+      }
+    }
+    out.entries.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,64 @@
+// Reading an engine's command-line flags, as written in a scenario, into typed values.
+//
+// Each engine model declares the flags it knows in a table: name, aliases, value type, and
+// whether the flag changes memory (modelled) or not (accepted so users can paste their real
+// command line, and ignored). A flag not in the table is an error with a did-you-mean; a
+// value of the wrong type is an error at the value's location.
+#ifndef GPUMEM_ENGINE_FLAG_TABLE_H_
+#define GPUMEM_ENGINE_FLAG_TABLE_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+
+namespace gpumem {
+
+enum class FlagType { kInt, kFloat, kBool, kString, kIntList };
+
+struct FlagSpec {
+  std::string_view name;  // canonical spelling, with dashes
+  std::vector<std::string_view> aliases;
+  FlagType type;
+  bool affects_memory;
+  std::vector<std::string_view> choices;  // allowed strings for kString; empty: any
+};
+
+// Typed values of the flags a scenario gives, keyed by canonical name.
+class FlagValues {
+ public:
+  std::optional<std::int64_t> integer(std::string_view flag) const;
+  std::optional<double> number(std::string_view flag) const;
+  bool boolean(std::string_view flag) const;  // absent = false, as store_true flags
+  std::optional<std::string> string(std::string_view flag) const;
+  std::optional<std::vector<std::int64_t>> int_list(std::string_view flag) const;
+  // Where the flag was written (for errors found later, e.g. against the model).
+  std::optional<SourceLoc> location(std::string_view flag) const;
+
+  struct Entry {
+    std::string_view name;
+    FlagType type;
+    std::vector<std::int64_t> ints;
+    double number = 0;
+    bool flag = false;
+    std::string text;
+    SourceLoc loc;
+  };
+  std::vector<Entry> entries;
+
+ private:
+  const Entry* find(std::string_view flag) const;
+};
+
+// Reads `args` against `table`; every problem goes to `diags`.
+FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
+                      std::string_view engine_name, Diagnostics& diags);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_ENGINE_FLAG_TABLE_H_

@@ -1,0 +1,18 @@
+// How the Python engines print numbers, so gpumem's copies of their log lines match a real
+// log character for character.
+#ifndef GPUMEM_ENGINE_PYTHON_FORMAT_H_
+#define GPUMEM_ENGINE_PYTHON_FORMAT_H_
+
+#include <string>
+
+namespace gpumem {
+
+// repr(float): the shortest text that reads back as the same double ("0.55", "1.0").
+std::string python_float_repr(double x);
+
+// f"{x:.Nf}": fixed notation, N decimals, correctly rounded from the exact binary value.
+std::string python_fixed(double x, int decimals);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_ENGINE_PYTHON_FORMAT_H_

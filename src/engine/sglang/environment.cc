@@ -1,0 +1,113 @@
+#include "engine/sglang/environment.h"
+
+#include <charconv>
+#include <vector>
+
+#include "core/spelling.h"
+
+namespace gpumem::sglang {
+namespace {
+
+std::optional<std::int64_t> to_int(const std::string& s) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// NCCL and SGLang read booleans as integers ("0"/"1"); SGLang's env helper also takes
+// true/false (sglang v0.5.9 environ.py EnvBool).
+std::optional<bool> to_bool(const std::string& s) {
+  if (s == "1" || s == "true" || s == "True") return true;
+  if (s == "0" || s == "false" || s == "False") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
+  Environment env;
+  for (const EnvVar& v : engine.env) {
+    auto bad = [&](const std::string& expected) {
+      diags.error(v.loc, v.name + " must be " + expected + ", got '" + v.value + "'");
+    };
+    auto as_bool = [&](std::optional<bool>& out) {
+      if (std::optional<bool> b = to_bool(v.value)) {
+        out = *b;
+      } else {
+        bad("0 or 1");
+      }
+    };
+    auto as_int = [&](std::optional<int>& out) {
+      std::optional<std::int64_t> i = to_int(v.value);
+      if (i && *i >= 1 && *i <= 64) {
+        out = static_cast<int>(*i);
+      } else {
+        bad("an integer from 1 to 64");
+      }
+    };
+    auto as_bytes = [&](std::optional<Bytes>& out) {
+      std::optional<std::int64_t> i = to_int(v.value);
+      if (i && *i > 0) {
+        out = bytes(*i);
+      } else {
+        bad("a positive number of bytes");
+      }
+    };
+    if (v.name == "SGLANG_CUSTOM_ALLREDUCE_ALGO") {
+      if (v.value == "1stage" || v.value == "oneshot") {
+        env.custom_allreduce_algo = AllReduceAlgo::kOneStage;
+      } else if (v.value == "2stage" || v.value == "twoshot") {
+        env.custom_allreduce_algo = AllReduceAlgo::kTwoStage;
+      } else {
+        bad("1stage, oneshot, 2stage or twoshot");
+      }
+    } else if (v.name == "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK") {
+      std::optional<bool> b;
+      as_bool(b);
+      if (b) env.tp_memory_imbalance_is_error = *b;
+    } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
+      as_bytes(env.flashinfer_workspace_size);
+    } else if (v.name == "NCCL_CUMEM_ENABLE") {
+      as_bool(env.nccl.cumem_enable);
+    } else if (v.name == "NCCL_RUNTIME_CONNECT") {
+      as_bool(env.nccl.runtime_connect);
+    } else if (v.name == "NCCL_BUFFSIZE") {
+      as_bytes(env.nccl.buffsize);
+    } else if (v.name == "NCCL_LL_BUFFSIZE") {
+      as_bytes(env.nccl.ll_buffsize);
+    } else if (v.name == "NCCL_LL128_BUFFSIZE") {
+      as_bytes(env.nccl.ll128_buffsize);
+    } else if (v.name == "NCCL_MIN_NCHANNELS" || v.name == "NCCL_MIN_CTAS") {
+      as_int(env.nccl.min_channels);
+    } else if (v.name == "NCCL_MAX_NCHANNELS" || v.name == "NCCL_MAX_CTAS") {
+      as_int(env.nccl.max_channels);
+    } else if (v.name == "NCCL_P2P_DISABLE") {
+      as_bool(env.nccl.p2p_disable);
+    } else if (v.name == "NCCL_P2P_LEVEL") {
+      static const std::vector<std::string> kLevels = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
+      bool known = false;
+      for (const std::string& l : kLevels) known = known || l == v.value;
+      if (known) {
+        env.nccl.p2p_level = v.value;
+      } else {
+        diags.error(v.loc, "NCCL_P2P_LEVEL must be one of LOC, NVL, PIX, PXB, PHB, SYS; got '" +
+                               v.value + "'" + did_you_mean(v.value, kLevels));
+      }
+    } else if (v.name == "NCCL_NVLS_ENABLE") {
+      as_bool(env.nccl.nvls_enable);
+    }
+  }
+  static const std::vector<std::string> kPatches = {"custom-all-reduce-on-pcie"};
+  for (size_t i = 0; i < engine.patches.size(); ++i) {
+    if (engine.patches[i] == "custom-all-reduce-on-pcie") {
+      env.patch_custom_all_reduce_on_pcie = true;
+    } else {
+      diags.error(engine.patch_locs[i], "unknown SGLang patch '" + engine.patches[i] + "'" +
+                                            did_you_mean(engine.patches[i], kPatches));
+    }
+  }
+  return env;
+}
+
+}  // namespace gpumem::sglang

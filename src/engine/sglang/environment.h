@@ -1,0 +1,39 @@
+// The environment variables and source patches of an SGLang launch that change start-up
+// memory, read from a scenario's `engine.env` and `engine.patches`.
+//
+// Variables gpumem does not model are accepted and ignored (a launch environment holds
+// many); known ones must have a value SGLang or NCCL accepts.
+#ifndef GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_
+#define GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_
+
+#include <optional>
+#include <string>
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "device/comm.h"
+
+namespace gpumem::sglang {
+
+enum class AllReduceAlgo { kAuto, kOneStage, kTwoStage };
+
+struct Environment {
+  // SGLANG_CUSTOM_ALLREDUCE_ALGO (sglang v0.5.9 sgl-kernel custom_all_reduce.cuh allreduce):
+  // 1stage|oneshot, 2stage|twoshot; anything else makes the kernel throw.
+  AllReduceAlgo custom_allreduce_algo = AllReduceAlgo::kAuto;
+  // SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK (sglang v0.5.9 environ.py), default true.
+  bool tp_memory_imbalance_is_error = true;
+  // SGLANG_FLASHINFER_WORKSPACE_SIZE in bytes (sglang v0.5.9 environ.py), if set.
+  std::optional<Bytes> flashinfer_workspace_size;
+  // NCCL_* variables the NCCL model reads.
+  NcclSettings nccl;
+  // Patch: lift SGLang's "not supported on more than two PCIe-only GPUs" gate of custom
+  // all-reduce (sglang v0.5.9 custom_all_reduce.py CustomAllreduce.__init__).
+  bool patch_custom_all_reduce_on_pcie = false;
+};
+
+Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags);
+
+}  // namespace gpumem::sglang
+
+#endif  // GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_

@@ -1,0 +1,197 @@
+#include "engine/sglang/flags.h"
+
+#include <array>
+
+namespace gpumem::sglang {
+
+namespace {
+
+// sglang v0.5.9 server_args.py ServerArgs.add_cli_args: names, aliases and choices.
+const std::vector<FlagSpec>& table() {
+  static const std::vector<FlagSpec> kTable = {
+      {"--tp-size", {"--tensor-parallel-size"}, FlagType::kInt, true, {}},
+      {"--pp-size", {"--pipeline-parallel-size"}, FlagType::kInt, true, {}},
+      {"--dp-size", {"--data-parallel-size"}, FlagType::kInt, true, {}},
+      {"--ep-size", {"--expert-parallel-size", "--ep"}, FlagType::kInt, true, {}},
+      {"--enable-dp-attention", {}, FlagType::kBool, true, {}},
+      {"--mem-fraction-static", {}, FlagType::kFloat, true, {}},
+      {"--max-running-requests", {}, FlagType::kInt, true, {}},
+      {"--max-total-tokens", {}, FlagType::kInt, true, {}},
+      {"--context-length", {}, FlagType::kInt, true, {}},
+      {"--chunked-prefill-size", {}, FlagType::kInt, true, {}},
+      {"--max-prefill-tokens", {}, FlagType::kInt, true, {}},
+      {"--cuda-graph-max-bs", {}, FlagType::kInt, true, {}},
+      {"--cuda-graph-bs", {}, FlagType::kIntList, true, {}},
+      {"--disable-cuda-graph", {}, FlagType::kBool, true, {}},
+      {"--disable-cuda-graph-padding", {}, FlagType::kBool, true, {}},
+      {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
+      {"--kv-cache-dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "fp8_e4m3", "fp8_e5m2", "bf16", "bfloat16", "fp4_e2m1"}},
+      {"--dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "half", "float16", "bfloat16", "float", "float32"}},
+      {"--page-size", {}, FlagType::kInt, true, {}},
+      {"--attention-backend",
+       {},
+       FlagType::kString,
+       true,
+       {"fa3", "fa4", "flashinfer", "triton", "torch_native", "flashmla", "cutlass_mla",
+        "trtllm_mla", "trtllm_mha", "flex_attention", "aiter", "wave", "ascend", "intel_amx",
+        "dual_chunk_flash_attn", "nsa"}},
+      {"--speculative-algorithm",
+       {},
+       FlagType::kString,
+       true,
+       {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"}},
+      {"--speculative-draft-model-path",
+       {"--speculative-draft-model"},
+       FlagType::kString,
+       true,
+       {}},
+      {"--speculative-num-steps", {}, FlagType::kInt, true, {}},
+      {"--speculative-eagle-topk", {}, FlagType::kInt, true, {}},
+      {"--speculative-num-draft-tokens", {}, FlagType::kInt, true, {}},
+      {"--swa-full-tokens-ratio", {}, FlagType::kFloat, true, {}},
+      {"--enable-symm-mem", {}, FlagType::kBool, true, {}},
+      {"--enable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
+      {"--disable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
+      {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
+      {"--enable-deterministic-inference", {}, FlagType::kBool, true, {}},
+      {"--quantization", {}, FlagType::kString, true, {}},
+      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      {"--model-path", {"--model"}, FlagType::kString, false, {}},
+      {"--tokenizer-path", {}, FlagType::kString, false, {}},
+      {"--served-model-name", {}, FlagType::kString, false, {}},
+      {"--trust-remote-code", {}, FlagType::kBool, false, {}},
+      {"--host", {}, FlagType::kString, false, {}},
+      {"--port", {}, FlagType::kInt, false, {}},
+      {"--nnodes", {}, FlagType::kInt, false, {}},
+      {"--node-rank", {}, FlagType::kInt, false, {}},
+      {"--dist-init-addr", {}, FlagType::kString, false, {}},
+      {"--log-level", {}, FlagType::kString, false, {}},
+      {"--enable-metrics", {}, FlagType::kBool, false, {}},
+      {"--reasoning-parser", {}, FlagType::kString, false, {}},
+      {"--tool-call-parser", {}, FlagType::kString, false, {}},
+      {"--random-seed", {}, FlagType::kInt, false, {}},
+      {"--load-format", {}, FlagType::kString, false, {}},
+      {"--revision", {}, FlagType::kString, false, {}},
+      {"--download-dir", {}, FlagType::kString, false, {}},
+      {"--chat-template", {}, FlagType::kString, false, {}},
+      {"--disable-radix-cache", {}, FlagType::kBool, false, {}},
+      {"--schedule-policy", {}, FlagType::kString, false, {}},
+      {"--watchdog-timeout", {}, FlagType::kFloat, false, {}},
+  };
+  return kTable;
+}
+
+// A positive integer flag; errors name the flag as SGLang spells it.
+int positive(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (!n) return fallback;
+  if (*n < 1 || *n > 4096) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return fallback;
+  }
+  return static_cast<int>(*n);
+}
+
+std::optional<std::int64_t> positive_opt(const FlagValues& v, std::string_view flag,
+                                         Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (n && *n < 1) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return std::nullopt;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::span<const FlagSpec> flag_table() { return table(); }
+
+ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) {
+  ServerFlags f;
+  f.raw = read_flags(engine.args, table(), "SGLang", diags);
+  const FlagValues& v = f.raw;
+  f.tp_size = positive(v, "--tp-size", 1, diags);
+  f.pp_size = positive(v, "--pp-size", 1, diags);
+  f.dp_size = positive(v, "--dp-size", 1, diags);
+  f.ep_size = positive(v, "--ep-size", 1, diags);
+  f.enable_dp_attention = v.boolean("--enable-dp-attention");
+  if (std::optional<double> mfs = v.number("--mem-fraction-static")) {
+    if (*mfs <= 0 || *mfs >= 1) {
+      diags.error(*v.location("--mem-fraction-static"),
+                  "--mem-fraction-static must be between 0 and 1, got " +
+                      std::to_string(*mfs).substr(0, 6));
+    } else {
+      f.mem_fraction_static = *mfs;
+    }
+  }
+  f.max_running_requests = positive_opt(v, "--max-running-requests", diags);
+  f.max_total_tokens = positive_opt(v, "--max-total-tokens", diags);
+  f.context_length = positive_opt(v, "--context-length", diags);
+  f.chunked_prefill_size = v.integer("--chunked-prefill-size");
+  if (std::optional<std::int64_t> p = positive_opt(v, "--max-prefill-tokens", diags)) {
+    f.max_prefill_tokens = *p;
+  }
+  f.cuda_graph_max_bs = positive_opt(v, "--cuda-graph-max-bs", diags);
+  f.cuda_graph_bs = v.int_list("--cuda-graph-bs");
+  if (f.cuda_graph_bs) {
+    for (std::int64_t bs : *f.cuda_graph_bs) {
+      if (bs < 1) {
+        diags.error(*v.location("--cuda-graph-bs"),
+                    "--cuda-graph-bs sizes must be positive, got " + std::to_string(bs));
+        break;
+      }
+    }
+  }
+  f.disable_cuda_graph = v.boolean("--disable-cuda-graph");
+  f.disable_cuda_graph_padding = v.boolean("--disable-cuda-graph-padding");
+  f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
+  f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
+  f.dtype = v.string("--dtype").value_or("auto");
+  f.page_size = positive_opt(v, "--page-size", diags);
+  f.attention_backend = v.string("--attention-backend");
+  f.speculative_algorithm = v.string("--speculative-algorithm");
+  f.speculative_draft_model = v.string("--speculative-draft-model-path");
+  f.speculative_num_steps = positive_opt(v, "--speculative-num-steps", diags);
+  f.speculative_eagle_topk = positive_opt(v, "--speculative-eagle-topk", diags);
+  f.speculative_num_draft_tokens = positive_opt(v, "--speculative-num-draft-tokens", diags);
+  if (std::optional<double> r = v.number("--swa-full-tokens-ratio")) {
+    if (*r <= 0 || *r > 1) {
+      diags.error(*v.location("--swa-full-tokens-ratio"),
+                  "--swa-full-tokens-ratio must be in (0, 1]");
+    } else {
+      f.swa_full_tokens_ratio = *r;
+    }
+  }
+  f.enable_symm_mem = v.boolean("--enable-symm-mem");
+  f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph");
+  f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph");
+  f.enable_flashinfer_allreduce_fusion = v.boolean("--enable-flashinfer-allreduce-fusion");
+  f.enable_deterministic_inference = v.boolean("--enable-deterministic-inference");
+  f.quantization = v.string("--quantization");
+
+  const bool eagle = f.speculative_algorithm &&
+                     (*f.speculative_algorithm == "EAGLE" || *f.speculative_algorithm == "EAGLE3" ||
+                      *f.speculative_algorithm == "STANDALONE");
+  if (eagle && !f.speculative_draft_model) {
+    diags.error(*v.location("--speculative-algorithm"),
+                "--speculative-algorithm " + *f.speculative_algorithm +
+                    " needs --speculative-draft-model-path");
+  }
+  if (f.speculative_draft_model && !f.speculative_algorithm) {
+    diags.error(*v.location("--speculative-draft-model-path"),
+                "--speculative-draft-model-path is given without --speculative-algorithm");
+  }
+  return f;
+}
+
+}  // namespace gpumem::sglang

@@ -1,0 +1,22 @@
+// SGLang's parallel layout: how many GPUs a start-up uses and which rank does what.
+#ifndef GPUMEM_ENGINE_SGLANG_LAYOUT_H_
+#define GPUMEM_ENGINE_SGLANG_LAYOUT_H_
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "engine/sglang/flags.h"
+
+namespace gpumem::sglang {
+
+// GPUs one SGLang launch occupies: tp × pp × dp, where data-parallel attention (--enable-dp-
+// attention) splits the TP group instead of adding replicas
+// (sglang v0.5.9 server_args.py _handle_data_parallelism; dp_attention.py
+// compute_dp_attention_world_info).
+int gpus_needed(const ServerFlags& flags);
+
+// Checks the layout against the hardware and SGLang's own rules.
+void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags);
+
+}  // namespace gpumem::sglang
+
+#endif  // GPUMEM_ENGINE_SGLANG_LAYOUT_H_

@@ -1,0 +1,167 @@
+#include "engine/sglang/server_defaults.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace gpumem::sglang {
+
+double python_round3(double x) {
+  // glibc prints the exact binary value correctly rounded, as CPython's round() computes it.
+  const std::string text = fmt::format("{:.3f}", x);
+  return std::strtod(text.c_str(), nullptr);
+}
+
+std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool speculative,
+                                                bool disable_padding) {
+  std::vector<std::int64_t> bs;
+  auto range = [&](std::int64_t from, std::int64_t to_exclusive, std::int64_t step) {
+    for (std::int64_t b = from; b < to_exclusive; b += step) bs.push_back(b);
+  };
+  if (disable_padding) {
+    range(1, max_bs + 1, 1);
+  } else if (!speculative) {
+    bs = {1, 2, 4, 8, 12};
+    range(16, 257, 8);
+    range(272, 512, 16);
+    range(512, max_bs + 1, 32);
+  } else {
+    range(1, 9, 1);
+    range(10, 33, 2);
+    range(40, 65, 4);
+    range(72, 257, 8);
+    range(272, max_bs + 1, 16);
+  }
+  std::erase_if(bs, [&](std::int64_t b) { return b > max_bs; });
+  return bs;
+}
+
+std::vector<std::int64_t> piecewise_cuda_graph_tokens(std::int64_t max_tokens) {
+  std::vector<std::int64_t> t;
+  auto range = [&](std::int64_t from, std::int64_t to_inclusive, std::int64_t step) {
+    for (std::int64_t v = from; v <= to_inclusive; v += step) t.push_back(v);
+  };
+  range(4, 32, 4);
+  range(48, 256, 16);
+  range(288, 512, 32);
+  range(576, 1024, 64);
+  range(1280, 4096, 256);
+  range(4608, max_tokens, 512);
+  std::erase_if(t, [&](std::int64_t v) { return v > max_tokens; });
+  return t;
+}
+
+namespace {
+
+struct SizeClass {
+  double below_mib;  // applies when gpu_mem < below_mib
+  std::int64_t chunked_prefill_size;
+  std::int64_t graph_bs_small_tp;  // tp < 4
+  std::int64_t graph_bs_large_tp;  // tp >= 4
+};
+
+// sglang v0.5.9 server_args.py _handle_gpu_memory_settings: size classes by memory.total.
+constexpr SizeClass kSizeClasses[] = {
+    {20 * 1024, 2048, 8, 8},       // T4, 4080
+    {35 * 1024, 2048, 24, 80},     // A10, 4090, 5090
+    {60 * 1024, 4096, 32, 160},    // A100-40G, L40
+    {90 * 1024, 8192, 256, 512},   // H100, A100-80G
+    {160 * 1024, 8192, 256, 512},  // H20, H200, 96 GB parts
+};
+constexpr SizeClass kLargest = {0, 16384, 512, 512};  // B200, MI300
+
+}  // namespace
+
+ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
+                                 double gpu_mem_mib, bool uses_mla,
+                                 const std::string& architecture) {
+  const VersionRules rules = rules_for(version);
+  ResolvedArgs r;
+  SizeClass size_class = kLargest;
+  for (const SizeClass& c : kSizeClasses) {
+    if (gpu_mem_mib < c.below_mib) {
+      size_class = c;
+      break;
+    }
+  }
+  r.chunked_prefill_size = flags.chunked_prefill_size.value_or(size_class.chunked_prefill_size);
+  if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
+    // sglang v0.5.9 server_args.py: an explicit list decides the maximum.
+    r.cuda_graph_max_bs =
+        *std::max_element(flags.cuda_graph_bs->begin(), flags.cuda_graph_bs->end());
+  } else {
+    r.cuda_graph_max_bs = flags.cuda_graph_max_bs.value_or(
+        flags.tp_size < 4 ? size_class.graph_bs_small_tp : size_class.graph_bs_large_tp);
+  }
+
+  // sglang v0.5.9 server_args.py _handle_speculative_decoding and auto_choose_speculative_params.
+  if (flags.speculative_algorithm) {
+    SpeculativeSettings& s = r.speculative;
+    s.algorithm = *flags.speculative_algorithm;
+    const bool deepseek_like = architecture == "DeepseekV3ForCausalLM" ||
+                               architecture == "DeepseekV2ForCausalLM" ||
+                               architecture == "GptOssForCausalLM";
+    const bool small_tree = s.algorithm == "STANDALONE" || deepseek_like;
+    s.num_steps = flags.speculative_num_steps.value_or(small_tree ? 3 : 5);
+    s.eagle_topk = flags.speculative_eagle_topk.value_or(small_tree ? 1 : 4);
+    s.num_draft_tokens = flags.speculative_num_draft_tokens.value_or(small_tree ? 4 : 8);
+    // With topk 1 the draft tree is a chain: SGLang forces num_steps + 1 draft tokens.
+    if (s.eagle_topk == 1) s.num_draft_tokens = s.num_steps + 1;
+  }
+  r.max_running_requests = flags.max_running_requests;
+  if (!r.max_running_requests && !r.speculative.algorithm.empty()) {
+    r.max_running_requests = 48;  // sglang v0.5.9 server_args.py _handle_speculative_decoding
+  }
+
+  r.piecewise_cuda_graph = rules.piecewise_cuda_graph_default_on
+                               ? !flags.disable_piecewise_cuda_graph
+                               : flags.enable_piecewise_cuda_graph;
+
+  // sglang v0.5.9 server_args.py _handle_gpu_memory_settings: the automatic mfs.
+  if (flags.mem_fraction_static) {
+    r.mem_fraction_static = *flags.mem_fraction_static;
+  } else {
+    double reserved = 512;  // "constant meta data", MiB
+    if (r.chunked_prefill_size > 0) {
+      reserved += static_cast<double>(std::max<std::int64_t>(r.chunked_prefill_size, 2048)) * 1.5;
+    } else {
+      reserved += static_cast<double>(std::max<std::int64_t>(flags.max_prefill_tokens, 2048)) * 1.5;
+    }
+    reserved += static_cast<double>(r.cuda_graph_max_bs * 2);
+    reserved += static_cast<double>(flags.tp_size * flags.pp_size) / 8 * 1024;
+    if (flags.enable_dp_attention) {
+      reserved += static_cast<double>(r.cuda_graph_max_bs * flags.dp_size * 3);
+      if (r.cuda_graph_max_bs > 300) {
+        reserved += static_cast<double>(r.cuda_graph_max_bs * flags.dp_size) * 1.5;
+      }
+    }
+    if (r.piecewise_cuda_graph) {
+      if (rules.piecewise_cuda_graph_default_on && uses_mla) {
+        reserved += 1.5 * 1024;  // sglang v0.5.10 server_args.py: MLA piecewise reserve
+      } else {
+        const std::int64_t max_tokens = uses_mla ? 2048 : r.chunked_prefill_size;
+        reserved += static_cast<double>(piecewise_cuda_graph_tokens(max_tokens).size() * 8);
+      }
+    }
+    if (gpu_mem_mib > 60 * 1024) reserved = std::max(reserved, 10.0 * 1024);
+    if (r.speculative.algorithm == "STANDALONE") {
+      reserved += 6 * 1024;
+    } else if (!r.speculative.algorithm.empty() && r.speculative.algorithm != "NGRAM") {
+      reserved += rules.speculative_reserve_mib;
+    }
+    r.reserved_mib = reserved;
+    r.mem_fraction_static = python_round3((gpu_mem_mib - reserved) / gpu_mem_mib);
+    r.mem_fraction_static_is_auto = true;
+  }
+
+  if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
+    r.cuda_graph_bs = *flags.cuda_graph_bs;
+  } else {
+    r.cuda_graph_bs = default_cuda_graph_bs(r.cuda_graph_max_bs, !r.speculative.algorithm.empty(),
+                                            flags.disable_cuda_graph_padding);
+  }
+  return r;
+}
+
+}  // namespace gpumem::sglang

@@ -1,0 +1,50 @@
+// Facts about a GPU's driver that the simulated device needs and no catalog states exactly.
+//
+// Every field is a constant that calibration (model/calibration, fitted from probe traces)
+// may replace; the defaults below are the best public figures, each with its source. A
+// formula never uses a literal for one of these.
+#ifndef GPUMEM_SIM_DEVICE_CONSTANTS_H_
+#define GPUMEM_SIM_DEVICE_CONSTANTS_H_
+
+#include <map>
+#include <string>
+
+#include "core/units.h"
+
+namespace gpumem {
+
+struct DeviceConstants {
+  // nvidia-smi memory.total minus CUDA's total, when the GPU catalog has no CUDA total.
+  // 640 MiB on RTX PRO 6000 (ggml-org/llama.cpp PR #23604: 97887 vs 97247 MiB).
+  Bytes default_driver_reserve = mib(640);
+
+  // CUDA context (lazy loading) = base + per_thread_slot × SMs × max resident threads/SM.
+  // cuda-memory-facts.md §1.2: six public reports give 2.0–2.15 KiB per thread slot.
+  Bytes context_base = bytes(0);
+  Bytes context_per_thread_slot = bytes(2048);
+
+  // cudaMalloc: requests above `small_alloc_limit` take whole pages of `page_size`
+  // (PyTorch PR #17120: "allocations larger than 1MB are now always page-aligned", 2 MiB
+  // pages since Pascal); smaller ones cost a multiple of `small_alloc_granule`
+  // (JustVugg/colibri PR #1244 measured 0.75 MiB -> 1 MiB of footprint).
+  Bytes page_size = mib(2);
+  Bytes small_alloc_limit = mib(1);
+  Bytes small_alloc_granule = mib(1);
+
+  // cudaIpcOpenMemHandle maps the exporter's pages; no local copy (CUDA Programming Guide,
+  // "Interprocess Communication"). Any per-mapping cost is for calibration to find.
+  Bytes ipc_open_cost = bytes(0);
+
+  // Graph executable memory at instantiation: "CUDA graph consumes around 10KB per kernel
+  // node" (NVIDIA/cccl PR #3768).
+  Bytes graph_exec_base = bytes(0);
+  Bytes graph_exec_per_node = bytes(10'240);
+
+  // Kernels and handle state a library loads into the context on first use, by library.
+  // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.
+  std::map<std::string, Bytes, std::less<>> library_load = {{"cublas", mib(0)}};
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_SIM_DEVICE_CONSTANTS_H_

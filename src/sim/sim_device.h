@@ -1,0 +1,84 @@
+// A simulated GPU: the `Device` seam over a model of the driver's memory accounting.
+//
+// Capacity is CUDA's total (nvidia-smi's total minus the driver reserve). Memory is taken by
+// other processes (`preoccupied`), by this process's context (created on first use, sized
+// from the SM count), and by raw allocations rounded as the driver rounds them. Everything is
+// exact integer bookkeeping, per category, with a high-water mark the ledger reads per step.
+// Addresses are synthetic, unique and never reused, so a stale pointer is caught.
+#ifndef GPUMEM_SIM_SIM_DEVICE_H_
+#define GPUMEM_SIM_SIM_DEVICE_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "catalog/gpu_catalog.h"
+#include "device/device.h"
+#include "sim/device_constants.h"
+
+namespace gpumem {
+
+class SimDevice final : public Device {
+ public:
+  SimDevice(const GpuSpec& gpu, const DeviceConstants& constants, Bytes preoccupied);
+
+  Status init_context() override;
+  MemInfo mem_get_info() override;
+  Result<DevicePtr> malloc(Bytes size, Category category) override;
+  void free(DevicePtr ptr) override;
+  Result<IpcHandle> ipc_export(DevicePtr ptr) override;
+  Result<DevicePtr> ipc_open(const IpcHandle& handle) override;
+  void ipc_close(DevicePtr mapped) override;
+  Status begin_graph_capture() override;
+  Status launch_kernel(std::span<const DevicePtr> buffers, Bytes bytes_touched) override;
+  Result<GraphId> end_graph_capture() override;
+  Status load_library(std::string_view library) override;
+
+  // What the driver charges for a raw allocation of `size`.
+  Bytes footprint(Bytes size) const;
+
+  Bytes total() const { return total_; }
+  Bytes used() const { return used_; }  // includes other processes' memory
+  Bytes used_by(Category c) const { return by_category_[static_cast<size_t>(c)]; }
+  Bytes peak_used() const { return peak_; }
+  void reset_peak() { peak_ = used_; }
+
+  // The last allocation that did not fit, for the ledger's OOM record.
+  struct FailedRequest {
+    Bytes requested;
+    Bytes free;
+  };
+  const FailedRequest& last_failure() const { return last_failure_; }
+
+ private:
+  void charge(Bytes b, Category c);
+  void release(Bytes b, Category c);
+
+  const DeviceConstants constants_;
+  Bytes total_;
+  Bytes context_size_;
+  bool context_created_ = false;
+  Bytes used_;
+  Bytes peak_;
+  std::array<Bytes, kCategoryCount> by_category_{};
+
+  struct Allocation {
+    Bytes footprint;
+    Bytes size;
+    Category category;
+  };
+  std::unordered_map<std::uint64_t, Allocation> allocations_;
+  std::unordered_map<std::uint64_t, Bytes> ipc_mappings_;
+  std::uint64_t next_address_ = 1ULL << 40;
+
+  bool capturing_ = false;
+  int nodes_in_capture_ = 0;
+  int graphs_ = 0;
+  std::unordered_map<std::string, bool> libraries_loaded_;
+  FailedRequest last_failure_{bytes(0), bytes(0)};
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_SIM_SIM_DEVICE_H_
