@@ -150,7 +150,8 @@ void read_engine(MapReader& r, ScenarioEngine& engine) {
                       "environment variable '" + *name + "' is given twice");
           continue;
         }
-        engine.env.push_back({*name, *value, location(file, it->first)});
+        engine.env.push_back(
+            {*name, *value, location(file, it->first), location(file, it->second)});
       }
     }
   }

@@ -34,7 +34,8 @@ struct EngineArg {
 struct EnvVar {
   std::string name;
   std::string value;
-  SourceLoc loc;
+  SourceLoc loc;        // of the name
+  SourceLoc value_loc;  // of the value
 };
 
 struct ScenarioHardware {

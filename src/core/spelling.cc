@@ -39,7 +39,14 @@ std::optional<std::string> closest_spelling(std::string_view word,
       best = c;
     }
   }
-  return best;
+  if (best) return best;
+  // A word the user cut short ("fp8" for "fp8_e4m3") is far in edits but plainly meant.
+  if (word.size() >= 2) {
+    for (const std::string& c : candidates) {
+      if (c.size() > word.size() && c.compare(0, word.size(), word) == 0) return c;
+    }
+  }
+  return std::nullopt;
 }
 
 std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {

@@ -10,7 +10,8 @@
 namespace gpumem {
 
 // The candidate closest to `word` by edit distance (case-insensitive), if it is close
-// enough to be a plausible typo: at most max(2, |word| / 3) edits.
+// enough to be a plausible typo: at most max(2, |word| / 3) edits. Failing that, the first
+// candidate that `word` is a prefix of (at least two letters).
 std::optional<std::string> closest_spelling(std::string_view word,
                                             std::span<const std::string> candidates);
 

@@ -20,5 +20,11 @@ TEST(Spelling, StaysQuietForFarWords) {
   EXPECT_EQ(closest_spelling("x", std::vector<std::string>{}), std::nullopt);
 }
 
+TEST(Spelling, SuggestsTheWordAPrefixWasCutFrom) {
+  const std::vector<std::string> dtypes = {"auto", "fp8_e4m3", "fp8_e5m2", "bf16"};
+  EXPECT_EQ(did_you_mean("fp8", dtypes), "; did you mean 'fp8_e4m3'?");
+  EXPECT_EQ(did_you_mean("f", dtypes), "");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -29,7 +29,7 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
   for (const EnvVar& v : engine.env) {
     auto bad = [&](const std::string& expected) {
-      diags.error(v.loc, v.name + " must be " + expected + ", got '" + v.value + "'");
+      diags.error(v.value_loc, v.name + " must be " + expected + ", got '" + v.value + "'");
     };
     auto as_bool = [&](std::optional<bool>& out) {
       if (std::optional<bool> b = to_bool(v.value)) {
@@ -91,7 +91,7 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       if (known) {
         env.nccl.p2p_level = v.value;
       } else {
-        diags.error(v.loc, "NCCL_P2P_LEVEL must be one of LOC, NVL, PIX, PXB, PHB, SYS; got '" +
+        diags.error(v.value_loc, "NCCL_P2P_LEVEL must be one of LOC, NVL, PIX, PXB, PHB, SYS; got '" +
                                v.value + "'" + did_you_mean(v.value, kLevels));
       }
     } else if (v.name == "NCCL_NVLS_ENABLE") {

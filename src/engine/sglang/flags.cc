@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "engine/python_format.h"
+
 namespace gpumem::sglang {
 
 namespace {
@@ -129,7 +131,7 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
     if (*mfs <= 0 || *mfs >= 1) {
       diags.error(*v.location("--mem-fraction-static"),
                   "--mem-fraction-static must be between 0 and 1, got " +
-                      std::to_string(*mfs).substr(0, 6));
+                      python_float_repr(*mfs));
     } else {
       f.mem_fraction_static = *mfs;
     }

@@ -1,0 +1,134 @@
+#include "catalog/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/validate.h"
+
+namespace gpumem {
+namespace {
+
+const GpuCatalog& gpus() {
+  static const GpuCatalog catalog = [] {
+    Diagnostics diags;
+    Result<GpuCatalog> c = GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags);
+    EXPECT_TRUE(c.ok() && diags.empty()) << diags.to_string();
+    return std::move(*c);
+  }();
+  return catalog;
+}
+
+std::string errors_of(const std::string& text) {
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("s.yaml", text, gpus(), diags);
+  if (s) validate_engine(*s, gpus(), diags);
+  return diags.to_string();
+}
+
+constexpr char kGood[] = R"(hardware:
+  gpu: h200
+  count: 2
+engine:
+  name: sglang
+  version: 0.5.9
+  args:
+    --tp-size: 2
+    --cuda-graph-bs: [1, 2, 4]
+  env:
+    NCCL_CUMEM_ENABLE: "0"
+model: llama-3.1-8b-instruct
+observed:
+  free_before_weights: 93.00GiB
+)";
+
+TEST(Scenario, ReadsEveryField) {
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("dir/good.yaml", kGood, gpus(), diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  EXPECT_EQ(s->name, "good");
+  EXPECT_EQ(s->hardware.gpu, "h200");
+  EXPECT_EQ(s->total_gpus(), 2);
+  EXPECT_EQ(s->engine.arg("--tp-size")->values, std::vector<std::string>{"2"});
+  EXPECT_TRUE(s->engine.arg("--cuda-graph-bs")->is_list);
+  EXPECT_EQ(s->engine.env_var("NCCL_CUMEM_ENABLE")->value, "0");
+  EXPECT_EQ(s->model.catalog_name, "llama-3.1-8b-instruct");
+  EXPECT_EQ(s->observed.free_before_weights->value(), 99'857'989'632);
+  validate_engine(*s, gpus(), diags);
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
+TEST(Scenario, HfConfigPathIsRelativeToTheFile) {
+  Diagnostics diags;
+  std::string text = kGood;
+  text.replace(text.find("model: llama-3.1-8b-instruct"), 28, "model: {hf_config: cfg/config.json}");
+  std::optional<Scenario> s = parse_scenario("scenarios/x.yaml", text, gpus(), diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  EXPECT_EQ(s->model.hf_config_path, "scenarios/cfg/config.json");
+}
+
+TEST(Scenario, ReportsEveryErrorWithItsLocation) {
+  const std::string text = R"(hardware:
+  gpu: h2000
+  count: 8
+  preoccupied: {9: 2GiB, 1: 2}
+engine:
+  name: sglang
+  version: 0.5.9
+  args:
+    --tp-size: 4
+    --mem-fraction-static: 1.5
+    --cuda-graph-max-bs: many
+    --kv-cache-dtype: fp8
+    --enable-dp-atention: true
+  env:
+    SGLANG_CUSTOM_ALLREDUCE_ALGO: 3stage
+  patches: [custom-allreduce-on-pcie]
+modle: llama
+)";
+  EXPECT_EQ(errors_of(text),
+            "s.yaml:2:8: unknown GPU 'h2000'; did you mean 'h200'?\n"
+            "s.yaml:4:17: GPU index 9 in 'preoccupied' is outside 0..7\n"
+            "s.yaml:4:29: memory held on a GPU: size '2' has no unit; write it with one of B, KB, "
+            "MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 2GiB)\n"
+            "s.yaml:1:1: missing key 'model' in the scenario\n"
+            "s.yaml:17:1: unknown key 'modle' in the scenario; did you mean 'model'?\n");
+}
+
+TEST(Scenario, EngineErrorsWithLocations) {
+  const std::string text = R"(hardware: {gpu: h200, count: 8}
+engine:
+  name: sglang
+  version: 0.5.9
+  args:
+    --tp-size: 4
+    --mem-fraction-static: 1.5
+    --cuda-graph-max-bs: many
+    --kv-cache-dtype: fp8
+    --enable-dp-atention: true
+  env:
+    SGLANG_CUSTOM_ALLREDUCE_ALGO: 3stage
+  patches: [custom-allreduce-on-pcie]
+model: llama
+)";
+  EXPECT_EQ(errors_of(text),
+            "s.yaml:8:26: '--cuda-graph-max-bs' must be an integer, got 'many'\n"
+            "s.yaml:9:23: '--kv-cache-dtype' must be one of auto, fp8_e4m3, fp8_e5m2, bf16, "
+            "bfloat16, fp4_e2m1; got 'fp8'; did you mean 'fp8_e4m3'?\n"
+            "s.yaml:10:5: unknown SGLang flag '--enable-dp-atention'; did you mean "
+            "'--enable-dp-attention'?\n"
+            "s.yaml:7:28: --mem-fraction-static must be between 0 and 1, got 1.5\n"
+            "s.yaml:1:30: the hardware has 8 GPUs but --tp-size 4 × --pp-size 1 × --dp-size 1 "
+            "uses 4\n"
+            "s.yaml:12:35: SGLANG_CUSTOM_ALLREDUCE_ALGO must be 1stage, oneshot, 2stage or "
+            "twoshot, got '3stage'\n"
+            "s.yaml:13:13: unknown SGLang patch 'custom-allreduce-on-pcie'; did you mean "
+            "'custom-all-reduce-on-pcie'?\n");
+}
+
+TEST(Scenario, EmptyAndNonMappingFiles) {
+  EXPECT_EQ(errors_of(""),
+            "s.yaml:1:1: the scenario is empty; it needs 'hardware', 'engine' and 'model'\n");
+  EXPECT_EQ(errors_of("- 1\n- 2\n"), "s.yaml:1:1: the scenario must be a mapping, got a list\n");
+}
+
+}  // namespace
+}  // namespace gpumem

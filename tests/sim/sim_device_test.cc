@@ -1,0 +1,103 @@
+#include "sim/sim_device.h"
+
+#include <gtest/gtest.h>
+
+namespace gpumem {
+namespace {
+
+GpuSpec h200() {
+  GpuSpec g;
+  g.name = "h200-sxm-141gb";
+  g.memory_total = mib(143'771);
+  g.cuda_total = mib(143'156);
+  g.sm_count = 132;
+  g.max_threads_per_sm = 2048;
+  return g;
+}
+
+TEST(SimDevice, ContextOnFirstUseSizedByThreadSlots) {
+  SimDevice d(h200(), DeviceConstants{}, bytes(0));
+  EXPECT_EQ(d.used().value(), 0);
+  MemInfo info = d.mem_get_info();
+  // 2048 B per slot x 132 SMs x 2048 threads = 553,648,128 B (528 MiB)
+  EXPECT_EQ(d.used_by(Category::kContext).value(), 553'648'128);
+  EXPECT_EQ(info.total.value(), 143'156LL << 20);
+  EXPECT_EQ(info.free.value(), (143'156LL << 20) - 553'648'128);
+  d.mem_get_info();
+  EXPECT_EQ(d.used().value(), 553'648'128);  // created once
+}
+
+TEST(SimDevice, DriverReserveWhenCudaTotalUnknown) {
+  GpuSpec g = h200();
+  g.cuda_total.reset();
+  SimDevice d(g, DeviceConstants{}, bytes(0));
+  EXPECT_EQ(d.total().value(), (143'771LL - 640) << 20);
+}
+
+TEST(SimDevice, RawAllocationsRoundToPages) {
+  SimDevice d(h200(), DeviceConstants{}, bytes(0));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes base = d.used();
+  ASSERT_TRUE(d.malloc(mib(8) + bytes(3'456), Category::kCommunication).ok());  // custom AR meta
+  EXPECT_EQ((d.used() - base).value(), 10LL << 20);
+  Result<DevicePtr> p = d.malloc(mib(8), Category::kCommunication);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((d.used() - base).value(), 18LL << 20);
+  ASSERT_TRUE(d.malloc(kib(3), Category::kOther).ok());
+  EXPECT_EQ((d.used() - base).value(), 19LL << 20);  // small: 1 MiB granule
+  d.free(*p);
+  EXPECT_EQ((d.used() - base).value(), 11LL << 20);
+  EXPECT_EQ(d.used_by(Category::kCommunication).value(), 10LL << 20);
+  EXPECT_EQ(d.peak_used().value(), (base + mib(19)).value());
+}
+
+TEST(SimDevice, OutOfMemoryChangesNothing) {
+  SimDevice d(h200(), DeviceConstants{}, gib(138));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes before = d.used();
+  Result<DevicePtr> p = d.malloc(gib(2), Category::kWeights);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(d.used(), before);
+  EXPECT_EQ(d.last_failure().requested.value(), 2LL << 30);
+  // 143156 MiB - 138 GiB - 528 MiB = 1316 MiB free
+
+}
+
+TEST(SimDevice, PreoccupiedMemoryIsNotFree) {
+  SimDevice d(h200(), DeviceConstants{}, gib(10));
+  EXPECT_EQ(d.mem_get_info().free.value(), (143'156LL << 20) - (10LL << 30) - 553'648'128);
+}
+
+TEST(SimDevice, IpcOpenCostsWhatCalibrationSays) {
+  DeviceConstants c;
+  c.ipc_open_cost = mib(2);
+  SimDevice exporter(h200(), DeviceConstants{}, bytes(0));
+  SimDevice importer(h200(), c, bytes(0));
+  Result<DevicePtr> buf = exporter.malloc(mib(8), Category::kCommunication);
+  Result<IpcHandle> h = exporter.ipc_export(*buf);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->size.value(), 8LL << 20);
+  ASSERT_TRUE(importer.init_context().ok());
+  const Bytes before = importer.used();
+  Result<DevicePtr> mapped = importer.ipc_open(*h);
+  ASSERT_TRUE(mapped.ok());
+  EXPECT_EQ((importer.used() - before).value(), 2LL << 20);
+  importer.ipc_close(*mapped);
+  EXPECT_EQ(importer.used(), before);
+}
+
+TEST(SimDevice, GraphExecutableChargedAtInstantiation) {
+  SimDevice d(h200(), DeviceConstants{}, bytes(0));
+  ASSERT_TRUE(d.begin_graph_capture().ok());
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(d.launch_kernel({}, bytes(0)).ok());
+  const Bytes before = d.used();
+  Result<GraphId> g = d.end_graph_capture();
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ((d.used() - before).value(), 100 * 10'240);
+  EXPECT_EQ(d.used_by(Category::kGraphs).value(), 1'024'000);
+  EXPECT_FALSE(d.end_graph_capture().ok());
+}
+
+}  // namespace
+}  // namespace gpumem
