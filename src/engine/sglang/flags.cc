@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "engine/python_format.h"
+#include "core/python_format.h"
 
 namespace gpumem::sglang {
 
@@ -130,8 +130,7 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   if (std::optional<double> mfs = v.number("--mem-fraction-static")) {
     if (*mfs <= 0 || *mfs >= 1) {
       diags.error(*v.location("--mem-fraction-static"),
-                  "--mem-fraction-static must be between 0 and 1, got " +
-                      python_float_repr(*mfs));
+                  "--mem-fraction-static must be between 0 and 1, got " + python_float_repr(*mfs));
     } else {
       f.mem_fraction_static = *mfs;
     }

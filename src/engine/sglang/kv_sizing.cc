@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/python_format.h"
+#include "core/python_format.h"
 
 namespace gpumem::sglang {
 

@@ -1,7 +1,7 @@
 // How the Python engines print numbers, so gpumem's copies of their log lines match a real
 // log character for character.
-#ifndef GPUMEM_ENGINE_PYTHON_FORMAT_H_
-#define GPUMEM_ENGINE_PYTHON_FORMAT_H_
+#ifndef GPUMEM_CORE_PYTHON_FORMAT_H_
+#define GPUMEM_CORE_PYTHON_FORMAT_H_
 
 #include <string>
 
@@ -15,4 +15,4 @@ std::string python_fixed(double x, int decimals);
 
 }  // namespace gpumem
 
-#endif  // GPUMEM_ENGINE_PYTHON_FORMAT_H_
+#endif  // GPUMEM_CORE_PYTHON_FORMAT_H_

@@ -1,4 +1,4 @@
-#include "engine/python_format.h"
+#include "core/python_format.h"
 
 #include <fmt/format.h>
 

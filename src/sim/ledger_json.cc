@@ -1,0 +1,171 @@
+#include "sim/ledger_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gpumem {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json facts_to_json(const std::vector<Fact>& facts) {
+  Json out = Json::array();
+  for (const Fact& f : facts) {
+    Json j;
+    j["key"] = f.key;
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, std::int64_t>) {
+            j["int"] = v;
+          } else if constexpr (std::is_same_v<T, double>) {
+            j["float"] = v;
+          } else if constexpr (std::is_same_v<T, Bytes>) {
+            j["bytes"] = v.value();
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            j["string"] = v;
+          } else {
+            j["ints"] = v;
+          }
+        },
+        f.value);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::vector<Fact> facts_from_json(const Json& array) {
+  std::vector<Fact> out;
+  for (const Json& j : array) {
+    Fact f;
+    f.key = j.at("key").get<std::string>();
+    if (j.contains("int")) {
+      f.value = j.at("int").get<std::int64_t>();
+    } else if (j.contains("float")) {
+      f.value = j.at("float").get<double>();
+    } else if (j.contains("bytes")) {
+      f.value = bytes(j.at("bytes").get<std::int64_t>());
+    } else if (j.contains("string")) {
+      f.value = j.at("string").get<std::string>();
+    } else {
+      f.value = j.at("ints").get<std::vector<std::int64_t>>();
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+StepOutcome outcome_from(const std::string& name) {
+  if (name == "ok") return StepOutcome::kOk;
+  if (name == "out_of_memory") return StepOutcome::kOutOfMemory;
+  if (name == "aborted") return StepOutcome::kAborted;
+  return StepOutcome::kError;
+}
+
+Json step_to_json(const LedgerStep& s) {
+  Json j;
+  j["name"] = s.name;
+  j["outcome"] = std::string(outcome_name(s.outcome));
+  j["message"] = s.message;
+  j["used_after_bytes"] = s.used_after.value();
+  j["free_after_bytes"] = s.free_after.value();
+  j["peak_used_bytes"] = s.peak_used.value();
+  Json delta;
+  for (size_t c = 0; c < kCategoryCount; ++c) {
+    delta[std::string(kCategoryNames[c])] = s.delta_by_category[c].value();
+  }
+  j["delta_bytes"] = std::move(delta);
+  j["allocated_after_bytes"] = s.allocated_after.value();
+  j["reserved_after_bytes"] = s.reserved_after.value();
+  j["allocated_delta_bytes"] = s.allocated_delta.value();
+  j["reserved_delta_bytes"] = s.reserved_delta.value();
+  j["requested_bytes"] = s.requested.value();
+  j["free_at_failure_bytes"] = s.free_at_failure.value();
+  j["log"] = s.log_lines;
+  return j;
+}
+
+LedgerStep step_from_json(const Json& j) {
+  LedgerStep s;
+  s.name = j.at("name").get<std::string>();
+  s.outcome = outcome_from(j.at("outcome").get<std::string>());
+  s.message = j.at("message").get<std::string>();
+  s.used_after = bytes(j.at("used_after_bytes").get<std::int64_t>());
+  s.free_after = bytes(j.at("free_after_bytes").get<std::int64_t>());
+  s.peak_used = bytes(j.at("peak_used_bytes").get<std::int64_t>());
+  const Json& delta = j.at("delta_bytes");
+  for (size_t c = 0; c < kCategoryCount; ++c) {
+    s.delta_by_category[c] = bytes(delta.at(std::string(kCategoryNames[c])).get<std::int64_t>());
+  }
+  s.allocated_after = bytes(j.at("allocated_after_bytes").get<std::int64_t>());
+  s.reserved_after = bytes(j.at("reserved_after_bytes").get<std::int64_t>());
+  s.allocated_delta = bytes(j.at("allocated_delta_bytes").get<std::int64_t>());
+  s.reserved_delta = bytes(j.at("reserved_delta_bytes").get<std::int64_t>());
+  s.requested = bytes(j.at("requested_bytes").get<std::int64_t>());
+  s.free_at_failure = bytes(j.at("free_at_failure_bytes").get<std::int64_t>());
+  s.log_lines = j.at("log").get<std::vector<std::string>>();
+  return s;
+}
+
+}  // namespace
+
+std::string ledger_to_json(const Ledger& ledger) {
+  Json j;
+  j["format"] = kLedgerFormat;
+  j["scenario"] = ledger.scenario;
+  j["engine"] = ledger.engine;
+  j["gpu_type"] = ledger.gpu_type;
+  j["calibration"] = ledger.calibration;
+  j["calibrated"] = ledger.calibrated;
+  j["fits"] = ledger.fits();
+  j["facts"] = facts_to_json(ledger.facts);
+  Json gpus = Json::array();
+  for (const GpuLedger& g : ledger.gpus) {
+    Json gj;
+    gj["gpu"] = g.gpu;
+    gj["node"] = g.node;
+    gj["rank"] = g.rank;
+    gj["total_bytes"] = g.total.value();
+    gj["used_before_bytes"] = g.used_before.value();
+    gj["facts"] = facts_to_json(g.facts);
+    Json steps = Json::array();
+    for (const LedgerStep& s : g.steps) steps.push_back(step_to_json(s));
+    gj["steps"] = std::move(steps);
+    gpus.push_back(std::move(gj));
+  }
+  j["gpus"] = std::move(gpus);
+  return j.dump(1) + "\n";
+}
+
+Result<Ledger> ledger_from_json(const std::string& text) {
+  try {
+    const Json j = Json::parse(text);
+    if (j.at("format").get<std::string>() != kLedgerFormat) {
+      return invalid_input("not a " + std::string(kLedgerFormat) + " ledger (format '" +
+                           j.at("format").get<std::string>() + "')");
+    }
+    Ledger l;
+    l.scenario = j.at("scenario").get<std::string>();
+    l.engine = j.at("engine").get<std::string>();
+    l.gpu_type = j.at("gpu_type").get<std::string>();
+    l.calibration = j.at("calibration").get<std::string>();
+    l.calibrated = j.at("calibrated").get<bool>();
+    l.facts = facts_from_json(j.at("facts"));
+    for (const Json& gj : j.at("gpus")) {
+      GpuLedger g;
+      g.gpu = gj.at("gpu").get<int>();
+      g.node = gj.at("node").get<int>();
+      g.rank = gj.at("rank").get<int>();
+      g.total = bytes(gj.at("total_bytes").get<std::int64_t>());
+      g.used_before = bytes(gj.at("used_before_bytes").get<std::int64_t>());
+      g.facts = facts_from_json(gj.at("facts"));
+      for (const Json& sj : gj.at("steps")) g.steps.push_back(step_from_json(sj));
+      l.gpus.push_back(std::move(g));
+    }
+    return l;
+  } catch (const nlohmann::json::exception& e) {
+    return invalid_input(std::string("malformed ledger JSON: ") + e.what());
+  }
+}
+
+}  // namespace gpumem

@@ -1,0 +1,22 @@
+// The JSON form of a ledger: written by `gpumem simulate --format json` and `gpumem report`,
+// read back by `gpumem diff` and `gpumem check`. Deterministic to the byte (keys in a fixed
+// order, integers for every byte count, shortest round-trip text for floats, no
+// timestamps). Schema "gpumem.ledger.v1", documented field by field in reports/README.md.
+#ifndef GPUMEM_SIM_LEDGER_JSON_H_
+#define GPUMEM_SIM_LEDGER_JSON_H_
+
+#include <string>
+
+#include "core/status.h"
+#include "sim/ledger.h"
+
+namespace gpumem {
+
+inline constexpr char kLedgerFormat[] = "gpumem.ledger.v1";
+
+std::string ledger_to_json(const Ledger& ledger);
+Result<Ledger> ledger_from_json(const std::string& text);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_SIM_LEDGER_JSON_H_

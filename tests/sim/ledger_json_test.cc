@@ -1,0 +1,67 @@
+#include "sim/ledger_json.h"
+
+#include <gtest/gtest.h>
+
+namespace gpumem {
+namespace {
+
+Ledger sample() {
+  Ledger l;
+  l.scenario = "s";
+  l.engine = "sglang 0.5.9";
+  l.gpu_type = "h200-sxm-141gb";
+  l.calibration = "defaults";
+  l.facts.push_back({"mem_fraction_static", 0.848});
+  for (int r = 0; r < 2; ++r) {
+    GpuLedger g;
+    g.gpu = g.rank = r;
+    g.total = mib(143'156);
+    LedgerStep s;
+    s.name = "context";
+    s.delta_by_category[static_cast<size_t>(Category::kContext)] = mib(528);
+    s.used_after = mib(528);
+    s.free_after = mib(143'156 - 528);
+    s.peak_used = mib(528);
+    s.log_lines = {"a line"};
+    g.steps.push_back(s);
+    LedgerStep oom;
+    oom.name = "weights";
+    oom.outcome = r == 1 ? StepOutcome::kOutOfMemory : StepOutcome::kAborted;
+    oom.requested = gib(200);
+    oom.free_at_failure = mib(142'628);
+    g.steps.push_back(oom);
+    g.facts.push_back({"T", std::int64_t{908469}});
+    g.facts.push_back({"F", gib(93)});
+    g.facts.push_back({"bs", std::vector<std::int64_t>{1, 2, 4}});
+    g.facts.push_back({"backend", std::string("fa3")});
+    l.gpus.push_back(g);
+  }
+  return l;
+}
+
+TEST(LedgerJson, RoundTripsExactly) {
+  const Ledger l = sample();
+  const std::string text = ledger_to_json(l);
+  Result<Ledger> back = ledger_from_json(text);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(ledger_to_json(*back), text);
+  EXPECT_EQ(back->gpus[1].steps[1].requested.value(), 200LL << 30);
+  EXPECT_EQ(back->gpus[0].facts, l.gpus[0].facts);
+}
+
+TEST(LedgerJson, VerdictAndFirstFailure) {
+  const Ledger l = sample();
+  EXPECT_FALSE(l.fits());
+  ASSERT_NE(l.first_failure(), nullptr);
+  EXPECT_EQ(l.first_failure()->rank, 1);  // GPU 0 was only aborted
+}
+
+TEST(LedgerJson, RejectsOtherFormats) {
+  Result<Ledger> r = ledger_from_json(R"({"format": "other"})");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "not a gpumem.ledger.v1 ledger (format 'other')");
+  EXPECT_FALSE(ledger_from_json("{").ok());
+}
+
+}  // namespace
+}  // namespace gpumem
