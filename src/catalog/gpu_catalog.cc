@@ -33,7 +33,7 @@ bool parse_compute_capability(const std::string& text, GpuSpec& gpu) {
 std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags) {
   Result<YamlDocument> doc = load_yaml_file(path);
   if (!doc.ok()) {
-    diags.error({path, 0, 0}, doc.status().message());
+    diags.error({}, doc.status().message());
     return std::nullopt;
   }
   const size_t errors_before = diags.errors().size();

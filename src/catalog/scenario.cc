@@ -207,7 +207,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
                                        const GpuCatalog& gpus, Diagnostics& diags) {
   Result<YamlDocument> doc = parse_yaml(file, text);
   if (!doc.ok()) {
-    diags.error({file, 0, 0}, doc.status().message());
+    diags.error({}, doc.status().message());
     return std::nullopt;
   }
   const size_t errors_before = diags.errors().size();

@@ -5,6 +5,7 @@
 namespace gpumem {
 
 std::string Diagnostic::to_string() const {
+  if (loc.file.empty()) return message;  // the message carries its own location
   std::string out = loc.file;
   if (loc.line > 0) {
     out += ":" + std::to_string(loc.line);

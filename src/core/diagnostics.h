@@ -13,7 +13,7 @@
 namespace gpumem {
 
 struct SourceLoc {
-  std::string file;
+  std::string file;  // empty: the message already starts with its location
   int line = 0;    // 1-based; 0 when the whole file is meant
   int column = 0;  // 1-based; 0 when unknown
 };
