@@ -8,10 +8,10 @@ namespace gpumem::cli {
 namespace {
 
 void print_gpus(const Workspace& ws) {
-  fmt::print("{:<24} {:<48} {:>12} {:>12} {:>5} {:>5} {:<7}\n", "gpu", "nvidia-smi name",
+  fmt::print("{:<24} {:<48} {:>12} {:>12} {:>5} {:>5} {}\n", "gpu", "nvidia-smi name",
              "smi total", "cuda total", "cc", "SMs", "link");
   for (const GpuSpec& g : ws.gpus.gpus()) {
-    fmt::print("{:<24} {:<48} {:>9} MiB {:>12} {:>5} {:>5} {:<7}\n", g.name, g.nvidia_smi_name,
+    fmt::print("{:<24} {:<48} {:>9} MiB {:>12} {:>5} {:>5} {}\n", g.name, g.nvidia_smi_name,
                g.memory_total / mib(1),
                g.cuda_total ? fmt::format("{} MiB", *g.cuda_total / mib(1)) : "unknown",
                fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),

@@ -1,0 +1,35 @@
+# Runs one gpumem command line and compares its exit code, stdout and stderr with the case's
+# expected files (tests/cli/expected/<case>.{out,err}); no expected file means "empty".
+# With GPUMEM_UPDATE_GOLDEN=1 in the environment it writes the files instead: the golden
+# outputs are produced by the tool and reviewed, never edited by hand.
+#   -DGPUMEM=<binary> -DCASE=<name> -DEXIT=<code> -DWORKDIR=<dir> -DEXPECTED=<dir> -DARGS=a;b;c
+execute_process(COMMAND ${GPUMEM} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
+  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(out_file ${EXPECTED}/${CASE}.out)
+set(err_file ${EXPECTED}/${CASE}.err)
+if("$ENV{GPUMEM_UPDATE_GOLDEN}" STREQUAL "1")
+  foreach(kind out err)
+    if("${${kind}}" STREQUAL "")
+      file(REMOVE ${${kind}_file})
+    else()
+      file(WRITE ${${kind}_file} "${${kind}}")
+    endif()
+  endforeach()
+  message(STATUS "${CASE}: wrote expected output (exit code ${code})")
+endif()
+set(failed "")
+if(NOT code EQUAL EXIT)
+  string(APPEND failed "exit code ${code}, expected ${EXIT}\n")
+endif()
+foreach(kind out err)
+  set(expected "")
+  if(EXISTS ${${kind}_file})
+    file(READ ${${kind}_file} expected)
+  endif()
+  if(NOT "${${kind}}" STREQUAL "${expected}")
+    string(APPEND failed "std${kind} differs.\n--- expected\n${expected}--- actual\n${${kind}}---\n")
+  endif()
+endforeach()
+if(failed)
+  message(FATAL_ERROR "${CASE}: ${failed}")
+endif()
