@@ -181,7 +181,8 @@ void MapReader::finish() {
   if (!valid_) return;
   std::set<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // it->first lives in a proxy that dies with this statement: copy the node handle.
+    const YAML::Node key = it->first;
     if (!key.IsScalar()) {
       diags_.error(location(file_, key), "keys in " + what_ + " must be plain names");
       continue;

@@ -1,0 +1,400 @@
+#include "alloc/caching_allocator.h"
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+
+#include "alloc/size_rules.h"
+
+namespace gpumem {
+
+namespace {
+
+std::size_t slot(Category c) { return static_cast<std::size_t>(c); }
+
+std::string pool_name(PoolId pool) { return "mempool_id " + std::to_string(pool.value); }
+
+}  // namespace
+
+CachingAllocator::CachingAllocator(Device& device, const AllocatorConfig& config)
+    : device_(device), config_(config), large_(false, nullptr), small_(true, nullptr) {
+  assert(validate_config(config).ok());
+}
+
+CachingAllocator::~CachingAllocator() = default;
+
+Result<BlockHandle> CachingAllocator::allocate(Bytes size, Category category) {
+  if (size < bytes(0)) {
+    return internal_error("CachingAllocator::allocate of a negative size " + format_bytes(size));
+  }
+  // pytorch c10/cuda/CUDACachingAllocator.cpp NativeCachingAllocator::allocate (size 0)
+  if (size == bytes(0)) return BlockHandle{};
+
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::malloc
+  const Bytes rounded = round_size(size, config_);
+  BlockPool& pool = pool_for(rounded);
+  std::uint32_t index = take_free_block(pool, rounded);
+  if (index == kNone) {
+    Result<std::uint32_t> grown =
+        grow(pool, rounded, size, segment_size_for(rounded, config_), category);
+    if (!grown.ok()) return grown.status();
+    index = *grown;
+  }
+  return hand_out(index, rounded, category);
+}
+
+Status CachingAllocator::free(BlockHandle block) {
+  if (block.null()) return Status::ok_status();
+  Result<std::uint32_t> found = allocated_index(block);
+  if (!found.ok()) return found.status();
+  const std::uint32_t index = *found;
+
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::free
+  Block& b = blocks_[index];
+  b.allocated = false;
+  ++b.generation;
+  stats_.allocated.decrease(b.size);
+  stats_.allocated_by_category[slot(b.category)].decrease(b.size);
+
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::free_block
+  const std::uint32_t prev = b.prev;
+  const std::uint32_t next = b.next;
+  if (prev != kNone && !blocks_[prev].allocated) merge_into(index, prev);
+  if (next != kNone && !blocks_[next].allocated) merge_into(index, next);
+  insert_free(index);
+  return Status::ok_status();
+}
+
+Result<DevicePtr> CachingAllocator::address(BlockHandle block) const {
+  Result<std::uint32_t> found = allocated_index(block);
+  if (!found.ok()) return found.status();
+  return blocks_[*found].address;
+}
+
+Result<BaseAllocation> CachingAllocator::base_allocation(BlockHandle block) const {
+  Result<std::uint32_t> found = allocated_index(block);
+  if (!found.ok()) return found.status();
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::getBaseAllocation
+  std::uint32_t head = *found;
+  while (blocks_[head].prev != kNone) head = blocks_[head].prev;
+  BaseAllocation base{blocks_[head].address, bytes(0)};
+  for (std::uint32_t i = head; i != kNone; i = blocks_[i].next) base.size += blocks_[i].size;
+  return base;
+}
+
+void CachingAllocator::empty_cache() {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::emptyCache
+  release_cached_blocks();
+}
+
+PoolId CachingAllocator::create_pool() {
+  // pytorch c10/cuda/MemPool.cpp MemPool::graph_pool_handle
+  return PoolId{next_pool_id_++};
+}
+
+Status CachingAllocator::begin_allocate_to_pool(PoolId pool) {
+  if (pool.value == 0) {
+    return internal_error("beginAllocateToPool: mempool_id 0 names the default pools");
+  }
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::beginAllocateToPool
+  PrivatePool* p = find_pool(pool);
+  if (p != nullptr && std::find(routing_.begin(), routing_.end(), p) != routing_.end()) {
+    return internal_error("beginAllocateToPool: already recording to " + pool_name(pool));
+  }
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::create_or_incref_pool
+  if (p == nullptr) {
+    private_pools_.push_back(std::make_unique<PrivatePool>(pool));
+    p = private_pools_.back().get();
+  } else if (p->use_count == 0) {
+    return internal_error("beginAllocateToPool: " + pool_name(pool) +
+                          " was released by all its users");
+  } else {
+    ++p->use_count;
+  }
+  routing_.push_back(p);
+  return Status::ok_status();
+}
+
+Status CachingAllocator::end_allocate_to_pool(PoolId pool) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::endAllocateToPool
+  for (auto it = routing_.begin(); it != routing_.end(); ++it) {
+    if ((*it)->id == pool) {
+      routing_.erase(it);
+      return Status::ok_status();
+    }
+  }
+  return internal_error("endAllocatePool: not currently recording to " + pool_name(pool));
+}
+
+Status CachingAllocator::release_pool(PoolId pool) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::releasePool
+  PrivatePool* p = find_pool(pool);
+  if (p == nullptr) return internal_error("releasePool: no private pool " + pool_name(pool));
+  if (p->use_count == 0) {
+    return internal_error("releasePool: " + pool_name(pool) + " has no users left");
+  }
+  // PyTorch's CUDAGraph::reset never runs mid-capture; releasing a pool still being
+  // recorded to would let empty_cache() delete it under the routing.
+  if (std::find(routing_.begin(), routing_.end(), p) != routing_.end()) {
+    return internal_error("releasePool: still recording to " + pool_name(pool));
+  }
+  --p->use_count;
+  return Status::ok_status();
+}
+
+std::optional<PrivatePoolInfo> CachingAllocator::pool_info(PoolId pool) const {
+  const PrivatePool* p = find_pool(pool);
+  if (p == nullptr) return std::nullopt;
+  return PrivatePoolInfo{p->reserved, p->segments, p->use_count};
+}
+
+CachingAllocator::BlockPool& CachingAllocator::pool_for(Bytes rounded) {
+  const bool small = is_small_request(rounded, config_);
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::get_pool (the most
+  // recent capture whose filter accepts the stream; with one stream, the most recent)
+  if (!routing_.empty()) {
+    PrivatePool* p = routing_.back();
+    return small ? p->small : p->large;
+  }
+  return small ? small_ : large_;
+}
+
+std::uint32_t CachingAllocator::take_free_block(BlockPool& pool, Bytes rounded) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::get_free_block: only
+  // the best fit is considered; if the max_split_size rules refuse it, the search fails.
+  const std::size_t pos = pool.free.best_fit(rounded);
+  if (pos == pool.free.size() || !may_serve(pool.free[pos].size, rounded, config_)) return kNone;
+  const std::uint32_t index = pool.free[pos].block;
+  pool.free.erase_at(pos);
+  return index;
+}
+
+Result<std::uint32_t> CachingAllocator::new_segment(BlockPool& pool, Bytes size,
+                                                    Category category) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::alloc_block
+  Result<DevicePtr> ptr = device_.malloc(size, category);
+  if (!ptr.ok()) return ptr.status();
+  const std::uint32_t index = new_record();
+  Block& b = blocks_[index];
+  b.address = *ptr;
+  b.size = size;
+  b.pool = &pool;
+  b.segment_category = category;
+  stats_.reserved.increase(size);
+  stats_.reserved_by_category[slot(category)].increase(size);
+  ++stats_.segments;
+  ++stats_.device_mallocs;
+  if (pool.owner != nullptr) {
+    ++pool.owner->segments;
+    pool.owner->reserved += size;
+  }
+  return index;
+}
+
+Result<std::uint32_t> CachingAllocator::grow(BlockPool& pool, Bytes rounded, Bytes size,
+                                             Bytes segment, Category category) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::malloc: allocate;
+  // else release cached oversize blocks and allocate; else (not while routing to a private
+  // pool) release every unsplit cached segment and allocate once more.
+  Result<std::uint32_t> index = new_segment(pool, segment, category);
+  if (index.ok() || index.status().code() != StatusCode::kOutOfMemory) return index;
+  if (release_oversize_blocks(pool, rounded)) {
+    index = new_segment(pool, segment, category);
+    if (index.ok() || index.status().code() != StatusCode::kOutOfMemory) return index;
+  }
+  if (routing_.empty()) {
+    release_cached_blocks();
+    ++stats_.alloc_retries;
+    index = new_segment(pool, segment, category);
+    if (index.ok() || index.status().code() != StatusCode::kOutOfMemory) return index;
+  }
+  return out_of_memory(size, segment);
+}
+
+BlockHandle CachingAllocator::hand_out(std::uint32_t index, Bytes rounded, Category category) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::alloc_found_block: the
+  // request takes the front of the block, the rest stays cached right after it.
+  if (should_split(blocks_[index].size, rounded, blocks_[index].pool->small, config_)) {
+    const std::uint32_t rest = new_record();  // may move blocks_: index the table afresh
+    Block& b = blocks_[index];
+    Block& r = blocks_[rest];
+    r.address = DevicePtr{b.address.address + static_cast<std::uint64_t>(rounded.value())};
+    r.size = b.size - rounded;
+    r.pool = b.pool;
+    r.segment_category = b.segment_category;
+    r.prev = index;
+    r.next = b.next;
+    if (b.next != kNone) blocks_[b.next].prev = rest;
+    b.next = rest;
+    b.size = rounded;
+    insert_free(rest);
+  }
+  Block& b = blocks_[index];
+  b.allocated = true;
+  b.category = category;
+  stats_.allocated.increase(b.size);
+  stats_.allocated_by_category[slot(category)].increase(b.size);
+  return BlockHandle{index, b.generation};
+}
+
+void CachingAllocator::merge_into(std::uint32_t dst, std::uint32_t src) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::try_merge_blocks
+  erase_free(src);
+  Block& d = blocks_[dst];
+  const Block& s = blocks_[src];
+  if (d.prev == src) {
+    d.address = s.address;
+    d.prev = s.prev;
+    if (d.prev != kNone) blocks_[d.prev].next = dst;
+  } else {
+    d.next = s.next;
+    if (d.next != kNone) blocks_[d.next].prev = dst;
+  }
+  d.size += s.size;
+  recycle_record(src);
+}
+
+bool CachingAllocator::release_oversize_blocks(BlockPool& pool, Bytes rounded) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp
+  // DeviceCachingAllocator::release_available_cached_blocks: with a max_split_size, free the
+  // smallest cached block of at least max(request, max_split_size), or else the largest
+  // oversize blocks until that much is freed. Blocks of max_split_size or more are never
+  // split, so each one is a whole segment.
+  if (!config_.max_split_size) return false;
+  const Bytes max_split = *config_.max_split_size;
+  const Bytes target = std::max(rounded, max_split);
+  FreeBlockIndex& free = pool.free;
+  const std::size_t pos = free.best_fit(target);
+  if (pos < free.size()) {
+    const std::uint32_t index = free[pos].block;
+    free.erase_at(pos);
+    release_segment(index);
+    return true;
+  }
+  Bytes released;
+  while (!free.empty() && released < target && free[free.size() - 1].size >= max_split) {
+    const std::uint32_t index = free[free.size() - 1].block;
+    released += free[free.size() - 1].size;
+    free.erase_at(free.size() - 1);
+    release_segment(index);
+  }
+  return released >= target;
+}
+
+void CachingAllocator::release_cached_blocks() {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::release_cached_blocks
+  if (routing_.empty()) {
+    release_unsplit_blocks(large_);
+    release_unsplit_blocks(small_);
+  }
+  std::erase_if(private_pools_, [this](const std::unique_ptr<PrivatePool>& p) {
+    if (p->use_count != 0) return false;
+    release_unsplit_blocks(p->small);
+    release_unsplit_blocks(p->large);
+    return p->segments == 0;
+  });
+}
+
+void CachingAllocator::release_unsplit_blocks(BlockPool& pool) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::release_blocks
+  pool.free.erase_if([this](const FreeBlockIndex::Entry& e) {
+    const Block& b = blocks_[e.block];
+    if (b.prev != kNone || b.next != kNone) return false;
+    release_segment(e.block);
+    return true;
+  });
+}
+
+void CachingAllocator::release_segment(std::uint32_t index) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::release_block (the
+  // caller has taken the block out of its pool's free index)
+  Block& b = blocks_[index];
+  assert(b.prev == kNone && b.next == kNone);
+  device_.free(b.address);
+  stats_.reserved.decrease(b.size);
+  stats_.reserved_by_category[slot(b.segment_category)].decrease(b.size);
+  --stats_.segments;
+  ++stats_.device_frees;
+  if (b.pool->owner != nullptr) {
+    --b.pool->owner->segments;
+    b.pool->owner->reserved -= b.size;
+  }
+  recycle_record(index);
+}
+
+Status CachingAllocator::out_of_memory(Bytes size, Bytes segment) {
+  // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::malloc (the message
+  // counts cached blocks of every private pool, released or not)
+  const MemInfo info = device_.mem_get_info();
+  OomReport report;
+  report.device_index = config_.device_index;
+  report.requested = size;
+  report.segment_size = segment;
+  report.device_free = info.free;
+  report.device_total = info.total;
+  report.allocated = stats_.allocated.current;
+  report.reserved = stats_.reserved.current;
+  for (const std::unique_ptr<PrivatePool>& p : private_pools_) {
+    for (const FreeBlockIndex::Entry& e : p->large.free.entries()) {
+      report.private_pool_cached += e.size;
+    }
+    for (const FreeBlockIndex::Entry& e : p->small.free.entries()) {
+      report.private_pool_cached += e.size;
+    }
+  }
+  ++stats_.ooms;
+  last_oom_ = report;
+  return Status(StatusCode::kOutOfMemory, format_oom_message(report));
+}
+
+std::uint32_t CachingAllocator::new_record() {
+  std::uint32_t index;
+  if (!recycled_.empty()) {
+    index = recycled_.back();
+    recycled_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(blocks_.size());
+    blocks_.emplace_back();
+  }
+  Block& b = blocks_[index];
+  const std::uint32_t generation = b.generation;
+  b = Block{};
+  b.generation = generation;
+  b.live = true;
+  return index;
+}
+
+void CachingAllocator::recycle_record(std::uint32_t index) {
+  Block& b = blocks_[index];
+  b.live = false;
+  ++b.generation;
+  recycled_.push_back(index);
+}
+
+void CachingAllocator::insert_free(std::uint32_t index) {
+  const Block& b = blocks_[index];
+  b.pool->free.insert({b.size, b.address.address, index});
+}
+
+void CachingAllocator::erase_free(std::uint32_t index) {
+  const Block& b = blocks_[index];
+  b.pool->free.erase({b.size, b.address.address, index});
+}
+
+Result<std::uint32_t> CachingAllocator::allocated_index(BlockHandle block) const {
+  if (block.index < blocks_.size()) {
+    const Block& b = blocks_[block.index];
+    if (b.live && b.allocated && b.generation == block.generation) return block.index;
+  }
+  return internal_error("CachingAllocator: block handle " + std::to_string(block.index) + "/" +
+                        std::to_string(block.generation) + " is not an allocated block");
+}
+
+CachingAllocator::PrivatePool* CachingAllocator::find_pool(PoolId pool) const {
+  for (const std::unique_ptr<PrivatePool>& p : private_pools_) {
+    if (p->id == pool) return p.get();
+  }
+  return nullptr;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,71 @@
+// The cached free blocks of one pool, in the order PyTorch keeps them: by size, then by
+// address (pytorch c10/cuda/CUDACachingAllocator.cpp BlockComparatorSize, one stream). The
+// best fit for a request is the first entry of at least its size: the smallest block that
+// fits, the lowest address among equal sizes.
+//
+// A sorted vector rather than PyTorch's std::set: a pool caches tens of free blocks during
+// a start-up, where a binary search and a short memmove beat a red-black tree's node
+// allocation and pointer chasing; once the vector has grown, insert and erase never touch
+// the heap. Entries are unique because addresses are.
+#ifndef GPUMEM_ALLOC_FREE_BLOCK_INDEX_H_
+#define GPUMEM_ALLOC_FREE_BLOCK_INDEX_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/units.h"
+
+namespace gpumem {
+
+class FreeBlockIndex {
+ public:
+  struct Entry {
+    Bytes size;
+    std::uint64_t address = 0;
+    std::uint32_t block = 0;  // the allocator's record of the block
+  };
+
+  // Position of the best fit for `size`; size() when no entry is large enough.
+  std::size_t best_fit(Bytes size) const {
+    return static_cast<std::size_t>(
+        std::lower_bound(entries_.begin(), entries_.end(), Entry{size, 0, 0}, less) -
+        entries_.begin());
+  }
+
+  void insert(const Entry& e) {
+    entries_.insert(std::upper_bound(entries_.begin(), entries_.end(), e, less), e);
+  }
+  // REQUIRES: an entry with e's size and address is present.
+  void erase(const Entry& e) { erase_at(position_of(e)); }
+  void erase_at(std::size_t pos) {
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(pos));
+  }
+  // Removes every entry for which `pred` returns true; `pred` sees each entry once, in order.
+  template <typename Pred>
+  void erase_if(Pred pred) {
+    std::erase_if(entries_, pred);
+  }
+
+  std::span<const Entry> entries() const { return entries_; }
+  const Entry& operator[](std::size_t pos) const { return entries_[pos]; }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  static bool less(const Entry& a, const Entry& b) {
+    return a.size != b.size ? a.size < b.size : a.address < b.address;
+  }
+  std::size_t position_of(const Entry& e) const {
+    return static_cast<std::size_t>(std::lower_bound(entries_.begin(), entries_.end(), e, less) -
+                                    entries_.begin());
+  }
+
+  std::vector<Entry> entries_;
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_ALLOC_FREE_BLOCK_INDEX_H_
