@@ -11,6 +11,7 @@
 // SHM: 2 search channels -> 4 channels, 4 p2p channels.
 #include <gtest/gtest.h>
 
+#include "nccl/nccl_graph_capture.h"
 #include "nccl/nccl_plan.h"
 
 namespace gpumem {
@@ -498,6 +499,65 @@ TEST(NcclModel, ReproducesH200x2Measurements) {
     EXPECT_EQ(init(p) + p.kernel_image.value(), run.init_mib * kMiB) << run.name;
     EXPECT_EQ(ring(p) + p.launch_stack_growth.value(), run.first_mib * kMiB) << run.name;
   }
+}
+
+// ------------------------------------------------------------------------ graph capture
+
+TEST(NcclGraphCapture, OneInPlaceAllReduceCostsNothing) {
+  const NcclPlan p = plan_ok(nvlink(8, 3));
+  Result<NcclAllocationList> extra = plan_graph_capture(p, NcclCapturedAllReduce{});
+  ASSERT_TRUE(extra.ok());
+  EXPECT_TRUE(extra->empty());  // 32 + 24 x 16 + 112 = 528 B fit in the 4 KiB kernel args
+}
+
+TEST(NcclGraphCapture, FusedLaunchOverflowingKernelArgsGetsPersistentWork) {
+  const NcclPlan p = plan_ok(nvlink(8, 3));
+  NcclCapturedAllReduce capture;
+  capture.launches = 3;
+  capture.per_launch = 32;  // 32 + 24 x 16 + 32 x 112 = 4,000 B: still fits
+  EXPECT_TRUE(plan_graph_capture(p, capture)->empty());
+  capture.per_launch = 40;  // 32 + 24 x 16 + 40 x 112 = 4,896 B: persistent
+  Result<NcclAllocationList> extra = plan_graph_capture(p, capture);
+  ASSERT_EQ(extra->size(), 1u);
+  // 3 launches x 40 x 112 B = 13,440 B from the pool, which maps one 2 MiB step
+  EXPECT_EQ((*extra)[0].request.value(), 13'440);
+  EXPECT_EQ(extra->total(NcclPhase::kGraphCapture).value(), 2 * kMiB);
+  EXPECT_EQ(describe((*extra)[0]), "persistent work buffers: 1 x 2,097,152 B (memory pool)");
+}
+
+TEST(NcclGraphCapture, OutOfPlaceSimpleWithCuMemBuffersRegisters) {
+  const NcclPlan p = plan_ok(nvlink(8, 3));
+  NcclCapturedAllReduce capture;
+  capture.simple_protocol = true;
+  capture.in_place = false;
+  capture.cumem_buffers = true;
+  capture.distinct_buffers = 5;
+  Result<NcclAllocationList> extra = plan_graph_capture(p, capture);
+  ASSERT_EQ(extra->size(), 1u);
+  // one table of 8 peer pointers (64 B) per buffer, each a 2 MiB cuMem granule: 5 x 2 MiB
+  EXPECT_EQ((*extra)[0].request.value(), 64);
+  EXPECT_EQ(extra->total().value(), 10 * kMiB);
+
+  capture.in_place = true;  // dist.all_reduce: never registered
+  EXPECT_TRUE(plan_graph_capture(p, capture)->empty());
+  capture.in_place = false;
+  capture.cumem_buffers = false;  // cudaMalloc'd buffers need NCCL_LEGACY_CUDA_REGISTER=1
+  EXPECT_TRUE(plan_graph_capture(p, capture)->empty());
+  capture.cumem_buffers = true;
+  EXPECT_TRUE(plan_graph_capture(plan_ok(pcie(8, 3, false)), capture)->empty());  // SHM
+  NcclCommInput no_cumem = nvlink(8, 3);
+  no_cumem.settings.cumem_enable = false;
+  EXPECT_TRUE(plan_graph_capture(plan_ok(no_cumem), capture)->empty());
+}
+
+TEST(NcclGraphCapture, RejectsNonPositiveCounts) {
+  NcclCapturedAllReduce capture;
+  capture.launches = 0;
+  Result<NcclAllocationList> extra = plan_graph_capture(plan_ok(nvlink(2, 0)), capture);
+  ASSERT_FALSE(extra.ok());
+  EXPECT_EQ(extra.status().message(),
+            "a captured all-reduce needs positive counts, got 0 launches x 1 per launch, 1 "
+            "buffers");
 }
 
 }  // namespace
