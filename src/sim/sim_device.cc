@@ -126,6 +126,17 @@ Result<GraphId> SimDevice::end_graph_capture() {
   return GraphId{graphs_++};
 }
 
+Status SimDevice::charge_driver(Bytes size, Category category, std::string_view what) {
+  GPUMEM_RETURN_IF_ERROR(init_context());
+  if (used_ + size > total_) {
+    last_failure_ = {size, total_ - used_};
+    return Status(StatusCode::kOutOfMemory, std::string(what) + " needs " + format_mib(size) +
+                                                ", " + format_mib(total_ - used_) + " free");
+  }
+  charge(size, category);
+  return {};
+}
+
 Status SimDevice::load_library(std::string_view library) {
   GPUMEM_RETURN_IF_ERROR(init_context());
   auto [it, inserted] = libraries_loaded_.emplace(std::string(library), true);
@@ -134,12 +145,7 @@ Status SimDevice::load_library(std::string_view library) {
   if (cost == constants_.library_load.end()) {
     return internal_error("no load cost known for library '" + std::string(library) + "'");
   }
-  if (used_ + cost->second > total_) {
-    last_failure_ = {cost->second, total_ - used_};
-    return Status(StatusCode::kOutOfMemory, "loading " + std::string(library) + " failed");
-  }
-  charge(cost->second, Category::kContext);
-  return {};
+  return charge_driver(cost->second, Category::kContext, "loading " + std::string(library));
 }
 
 }  // namespace gpumem

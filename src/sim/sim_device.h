@@ -35,6 +35,13 @@ class SimDevice final : public Device {
   Result<GraphId> end_graph_capture() override;
   Status load_library(std::string_view library) override;
 
+  // Memory the driver takes for itself on behalf of a library, with no allocation to free:
+  // kernels loaded into the context, a grown stack reservation. kOutOfMemory if it does not
+  // fit.
+  Status charge_driver(Bytes size, Category category, std::string_view what);
+
+  bool capturing() const { return capturing_; }
+
   // What the driver charges for a raw allocation of `size`.
   Bytes footprint(Bytes size) const;
 

@@ -61,7 +61,6 @@ TEST(SimDevice, OutOfMemoryChangesNothing) {
   EXPECT_EQ(d.used(), before);
   EXPECT_EQ(d.last_failure().requested.value(), 2LL << 30);
   // 143156 MiB - 138 GiB - 528 MiB = 1316 MiB free
-
 }
 
 TEST(SimDevice, PreoccupiedMemoryIsNotFree) {
