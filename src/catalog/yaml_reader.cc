@@ -181,7 +181,7 @@ void MapReader::finish() {
   if (!valid_) return;
   std::set<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
-    const YAML::Node& key = it->first;
+    const YAML::Node key = it->first;  // a copy: it-> yields a temporary
     if (!key.IsScalar()) {
       diags_.error(location(file_, key), "keys in " + what_ + " must be plain names");
       continue;
