@@ -39,7 +39,6 @@ int moe_tp_size(const ParallelLayout& l);
 struct LayerRange {
   std::int64_t start = 0;
   std::int64_t end = 0;
-  bool contains(std::int64_t layer) const { return layer >= start && layer < end; }
 };
 
 // sglang v0.5.9 distributed/utils.py get_pp_indices (without SGLANG_PP_LAYER_PARTITION):

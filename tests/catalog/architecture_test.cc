@@ -46,6 +46,7 @@ TEST(Architecture, ReadsADenseGqaModel) {
   const Architecture a = catalog_model("llama-3.1-70b-instruct");
   EXPECT_EQ(a.name, "llama-3.1-70b-instruct");
   EXPECT_EQ(a.family, ArchitectureFamily::kLlama);
+  EXPECT_EQ(family_name(a.family), "llama");
   EXPECT_EQ(a.dtype, DType::kBFloat16);
   EXPECT_EQ(a.hidden_size, 8192);
   EXPECT_EQ(a.num_key_value_heads, 8);
@@ -74,6 +75,7 @@ TEST(Architecture, ReadsDeepSeekMlaMoeAndFp8Blocks) {
   EXPECT_TRUE(a.is_moe_layer(3));
   EXPECT_EQ(a.num_nextn_predict_layers, 1);
   EXPECT_EQ(a.quantization.method, QuantMethod::kFp8Block);
+  EXPECT_EQ(quant_method_name(a.quantization.method), "fp8 block-wise");
   EXPECT_EQ(a.quantization.block_n, 128);
   EXPECT_EQ(a.quantization.block_k, 128);
   EXPECT_EQ(a.rope_scaling.type, RopeType::kYarn);
@@ -271,7 +273,8 @@ TEST(ArchitectureErrors, CatalogEntryTopLevelKeysAreStrict) {
 }
 
 TEST(ModelCatalog, ListsSlugsAndSuggestsOnUnknownNames) {
-  Result<ModelCatalog> c = ModelCatalog::open(kModelDir);
+  EXPECT_EQ(ModelCatalog::default_directory(), kModelDir);
+  Result<ModelCatalog> c = ModelCatalog::open(ModelCatalog::default_directory());
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->slugs().size(), 25u);
   EXPECT_EQ(c->slugs().front(), "deepseek-r1");
