@@ -40,11 +40,14 @@ constexpr Bytes gib(std::int64_t n) { return bytes(n << 30); }
 constexpr EngineGiB engine_gib(double v) { return EngineGiB::from_value(v); }
 
 // Integer scaling of an exact byte count (counts of tensors, tokens, layers, ranks).
+// Boost.Units already provides it for the value type itself (std::int64_t).
 template <std::integral N>
+  requires(!std::same_as<N, std::int64_t>)
 constexpr Bytes operator*(Bytes b, N n) {
   return bytes(b.value() * static_cast<std::int64_t>(n));
 }
 template <std::integral N>
+  requires(!std::same_as<N, std::int64_t>)
 constexpr Bytes operator*(N n, Bytes b) {
   return b * n;
 }

@@ -17,6 +17,9 @@ TEST(Units, IntegerArithmetic) {
   EXPECT_EQ(gib(1) / mib(1), 1024);
   EXPECT_EQ((mib(10) / 4).value(), 2'621'440);
   EXPECT_EQ((mib(3) - kib(1)).value(), 3'144'704);
+  const std::int64_t layers = 80;
+  EXPECT_EQ((mib(2) * layers).value(), 167'772'160);
+  EXPECT_EQ((layers * mib(2)).value(), 167'772'160);
 }
 
 TEST(Units, RoundUp) {

@@ -1,0 +1,203 @@
+// A model's architecture: every fact about a checkpoint that an engine's memory model needs.
+//
+// An `Architecture` is read from a Hugging Face config.json (`load_hf_config`) or from a
+// gpumem catalog entry (`load_architecture_file`, model/llm/<slug>.yaml, whose `config:`
+// mapping holds the same keys with the same meanings). Field names follow Hugging Face;
+// where HF spells one fact several ways per family (num_experts / n_routed_experts /
+// num_local_experts) the field has one name here and the loader maps each spelling to it.
+// Sizes are element counts (hidden size, vocabulary rows), not bytes: bytes only arise
+// when an engine turns these into tensors of a dtype (src/weights).
+//
+// Invariants after loading: every count is positive where the architecture needs it,
+// num_attention_heads is a multiple of num_key_value_heads, head_dim is known,
+// layer_types has one entry per layer, and `family` is one gpumem models. Everything that
+// is not an error but is derived (head_dim from hidden/heads, per-family biases, layer kinds)
+// is filled in, so consumers never re-derive HF defaults.
+#ifndef GPUMEM_CATALOG_ARCHITECTURE_H_
+#define GPUMEM_CATALOG_ARCHITECTURE_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "catalog/dtype.h"
+#include "catalog/module_pattern.h"
+#include "core/diagnostics.h"
+#include "core/status.h"
+
+namespace gpumem {
+
+// The model classes gpumem knows how to build, by the HF `architectures[0]` that selects them.
+enum class ArchitectureFamily : unsigned char {
+  kLlama,        // LlamaForCausalLM, MistralForCausalLM
+  kQwen2,        // Qwen2ForCausalLM
+  kQwen3,        // Qwen3ForCausalLM
+  kQwen3Moe,     // Qwen3MoeForCausalLM
+  kMixtral,      // MixtralForCausalLM
+  kDeepseekV3,   // DeepseekV3ForCausalLM (DeepSeek-V3/R1, Kimi-K2)
+  kGlm4Moe,      // Glm4MoeForCausalLM
+  kGptOss,       // GptOssForCausalLM
+  kGemma3,       // Gemma3ForConditionalGeneration, Gemma3ForCausalLM: the text model
+  kLlamaEagle3,  // LlamaForCausalLMEagle3: an EAGLE-3 draft head
+};
+
+std::string_view family_name(ArchitectureFamily f);
+
+enum class AttentionKind : unsigned char {
+  kStandard,  // MHA/GQA/MQA: per-head K and V
+  kMla,       // DeepSeek multi-head latent attention: one compressed latent per token
+};
+
+enum class LayerAttention : unsigned char { kFull, kSliding };
+
+enum class RopeType : unsigned char { kNone, kDefault, kLinear, kDynamic, kLlama3, kYarn };
+
+struct RopeScaling {
+  RopeType type = RopeType::kNone;
+  double factor = 1.0;
+  std::int64_t original_max_position_embeddings = 0;  // 0 when the config does not give it
+  // Every numeric (and boolean, as 0/1) entry of the rope_scaling mapping, sorted by key.
+  // Engines key shared cos/sin caches on the whole mapping; equal RopeScaling means equal key.
+  std::vector<std::pair<std::string, double>> parameters;
+
+  friend bool operator==(const RopeScaling&, const RopeScaling&) = default;
+};
+
+struct MlaConfig {
+  std::int64_t q_lora_rank = 0;  // 0: queries projected directly (no q_a/q_b pair)
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t qk_nope_head_dim = 0;
+  std::int64_t qk_rope_head_dim = 0;
+};
+
+struct MoeConfig {
+  std::int64_t num_experts = 0;  // routed experts per MoE layer; 0 for a dense model
+  std::int64_t experts_per_token = 0;
+  std::int64_t moe_intermediate_size = 0;  // one routed expert's FFN width
+  std::int64_t num_shared_experts = 0;
+  std::int64_t shared_expert_intermediate_size = 0;  // all shared experts of a layer together
+  std::int64_t first_k_dense_replace = 0;            // layers [0, k) are dense
+  std::int64_t moe_layer_freq = 1;                   // DeepSeek: MoE where layer % freq == 0
+  std::int64_t decoder_sparse_step = 1;              // Qwen: MoE where (layer+1) % step == 0
+  std::vector<std::int64_t> mlp_only_layers;         // Qwen: forced dense
+  bool router_bias = false;                          // gpt-oss router Linear has a bias
+  bool router_correction_bias = false;               // e_score_correction_bias (noaux_tc routing)
+  bool expert_bias = false;                          // gpt-oss experts have gate_up/down biases
+};
+
+enum class QuantMethod : unsigned char {
+  kNone,
+  kFp8Block,                // quant_method fp8 + weight_block_size: fp32 scale per block
+  kModelOptFp8,             // NVIDIA ModelOpt FP8: per-tensor weight and input scales
+  kModelOptFp8PerChannel,   // ModelOpt FP8_PER_CHANNEL_PER_TOKEN: fp32 scale per out row
+  kCompressedTensorsWna16,  // compressed-tensors pack-quantized INT weights, group scales
+  kMxfp4,                   // MXFP4 experts: E2M1 pairs in uint8 + E8M0 scale per 32
+};
+
+std::string_view quant_method_name(QuantMethod m);
+
+struct Quantization {
+  QuantMethod method = QuantMethod::kNone;
+  std::int64_t block_n = 0;     // kFp8Block: output rows per scale block
+  std::int64_t block_k = 0;     // kFp8Block: input columns per scale block
+  std::int64_t num_bits = 0;    // kCompressedTensorsWna16
+  std::int64_t group_size = 0;  // kCompressedTensorsWna16: weights per scale along K
+  // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
+  ModulePatternSet not_converted;
+  // The checkpoint ships FP8 KV-cache scales (ModelOpt kv_cache_quant_algo FP8,
+  // compressed-tensors kv_cache_scheme): engines then default the KV cache to FP8.
+  bool kv_cache_fp8 = false;
+};
+
+struct Architecture {
+  std::string name;             // catalog slug, or the config file's path
+  std::string hf_architecture;  // architectures[0] as written in the config
+  std::string model_type;
+  ArchitectureFamily family = ArchitectureFamily::kLlama;
+  DType dtype = DType::kFloat32;  // torch_dtype; HF treats an absent one as float32
+
+  std::int64_t hidden_size = 0;
+  std::int64_t num_hidden_layers = 0;
+  std::int64_t num_attention_heads = 0;
+  std::int64_t num_key_value_heads = 0;
+  std::int64_t head_dim = 0;           // HF head_dim, else hidden_size / num_attention_heads
+  std::int64_t v_head_dim = 0;         // MLA v_head_dim; head_dim otherwise
+  std::int64_t intermediate_size = 0;  // dense MLP width
+  std::int64_t vocab_size = 0;
+  std::int64_t max_position_embeddings = 0;
+  bool tie_word_embeddings = false;
+
+  bool attention_bias = false;   // HF attention_bias as written (or its family default)
+  bool qkv_bias = false;         // q/k/v projections carry a bias (Qwen2: always)
+  bool o_proj_bias = false;      // output projection carries a bias
+  bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3, Gemma3)
+  bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
+  bool sandwich_norms = false;   // Gemma3: pre/post feed-forward norms, 4 norms per layer
+
+  AttentionKind attention = AttentionKind::kStandard;
+  MlaConfig mla;
+  MoeConfig moe;
+
+  std::int64_t sliding_window = 0;          // 0: no sliding-window layers
+  std::vector<LayerAttention> layer_types;  // one per layer
+
+  double rope_theta = 10000.0;
+  double rope_local_base_freq = 0.0;  // Gemma3 sliding layers' base; 0 elsewhere
+  double partial_rotary_factor = 1.0;
+  std::int64_t rotary_dim = 0;  // int(partial_rotary_factor * head_dim); MLA: qk_rope_head_dim
+  RopeScaling rope_scaling;
+
+  // EAGLE-3 draft heads (family kLlamaEagle3).
+  std::int64_t draft_vocab_size = 0;     // lm_head rows; equals vocab_size when not reduced
+  std::int64_t eagle_fc_input_size = 0;  // 3 x the target's hidden size
+  std::vector<std::int64_t> eagle_aux_layer_ids;
+
+  std::int64_t num_nextn_predict_layers = 0;  // MTP layers in the checkpoint
+
+  Quantization quantization;
+
+  bool is_moe_layer(std::int64_t layer) const;
+  bool is_sliding_layer(std::int64_t layer) const;
+  bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }
+};
+
+// One value published for a model, with where it was read and how sure it is.
+struct PublishedParams {
+  std::string value;
+  std::string source;
+  std::string status;
+};
+
+// A catalog file: the architecture plus the provenance kept next to it.
+struct ModelEntry {
+  std::string slug;
+  std::string model_id;
+  // source key -> text; a list of texts is joined with "\n".
+  std::vector<std::pair<std::string, std::string>> sources;
+  PublishedParams published_params;
+  std::string notes;
+  Architecture architecture;
+};
+
+// Reads a Hugging Face config.json (or any YAML/JSON mapping with its keys). Keys gpumem does
+// not use are ignored; missing, mistyped and impossible values are `file:line:col` errors in
+// `diags`, and the Result then carries the same text. A `hf_quant_config.json` next to the
+// file (NVIDIA ModelOpt exports) is read for the quantization when the config has none.
+Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags);
+
+// Interprets an already parsed config mapping; `file` is used in messages.
+Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& config,
+                                     std::string name, Diagnostics& diags);
+
+// Reads model/llm/<slug>.yaml: strict top-level keys (see model/llm/README.md), the
+// `config:` mapping read like a config.json.
+Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags);
+Result<Architecture> load_architecture_file(const std::string& path, Diagnostics& diags);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CATALOG_ARCHITECTURE_H_

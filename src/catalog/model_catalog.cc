@@ -1,0 +1,52 @@
+#include "catalog/model_catalog.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include "core/spelling.h"
+
+namespace gpumem {
+namespace {
+
+// The closest slug by spelling; else the shortest slug that begins with `word`.
+std::optional<std::string> suggestion(std::string_view word,
+                                      const std::vector<std::string>& slugs) {
+  std::optional<std::string> best = closest_spelling(word, slugs);
+  if (best) return best;
+  for (const std::string& s : slugs) {
+    if (s.starts_with(word) && (!best || s.size() < best->size())) best = s;
+  }
+  return best;
+}
+
+}  // namespace
+
+Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    return not_found(directory + ": model catalog directory not found");
+  }
+  std::vector<std::string> slugs;
+  for (const fs::directory_entry& e : fs::directory_iterator(directory, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".yaml") {
+      slugs.push_back(e.path().stem().string());
+    }
+  }
+  if (ec) return io_error(directory + ": cannot list directory: " + ec.message());
+  std::sort(slugs.begin(), slugs.end());
+  return ModelCatalog(directory, std::move(slugs));
+}
+
+
+Result<ModelEntry> ModelCatalog::find(std::string_view slug, Diagnostics& diags) const {
+  if (!std::binary_search(slugs_.begin(), slugs_.end(), slug)) {
+    std::optional<std::string> s = suggestion(slug, slugs_);
+    return not_found("unknown model '" + std::string(slug) + "'" +
+                     (s ? "; did you mean '" + *s + "'?" : std::string()));
+  }
+  return load_model_entry(directory_ + "/" + std::string(slug) + ".yaml", diags);
+}
+
+}  // namespace gpumem

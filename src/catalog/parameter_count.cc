@@ -1,0 +1,74 @@
+#include "catalog/parameter_count.h"
+
+namespace gpumem {
+namespace {
+
+std::int64_t mla_attention(const Architecture& a) {
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t heads = a.num_attention_heads;
+  const MlaConfig& m = a.mla;
+  const std::int64_t qk_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
+  std::int64_t n = 0;
+  if (m.q_lora_rank > 0) {
+    n += h * m.q_lora_rank + m.q_lora_rank;  // q_a_proj, q_a_layernorm
+    n += m.q_lora_rank * heads * qk_head;    // q_b_proj
+  } else {
+    n += h * heads * qk_head;  // q_proj
+  }
+  n += h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank;    // kv_a_proj, kv_a_layernorm
+  n += m.kv_lora_rank * heads * (m.qk_nope_head_dim + a.v_head_dim);  // kv_b_proj
+  n += heads * a.v_head_dim * h;                                      // o_proj
+  return n;
+}
+
+std::int64_t standard_attention(const Architecture& a) {
+  // An EAGLE-3 decoder layer attends over [embedding, hidden] concatenated: 2 x hidden in.
+  const std::int64_t in = a.is_draft_head() ? 2 * a.hidden_size : a.hidden_size;
+  const std::int64_t q = a.num_attention_heads * a.head_dim;
+  const std::int64_t kv = a.num_key_value_heads * a.head_dim;
+  std::int64_t n = in * (q + 2 * kv) + a.num_attention_heads * a.v_head_dim * a.hidden_size;
+  if (a.qkv_bias) n += q + 2 * kv;
+  if (a.o_proj_bias) n += a.hidden_size;
+  if (a.qk_norm) n += 2 * a.head_dim;
+  if (a.attention_sinks) n += a.num_attention_heads;
+  return n;
+}
+
+std::int64_t moe_block(const Architecture& a) {
+  const MoeConfig& m = a.moe;
+  const std::int64_t h = a.hidden_size;
+  std::int64_t n = m.num_experts * 3 * h * m.moe_intermediate_size;
+  if (m.expert_bias) n += m.num_experts * (2 * m.moe_intermediate_size + h);
+  n += m.num_experts * h;  // router
+  if (m.router_bias) n += m.num_experts;
+  if (m.router_correction_bias) n += m.num_experts;
+  n += 3 * h * m.shared_expert_intermediate_size;
+  return n;
+}
+
+}  // namespace
+
+std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
+  const std::int64_t h = a.hidden_size;
+  std::int64_t n = a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a);
+  n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
+  // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
+  // adds hidden_norm for the target's hidden states.
+  const std::int64_t norms = a.sandwich_norms ? 4 : a.is_draft_head() ? 3 : 2;
+  return n + norms * h;
+}
+
+std::int64_t parameter_count(const Architecture& a) {
+  const std::int64_t h = a.hidden_size;
+  std::int64_t n = 0;
+  for (std::int64_t layer = 0; layer < a.num_hidden_layers; ++layer) {
+    n += layer_parameter_count(a, layer);
+  }
+  n += h;  // final norm
+  if (a.is_draft_head()) return n + a.eagle_fc_input_size * h + a.draft_vocab_size * h;
+  n += a.vocab_size * h;  // embed_tokens
+  if (!a.tie_word_embeddings) n += a.vocab_size * h;
+  return n;
+}
+
+}  // namespace gpumem

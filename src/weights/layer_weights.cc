@@ -1,0 +1,229 @@
+#include "weights/layer_weights.h"
+
+#include <algorithm>
+
+#include "weights/linear_weights.h"
+
+namespace gpumem {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+Status check_attention_heads(const Architecture& a, int tp) {
+  // sglang v0.5.9 llama.py LlamaAttention.__init__ (same in every standard attention)
+  if (a.num_attention_heads % tp != 0) {
+    return invalid_input("num_attention_heads " + str(a.num_attention_heads) +
+                         " is not divisible by the attention tensor-parallel size " + str(tp));
+  }
+  const std::int64_t kv = a.num_key_value_heads;
+  if (a.attention == AttentionKind::kStandard && (kv >= tp ? kv % tp != 0 : tp % kv != 0)) {
+    return invalid_input("num_key_value_heads " + str(kv) +
+                         " and the attention tensor-parallel size " + str(tp) +
+                         " do not divide one another");
+  }
+  return Status::ok_status();
+}
+
+Result<std::int64_t> vocab_rows_per_rank(std::int64_t vocab, int tp, const WeightRules& rules) {
+  // sglang v0.5.9 vocab_parallel_embedding.py pad_vocab_size and
+  // VocabParallelEmbedding.__init__ (divide(num_embeddings_padded, tp_size))
+  const std::int64_t padded =
+      (vocab + rules.vocab_padding - 1) / rules.vocab_padding * rules.vocab_padding;
+  if (padded % tp != 0) {
+    return invalid_input("vocabulary of " + str(vocab) + " rows, padded to " + str(padded) +
+                         ", is not divisible by tensor-parallel size " + str(tp));
+  }
+  return padded / tp;
+}
+
+Status add_vocab_parallel(TensorList& list, const BuildContext& ctx, const std::string& name,
+                          std::int64_t vocab, int tp) {
+  Result<std::int64_t> rows = vocab_rows_per_rank(vocab, tp, ctx.rules);
+  if (!rows.ok()) return rows.status();
+  // sglang v0.5.9 vocab_parallel_embedding.py UnquantizedEmbeddingMethod.create_weights
+  list.add(name, {*rows, ctx.arch.hidden_size}, ctx.dtype);
+  return Status::ok_status();
+}
+
+void add_norm(TensorList& list, const BuildContext& ctx, const std::string& name,
+              std::int64_t size) {
+  // sglang v0.5.9 layers/layernorm.py RMSNorm.__init__: weight of `size` in the default dtype
+  list.add(name, {size}, ctx.dtype);
+}
+
+Status RopeCaches::add(TensorList& list, const BuildContext& ctx, const std::string& module,
+                       const RopeSpec& spec) {
+  // sglang v0.5.9 rotary_embedding.py get_rope: one module per key in _ROPE_DICT
+  if (std::find(specs_.begin(), specs_.end(), spec) != specs_.end()) {
+    return Status::ok_status();
+  }
+  Result<std::int64_t> rows = rope_cache_rows(spec);
+  if (!rows.ok()) return rows.status();
+  specs_.push_back(spec);
+  list.add(module + ".rotary_emb.cos_sin_cache", {*rows, spec.rotary_dim},
+           ctx.rules.rope_cache_dtype);
+  return Status::ok_status();
+}
+
+Status add_standard_attention(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
+                              RopeCaches& ropes, PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const int tp = attention_tp_size(ctx.layout);
+  GPUMEM_RETURN_IF_ERROR(check_attention_heads(a, tp));
+  const std::int64_t heads = a.num_attention_heads / tp;
+  const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
+  const std::int64_t q_rows = heads * a.head_dim;
+  const std::int64_t kv_rows = kv_heads * a.head_dim;
+  // sglang v0.5.9 layers/linear.py QKVParallelLinear.__init__
+  GPUMEM_RETURN_IF_ERROR(
+      add_linear(list, ctx,
+                 {s.prefix + ".qkv_proj",
+                  {s.checkpoint + ".q_proj", s.checkpoint + ".k_proj", s.checkpoint + ".v_proj"},
+                  {q_rows, kv_rows, kv_rows},
+                  s.input_size,
+                  LinearParallel::kColumn,
+                  tp,
+                  a.qkv_bias},
+                 post_load));
+  if (a.attention_sinks) list.add(s.prefix + ".sinks", {heads}, ctx.rules.attention_sinks_dtype);
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {s.prefix + ".o_proj",
+                                     {s.checkpoint + ".o_proj"},
+                                     {a.hidden_size},
+                                     heads * a.v_head_dim,
+                                     LinearParallel::kRow,
+                                     tp,
+                                     a.o_proj_bias},
+                                    post_load));
+  GPUMEM_RETURN_IF_ERROR(ropes.add(list, ctx, s.prefix, s.rope));
+  if (a.qk_norm) {
+    // sglang v0.5.9 qwen3_moe.py Qwen3MoeAttention: q_norm/k_norm after the attention
+    add_norm(list, ctx, s.prefix + ".q_norm.weight", a.head_dim);
+    add_norm(list, ctx, s.prefix + ".k_norm.weight", a.head_dim);
+  }
+  return Status::ok_status();
+}
+
+Status add_mla_attention(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
+                         RopeCaches& ropes, PostLoadSteps& model_post_load,
+                         PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const MlaConfig& m = a.mla;
+  const int tp = attention_tp_size(ctx.layout);
+  GPUMEM_RETURN_IF_ERROR(check_attention_heads(a, tp));
+  const std::int64_t heads = a.num_attention_heads / tp;
+  const std::int64_t qk_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
+  const std::int64_t h = a.hidden_size;
+  const std::string& p = s.prefix;
+  const std::string& c = s.checkpoint;
+  // sglang v0.5.9 deepseek_v2.py DeepseekV2AttentionMLA.__init__
+  if (m.q_lora_rank > 0) {
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {p + ".fused_qkv_a_proj_with_mqa",
+                                       {c + ".q_a_proj", c + ".kv_a_proj_with_mqa"},
+                                       {m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim},
+                                       h,
+                                       LinearParallel::kReplicated,
+                                       1,
+                                       false},
+                                      post_load));
+    add_norm(list, ctx, p + ".q_a_layernorm.weight", m.q_lora_rank);
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {p + ".q_b_proj",
+                                       {c + ".q_b_proj"},
+                                       {heads * qk_head},
+                                       m.q_lora_rank,
+                                       LinearParallel::kColumn,
+                                       tp,
+                                       false},
+                                      post_load));
+  } else {
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list, ctx,
+        {p + ".q_proj", {c + ".q_proj"}, {heads * qk_head}, h, LinearParallel::kColumn, tp, false},
+        post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {p + ".kv_a_proj_with_mqa",
+                                       {c + ".kv_a_proj_with_mqa"},
+                                       {m.kv_lora_rank + m.qk_rope_head_dim},
+                                       h,
+                                       LinearParallel::kReplicated,
+                                       1,
+                                       false},
+                                      post_load));
+  }
+  const int kv_b_first = list.size();
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {p + ".kv_b_proj",
+                                     {c + ".kv_b_proj"},
+                                     {heads * (m.qk_nope_head_dim + a.v_head_dim)},
+                                     m.kv_lora_rank,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  const DType kv_b_dtype = list.at(kv_b_first).dtype;
+  GPUMEM_RETURN_IF_ERROR(add_linear(
+      list, ctx,
+      {p + ".o_proj", {c + ".o_proj"}, {h}, heads * a.v_head_dim, LinearParallel::kRow, tp, false},
+      post_load));
+  add_norm(list, ctx, p + ".kv_a_layernorm.weight", m.kv_lora_rank);
+  GPUMEM_RETURN_IF_ERROR(ropes.add(list, ctx, p, s.rope));
+
+  if (!ctx.rules.mla_absorbed_copies) return Status::ok_status();
+  const Quantization& q = a.quantization;
+  const bool fp8 = kv_b_dtype == DType::kFloat8E4M3;
+  if (kv_b_dtype != ctx.dtype &&
+      !(fp8 && q.block_n == 128 && q.block_k == 128 && ctx.dtype == DType::kBFloat16)) {
+    return invalid_input(p + ".kv_b_proj: absorbed MLA weights (w_kc, w_vc) from a " +
+                         std::string(dtype_name(kv_b_dtype)) + " kv_b_proj are not modelled");
+  }
+  // sglang v0.5.9 deepseek_v2.py DeepseekV2ForCausalLM.post_load_weights: a 128x128 FP8
+  // kv_b_proj is first dequantized to the model dtype (block_quant_dequant); w_kc is
+  // w_kc.transpose(1, 2).contiguous() and w_vc is w_vc.contiguous(), both kept.
+  const DType dtype = ctx.dtype;
+  const std::int64_t nope = m.qk_nope_head_dim;
+  const std::int64_t v = a.v_head_dim;
+  const std::int64_t lora = m.kv_lora_rank;
+  model_post_load.emplace_back([=](TensorList& l) {
+    int dequantized = -1;
+    if (fp8) dequantized = l.add(p + ".kv_b_proj.dequantized", {heads * (nope + v), lora}, dtype);
+    l.add(p + ".w_kc", {heads, nope, lora}, dtype);
+    l.add(p + ".w_vc", {heads, lora, v}, dtype);
+    if (fp8) l.release(dequantized);
+  });
+  return Status::ok_status();
+}
+
+Status add_dense_mlp(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                     const std::string& checkpoint, std::int64_t intermediate, int tp,
+                     PostLoadSteps& post_load) {
+  if (intermediate % tp != 0) {
+    return invalid_input(prefix + ": intermediate size " + str(intermediate) +
+                         " is not divisible by tensor-parallel size " + str(tp));
+  }
+  const std::int64_t rows = intermediate / tp;
+  // sglang v0.5.9 llama.py LlamaMLP.__init__ (and every gated MLP: Qwen, DeepSeek, GLM)
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".gate_up_proj",
+                                     {checkpoint + ".gate_proj", checkpoint + ".up_proj"},
+                                     {rows, rows},
+                                     ctx.arch.hidden_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  return add_linear(list, ctx,
+                    {prefix + ".down_proj",
+                     {checkpoint + ".down_proj"},
+                     {ctx.arch.hidden_size},
+                     rows,
+                     LinearParallel::kRow,
+                     tp,
+                     false},
+                    post_load);
+}
+
+}  // namespace gpumem

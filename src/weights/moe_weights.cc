@@ -1,0 +1,140 @@
+#include "weights/moe_weights.h"
+
+#include "weights/linear_weights.h"
+
+namespace gpumem {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t round_up_to(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }
+
+Status add_unquantized(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
+  if (m.bias) {
+    return invalid_input(m.prefix + ": unquantized experts with biases are not modelled");
+  }
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  // sglang v0.5.9 layers/quantization/unquant.py UnquantizedFusedMoEMethod.create_weights
+  list.add(m.prefix + ".w13_weight", {e, 2 * i, h}, ctx.dtype);
+  list.add(m.prefix + ".w2_weight", {e, h, i}, ctx.dtype);
+  return Status::ok_status();
+}
+
+Status add_fp8_block(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  // sglang v0.5.9 layers/quantization/fp8.py Fp8MoEMethod.create_weights (block checks)
+  if (i % q.block_n != 0) {
+    return invalid_input(
+        m.prefix + ": The output_size of gate's and up's weight = " + std::to_string(i) +
+        " is not divisible by weight quantization block_n = " + std::to_string(q.block_n) + ".");
+  }
+  if (m.moe_tp_size > 1 && i % q.block_k != 0) {
+    return invalid_input(
+        m.prefix + ": The input_size of down's weight = " + std::to_string(i) +
+        " is not divisible by weight quantization block_k = " + std::to_string(q.block_k) + ".");
+  }
+  list.add(m.prefix + ".w13_weight", {e, 2 * i, h}, DType::kFloat8E4M3);
+  list.add(m.prefix + ".w2_weight", {e, h, i}, DType::kFloat8E4M3);
+  list.add(m.prefix + ".w13_weight_scale_inv",
+           {e, 2 * ceil_div(i, q.block_n), ceil_div(h, q.block_k)}, DType::kFloat32);
+  list.add(m.prefix + ".w2_weight_scale_inv", {e, ceil_div(h, q.block_n), ceil_div(i, q.block_k)},
+           DType::kFloat32);
+  return Status::ok_status();
+}
+
+Status add_wna16(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                 PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  const std::int64_t pack = 32 / q.num_bits;
+  const bool grouped = q.group_size > 0;
+  if (h % pack != 0 || i % pack != 0 ||
+      (grouped && (h % q.group_size != 0 || i % q.group_size != 0))) {
+    return invalid_input(m.prefix + ": hidden size " + std::to_string(h) +
+                         " and intermediate size per rank " + std::to_string(i) +
+                         " must be multiples of the pack factor " + std::to_string(pack) +
+                         " and the group size " + std::to_string(q.group_size));
+  }
+  // sglang v0.5.9 compressed_tensors/schemes/compressed_tensors_wNa16_moe.py
+  // CompressedTensorsWNA16MoE.create_weights: packed weights are stored transposed
+  // (K / pack, N); one scale per group of K; weight_shape is created in the default dtype.
+  const std::string& p = m.prefix;
+  const int w13 = list.add(p + ".w13_weight_packed", {e, h / pack, 2 * i}, DType::kInt32);
+  const int w2 = list.add(p + ".w2_weight_packed", {e, i / pack, h}, DType::kInt32);
+  const int s13 =
+      list.add(p + ".w13_weight_scale", {e, grouped ? h / q.group_size : 1, 2 * i}, ctx.dtype);
+  const int s2 =
+      list.add(p + ".w2_weight_scale", {e, grouped ? i / q.group_size : 1, h}, ctx.dtype);
+  list.add(p + ".w2_weight_shape", {e, 2}, ctx.dtype);
+  list.add(p + ".w13_weight_shape", {e, 2}, ctx.dtype);
+  const int g13 = list.add(p + ".w13_weight_g_idx", {e, h}, DType::kInt32);
+  const int g2 = list.add(p + ".w2_weight_g_idx", {e, i}, DType::kInt32);
+  const int o13 = list.add(p + ".w13_g_idx_sort_indices", {e, h}, DType::kInt32);
+  const int o2 = list.add(p + ".w2_g_idx_sort_indices", {e, i}, DType::kInt32);
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_blocks_per_sm;
+  // ... .process_weights_after_loading, without activation ordering: the four g_idx tensors
+  // become empty (freed); gptq_marlin_moe_repack and marlin_moe_permute_scales build
+  // Marlin-layout copies (same sizes) that are copied back in place and freed when the
+  // method returns; a Marlin workspace stays.
+  post_load.emplace_back([=](TensorList& l) {
+    for (int idx : {g13, g2, o13, o2}) l.release(idx);
+    const int r13 = l.add(p + ".marlin_w13_qweight", l.at(w13).shape, DType::kInt32);
+    const int r2 = l.add(p + ".marlin_w2_qweight", l.at(w2).shape, DType::kInt32);
+    const int rs13 = l.add(p + ".marlin_w13_scales", l.at(s13).shape, l.at(s13).dtype);
+    const int rs2 = l.add(p + ".marlin_w2_scales", l.at(s2).shape, l.at(s2).dtype);
+    l.add(p + ".workspace", {workspace}, DType::kInt32);
+    for (int idx : {r13, r2, rs13, rs2}) l.release(idx);
+  });
+  return Status::ok_status();
+}
+
+Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
+  const std::int64_t e = m.num_local_experts;
+  // sglang v0.5.9 layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights: E2M1 pairs in
+  // uint8, one E8M0 (uint8) scale per 32 values, bfloat16 biases; padded per WeightRules.
+  constexpr std::int64_t kBlock = 32;
+  const std::int64_t h = round_up_to(ctx.arch.hidden_size, ctx.rules.mxfp4_hidden_multiple);
+  const std::int64_t i =
+      round_up_to(m.intermediate_per_rank, ctx.rules.mxfp4_intermediate_multiple);
+  if (!m.bias) return invalid_input(m.prefix + ": MXFP4 experts without biases are not modelled");
+  list.add(m.prefix + ".w13_weight", {e, 2 * i, h / 2}, DType::kUInt8);
+  list.add(m.prefix + ".w13_weight_scale", {e, 2 * i, h / kBlock}, DType::kUInt8);
+  list.add(m.prefix + ".w13_weight_bias", {e, 2 * i}, DType::kBFloat16);
+  list.add(m.prefix + ".w2_weight", {e, h, i / 2}, DType::kUInt8);
+  list.add(m.prefix + ".w2_weight_scale", {e, h, i / kBlock}, DType::kUInt8);
+  list.add(m.prefix + ".w2_weight_bias", {e, h}, DType::kBFloat16);
+  return Status::ok_status();
+}
+
+}  // namespace
+
+Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                     PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  Result<bool> converted = is_converted(q, m.prefix, {m.prefix});
+  if (!converted.ok()) return converted.status();
+  const QuantMethod method = *converted ? q.method : QuantMethod::kNone;
+  switch (method) {
+    case QuantMethod::kNone:
+      return add_unquantized(list, ctx, m);
+    case QuantMethod::kFp8Block:
+      return add_fp8_block(list, ctx, m);
+    case QuantMethod::kCompressedTensorsWna16:
+      return add_wna16(list, ctx, m, post_load);
+    case QuantMethod::kMxfp4:
+      return add_mxfp4(list, ctx, m);
+    case QuantMethod::kModelOptFp8:
+    case QuantMethod::kModelOptFp8PerChannel:
+      break;
+  }
+  return invalid_input(m.prefix + ": " + std::string(quant_method_name(method)) +
+                       " experts are not modelled");
+}
+
+}  // namespace gpumem

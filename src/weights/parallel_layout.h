@@ -1,0 +1,51 @@
+// How one rank of an engine sits in the parallel layout, and what it implies for sharding.
+//
+// Tensor parallelism (tp) splits attention heads, MLP widths and the vocabulary over
+// `tp_size` ranks. Pipeline parallelism (pp) gives each stage a contiguous range of decoder
+// layers. Expert parallelism splits the routed experts of every MoE layer over `ep_size`
+// ranks of the TP group, which leaves each expert sharded `tp_size / ep_size` ways
+// (moe_tp). With DP attention, attention runs data-parallel over `dp_size` groups, so its
+// weights are sharded only `tp_size / dp_size` ways (attention tp).
+#ifndef GPUMEM_WEIGHTS_PARALLEL_LAYOUT_H_
+#define GPUMEM_WEIGHTS_PARALLEL_LAYOUT_H_
+
+#include <cstdint>
+
+#include "core/status.h"
+
+namespace gpumem {
+
+struct ParallelLayout {
+  int tp_size = 1;
+  int tp_rank = 0;
+  int pp_size = 1;
+  int pp_rank = 0;
+  int ep_size = 1;
+  bool enable_dp_attention = false;
+  int dp_size = 1;
+};
+
+// Sizes and ranks must be in range, ep_size and (with DP attention) dp_size must divide
+// tp_size. Errors are worded for a user who wrote the layout.
+Status validate_layout(const ParallelLayout& l);
+
+// sglang v0.5.9 layers/dp_attention.py compute_dp_attention_world_info: tp / dp under DP
+// attention, else tp.
+int attention_tp_size(const ParallelLayout& l);
+// sglang v0.5.9 distributed/parallel_state.py initialize_model_parallel: moe_tp = tp / ep.
+int moe_tp_size(const ParallelLayout& l);
+
+// The decoder layers [start, end) a pipeline stage owns.
+struct LayerRange {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+};
+
+// sglang v0.5.9 distributed/utils.py get_pp_indices (without SGLANG_PP_LAYER_PARTITION):
+// every stage gets num_layers / pp_size layers and the last num_layers % pp_size stages one
+// more.
+LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_WEIGHTS_PARALLEL_LAYOUT_H_

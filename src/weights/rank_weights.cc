@@ -1,0 +1,234 @@
+#include "weights/rank_weights.h"
+
+#include <string>
+
+#include "weights/layer_weights.h"
+#include "weights/linear_weights.h"
+#include "weights/moe_weights.h"
+#include "weights/tensor_list.h"
+
+namespace gpumem {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// The decoder-layer module holding the MLP or experts, as the engine and HF name it.
+std::string mlp_name(const Architecture& a) {
+  return a.family == ArchitectureFamily::kMixtral ? "block_sparse_moe" : "mlp";
+}
+
+class ModelBuilder {
+ public:
+  ModelBuilder(const Architecture& a, const ParallelLayout& l, const WeightRules& rules)
+      : ctx_{a, l, rules, parameter_dtype(a, rules)},
+        list_(static_cast<size_t>(a.num_hidden_layers) * 24 + 16) {}
+
+  Status build() {
+    const Architecture& a = ctx_.arch;
+    const ParallelLayout& l = ctx_.layout;
+    if (a.family == ArchitectureFamily::kGemma3 && l.pp_size > 1) {
+      // sglang v0.5.9 gemma3_causal.py Gemma3TextModel builds every layer (no PP split)
+      return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture);
+    }
+    const LayerRange layers = pp_layer_range(a.num_hidden_layers, l.pp_rank, l.pp_size);
+    const bool first_stage = l.pp_rank == 0;
+    const bool last_stage = l.pp_rank == l.pp_size - 1;
+    int first_norm = -1;
+    if (first_stage) GPUMEM_RETURN_IF_ERROR(embedding(first_norm));
+    for (std::int64_t i = layers.start; i < layers.end; ++i) GPUMEM_RETURN_IF_ERROR(layer(i));
+    if (last_stage) {
+      add_norm(list_, ctx_, "model.norm.weight", a.hidden_size);
+      // sglang v0.5.9 gemma3_causal.py Gemma3TextModel.__init__ assigns self.norm twice;
+      // the first RMSNorm is freed when the second replaces it.
+      if (first_norm >= 0) list_.release(first_norm);
+      GPUMEM_RETURN_IF_ERROR(lm_head());
+    }
+    list_.set_phase(WeightPhase::kPostLoad);
+    // sglang v0.5.9 model_loader/loader.py DefaultModelLoader.load_weights_and_postprocess:
+    // the model's load_weights (ending in its post_load_weights) runs first, then every
+    // module's quant_method.process_weights_after_loading in module order.
+    for (auto& step : model_post_load_) step(list_);
+    for (auto& step : post_load_) step(list_);
+    return Status::ok_status();
+  }
+
+  std::vector<WeightTensor> take() { return list_.take(); }
+
+ private:
+  Status embedding(int& first_norm) {
+    const Architecture& a = ctx_.arch;
+    if (a.family == ArchitectureFamily::kGemma3) {
+      // sglang v0.5.9 gemma3_causal.py Gemma3TextModel.__init__ (read at 038c87d): the
+      // embedding is a plain nn.Embedding of the whole vocabulary on every rank, then the
+      // first norm and two HF-style rotary modules holding float32 inv_freq buffers.
+      list_.add("model.embed_tokens.weight", {a.vocab_size, a.hidden_size}, ctx_.dtype);
+      first_norm = list_.size();
+      add_norm(list_, ctx_, "model.norm.weight", a.hidden_size);
+      list_.add("model.rotary_emb.inv_freq", {a.head_dim / 2}, DType::kFloat32);
+      list_.add("model.rotary_emb_local.inv_freq", {a.head_dim / 2}, DType::kFloat32);
+      return Status::ok_status();
+    }
+    // sglang v0.5.9 llama.py / deepseek_v2.py: VocabParallelEmbedding(...,
+    // enable_tp=not is_dp_attention_enabled()): replicated under DP attention.
+    const int tp = ctx_.layout.enable_dp_attention ? 1 : ctx_.layout.tp_size;
+    return add_vocab_parallel(list_, ctx_, "model.embed_tokens.weight", a.vocab_size, tp);
+  }
+
+  Status lm_head() {
+    const Architecture& a = ctx_.arch;
+    // sglang v0.5.9 llama.py LlamaForCausalLM.__init__: a tied head reuses embed_tokens,
+    // which only the first stage holds; with PP the last stage builds its own.
+    if (a.tie_word_embeddings && ctx_.layout.pp_size == 1) return Status::ok_status();
+    return add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, ctx_.layout.tp_size);
+  }
+
+  RopeSpec layer_rope(std::int64_t i) const {
+    const Architecture& a = ctx_.arch;
+    RopeSpec spec = rope_spec(a, a.max_position_embeddings);
+    if (a.family == ArchitectureFamily::kGemma3) {
+      // sglang v0.5.9 gemma3_causal.py Gemma3Attention (read at 038c87d): get_rope with
+      // {"rope_type": "default"}; sliding layers use rope_local_base_freq as the base. An
+      // older copy builds no per-layer cache at all (HF rotary only): UNCONFIRMED for v0.5.9.
+      spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
+      if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
+    }
+    return spec;
+  }
+
+  Status layer(std::int64_t i) {
+    const Architecture& a = ctx_.arch;
+    const std::string prefix = "model.layers." + str(i);
+    const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
+                             layer_rope(i)};
+    if (a.attention == AttentionKind::kMla) {
+      GPUMEM_RETURN_IF_ERROR(
+          add_mla_attention(list_, ctx_, site, ropes_, model_post_load_, post_load_));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
+    }
+    const std::string mlp = prefix + "." + mlp_name(a);
+    if (a.is_moe_layer(i)) {
+      GPUMEM_RETURN_IF_ERROR(moe_block(mlp));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, mlp, a.intermediate_size,
+                                           ctx_.layout.tp_size, post_load_));
+    }
+    add_norm(list_, ctx_, prefix + ".input_layernorm.weight", a.hidden_size);
+    add_norm(list_, ctx_, prefix + ".post_attention_layernorm.weight", a.hidden_size);
+    if (a.sandwich_norms) {
+      add_norm(list_, ctx_, prefix + ".pre_feedforward_layernorm.weight", a.hidden_size);
+      add_norm(list_, ctx_, prefix + ".post_feedforward_layernorm.weight", a.hidden_size);
+    }
+    return Status::ok_status();
+  }
+
+  Status experts(const std::string& mlp) {
+    const Architecture& a = ctx_.arch;
+    const ParallelLayout& l = ctx_.layout;
+    const std::int64_t total =
+        a.moe.num_experts + (fuses_shared_experts(a, l, ctx_.rules) ? a.moe.num_shared_experts : 0);
+    // sglang v0.5.9 deepseek_v2.py DeepseekV2MoE / qwen3_moe.py Qwen3MoeSparseMoeBlock
+    if (l.tp_size > a.moe.num_experts) {
+      return invalid_input("Tensor parallel size " + str(l.tp_size) +
+                           " is greater than the number of experts " + str(a.moe.num_experts) +
+                           ".");
+    }
+    // sglang v0.5.9 fused_moe_triton/layer.py FusedMoE.__init__: experts split over EP,
+    // each expert's width over the MoE TP group
+    const int moe_tp = moe_tp_size(l);
+    if (total % l.ep_size != 0 || a.moe.moe_intermediate_size % moe_tp != 0) {
+      return invalid_input(mlp + ".experts: " + str(total) + " experts of width " +
+                           str(a.moe.moe_intermediate_size) + " do not split over ep_size " +
+                           str(l.ep_size) + " and MoE tensor-parallel size " + str(moe_tp));
+    }
+    return add_fused_moe(list_, ctx_,
+                         {mlp + ".experts", total / l.ep_size, a.moe.moe_intermediate_size / moe_tp,
+                          moe_tp, a.moe.expert_bias},
+                         post_load_);
+  }
+
+  // Router of DeepSeek-style MoE: sglang v0.5.9 deepseek_v2.py MoEGate.__init__ (weight in
+  // the default dtype, float32 e_score_correction_bias); glm4_moe.py Glm4MoeGate likewise.
+  void deepseek_gate(const std::string& mlp) {
+    const Architecture& a = ctx_.arch;
+    list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size}, ctx_.dtype);
+    if (a.moe.router_correction_bias) {
+      list_.add(mlp + ".gate.e_score_correction_bias", {a.moe.num_experts}, DType::kFloat32);
+    }
+  }
+
+  // Routers built as ReplicatedLinear without quantization (qwen3_moe.py, mixtral.py,
+  // gpt_oss.py): weight [experts, hidden] and, for gpt-oss, a bias.
+  void linear_router(const std::string& name, bool bias) {
+    const Architecture& a = ctx_.arch;
+    list_.add(name + ".weight", {a.moe.num_experts, a.hidden_size}, ctx_.dtype);
+    if (bias) list_.add(name + ".bias", {a.moe.num_experts}, ctx_.dtype);
+  }
+
+  Status moe_block(const std::string& mlp) {
+    const Architecture& a = ctx_.arch;
+    switch (a.family) {
+      case ArchitectureFamily::kQwen3Moe:
+        // sglang v0.5.9 qwen3_moe.py Qwen3MoeSparseMoeBlock.__init__: experts, then gate
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        linear_router(mlp + ".gate", false);
+        return Status::ok_status();
+      case ArchitectureFamily::kMixtral:
+        // sglang v0.5.9 mixtral.py MixtralMoE.__init__ (vLLM-derived): gate, then experts
+        linear_router(mlp + ".gate", false);
+        return experts(mlp);
+      case ArchitectureFamily::kGptOss:
+        // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock.__init__: experts, then router
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        linear_router(mlp + ".router", a.moe.router_bias);
+        return Status::ok_status();
+      case ArchitectureFamily::kDeepseekV3:
+      case ArchitectureFamily::kGlm4Moe: {
+        // sglang v0.5.9 deepseek_v2.py DeepseekV2MoE.__init__ / glm4_moe.py
+        // Glm4MoeSparseMoeBlock.__init__: gate, experts, then the shared experts as a
+        // TP-sharded MLP unless fused into the experts
+        deepseek_gate(mlp);
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        if (a.moe.num_shared_experts == 0 || fuses_shared_experts(a, ctx_.layout, ctx_.rules)) {
+          return Status::ok_status();
+        }
+        return add_dense_mlp(list_, ctx_, mlp + ".shared_experts", mlp + ".shared_experts",
+                             a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size,
+                             post_load_);
+      }
+      default:
+        return internal_error("no MoE block for " + a.hf_architecture);
+    }
+  }
+
+  BuildContext ctx_;
+  TensorList list_;
+  RopeCaches ropes_;
+  PostLoadSteps model_post_load_;
+  PostLoadSteps post_load_;
+};
+
+}  // namespace
+
+bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
+                          const WeightRules& rules) {
+  // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: only DeepSeek-V3/R1
+  // (256 routed experts, one shared) on CUDA, and not with expert parallelism.
+  return rules.shared_experts_fusion && a.family == ArchitectureFamily::kDeepseekV3 &&
+         a.moe.num_experts == 256 && a.moe.num_shared_experts == 1 && l.ep_size == 1;
+}
+
+Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
+                                               const WeightRules& rules) {
+  GPUMEM_RETURN_IF_ERROR(validate_layout(l));
+  if (a.is_draft_head()) {
+    return invalid_input(a.name +
+                         " is an EAGLE-3 draft head; its weights come from "
+                         "draft_weights with the target model");
+  }
+  ModelBuilder builder(a, l, rules);
+  GPUMEM_RETURN_IF_ERROR(builder.build());
+  return builder.take();
+}
+
+}  // namespace gpumem

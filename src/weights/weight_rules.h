@@ -1,0 +1,59 @@
+// Engine conventions that decide which tensors a rank allocates for a model.
+//
+// These differ between engines and versions (and a few between GPUs), so they are data
+// rather than code. The defaults are SGLang v0.5.9 on a CUDA GPU of compute capability 9.0
+// (Hopper) with default server arguments; each carries the source it was read from.
+// Calibration or an engine model for another version changes fields here, never the
+// builders in rank_weights.cc.
+#ifndef GPUMEM_WEIGHTS_WEIGHT_RULES_H_
+#define GPUMEM_WEIGHTS_WEIGHT_RULES_H_
+
+#include <cstdint>
+
+#include "catalog/dtype.h"
+
+namespace gpumem {
+
+struct WeightRules {
+  // sglang v0.5.9 layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE: embedding
+  // and lm_head rows are padded to a multiple of this, then split over TP.
+  std::int64_t vocab_padding = 64;
+
+  // sglang v0.5.9 configs/model_config.py _get_and_verify_dtype: a checkpoint whose config
+  // declares float32 (or no torch_dtype) is served in float16 under --dtype auto.
+  DType float32_checkpoint_dtype = DType::kFloat16;
+
+  // sglang v0.5.9 layers/rotary_embedding.py RotaryEmbedding.__init__: on CUDA the
+  // cos_sin_cache stays float32 "for numerical stability".
+  DType rope_cache_dtype = DType::kFloat32;
+
+  // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: unless
+  // --disable-shared-experts-fusion, DeepSeek-V3/R1 (256 routed + 1 shared expert, no EP)
+  // folds the shared expert into the routed FusedMoE as one more expert.
+  bool shared_experts_fusion = true;
+
+  // sglang v0.5.9 deepseek_v2.py DeepseekV2ForCausalLM.post_load_weights: after loading,
+  // kv_b_proj is split into contiguous bfloat16 copies w_kc and w_vc (FP8 block weights are
+  // dequantized first) that stay allocated next to kv_b_proj.
+  bool mla_absorbed_copies = true;
+
+  // sglang v0.5.9 layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights: experts'
+  // intermediate size per rank is padded to this multiple (32 with triton_kernels on
+  // Hopper; 64 on SM100; 256 with the FlashInfer MXFP4 kernel, which also pads hidden).
+  std::int64_t mxfp4_intermediate_multiple = 32;
+  std::int64_t mxfp4_hidden_multiple = 1;
+
+  // sglang v0.5.9 gpt_oss.py GptOssAttention: sinks are bfloat16, float32 only with the
+  // trtllm_mha attention backend.
+  DType attention_sinks_dtype = DType::kBFloat16;
+
+  // sglang v0.5.9 layers/quantization/marlin_utils.py marlin_make_workspace: each Marlin
+  // MoE layer keeps an int32 workspace of (SM count x 4) entries. A fact of the GPU: the
+  // default is an H100 SXM's 132 SMs; callers set it from the GPU catalog.
+  std::int64_t device_sm_count = 132;
+  std::int64_t marlin_blocks_per_sm = 4;
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_WEIGHTS_WEIGHT_RULES_H_

@@ -1,0 +1,49 @@
+// One tensor a rank allocates while an engine builds and loads a model.
+//
+// `rank_weights` (rank_weights.h) lists them in allocation order because each goes through
+// PyTorch's caching allocator on its own: the allocator rounds every tensor and packs small
+// ones into shared 2 MiB segments, so order and sizes both matter. A few tensors do not live
+// for the rest of the run (a module replaced while it is being built, a transient copy made
+// while repacking weights): `released_after` says after which tensor of the same list the
+// engine frees them, so an allocator emulation can replay allocations and frees exactly.
+#ifndef GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_
+#define GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "catalog/dtype.h"
+#include "core/units.h"
+
+namespace gpumem {
+
+enum class WeightPhase : unsigned char {
+  kConstruction,  // created with its module (torch.empty on the device), filled by loading
+  kPostLoad,      // created by post-load processing (absorbed MLA copies, kernel repacks)
+  kDraftSetup,    // created by the speculative worker once the draft model is loaded
+};
+
+// `released_after` of a tensor that stays allocated.
+inline constexpr int kResident = -1;
+
+struct WeightTensor {
+  std::string name;  // the engine's parameter or buffer name
+  std::vector<std::int64_t> shape;
+  DType dtype = DType::kBFloat16;
+  Bytes bytes;  // element count x element size, before any allocator rounding
+  WeightPhase phase = WeightPhase::kConstruction;
+  // Index in the same list of the tensor whose allocation precedes this one's release;
+  // kResident when it is never released.
+  int released_after = kResident;
+};
+
+// Bytes of the tensors still allocated once the whole list has been replayed.
+Bytes resident_bytes(std::span<const WeightTensor> tensors);
+// Bytes of all tensors, released ones included.
+Bytes allocated_bytes(std::span<const WeightTensor> tensors);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_

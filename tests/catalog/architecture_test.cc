@@ -1,0 +1,312 @@
+#include "catalog/architecture.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "catalog/model_catalog.h"
+#include "catalog/parameter_count.h"
+#include "catalog/yaml_reader.h"
+
+namespace gpumem {
+namespace {
+
+const std::string kModelDir = GPUMEM_SOURCE_DIR "/model/llm";
+const std::string kDataDir = GPUMEM_SOURCE_DIR "/tests/data";
+
+Architecture catalog_model(const std::string& slug) {
+  Diagnostics diags;
+  Result<Architecture> a = load_architecture_file(kModelDir + "/" + slug + ".yaml", diags);
+  EXPECT_TRUE(a.ok()) << a.status().message();
+  return a.ok() ? *a : Architecture{};
+}
+
+// Parses `text` as the config of file "t.json" and returns the diagnostics' text.
+std::string config_errors(const std::string& text) {
+  Result<YamlDocument> doc = parse_yaml("t.json", text);
+  EXPECT_TRUE(doc.ok()) << doc.status().message();
+  Diagnostics diags;
+  Result<Architecture> a = parse_hf_config("t.json", doc->root, "t", diags);
+  EXPECT_FALSE(a.ok());
+  if (!a.ok()) {
+    EXPECT_EQ(a.status().message() + "\n", diags.to_string());
+  }
+  return diags.to_string();
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Architecture, ReadsADenseGqaModel) {
+  const Architecture a = catalog_model("llama-3.1-70b-instruct");
+  EXPECT_EQ(a.name, "llama-3.1-70b-instruct");
+  EXPECT_EQ(a.family, ArchitectureFamily::kLlama);
+  EXPECT_EQ(family_name(a.family), "llama");
+  EXPECT_EQ(a.dtype, DType::kBFloat16);
+  EXPECT_EQ(a.hidden_size, 8192);
+  EXPECT_EQ(a.num_key_value_heads, 8);
+  EXPECT_EQ(a.head_dim, 128);  // absent in the config: 8192 / 64
+  EXPECT_EQ(a.rotary_dim, 128);
+  EXPECT_EQ(a.rope_scaling.type, RopeType::kLlama3);
+  EXPECT_EQ(a.rope_scaling.original_max_position_embeddings, 8192);
+  EXPECT_EQ(a.layer_types.size(), 80u);
+  EXPECT_FALSE(a.is_sliding_layer(79));
+  EXPECT_FALSE(a.is_moe_layer(0));
+  EXPECT_EQ(a.quantization.method, QuantMethod::kNone);
+}
+
+TEST(Architecture, ReadsDeepSeekMlaMoeAndFp8Blocks) {
+  const Architecture a = catalog_model("deepseek-v3");
+  EXPECT_EQ(a.attention, AttentionKind::kMla);
+  EXPECT_EQ(a.mla.q_lora_rank, 1536);
+  EXPECT_EQ(a.mla.kv_lora_rank, 512);
+  EXPECT_EQ(a.head_dim, 192);  // qk_nope 128 + qk_rope 64
+  EXPECT_EQ(a.v_head_dim, 128);
+  EXPECT_EQ(a.rotary_dim, 64);
+  EXPECT_EQ(a.moe.num_experts, 256);
+  EXPECT_EQ(a.moe.shared_expert_intermediate_size, 2048);
+  EXPECT_TRUE(a.moe.router_correction_bias);  // topk_method defaults to noaux_tc
+  EXPECT_FALSE(a.is_moe_layer(2));            // first_k_dense_replace 3
+  EXPECT_TRUE(a.is_moe_layer(3));
+  EXPECT_EQ(a.num_nextn_predict_layers, 1);
+  EXPECT_EQ(a.quantization.method, QuantMethod::kFp8Block);
+  EXPECT_EQ(quant_method_name(a.quantization.method), "fp8 block-wise");
+  EXPECT_EQ(a.quantization.block_n, 128);
+  EXPECT_EQ(a.quantization.block_k, 128);
+  EXPECT_EQ(a.rope_scaling.type, RopeType::kYarn);
+  EXPECT_EQ(a.rope_scaling.factor, 40.0);
+}
+
+TEST(Architecture, ReadsGptOssLayerTypesSinksAndMxfp4) {
+  const Architecture a = catalog_model("gpt-oss-20b");
+  EXPECT_EQ(a.dtype, DType::kFloat32);  // no torch_dtype in the config
+  EXPECT_EQ(a.sliding_window, 128);
+  EXPECT_TRUE(a.is_sliding_layer(0));
+  EXPECT_FALSE(a.is_sliding_layer(1));
+  EXPECT_TRUE(a.is_sliding_layer(22));
+  EXPECT_FALSE(a.is_sliding_layer(23));
+  EXPECT_TRUE(a.attention_sinks);
+  EXPECT_TRUE(a.qkv_bias);
+  EXPECT_TRUE(a.o_proj_bias);
+  EXPECT_EQ(a.moe.num_experts, 32);
+  EXPECT_EQ(a.moe.experts_per_token, 4);
+  EXPECT_EQ(a.moe.moe_intermediate_size, 2880);
+  EXPECT_TRUE(a.moe.router_bias);
+  EXPECT_EQ(a.quantization.method, QuantMethod::kMxfp4);
+  EXPECT_TRUE(a.quantization.not_converted.matches("model.layers.7.self_attn.q_proj"));
+  EXPECT_TRUE(a.quantization.not_converted.matches("lm_head"));
+  EXPECT_FALSE(a.quantization.not_converted.matches("model.layers.7.mlp.experts"));
+}
+
+TEST(Architecture, ReadsGemma3TextConfigWithTransformersDefaults) {
+  const Architecture a = catalog_model("gemma-3-27b-it");
+  EXPECT_EQ(a.family, ArchitectureFamily::kGemma3);
+  EXPECT_EQ(a.dtype, DType::kBFloat16);  // top-level torch_dtype
+  EXPECT_EQ(a.hidden_size, 5376);
+  EXPECT_EQ(a.vocab_size, 262208);  // Gemma3TextConfig default
+  EXPECT_EQ(a.max_position_embeddings, 131072);
+  EXPECT_TRUE(a.tie_word_embeddings);
+  EXPECT_EQ(a.rope_local_base_freq, 10000.0);
+  EXPECT_EQ(a.rope_scaling.type, RopeType::kLinear);
+  EXPECT_TRUE(a.qk_norm);
+  EXPECT_TRUE(a.sandwich_norms);
+  int global = 0;
+  for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) global += !a.is_sliding_layer(i);
+  EXPECT_EQ(global, 10);  // layers 5, 11, ..., 59
+  EXPECT_FALSE(a.is_sliding_layer(5));
+  EXPECT_TRUE(a.is_sliding_layer(61));
+}
+
+TEST(Architecture, ReadsCompressedTensorsInt4AndItsIgnoreList) {
+  const Architecture a = catalog_model("kimi-k2-thinking");
+  const Quantization& q = a.quantization;
+  EXPECT_EQ(q.method, QuantMethod::kCompressedTensorsWna16);
+  EXPECT_EQ(q.num_bits, 4);
+  EXPECT_EQ(q.group_size, 32);
+  EXPECT_FALSE(q.kv_cache_fp8);
+  // The modules the research file's tensor_cast test expects to stay unconverted ...
+  EXPECT_TRUE(q.not_converted.matches("lm_head"));
+  EXPECT_TRUE(q.not_converted.matches("model.layers.0.mlp.gate_proj"));
+  EXPECT_TRUE(q.not_converted.matches("model.layers.60.mlp.shared_experts.down_proj"));
+  EXPECT_TRUE(q.not_converted.matches("model.layers.3.self_attn.kv_b_proj"));
+  // ... and routed experts, which no pattern reaches, quantized.
+  EXPECT_FALSE(q.not_converted.matches("model.layers.1.mlp.experts"));
+  EXPECT_FALSE(q.not_converted.matches("model.layers.1.mlp.experts.0.gate_proj"));
+  EXPECT_EQ(a.max_position_embeddings, 262144);
+  EXPECT_EQ(a.rope_scaling.factor, 64.0);
+}
+
+TEST(Architecture, ReadsExplicitModulesToNotConvert) {
+  const Architecture a = catalog_model("qwen3-235b-a22b-fp8");
+  EXPECT_EQ(a.quantization.not_converted.patterns().size(), 283u);
+  EXPECT_TRUE(a.quantization.not_converted.matches("model.layers.93.mlp.gate"));
+  EXPECT_FALSE(a.quantization.not_converted.matches("model.layers.93.mlp.experts"));
+  EXPECT_FALSE(a.quantization.not_converted.matches("model.layers.0.self_attn.q_proj"));
+}
+
+TEST(Architecture, ReadsAnEagle3DraftHead) {
+  const Architecture a = catalog_model("eagle3-kimi-k2");
+  EXPECT_TRUE(a.is_draft_head());
+  EXPECT_EQ(a.draft_vocab_size, 32000);
+  EXPECT_EQ(a.eagle_fc_input_size, 3 * 7168);
+  EXPECT_EQ(a.eagle_aux_layer_ids, (std::vector<std::int64_t>{2, 30, 58}));
+  EXPECT_EQ(a.attention, AttentionKind::kStandard);  // model_type kimi_k2, but no kv_lora_rank
+  EXPECT_EQ(a.head_dim, 128);
+}
+
+TEST(Architecture, LoadsARealHuggingFaceConfigJson) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kDataDir + "/qwen2.5-7b-instruct/config.json", diags);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_TRUE(diags.empty());
+  EXPECT_EQ(a->family, ArchitectureFamily::kQwen2);
+  EXPECT_EQ(a->head_dim, 128);  // 3584 / 28
+  EXPECT_TRUE(a->qkv_bias);     // Qwen2: implicit q/k/v bias
+  EXPECT_FALSE(a->o_proj_bias);
+  EXPECT_FALSE(a->is_sliding_layer(27));  // use_sliding_window false
+  EXPECT_EQ(a->rope_theta, 1000000.0);
+  // 7.61B on the model card; the same total as the catalog entry of the same model.
+  EXPECT_EQ(parameter_count(*a), 7'615'616'512);
+}
+
+TEST(Architecture, ReadsModelOptQuantizationBesideConfigJson) {
+  Diagnostics diags;
+  Result<Architecture> a =
+      load_hf_config(kDataDir + "/llama-3.1-70b-instruct-fp8/config.json", diags);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->quantization.method, QuantMethod::kModelOptFp8);
+  EXPECT_TRUE(a->quantization.kv_cache_fp8);
+  EXPECT_TRUE(a->quantization.not_converted.matches("lm_head"));
+  EXPECT_FALSE(a->quantization.not_converted.matches("model.layers.0.self_attn.o_proj"));
+  // The catalog entry folds the same block into config.quantization_config.
+  const Architecture c = catalog_model("llama-3.1-70b-instruct-fp8-nvidia");
+  EXPECT_EQ(c.quantization.method, QuantMethod::kModelOptFp8);
+  EXPECT_TRUE(c.quantization.kv_cache_fp8);
+}
+
+TEST(ArchitectureErrors, UnknownArchitectureSuggestsTheClosest) {
+  EXPECT_EQ(config_errors("{\n  \"architectures\": [\"LlamaForCausalLMM\"]\n}\n"),
+            "t.json:2:21: unknown architecture 'LlamaForCausalLMM'; did you mean "
+            "'LlamaForCausalLM'?\n");
+}
+
+TEST(ArchitectureErrors, MissingAndMistypedValuesAreEachReported) {
+  EXPECT_EQ(config_errors("{\n"
+                          "  \"architectures\": [\"LlamaForCausalLM\"],\n"
+                          "  \"hidden_size\": \"4096x\",\n"
+                          "  \"num_hidden_layers\": 0,\n"
+                          "  \"num_attention_heads\": 32,\n"
+                          "  \"vocab_size\": 128256,\n"
+                          "  \"tie_word_embeddings\": \"no\",\n"
+                          "  \"max_position_embeddings\": 8192\n"
+                          "}\n"),
+            "t.json:3:18: 'hidden_size' must be an integer, got '4096x'\n"
+            "t.json:4:24: 'num_hidden_layers' must be positive, got 0\n"
+            "t.json:1:1: missing key 'intermediate_size' in 'config'\n"
+            "t.json:7:26: 'tie_word_embeddings' must be true or false, got 'no'\n");
+}
+
+TEST(ArchitectureErrors, HeadsMustDivideHiddenWithoutHeadDim) {
+  EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
+                          "hidden_size: 4000\n"
+                          "num_hidden_layers: 2\n"
+                          "num_attention_heads: 30\n"
+                          "num_key_value_heads: 10\n"
+                          "intermediate_size: 11008\n"
+                          "vocab_size: 32000\n"
+                          "max_position_embeddings: 4096\n"),
+            "t.json:4:22: 'hidden_size' 4000 is not divisible by 'num_attention_heads' 30 and "
+            "'head_dim' is not given\n");
+}
+
+TEST(ArchitectureErrors, KvHeadsMustDivideHeads) {
+  EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
+                          "hidden_size: 4096\n"
+                          "num_hidden_layers: 2\n"
+                          "num_attention_heads: 32\n"
+                          "num_key_value_heads: 5\n"
+                          "intermediate_size: 11008\n"
+                          "vocab_size: 32000\n"
+                          "max_position_embeddings: 4096\n"),
+            "t.json:5:22: 'num_attention_heads' 32 is not a multiple of 'num_key_value_heads' "
+            "5\n");
+}
+
+TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
+  EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
+                          "torch_dtype: bfloat61\n"
+                          "hidden_size: 4096\n"
+                          "num_hidden_layers: 2\n"
+                          "num_attention_heads: 32\n"
+                          "intermediate_size: 11008\n"
+                          "vocab_size: 32000\n"
+                          "max_position_embeddings: 4096\n"
+                          "rope_scaling: {rope_type: longrope, factor: 4}\n"
+                          "quantization_config: {quant_method: awq, bits: 4}\n"),
+            "t.json:2:14: unknown dtype 'bfloat61' in 'torch_dtype'; expected bfloat16, "
+            "float16 or float32; did you mean 'bfloat16'?\n"
+            "t.json:9:27: rope_scaling type 'longrope' is not modelled; gpumem models default, "
+            "linear, dynamic, llama3 and yarn\n"
+            "t.json:10:37: quant_method 'awq' is not modelled; gpumem models fp8, modelopt, "
+            "compressed-tensors and mxfp4\n");
+}
+
+TEST(ArchitectureErrors, CatalogEntryTopLevelKeysAreStrict) {
+  const std::string path = write_temp("tiny-llama.yaml",
+                                      "name: tiny-lama\n"
+                                      "model_id: example/tiny\n"
+                                      "source: {config_json: hand-written}\n"
+                                      "published_params: {value: 1B}\n"
+                                      "confg: {}\n");
+  Diagnostics diags;
+  Result<ModelEntry> e = load_model_entry(path, diags);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(diags.to_string(),
+            path + ":1:1: missing key 'config' in catalog entry\n" + path +
+                ":5:1: unknown key 'confg' in catalog entry; did you mean 'config'?\n" + path +
+                ":1:7: 'name' is 'tiny-lama' but the file is named 'tiny-llama.yaml'\n");
+}
+
+TEST(ModelCatalog, ListsSlugsAndSuggestsOnUnknownNames) {
+  Result<ModelCatalog> c = ModelCatalog::open(kModelDir);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->slugs().size(), 25u);
+  EXPECT_EQ(c->slugs().front(), "deepseek-r1");
+  Diagnostics diags;
+  Result<ModelEntry> truncated = c->find("llama-3.1-70b", diags);
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_EQ(truncated.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(truncated.status().message(),
+            "unknown model 'llama-3.1-70b'; did you mean 'llama-3.1-70b-instruct'?");
+  EXPECT_EQ(c->find("qwen3-8bb", diags).status().message(),
+            "unknown model 'qwen3-8bb'; did you mean 'qwen3-8b'?");
+  EXPECT_EQ(c->find("falcon-180b", diags).status().message(), "unknown model 'falcon-180b'");
+  Result<ModelEntry> found = c->find("mixtral-8x7b-instruct-v0.1", diags);
+  ASSERT_TRUE(found.ok()) << found.status().message();
+  EXPECT_EQ(found->model_id, "mistralai/Mixtral-8x7B-Instruct-v0.1");
+  EXPECT_EQ(found->published_params.value, "46.7B total, 12.9B active per token");
+  EXPECT_TRUE(diags.empty());
+}
+
+TEST(ModelCatalog, EveryEntryLoadsAndNamesItsFile) {
+  Result<ModelCatalog> c = ModelCatalog::open(kModelDir);
+  ASSERT_TRUE(c.ok());
+  for (const std::string& slug : c->slugs()) {
+    Diagnostics diags;
+    Result<ModelEntry> e = c->find(slug, diags);
+    ASSERT_TRUE(e.ok()) << e.status().message();
+    EXPECT_EQ(e->slug, slug);
+    EXPECT_EQ(e->architecture.name, slug);
+    EXPECT_FALSE(e->sources.empty()) << slug;
+  }
+  EXPECT_EQ(ModelCatalog::open(kModelDir + "/missing").status().message(),
+            kModelDir + "/missing: model catalog directory not found");
+}
+
+}  // namespace
+}  // namespace gpumem
