@@ -64,6 +64,7 @@ std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags
     }
   }
   gpu.interconnect_detail = r.string("interconnect_detail").value_or("");
+  gpu.peer_to_peer = r.boolean("peer_to_peer").value_or(true);
   if (YAML::Node aliases = r.child("aliases"); aliases.IsDefined()) {
     if (!aliases.IsSequence()) {
       r.error(aliases, "'aliases' must be a list of names");

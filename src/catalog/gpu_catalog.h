@@ -33,6 +33,8 @@ struct GpuSpec {
   std::string memory_type;
   Interconnect interconnect = Interconnect::kPcie;
   std::string interconnect_detail;
+  // CUDA peer-to-peer between two such GPUs works (false: GeForce boards with stock drivers).
+  bool peer_to_peer = true;
   std::vector<std::string> aliases;  // other names users write ("h200")
   std::string file;                  // where it was read from
 };

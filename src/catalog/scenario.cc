@@ -210,7 +210,6 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
     diags.error({}, doc.status().message());
     return std::nullopt;
   }
-  const size_t errors_before = diags.errors().size();
   if (!doc->root.IsDefined() || doc->root.IsNull()) {
     diags.error({file, 1, 1}, "the scenario is empty; it needs 'hardware', 'engine' and 'model'");
     return std::nullopt;
@@ -240,7 +239,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
     s.calibration_loc = location(file, top.child("calibration"));
   }
   top.finish();
-  if (diags.errors().size() != errors_before) return std::nullopt;
+  if (!top.valid()) return std::nullopt;
   return s;
 }
 

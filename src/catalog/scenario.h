@@ -94,7 +94,9 @@ struct Scenario {
 };
 
 // Parses `text` (the contents of `file`) and checks everything engine-independent against
-// `gpus`. Returns nullopt when any error was recorded in `diags`.
+// `gpus`. Returns nullopt only when the file is not a readable mapping; otherwise the
+// scenario as far as it could be read, so later passes (the engine's checks) report their
+// errors too. A scenario is usable only if `diags` stayed empty.
 std::optional<Scenario> parse_scenario(const std::string& file, const std::string& text,
                                        const GpuCatalog& gpus, Diagnostics& diags);
 std::optional<Scenario> load_scenario(const std::string& path, const GpuCatalog& gpus,

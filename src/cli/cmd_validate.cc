@@ -21,7 +21,7 @@ Command validate_command() {
               for (const std::string& f : *files) {
                 Diagnostics file_diags;
                 std::optional<Scenario> s = load_scenario(f, ws->gpus, file_diags);
-                if (s) validate_engine(*s, ws->gpus, file_diags);
+                if (s) validate_engine(*s, ws->gpus, ws->models, file_diags);
                 if (file_diags.empty()) std::printf("%s: ok\n", f.c_str());
                 diags.append(file_diags);
               }

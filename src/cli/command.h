@@ -28,6 +28,7 @@ const std::vector<Command>& commands();
 
 // Registration functions, one per cmd_*.cc.
 Command validate_command();
+Command simulate_command();
 Command catalog_command();
 
 }  // namespace gpumem::cli

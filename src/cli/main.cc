@@ -10,6 +10,7 @@ namespace gpumem::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
+      simulate_command(),
       validate_command(),
       catalog_command(),
   };

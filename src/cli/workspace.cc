@@ -7,26 +7,30 @@
 namespace gpumem::cli {
 
 std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags) {
-  Workspace ws;
+  std::string dir;
   if (!global.model_dir.empty()) {
-    ws.model_dir = global.model_dir;
+    dir = global.model_dir;
   } else if (const char* env = std::getenv("GPUMEM_MODEL_DIR"); env != nullptr && *env != 0) {
-    ws.model_dir = env;
+    dir = env;
   } else {
-    ws.model_dir = GPUMEM_DEFAULT_MODEL_DIR;
+    dir = GPUMEM_DEFAULT_MODEL_DIR;
   }
-  if (!std::filesystem::is_directory(ws.model_dir)) {
-    diags.error({ws.model_dir, 0, 0}, "the model directory does not exist");
+  if (!std::filesystem::is_directory(dir)) {
+    diags.error({dir, 0, 0}, "the model directory does not exist");
     return std::nullopt;
   }
-  Result<GpuCatalog> gpus = GpuCatalog::load(ws.model_dir + "/gpu", diags);
+  Result<GpuCatalog> gpus = GpuCatalog::load(dir + "/gpu", diags);
   if (!gpus.ok()) {
-    diags.error({ws.model_dir + "/gpu", 0, 0}, gpus.status().message());
+    diags.error({dir + "/gpu", 0, 0}, gpus.status().message());
     return std::nullopt;
   }
-  ws.gpus = std::move(*gpus);
+  Result<ModelCatalog> models = ModelCatalog::open(dir + "/llm");
+  if (!models.ok()) {
+    diags.error({dir + "/llm", 0, 0}, models.status().message());
+    return std::nullopt;
+  }
   if (!diags.empty()) return std::nullopt;
-  return ws;
+  return Workspace{dir, std::move(*gpus), std::move(*models)};
 }
 
 ExitCode report_diagnostics(const Diagnostics& diags) {

@@ -1,6 +1,6 @@
 // The catalogs a command works with, found once: the model directory (llm/, gpu/,
-// calibration/) from --model-dir, $GPUMEM_MODEL_DIR or the bundled model/, and the GPU
-// catalog loaded from it.
+// calibration/) from --model-dir, $GPUMEM_MODEL_DIR or the bundled model/, the GPU catalog
+// loaded from it and the model catalog listed from it.
 #ifndef GPUMEM_CLI_WORKSPACE_H_
 #define GPUMEM_CLI_WORKSPACE_H_
 
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catalog/gpu_catalog.h"
+#include "catalog/model_catalog.h"
 #include "cli/command.h"
 #include "core/diagnostics.h"
 
@@ -16,6 +17,7 @@ namespace gpumem::cli {
 struct Workspace {
   std::string model_dir;
   GpuCatalog gpus;
+  ModelCatalog models;
 };
 
 // Loads the catalogs; catalog errors are reported in `diags`.

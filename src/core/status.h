@@ -22,6 +22,7 @@ enum class StatusCode {
   kIoError,       // reading or writing a file failed
   kOutOfMemory,   // a device allocation did not fit (carried to the ledger)
   kAborted,       // a peer rank failed; this rank stopped waiting for it
+  kEngineError,   // the modelled engine itself stops with an error (a finding, like OOM)
   kInternal,      // a bug in gpumem
 };
 
@@ -50,7 +51,7 @@ inline Status internal_error(std::string m) { return {StatusCode::kInternal, std
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {}  // NOLINT: REQUIRES !status.ok()
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -73,9 +74,9 @@ class [[nodiscard]] Result {
 }  // namespace gpumem
 
 // Returns early from a function returning Status or Result<...> when `expr` is not ok.
-#define GPUMEM_RETURN_IF_ERROR(expr)          \
-  do {                                        \
-    ::gpumem::Status gpumem_status_ = (expr); \
+#define GPUMEM_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::gpumem::Status gpumem_status_ = (expr);        \
     if (!gpumem_status_.ok()) return gpumem_status_; \
   } while (0)
 

@@ -1,17 +1,13 @@
 #include "engine/validate.h"
 
-#include "engine/sglang/environment.h"
-#include "engine/sglang/flags.h"
-#include "engine/sglang/layout.h"
+#include "engine/sglang/plan.h"
 
 namespace gpumem {
 
-void validate_engine(const Scenario& scenario, const GpuCatalog& gpus, Diagnostics& diags) {
-  (void)gpus;
+void validate_engine(const Scenario& scenario, const GpuCatalog& gpus, const ModelCatalog& models,
+                     Diagnostics& diags) {
   if (scenario.engine.name == "sglang") {
-    sglang::ServerFlags flags = sglang::read_server_flags(scenario.engine, diags);
-    sglang::check_layout(scenario, flags, diags);
-    sglang::read_environment(scenario.engine, diags);
+    (void)sglang::make_plan(scenario, gpus, models, diags);
     return;
   }
   diags.error(scenario.engine.name_loc,

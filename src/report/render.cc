@@ -27,8 +27,8 @@ std::string step_outcome_text(const LedgerStep& s) {
 
 std::string header_constants(const Ledger& l) {
   return l.calibrated ? "calibrated: " + l.calibration
-                      : "published figures (" + l.calibration + "); NOT calibrated for " +
-                            l.gpu_type + " — no probe run on this GPU yet";
+                      : l.calibration + "; NOT calibrated for " + l.gpu_type +
+                            ": no probe trace of this GPU yet";
 }
 
 }  // namespace
@@ -68,11 +68,14 @@ std::string render_table(const Ledger& l, const RenderOptions& options) {
   for (const GpuGroup& group : group_identical_gpus(l, options.only_gpu)) {
     const GpuLedger& g = *group.members.front();
     out += fmt::format("\n{}\n", group.label);
-    out += fmt::format("  {:<28} {:>16} {:>16} {:>16}  {}\n", "step", "change", "free after",
-                       "peak in step", "");
+    out += fmt::format("  {:<20} {:>16} {:>16} {:>16}\n", "step", "change", "free after",
+                       "peak in step");
     for (const LedgerStep& s : g.steps) {
-      out += fmt::format("  {:<28} {:>16} {:>16} {:>16}  {}\n", s.name, signed_mib(s.delta()),
-                         format_mib(s.free_after), format_mib(s.peak_used), step_outcome_text(s));
+      std::string row =
+          fmt::format("  {:<20} {:>16} {:>16} {:>16}  {}", s.name, signed_mib(s.delta()),
+                      format_mib(s.free_after), format_mib(s.peak_used), step_outcome_text(s));
+      while (row.back() == ' ') row.pop_back();
+      out += row + "\n";
     }
     if (!g.facts.empty()) out += "  facts\n";
     for (const Fact& f : g.facts) out += fmt::format("    {} = {}\n", f.key, format_fact(f));

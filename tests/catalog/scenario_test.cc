@@ -17,10 +17,15 @@ const GpuCatalog& gpus() {
   return catalog;
 }
 
+const ModelCatalog& models() {
+  static const ModelCatalog catalog = *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm");
+  return catalog;
+}
+
 std::string errors_of(const std::string& text) {
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("s.yaml", text, gpus(), diags);
-  if (s) validate_engine(*s, gpus(), diags);
+  if (s) validate_engine(*s, gpus(), models(), diags);
   return diags.to_string();
 }
 
@@ -52,14 +57,15 @@ TEST(Scenario, ReadsEveryField) {
   EXPECT_EQ(s->engine.env_var("NCCL_CUMEM_ENABLE")->value, "0");
   EXPECT_EQ(s->model.catalog_name, "llama-3.1-8b-instruct");
   EXPECT_EQ(s->observed.free_before_weights->value(), 99'857'989'632);
-  validate_engine(*s, gpus(), diags);
+  validate_engine(*s, gpus(), models(), diags);
   EXPECT_TRUE(diags.empty()) << diags.to_string();
 }
 
 TEST(Scenario, HfConfigPathIsRelativeToTheFile) {
   Diagnostics diags;
   std::string text = kGood;
-  text.replace(text.find("model: llama-3.1-8b-instruct"), 28, "model: {hf_config: cfg/config.json}");
+  text.replace(text.find("model: llama-3.1-8b-instruct"), 28,
+               "model: {hf_config: cfg/config.json}");
   std::optional<Scenario> s = parse_scenario("scenarios/x.yaml", text, gpus(), diags);
   ASSERT_TRUE(s) << diags.to_string();
   EXPECT_EQ(s->model.hf_config_path, "scenarios/cfg/config.json");
@@ -74,14 +80,7 @@ engine:
   name: sglang
   version: 0.5.9
   args:
-    --tp-size: 4
-    --mem-fraction-static: 1.5
-    --cuda-graph-max-bs: many
-    --kv-cache-dtype: fp8
-    --enable-dp-atention: true
-  env:
-    SGLANG_CUSTOM_ALLREDUCE_ALGO: 3stage
-  patches: [custom-allreduce-on-pcie]
+    --tp-size: 8
 modle: llama
 )";
   EXPECT_EQ(errors_of(text),
@@ -90,7 +89,31 @@ modle: llama
             "s.yaml:4:29: memory held on a GPU: size '2' has no unit; write it with one of B, KB, "
             "MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 2GiB)\n"
             "s.yaml:1:1: missing key 'model' in the scenario\n"
-            "s.yaml:17:1: unknown key 'modle' in the scenario; did you mean 'model'?\n");
+            "s.yaml:10:1: unknown key 'modle' in the scenario; did you mean 'model'?\n");
+}
+
+// The three errors of the Foundation issue's "done when", in one file, word for word.
+TEST(Scenario, UnknownKeySizeWithoutUnitAndTpNotDividingHeads) {
+  const std::string text = R"(hardware:
+  gpu: h100
+  count: 3
+  preocupied: {0: 1GiB}
+engine:
+  name: sglang
+  version: 0.5.9
+  args:
+    --tp-size: 3
+observed:
+  free_before_weights: 93
+model: llama-3.1-70b-instruct
+)";
+  EXPECT_EQ(errors_of(text),
+            "s.yaml:4:3: unknown key 'preocupied' in 'hardware'; did you mean 'preoccupied'?\n"
+            "s.yaml:11:24: 'free_before_weights': size '93' has no unit; write it with one of B, "
+            "KB, MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 93GiB)\n"
+            "s.yaml:9:16: --tp-size 3 does not divide the 64 attention heads of "
+            "llama-3.1-70b-instruct; SGLang stops with AssertionError: 64 is not divisible by "
+            "3\n");
 }
 
 TEST(Scenario, EngineErrorsWithLocations) {
@@ -116,12 +139,13 @@ model: llama
             "s.yaml:10:5: unknown SGLang flag '--enable-dp-atention'; did you mean "
             "'--enable-dp-attention'?\n"
             "s.yaml:7:28: --mem-fraction-static must be between 0 and 1, got 1.5\n"
-            "s.yaml:1:30: the hardware has 8 GPUs but --tp-size 4 × --pp-size 1 × --dp-size 1 "
-            "uses 4\n"
             "s.yaml:12:35: SGLANG_CUSTOM_ALLREDUCE_ALGO must be 1stage, oneshot, 2stage or "
             "twoshot, got '3stage'\n"
             "s.yaml:13:13: unknown SGLang patch 'custom-allreduce-on-pcie'; did you mean "
-            "'custom-all-reduce-on-pcie'?\n");
+            "'custom-all-reduce-on-pcie'?\n"
+            "s.yaml:1:30: the hardware has 8 GPUs but --tp-size 4 × --pp-size 1 × --dp-size 1 "
+            "uses 4\n"
+            "s.yaml:14:8: unknown model 'llama'; did you mean 'llama-3.1-405b-instruct'?\n");
 }
 
 TEST(Scenario, EmptyAndNonMappingFiles) {

@@ -67,7 +67,7 @@ TEST(SglangProfile, WorkedExampleLlama70bTp8) {
   PoolInputs in;
   in.profiled_tokens = t;
   in.context_len = 131072;
-  PoolSizing s = size_pools(in, llama70b_tp8());
+  PoolSizing s = size_pools(in);
   EXPECT_EQ(s.max_num_reqs, 3548);  // min(max(int(908469 / 131072 * 512), 2048), 4096)
   EXPECT_EQ(s.max_total_num_tokens, 908469);
   EXPECT_EQ(max_running_requests(s.max_total_num_tokens, std::nullopt, 1, s.max_num_reqs), 3548);
@@ -86,11 +86,11 @@ TEST(SglangPools, ClampsInOrder) {
   in.context_len = 8192;
   in.max_total_tokens = 900'001;
   in.page_size = 64;
-  PoolSizing s = size_pools(in, llama70b_tp8());
+  PoolSizing s = size_pools(in);
   EXPECT_EQ(s.max_num_reqs, 4096);             // the estimate uses the unclamped T
   EXPECT_EQ(s.max_total_num_tokens, 899'968);  // min, then // 64 * 64
   in.max_running_requests = 48;
-  EXPECT_EQ(size_pools(in, llama70b_tp8()).max_num_reqs, 48);
+  EXPECT_EQ(size_pools(in).max_num_reqs, 48);
   EXPECT_EQ(max_running_requests(899'968, 48, 1, 48), 48);
   EXPECT_EQ(max_running_requests(100, std::nullopt, 1, 4096), 50);
 }
@@ -105,7 +105,8 @@ TEST(SglangPools, HybridSwaSplit) {
   PoolInputs in;
   in.profiled_tokens = 1'000'000;
   in.context_len = 131072;
-  PoolSizing s = size_pools(in, g);
+  PoolSizing s = size_pools(in);
+  split_hybrid_swa(g, 1, 0.8, s);
   // total = 1e6 * 49152; full = int(total / (24576 + 0.8 * 24576)); swa = int(full * 0.8)
   EXPECT_EQ(s.full_tokens, 1'111'111);
   EXPECT_EQ(s.swa_tokens, 888'888);

@@ -73,7 +73,7 @@ void split_hybrid_swa(const KvGeometry& g, std::int64_t page_size, double ratio,
   sizing.max_total_num_tokens = sizing.full_tokens;
 }
 
-PoolSizing size_pools(const PoolInputs& in, const KvGeometry& geometry) {
+PoolSizing size_pools(const PoolInputs& in) {
   PoolSizing s;
   s.profiled_tokens = in.profiled_tokens;
   s.max_total_num_tokens = in.profiled_tokens;
@@ -90,7 +90,6 @@ PoolSizing size_pools(const PoolInputs& in, const KvGeometry& geometry) {
     s.max_total_num_tokens = std::min(s.max_total_num_tokens, *in.max_total_tokens);
   }
   s.max_total_num_tokens = floor_div(s.max_total_num_tokens, in.page_size) * in.page_size;
-  if (geometry.hybrid_swa) split_hybrid_swa(geometry, in.page_size, in.swa_full_tokens_ratio, s);
   return s;
 }
 

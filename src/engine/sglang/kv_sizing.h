@@ -64,15 +64,14 @@ struct PoolInputs {
   std::optional<std::int64_t> max_running_requests;  // user's or the speculative default
   std::optional<std::int64_t> max_total_tokens;
   std::int64_t page_size = 1;
-  double swa_full_tokens_ratio = 0.8;
 };
 
 // sglang v0.5.9 model_runner_kv_cache_mixin.py init_memory, up to (not including) the PP
-// MIN across stages: req pool rows, --max-total-tokens, page rounding, hybrid SWA split.
-// `geometry` is needed for the SWA split only.
-PoolSizing size_pools(const PoolInputs& in, const KvGeometry& geometry);
+// MIN across stages: req pool rows, --max-total-tokens, page rounding. The hybrid-SWA split
+// comes after the PP MIN (split_hybrid_swa).
+PoolSizing size_pools(const PoolInputs& in);
 
-// The hybrid-SWA split of `tokens` (sglang v0.5.9 set_num_tokens_hybrid_swa).
+// The hybrid-SWA split of max_total_num_tokens (sglang v0.5.9 set_num_tokens_hybrid_swa).
 void split_hybrid_swa(const KvGeometry& g, std::int64_t page_size, double ratio,
                       PoolSizing& sizing);
 

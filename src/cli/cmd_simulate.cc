@@ -1,0 +1,74 @@
+// `gpumem simulate SCENARIO`: the per-GPU ledger of one start-up, as a table, Markdown or
+// JSON; exit code 1 when it does not fit.
+#include <cstdio>
+
+#include "catalog/scenario.h"
+#include "cli/command.h"
+#include "cli/workspace.h"
+#include "core/atomic_file.h"
+#include "engine/fit_advice.h"
+#include "engine/simulate.h"
+#include "report/render.h"
+#include "sim/ledger_json.h"
+
+namespace gpumem::cli {
+
+Command simulate_command() {
+  return {"simulate", "simulate a scenario's start-up: per GPU, per step, where memory goes",
+          [](CLI::App& app, const GlobalOptions& global) {
+            struct Options {
+              std::string scenario;
+              std::string format = "table";
+              std::string gpu = "all";
+              std::string output;
+            };
+            auto o = std::make_shared<Options>();
+            app.add_option("scenario", o->scenario, "scenario YAML file")->required();
+            app.add_option("--format", o->format, "table, markdown or json")
+                ->check(CLI::IsMember({"table", "markdown", "json"}));
+            app.add_option("--gpu", o->gpu, "a GPU's global index, or all");
+            app.add_option("-o,--output", o->output, "write to this file instead of stdout");
+            return [o, &global]() -> ExitCode {
+              Diagnostics diags;
+              std::optional<Workspace> ws = open_workspace(global, diags);
+              if (!ws) return report_diagnostics(diags);
+              std::optional<Scenario> s = load_scenario(o->scenario, ws->gpus, diags);
+              RenderOptions render;
+              if (o->gpu != "all") {
+                try {
+                  size_t used = 0;
+                  render.only_gpu = std::stoi(o->gpu, &used);
+                  if (used != o->gpu.size() || render.only_gpu < 0) throw std::invalid_argument("");
+                } catch (const std::exception&) {
+                  diags.error({}, "--gpu must be a GPU index or 'all', got '" + o->gpu + "'");
+                }
+              }
+              if (!s || !diags.empty()) return report_diagnostics(diags);
+              SimulationInputs inputs{ws->gpus, ws->models, {}};
+              std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
+              if (!ledger || !diags.empty()) return report_diagnostics(diags);
+              if (render.only_gpu >= static_cast<int>(ledger->gpus.size())) {
+                diags.error({}, "--gpu " + o->gpu + " is not a GPU of this scenario (0.." +
+                                    std::to_string(ledger->gpus.size() - 1) + ")");
+                return report_diagnostics(diags);
+              }
+              std::string text;
+              if (o->format == "json") {
+                text = ledger_to_json(*ledger);
+              } else {
+                text = o->format == "markdown" ? render_markdown(*ledger, render)
+                                               : render_table(*ledger, render);
+                if (!ledger->fits()) text += advise_fit(*s, inputs, *ledger);
+              }
+              if (o->output.empty()) {
+                std::fputs(text.c_str(), stdout);
+              } else if (Status w = write_file_atomically(o->output, text); !w.ok()) {
+                std::fprintf(stderr, "%s\n", w.message().c_str());
+                return kExitBadInput;
+              }
+              return ledger->fits() ? kExitOk : kExitDoesNotFit;
+            };
+          }};
+}
+
+}  // namespace gpumem::cli

@@ -1,0 +1,131 @@
+#include "engine/sglang/model_facts.h"
+
+#include <algorithm>
+
+namespace gpumem::sglang {
+
+std::int64_t derived_context_length(const Architecture& a) {
+  double factor = 1.0;
+  const RopeScaling& r = a.rope_scaling;
+  if (r.type != RopeType::kNone) {
+    factor = r.factor;
+    if (r.original_max_position_embeddings > 0 || r.type == RopeType::kLlama3) factor = 1.0;
+  }
+  return static_cast<std::int64_t>(factor * static_cast<double>(a.max_position_embeddings));
+}
+
+namespace {
+
+// sglang v0.5.9 server_args.py _get_default_attn_backend (and its DeepSeek special case).
+std::string default_attention_backend(const Architecture& a, bool use_mla,
+                                      const SpeculativeSettings& spec, const GpuSpec& gpu) {
+  const int major = gpu.compute_capability_major;
+  if (use_mla) {
+    if (major == 10 && a.hf_architecture == "DeepseekV3ForCausalLM") return "trtllm_mla";
+    if (major == 9) return "fa3";
+    return "triton";
+  }
+  const bool topk_one = spec.algorithm.empty() || spec.eagle_topk == 1;
+  if (major == 9 && topk_one) return "fa3";
+  if (major == 10) return "trtllm_mha";
+  if (a.attention_sinks) return "triton";
+  return "flashinfer";
+}
+
+// sglang v0.5.9 server_args.py _handle_page_size / backend-specific page sizes.
+std::int64_t page_size_for(const std::string& backend, std::optional<std::int64_t> user) {
+  if (backend == "trtllm_mha") {
+    return user && (*user == 16 || *user == 32 || *user == 64) ? *user : 64;
+  }
+  if (backend == "trtllm_mla") return user && (*user == 32 || *user == 64) ? *user : 64;
+  if (backend == "flashmla") return 64;
+  if (backend == "cutlass_mla") return 128;
+  if (backend == "fa4") return 128;
+  return user.value_or(1);
+}
+
+}  // namespace
+
+ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
+                               const SpeculativeSettings& spec, const GpuSpec& gpu,
+                               Diagnostics& diags) {
+  ModelFacts f;
+  const std::int64_t derived = derived_context_length(a);
+  f.context_len = derived;
+  if (flags.context_length) {
+    if (*flags.context_length > derived) {
+      // sglang v0.5.9 configs/model_config.py ModelConfig.__init__
+      diags.error(*flags.raw.location("--context-length"),
+                  "User-specified context_length (" + std::to_string(*flags.context_length) +
+                      ") is greater than the derived context_length (" + std::to_string(derived) +
+                      "). This may lead to incorrect model outputs or CUDA errors.");
+    }
+    f.context_len = *flags.context_length;
+  }
+  f.use_mla = a.attention == AttentionKind::kMla;
+  bool has_full = false;
+  bool has_sliding = false;
+  for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) {
+    (a.is_sliding_layer(l) ? has_sliding : has_full) = true;
+  }
+  f.hybrid_swa = has_sliding && !f.use_mla;
+  (void)has_full;
+  f.attention_backend =
+      flags.attention_backend.value_or(default_attention_backend(a, f.use_mla, spec, gpu));
+  f.page_size = page_size_for(f.attention_backend, flags.page_size);
+
+  // sglang v0.5.9 model_runner.py configure_kv_cache_dtype.
+  const std::string& kv = flags.kv_cache_dtype;
+  if (kv == "auto") {
+    if (a.quantization.kv_cache_fp8) {
+      f.kv_cache_dtype = "torch.float8_e4m3fn";
+      f.kv_element_size = 1;
+    } else {
+      const bool half = flags.dtype == "half" || flags.dtype == "float16" ||
+                        (flags.dtype == "auto" && a.dtype == DType::kFloat16);
+      f.kv_cache_dtype = half ? "torch.float16" : "torch.bfloat16";
+      f.kv_element_size = 2;
+    }
+  } else if (kv == "fp8_e4m3") {
+    f.kv_cache_dtype = "torch.float8_e4m3fn";
+    f.kv_element_size = 1;
+  } else if (kv == "fp8_e5m2") {
+    f.kv_cache_dtype = "torch.float8_e5m2";
+    f.kv_element_size = 1;
+  } else if (kv == "fp4_e2m1") {
+    f.kv_cache_dtype = "torch.float4_e2m1fn_x2";
+    f.kv_element_size = 1;
+    f.kv_fp4 = true;
+  } else {
+    f.kv_cache_dtype = "torch.bfloat16";
+    f.kv_element_size = 2;
+  }
+  return f;
+}
+
+KvGeometry kv_geometry(const Architecture& a, const ModelFacts& facts, int attention_tp,
+                       LayerRange stage) {
+  KvGeometry g;
+  g.mla = facts.use_mla;
+  g.layers = stage.end - stage.start;
+  // sglang v0.5.9 configs/model_config.py get_num_kv_heads: max(1, total // tp).
+  g.kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / attention_tp);
+  g.head_dim = a.head_dim;
+  g.v_head_dim = facts.use_mla ? a.v_head_dim : a.head_dim;
+  g.kv_lora_rank = a.mla.kv_lora_rank;
+  g.qk_rope_head_dim = a.mla.qk_rope_head_dim;
+  g.kv_element_size = facts.kv_element_size;
+  g.fp4 = facts.kv_fp4;
+  if (facts.hybrid_swa) {
+    g.hybrid_swa = true;
+    for (std::int64_t l = stage.start; l < stage.end; ++l) {
+      (a.is_sliding_layer(l) ? g.swa_layers : g.full_layers) += 1;
+    }
+    g.swa_kv_heads = g.kv_heads;
+    g.swa_head_dim = a.head_dim;
+    g.swa_v_head_dim = a.head_dim;
+  }
+  return g;
+}
+
+}  // namespace gpumem::sglang

@@ -1,0 +1,162 @@
+#include "engine/sglang/plan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/model_resolution.h"
+#include "engine/sglang/layout.h"
+#include "weights/draft_weights.h"
+#include "weights/rank_weights.h"
+
+namespace gpumem::sglang {
+
+std::vector<std::int64_t> batch_sizes_to_capture(std::vector<std::int64_t> bs,
+                                                 std::int64_t req_pool_rows) {
+  if (!bs.empty() && *std::max_element(bs.begin(), bs.end()) > req_pool_rows) {
+    bs.push_back(req_pool_rows);
+  }
+  std::erase_if(bs, [&](std::int64_t b) { return b > req_pool_rows; });
+  std::set<std::int64_t> unique(bs.begin(), bs.end());
+  return {unique.begin(), unique.end()};
+}
+
+namespace {
+
+std::string torch_dtype_name(DType d) {
+  switch (d) {
+    case DType::kFloat16:
+      return "torch.float16";
+    case DType::kFloat32:
+      return "torch.float32";
+    default:
+      return "torch.bfloat16";
+  }
+}
+
+}  // namespace
+
+std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
+                              const ModelCatalog& models, Diagnostics& diags) {
+  const size_t errors_before = diags.errors().size();
+  Plan p;
+  p.scenario = scenario.name;
+  std::optional<Version> version = parse_version(scenario.engine.version);
+  if (!version || *version < kOldestModelled || *version > kNewestModelled) {
+    diags.error(scenario.engine.version_loc,
+                "SGLang version '" + scenario.engine.version + "' is not modelled; gpumem models " +
+                    kOldestModelled.to_string() + " to " + kNewestModelled.to_string());
+    return std::nullopt;
+  }
+  p.version = *version;
+  p.rules = rules_for(p.version);
+  p.flags = read_server_flags(scenario.engine, diags);
+  p.env = read_environment(scenario.engine, diags);
+  check_layout(scenario, p.flags, diags);
+  const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
+  const bool model_named =
+      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
+  p.gpu = *gpu;
+  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  if (p.flags.speculative_draft_model) {
+    p.draft = resolve_model_reference(*p.flags.speculative_draft_model,
+                                      *p.flags.raw.location("--speculative-draft-model-path"),
+                                      scenario.file, models, diags);
+  }
+  if (!model) return std::nullopt;
+  p.model = std::move(*model);
+
+  p.tp = p.flags.tp_size;
+  p.pp = p.flags.pp_size;
+  p.replicas = p.flags.enable_dp_attention ? 1 : p.flags.dp_size;
+  p.attention_tp = p.flags.enable_dp_attention ? p.tp / p.flags.dp_size : p.tp;
+  p.nodes = scenario.hardware.nodes;
+  p.gpus_per_node = scenario.hardware.gpus_per_node;
+  p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
+  for (const auto& [index, held] : scenario.hardware.preoccupied) {
+    for (int node = 0; node < p.nodes; ++node) {
+      p.preoccupied[static_cast<size_t>(node * p.gpus_per_node + index)] = held;
+    }
+  }
+
+  const SourceLoc tp_loc = p.flags.raw.location("--tp-size").value_or(scenario.engine.name_loc);
+  // sglang v0.5.9 distributed/utils.py ensure_divisibility, reached from QKVParallelLinear.
+  if (p.model.num_attention_heads % p.attention_tp != 0) {
+    diags.error(tp_loc, "--tp-size " + std::to_string(p.tp) + " does not divide the " +
+                            std::to_string(p.model.num_attention_heads) + " attention heads of " +
+                            p.model.name + "; SGLang stops with AssertionError: " +
+                            std::to_string(p.model.num_attention_heads) + " is not divisible by " +
+                            std::to_string(p.attention_tp));
+    return std::nullopt;
+  }
+
+  // The mfs heuristic reads nvidia-smi's memory.total in MiB.
+  const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
+  p.args = resolve_server_args(p.flags, p.version, gpu_mem_mib,
+                               p.model.attention == AttentionKind::kMla, p.model.hf_architecture);
+  p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu, diags);
+  p.served_dtype =
+      torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
+  if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";
+  if (p.flags.dtype == "bfloat16") p.served_dtype = "torch.bfloat16";
+
+  // Custom all-reduce of the TP group (sglang v0.5.9 parallel_state.py GroupCoordinator).
+  CustomAllReduceConditions car;
+  car.group_size = p.tp;
+  car.spans_nodes = p.tp > p.gpus_per_node;
+  const Interconnect link = scenario.hardware.interconnect.value_or(p.gpu.interconnect);
+  car.full_nvlink = link == Interconnect::kNvlink;
+  car.peer_to_peer = p.gpu.peer_to_peer;
+  car.disabled_by_flag = p.flags.disable_custom_all_reduce;
+  car.pcie_gate_patched = p.env.patch_custom_all_reduce_on_pcie;
+  p.custom_all_reduce = decide_custom_all_reduce(car);
+
+  WeightRules rules;
+  rules.device_sm_count = p.gpu.sm_count;
+  for (int stage = 0; stage < p.pp; ++stage) {
+    StagePlan s;
+    ParallelLayout layout{
+        p.tp, 0, p.pp, stage, p.flags.ep_size, p.flags.enable_dp_attention, p.flags.dp_size};
+    s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp);
+    Result<std::vector<WeightTensor>> w = rank_weights(p.model, layout, rules);
+    if (!w.ok()) {
+      diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
+                              w.status().message());
+      return std::nullopt;
+    }
+    s.weights = std::move(*w);
+    s.kv = kv_geometry(p.model, p.facts, p.attention_tp, s.layers);
+    if (p.draft) {
+      ParallelLayout draft_layout = layout;
+      draft_layout.pp_size = 1;
+      draft_layout.pp_rank = 0;
+      Result<std::vector<WeightTensor>> dw =
+          draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules);
+      if (!dw.ok()) {
+        diags.error(*p.flags.raw.location("--speculative-draft-model-path"),
+                    "the draft model cannot be laid out: " + dw.status().message());
+        return std::nullopt;
+      }
+      s.draft_weights = std::move(*dw);
+      ModelFacts draft_facts = p.facts;
+      draft_facts.use_mla = p.draft->attention == AttentionKind::kMla;
+      draft_facts.hybrid_swa = false;
+      s.draft_kv = kv_geometry(*p.draft, draft_facts, p.attention_tp,
+                               LayerRange{0, p.draft->num_hidden_layers});
+    }
+    p.stages.push_back(std::move(s));
+  }
+
+  p.graph.max_bs = p.args.cuda_graph_max_bs;
+  p.graph.tokens_per_bs =
+      p.args.speculative.algorithm.empty() ? 1 : p.args.speculative.num_draft_tokens;
+  p.graph.attention_tp = p.attention_tp;
+  p.graph.tp = p.tp;
+  p.graph.ep = p.flags.ep_size;
+  p.graph.moe_tp = p.tp / p.flags.ep_size;
+  p.observed = scenario.observed;
+  if (diags.errors().size() != errors_before) return std::nullopt;
+  return p;
+}
+
+}  // namespace gpumem::sglang

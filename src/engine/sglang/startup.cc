@@ -1,0 +1,570 @@
+#include "engine/sglang/startup.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/python_format.h"
+#include "engine/sglang/log_lines.h"
+
+namespace gpumem::sglang {
+namespace {
+
+Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
+
+// One rank's start-up. Members hold what SGLang keeps between steps.
+class RankStartup {
+ public:
+  RankStartup(const Plan& plan, const StartupConstants& k, RankEnv& env)
+      : p_(plan),
+        k_(k),
+        env_(env),
+        pp_rank_(plan.pp_rank_of(env.rank)),
+        stage_(plan.stages[static_cast<size_t>(pp_rank_)]) {
+    const int replica_base = env.rank / (plan.tp * plan.pp) * (plan.tp * plan.pp);
+    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(replica_base + pp_rank_ * plan.tp + t);
+    for (int s = 0; s < plan.pp; ++s) {
+      pp_group_.push_back(replica_base + s * plan.tp + plan.tp_rank_of(env.rank));
+    }
+    nccl_ = plan.env.nccl;
+    // sglang v0.5.9 entrypoints/engine.py _set_envs_and_config: NCCL_CUMEM_ENABLE is set to
+    // --enable-symm-mem (so cuMem is off) unless the environment already sets it; NVLS off.
+    if (!nccl_.cumem_enable) nccl_.cumem_enable = plan.flags.enable_symm_mem;
+    nccl_.nvls_enable = false;
+  }
+
+  void run() {
+    if (!step("context", &RankStartup::context)) return;
+    if (!step("distributed", &RankStartup::distributed)) return;
+    if (!step("free_memory", &RankStartup::free_memory)) return;
+    if (!step("weights", &RankStartup::weights)) return;
+    const bool draft = p_.draft.has_value();
+    const bool draft_first = draft && p_.rules.draft_counted_in_kv_sizing;
+    if (draft_first && !step("draft_weights", &RankStartup::draft_weights)) return;
+    if (!step("kv_cache", &RankStartup::kv_cache)) return;
+    if (draft_first && !step("draft_kv_cache", &RankStartup::draft_kv_cache)) return;
+    if (!step("cublas", &RankStartup::cublas)) return;
+    if (!step("attention_backend", &RankStartup::attention_backend)) return;
+    if (!p_.flags.disable_cuda_graph && !step("cuda_graphs", &RankStartup::cuda_graphs)) return;
+    if (draft && !draft_first) {
+      if (!step("draft_weights", &RankStartup::draft_weights)) return;
+      if (!step("draft_kv_cache", &RankStartup::draft_kv_cache)) return;
+    }
+    if (draft && !p_.flags.disable_cuda_graph &&
+        !step("draft_cuda_graphs", &RankStartup::draft_cuda_graphs)) {
+      return;
+    }
+    step("ready", &RankStartup::ready);
+  }
+
+ private:
+  bool step(std::string_view name, Status (RankStartup::*body)()) {
+    return env_.step(name, [&] { return (this->*body)(); }).ok();
+  }
+
+  // sglang v0.5.9 utils/common.py get_available_gpu_memory: empty_cache, then cudaMemGetInfo
+  // free; with `distributed`, the float32 MIN over the world.
+  Result<Bytes> available(bool distributed, bool empty_cache = true) {
+    if (empty_cache) env_.allocator.empty_cache();
+    const Bytes free = env_.device.mem_get_info().free;
+    if (!distributed) return free;
+    return env_.comm.min_over_world(free, /*as_float32=*/true);
+  }
+  Result<EngineGiB> available_gib(bool distributed, bool empty_cache = true) {
+    Result<Bytes> b = available(distributed, empty_cache);
+    if (!b.ok()) return b.status();
+    return to_engine_gib(*b);
+  }
+
+  Status allocate(Bytes size, Category c) {
+    if (size.value() == 0) return {};
+    return env_.allocator.allocate(size, c).status();
+  }
+
+  // Replays a weight list through the allocator: allocations in order, and each tensor
+  // released after the allocation its `released_after` names.
+  Status load_tensors(const std::vector<WeightTensor>& tensors) {
+    std::vector<std::vector<int>> releases(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      if (tensors[i].released_after >= 0) {
+        releases[static_cast<size_t>(tensors[i].released_after)].push_back(static_cast<int>(i));
+      }
+    }
+    std::vector<BlockHandle> handles(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      Result<BlockHandle> h = env_.allocator.allocate(tensors[i].bytes, Category::kWeights);
+      if (!h.ok()) return h.status();
+      handles[i] = *h;
+      for (int r : releases[i]) {
+        GPUMEM_RETURN_IF_ERROR(env_.allocator.free(handles[static_cast<size_t>(r)]));
+      }
+    }
+    return {};
+  }
+
+  Status context() {
+    GPUMEM_RETURN_IF_ERROR(env_.device.init_context());
+    before_distributed_ = to_engine_gib(env_.device.mem_get_info().free);
+    return {};
+  }
+
+  Status distributed() {
+    // sglang v0.5.9 parallel_state.py initialize_model_parallel: the TP group's PyNccl
+    // communicator and its warm-up all-reduce of torch.zeros(1) (pynccl.py __init__), then
+    // the custom all-reduce; the PP group has its own PyNccl communicator. A group of one
+    // rank creates neither.
+    if (p_.tp > 1) {
+      Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, nccl_);
+      if (!c.ok()) return c.status();
+      tp_comm_ = *c;
+      GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(tp_comm_, bytes(4)));
+    }
+    if (p_.custom_all_reduce.enabled) {
+      GPUMEM_RETURN_IF_ERROR(
+          create_custom_all_reduce(env_.device, env_.comm, env_.allocator, tp_group_));
+    }
+    if (p_.pp > 1) {
+      Result<CommunicatorId> c = env_.comm.create_communicator(pp_group_, nccl_);
+      if (!c.ok()) return c.status();
+      GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(*c, bytes(4)));
+    }
+    return {};
+  }
+
+  Status free_memory() {
+    // sglang v0.5.9 model_runner.py init_torch_distributed: F is the world MIN.
+    Result<EngineGiB> f = available_gib(env_.world_size > 1);
+    if (!f.ok()) return f.status();
+    Result<EngineGiB> local = available_gib(false);
+    if (!local.ok()) return local.status();
+    f_sim_ = *f;
+    f_ = p_.observed.free_before_weights ? to_engine_gib(*p_.observed.free_before_weights) : *f;
+    env_.log(log_init_distributed_end(engine_gib(before_distributed_.value() - local->value())));
+    env_.fact({"F (free before weights, world MIN)", to_bytes(f_)});
+    // TP memory imbalance check: min_per_gpu_memory < local_gpu_memory * 0.9.
+    if (p_.tp > 1 && !p_.observed.free_before_weights && f_.value() < local->value() * 0.9) {
+      const std::string msg =
+          "The memory capacity is unbalanced. Some GPUs may be occupied by other processes. "
+          "min_per_gpu_memory=" +
+          python_float_repr(f_.value()) +
+          ", local_gpu_memory=" + python_float_repr(local->value()) +
+          ", local_gpu_memory * 0.9=" + python_float_repr(local->value() * 0.9);
+      if (p_.env.tp_memory_imbalance_is_error) return engine_error("RuntimeError: " + msg);
+      env_.log("WARNING: " + msg);
+    }
+    return {};
+  }
+
+  Status weights() {
+    // sglang v0.5.9 model_runner.py load_model: both readings local, after empty_cache.
+    Result<EngineGiB> before = available_gib(false);
+    if (!before.ok()) return before.status();
+    env_.log(log_load_weight_begin(*before));
+    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.weights));
+    Result<EngineGiB> after = available_gib(false);
+    if (!after.ok()) return after.status();
+    weight_usage_ = engine_gib(before->value() - after->value());
+    env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_));
+    env_.fact({"weights allocated (logical)", resident_bytes(stage_.weights)});
+    return {};
+  }
+
+  Status draft_weights() {
+    Result<EngineGiB> before = available_gib(false);
+    if (!before.ok()) return before.status();
+    env_.log(log_load_weight_begin(*before));
+    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.draft_weights));
+    Result<EngineGiB> after = available_gib(false);
+    if (!after.ok()) return after.status();
+    env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,
+                                 engine_gib(before->value() - after->value())));
+    return {};
+  }
+
+  static Bytes to_bytes(EngineGiB g) { return truncate_to_bytes(g); }
+
+  // The KV tensors of a pool of `tokens` rows (plus the padding page) for `g`.
+  Status allocate_kv_pool(const KvGeometry& g, std::int64_t tokens, std::int64_t swa_tokens,
+                          Bytes& k_size, Bytes& v_size) {
+    const std::int64_t rows = tokens + p_.facts.page_size;
+    if (g.mla) {
+      // memory_pool.py MLATokenToKVPool: one [rows, 1, kv_lora_rank + rope] buffer per layer.
+      const Bytes per_layer =
+          bytes(rows * (g.kv_lora_rank + g.qk_rope_head_dim) * g.kv_element_size);
+      const Bytes layer_bytes = g.fp4 ? bytes(rows * cell_size(g) / g.layers) : per_layer;
+      for (std::int64_t l = 0; l < g.layers; ++l) {
+        GPUMEM_RETURN_IF_ERROR(allocate(layer_bytes, Category::kKvCache));
+      }
+      k_size = layer_bytes * g.layers;
+      return {};
+    }
+    // memory_pool.py MHATokenToKVPool._create_buffers: every layer's K, then every V.
+    auto pool = [&](std::int64_t layers, std::int64_t pool_rows, std::int64_t heads,
+                    std::int64_t hd, std::int64_t vhd) -> Status {
+      Bytes k = bytes(pool_rows * heads * hd * g.kv_element_size);
+      Bytes v = bytes(pool_rows * heads * vhd * g.kv_element_size);
+      if (g.fp4) {
+        // MHATokenToKVPoolFP4: packed halves plus one scale byte per 16 elements.
+        k = bytes(pool_rows * heads * hd / 2 + pool_rows * heads * hd / 16);
+        v = bytes(pool_rows * heads * vhd / 2 + pool_rows * heads * vhd / 16);
+      }
+      for (std::int64_t l = 0; l < layers; ++l) {
+        GPUMEM_RETURN_IF_ERROR(allocate(k, Category::kKvCache));
+      }
+      for (std::int64_t l = 0; l < layers; ++l) {
+        GPUMEM_RETURN_IF_ERROR(allocate(v, Category::kKvCache));
+      }
+      k_size += k * layers;
+      v_size += v * layers;
+      return {};
+    };
+    if (g.hybrid_swa) {
+      // swa_memory_pool.py SWAKVPool: a sliding-window pool and a full-attention pool.
+      GPUMEM_RETURN_IF_ERROR(pool(g.swa_layers, swa_tokens + p_.facts.page_size, g.swa_kv_heads,
+                                  g.swa_head_dim, g.swa_v_head_dim));
+      return pool(g.full_layers, rows, g.kv_heads, g.head_dim, g.v_head_dim);
+    }
+    return pool(g.layers, rows, g.kv_heads, g.head_dim, g.v_head_dim);
+  }
+
+  Status kv_cache() {
+    // sglang v0.5.9 model_runner_kv_cache_mixin.py profile_max_num_token / init_memory.
+    Result<EngineGiB> a = available_gib(env_.world_size > 1);
+    if (!a.ok()) return a.status();
+    EngineGiB a_used = *a;
+    if (p_.observed.free_after_weights) {
+      a_used = to_engine_gib(*p_.observed.free_after_weights);
+    } else if (p_.observed.weight_load_usage) {
+      a_used = engine_gib(f_.value() - to_engine_gib(*p_.observed.weight_load_usage).value());
+    } else if (p_.observed.free_before_weights) {
+      // F pinned alone: what the simulated weights took comes off the pinned F.
+      a_used = engine_gib(f_.value() - (f_sim_.value() - a->value()));
+    }
+    std::int64_t cell = cell_size(stage_.kv);
+    if (p_.draft && p_.rules.draft_counted_in_kv_sizing) {
+      // sglang v0.5.14 pool_configurator.py: cell *= 1 + draft_layers / target_layers
+      cell = static_cast<std::int64_t>(static_cast<double>(cell) *
+                                       (1.0 + static_cast<double>(p_.draft->num_hidden_layers) /
+                                                  static_cast<double>(stage_.kv.layers)));
+    }
+    const double mfs = p_.args.mem_fraction_static;
+    const EngineGiB rest = profile_rest(f_, a_used, mfs);
+    const std::int64_t profiled = profile_max_num_token(f_, a_used, mfs, cell);
+    PoolInputs in;
+    in.profiled_tokens = profiled;
+    in.context_len = p_.facts.context_len;
+    in.max_running_requests = p_.args.max_running_requests;
+    in.max_total_tokens = p_.flags.max_total_tokens;
+    in.page_size = p_.facts.page_size;
+    PoolSizing sizing = size_pools(in);
+    if (p_.pp > 1) {
+      Result<std::int64_t> t = env_.comm.min_over_world(sizing.max_total_num_tokens);
+      if (!t.ok()) return t.status();
+      sizing.max_total_num_tokens = *t;
+    }
+    if (stage_.kv.hybrid_swa) {
+      split_hybrid_swa(stage_.kv, p_.facts.page_size, p_.flags.swa_full_tokens_ratio, sizing);
+    }
+    env_.fact({"A (free after weights, world MIN)", to_bytes(a_used)});
+    env_.fact({"rest (GiB)", rest.value()});
+    env_.fact({"cell_size (bytes per token)", cell});
+    env_.fact({"profiled tokens", profiled});
+    if (sizing.max_total_num_tokens <= 0) {
+      return engine_error("RuntimeError: " + not_enough_memory_message(mfs));
+    }
+    tokens_ = sizing.max_total_num_tokens;
+    swa_tokens_ = sizing.swa_tokens;
+    req_rows_ = sizing.max_num_reqs;
+
+    // memory_pool.py ReqToTokenPool: int32 [rows, context_len + 4 + draft tokens].
+    const std::int64_t extra =
+        4 + (p_.args.speculative.algorithm.empty() ? 0 : p_.args.speculative.num_draft_tokens);
+    GPUMEM_RETURN_IF_ERROR(
+        allocate(bytes(req_rows_ * (p_.facts.context_len + extra) * 4), Category::kKvCache));
+    Bytes k_size;
+    Bytes v_size;
+    GPUMEM_RETURN_IF_ERROR(allocate_kv_pool(stage_.kv, tokens_, swa_tokens_, k_size, v_size));
+    if (stage_.kv.mla) {
+      env_.log(log_kv_allocated_mla(tokens_, k_size));
+    } else {
+      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
+    }
+    // allocator.py TokenToKVPoolAllocator: free_pages int64 (pages when page_size > 1); SWA
+    // adds the full-to-swa index mapping.
+    const std::int64_t pages = tokens_ / p_.facts.page_size;
+    GPUMEM_RETURN_IF_ERROR(allocate(bytes(pages * 8), Category::kKvCache));
+    if (stage_.kv.hybrid_swa) {
+      GPUMEM_RETURN_IF_ERROR(
+          allocate(bytes((tokens_ + p_.facts.page_size) * 8), Category::kKvCache));
+    }
+    // model_runner.py initialize: max_running_requests.
+    const std::int64_t dp = p_.flags.enable_dp_attention ? p_.flags.dp_size : 1;
+    max_running_ = max_running_requests(tokens_, p_.args.max_running_requests, dp, req_rows_);
+    env_.fact({"max_total_num_tokens", tokens_});
+    if (stage_.kv.hybrid_swa) env_.fact({"swa tokens", swa_tokens_});
+    env_.fact({"req_to_token rows", req_rows_});
+    env_.fact({"max_running_requests", max_running_});
+    Result<EngineGiB> after = available_gib(false);
+    if (!after.ok()) return after.status();
+    env_.log(log_memory_pool_end(*after));
+    return {};
+  }
+
+  Status draft_kv_cache() {
+    // speculative/eagle_worker.py: the draft runner's pool has the target's token count.
+    Bytes k_size;
+    Bytes v_size;
+    GPUMEM_RETURN_IF_ERROR(allocate_kv_pool(stage_.draft_kv, tokens_, 0, k_size, v_size));
+    if (stage_.draft_kv.mla) {
+      env_.log(log_kv_allocated_mla(tokens_, k_size));
+    } else {
+      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
+    }
+    env_.fact({"draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
+    return {};
+  }
+
+  Status cublas() {
+    // sglang v0.5.9 model_runner.py init_cublas: one small fp16 matmul creates the cuBLAS
+    // handle and PyTorch's workspace for the current stream.
+    GPUMEM_RETURN_IF_ERROR(env_.device.load_library("cublas"));
+    return allocate(cublas_workspace(), Category::kWorkspace);
+  }
+
+  Bytes cublas_workspace() const {
+    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
+  }
+
+  Status attention_backend() {
+    // sglang v0.5.9 model_runner.py init_attention_backend: the backend's own buffers.
+    const std::string& b = p_.facts.attention_backend;
+    if (b == "flashinfer") {
+      Bytes ws = k_.flashinfer_workspace;
+      if (p_.model.family == ArchitectureFamily::kQwen2 ||
+          p_.model.family == ArchitectureFamily::kQwen3 ||
+          p_.model.family == ArchitectureFamily::kQwen3Moe) {
+        ws = k_.flashinfer_workspace_qwen;
+      }
+      if (p_.flags.enable_deterministic_inference) ws = k_.flashinfer_workspace_deterministic;
+      if (p_.env.flashinfer_workspace_size) ws = *p_.env.flashinfer_workspace_size;
+      GPUMEM_RETURN_IF_ERROR(allocate(ws, Category::kWorkspace));
+      for (int i = 0; i < k_.flashinfer_wrappers; ++i) {
+        GPUMEM_RETURN_IF_ERROR(allocate(k_.flashinfer_int_workspace, Category::kWorkspace));
+      }
+      // kv_indptr / qo_indptr of req pool rows + 1 (int32).
+      GPUMEM_RETURN_IF_ERROR(allocate(bytes((req_rows_ + 1) * 4 * 2), Category::kWorkspace));
+    } else if (b == "trtllm_mha") {
+      GPUMEM_RETURN_IF_ERROR(allocate(k_.trtllm_mha_workspace, Category::kWorkspace));
+    } else if (b == "trtllm_mla") {
+      GPUMEM_RETURN_IF_ERROR(allocate(k_.trtllm_mla_workspace, Category::kWorkspace));
+    }
+    return {};
+  }
+
+  // Captures one graph per batch size, largest first, into the shared pool.
+  Status capture_graphs(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
+                        const Architecture& arch, std::int64_t first_layer, std::int64_t last_layer,
+                        std::int64_t vocab, bool with_head,
+                        std::set<std::uint64_t>& registered_bases) {
+    GraphShape shape = p_.graph;
+    for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
+      const std::int64_t tokens = *it * tokens_per_bs;
+      // cuda_graph_runner.py capture_one_batch_size: two eager runs before capturing.
+      for (int warmup = 0; warmup < 2; ++warmup) {
+        GPUMEM_RETURN_IF_ERROR(
+            forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr));
+      }
+      GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool_));
+      Status s = env_.device.begin_graph_capture();
+      if (s.ok()) {
+        s = forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head,
+                    &registered_bases);
+      }
+      if (s.ok()) s = env_.device.end_graph_capture().status();
+      Status end = env_.allocator.end_allocate_to_pool(pool_);
+      GPUMEM_RETURN_IF_ERROR(s);
+      GPUMEM_RETURN_IF_ERROR(end);
+    }
+    return {};
+  }
+
+  // One forward over `tokens` tokens: activations allocated and freed layer by layer (only
+  // the first layer of each kind allocates: later ones repeat its pattern exactly), the
+  // layer's kernels, and its two all-reduces. `registered` collects the base allocations of
+  // custom all-reduce inputs captured into a graph.
+  Status forward(const Architecture& arch, const GraphShape& shape, std::int64_t first_layer,
+                 std::int64_t last_layer, std::int64_t tokens, std::int64_t vocab, bool with_head,
+                 std::set<std::uint64_t>* registered) {
+    const Bytes hidden = bytes(tokens * arch.hidden_size * 2);
+    std::vector<BlockHandle> persistent;
+    for (int i = 0; i < 2; ++i) {  // hidden states and residual
+      Result<BlockHandle> h = env_.allocator.allocate(hidden, Category::kActivations);
+      if (!h.ok()) return h.status();
+      persistent.push_back(*h);
+    }
+    bool dense_done = false;
+    bool moe_done = false;
+    for (std::int64_t layer = first_layer; layer < last_layer; ++layer) {
+      const bool moe = arch.is_moe_layer(layer);
+      bool& done = moe ? moe_done : dense_done;
+      if (!done) {
+        std::vector<BlockHandle> live;
+        for (const ActivationTensor& t : layer_activations(arch, p_.facts, shape, layer, tokens)) {
+          Result<BlockHandle> h = env_.allocator.allocate(t.bytes, Category::kActivations);
+          if (!h.ok()) return h.status();
+          live.push_back(*h);
+        }
+        for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
+        done = true;
+      }
+      const int kernels = kernels_per_layer(arch, layer, k_.kernels);
+      for (int k = 0; k < kernels; ++k) {
+        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
+      }
+      for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
+        GPUMEM_RETURN_IF_ERROR(all_reduce(persistent[0], hidden, registered));
+      }
+    }
+    if (with_head) {
+      std::vector<BlockHandle> live;
+      for (const ActivationTensor& t : head_activations(arch, shape, tokens, vocab)) {
+        Result<BlockHandle> h = env_.allocator.allocate(t.bytes, Category::kActivations);
+        if (!h.ok()) return h.status();
+        live.push_back(*h);
+      }
+      for (int k = 0; k < k_.kernels.head; ++k) {
+        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
+      }
+      for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
+    }
+    for (BlockHandle h : persistent) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
+    return {};
+  }
+
+  // sglang v0.5.9 parallel_state.py GroupCoordinator.all_reduce: the custom kernel when it
+  // is on and the input fits its 8 MiB buffer, else PyNccl.
+  Status all_reduce(BlockHandle input, Bytes size, std::set<std::uint64_t>* registered) {
+    const CustomAllReduceSizes car;
+    if (p_.custom_all_reduce.enabled && size <= car.max_size) {
+      if (registered != nullptr) {
+        Result<BaseAllocation> base = env_.allocator.base_allocation(input);
+        if (!base.ok()) return base.status();
+        registered->insert(base->base.address);
+      }
+      return env_.device.launch_kernel({}, size);
+    }
+    return env_.comm.all_reduce(tp_comm_, size);
+  }
+
+  // custom_all_reduce.py register_graph_buffers: the IPC handle of every distinct base
+  // allocation the captured all-reduces read is exchanged, and each peer opens it.
+  Status register_graph_buffers(const std::set<std::uint64_t>& bases) {
+    if (!p_.custom_all_reduce.enabled) return {};
+    for (std::uint64_t base : bases) {
+      Result<IpcHandle> mine = env_.device.ipc_export(DevicePtr{base});
+      if (!mine.ok()) return mine.status();
+      Result<std::vector<IpcHandle>> handles = env_.comm.all_gather(tp_group_, *mine);
+      if (!handles.ok()) return handles.status();
+      for (size_t i = 0; i < tp_group_.size(); ++i) {
+        if (tp_group_[i] == env_.rank) continue;
+        GPUMEM_RETURN_IF_ERROR(env_.device.ipc_open((*handles)[i]).status());
+      }
+    }
+    return {};
+  }
+
+  Status allocate_buffers(const std::vector<GraphBuffer>& buffers) {
+    for (const GraphBuffer& b : buffers)
+      GPUMEM_RETURN_IF_ERROR(allocate(b.bytes, Category::kGraphs));
+    return {};
+  }
+
+  Status cuda_graphs() {
+    // sglang v0.5.9 model_runner.py init_device_graphs and cuda_graph_runner.py.
+    Result<EngineGiB> before = available_gib(false);
+    if (!before.ok()) return before.status();
+    env_.log(log_capture_begin(*before));
+    capture_bs_ = batch_sizes_to_capture(p_.args.cuda_graph_bs, req_rows_);
+    env_.fact({"cuda graph batch sizes", capture_bs_});
+    if (capture_bs_.empty()) return {};
+    GraphShape shape = p_.graph;
+    shape.max_bs = capture_bs_.back();
+    const bool spec = !p_.args.speculative.algorithm.empty();
+    GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(p_.model, p_.facts, shape, spec)));
+    // A GEMM on the capture stream gets its own cuBLAS workspace (per handle and stream).
+    GPUMEM_RETURN_IF_ERROR(allocate(cublas_workspace(), Category::kWorkspace));
+    pool_ = env_.allocator.create_pool();
+    std::set<std::uint64_t> registered;
+    GPUMEM_RETURN_IF_ERROR(capture_graphs(capture_bs_, p_.graph.tokens_per_bs, p_.model,
+                                          stage_.layers.start, stage_.layers.end,
+                                          p_.model.vocab_size, pp_rank_ == p_.pp - 1, registered));
+    GPUMEM_RETURN_IF_ERROR(register_graph_buffers(registered));
+    Result<EngineGiB> after = available_gib(false);
+    if (!after.ok()) return after.status();
+    env_.log(log_capture_end(engine_gib(before->value() - after->value()), *after));
+    return {};
+  }
+
+  Status draft_cuda_graphs() {
+    // speculative/eagle_worker.py: draft decode (num_steps > 1) and draft extend runners,
+    // captured into the same global pool as the target's graphs.
+    const Architecture& d = *p_.draft;
+    const SpeculativeSettings& s = p_.args.speculative;
+    std::vector<std::int64_t> sizes = capture_bs_;
+    if (sizes.empty()) return {};
+    GraphShape shape = p_.graph;
+    shape.max_bs = sizes.back();
+    std::set<std::uint64_t> registered;
+    const std::int64_t draft_vocab = d.draft_vocab_size > 0 ? d.draft_vocab_size : d.vocab_size;
+    if (s.num_steps > 1) {
+      shape.tokens_per_bs = s.eagle_topk;
+      GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(d, p_.facts, shape, false)));
+      for (std::int64_t step = 0; step + 1 < s.num_steps; ++step) {
+        GPUMEM_RETURN_IF_ERROR(capture_graphs(sizes, s.eagle_topk, d, 0, d.num_hidden_layers,
+                                              draft_vocab, true, registered));
+      }
+    }
+    shape.tokens_per_bs = s.num_draft_tokens;
+    GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(d, p_.facts, shape, false)));
+    GPUMEM_RETURN_IF_ERROR(capture_graphs(sizes, s.num_draft_tokens, d, 0, d.num_hidden_layers,
+                                          draft_vocab, true, registered));
+    return register_graph_buffers(registered);
+  }
+
+  Status ready() {
+    // scheduler.py: the summary line reads free memory without emptying the cache.
+    Result<EngineGiB> avail = available_gib(false, /*empty_cache=*/false);
+    if (!avail.ok()) return avail.status();
+    env_.log(log_summary(tokens_, p_.args.chunked_prefill_size, p_.flags.max_prefill_tokens,
+                         max_running_, p_.facts.context_len, *avail));
+    env_.fact({"available_gpu_mem at ready", to_bytes(*avail)});
+    return {};
+  }
+
+  const Plan& p_;
+  const StartupConstants& k_;
+  RankEnv& env_;
+  const int pp_rank_;
+  const StagePlan& stage_;
+  std::vector<int> tp_group_;
+  std::vector<int> pp_group_;
+  NcclSettings nccl_;
+  CommunicatorId tp_comm_;
+  EngineGiB before_distributed_;
+  EngineGiB f_;
+  EngineGiB f_sim_;
+  EngineGiB weight_usage_;
+  std::int64_t tokens_ = 0;
+  std::int64_t swa_tokens_ = 0;
+  std::int64_t req_rows_ = 0;
+  std::int64_t max_running_ = 0;
+  std::vector<std::int64_t> capture_bs_;
+  PoolId pool_;
+};
+
+}  // namespace
+
+RankProgram startup_program(const Plan& plan, const StartupConstants& constants) {
+  return [&plan, &constants](RankEnv& env) { RankStartup(plan, constants, env).run(); };
+}
+
+}  // namespace gpumem::sglang
