@@ -27,6 +27,8 @@ std::string group_thousands(std::int64_t n) {
 
 }  // namespace
 
+std::string format_count(std::int64_t n) { return group_thousands(n); }
+
 std::string format_bytes(Bytes b) { return group_thousands(b.value()) + " B"; }
 
 std::string format_mib(Bytes b) {

@@ -77,6 +77,8 @@ constexpr Bytes truncate_to_bytes(EngineGiB g) {
 // does before SGLang's distributed MIN (round to nearest even, 24-bit mantissa).
 Bytes through_float32(Bytes b);
 
+// "17,640,734,720": any count with thousands separators.
+std::string format_count(std::int64_t n);
 // "17,640,734,720 B"
 std::string format_bytes(Bytes b);
 // "16,892.00 MiB" — two decimals, thousands separators.
