@@ -30,6 +30,8 @@ const std::vector<Command>& commands();
 Command validate_command();
 Command simulate_command();
 Command catalog_command();
+Command report_command();
+Command diff_command();
 
 }  // namespace gpumem::cli
 

@@ -1,5 +1,6 @@
 #include "core/atomic_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,8 @@ Status write_file_atomically(const std::string& path, const std::string& text) {
   std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = mkstemp(temp.data());
   if (fd < 0) return io_error(path + ": cannot write: " + std::strerror(errno));
+  // mkstemp creates the file 0600; outputs are ordinary files, readable by others.
+  ::fchmod(fd, 0644);
   size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);

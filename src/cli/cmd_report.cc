@@ -1,0 +1,58 @@
+// `gpumem report [SCENARIO...]`: writes every scenario's golden report — the Markdown ledger
+// and the JSON ledger — under reports/scenarios/, deterministically.
+#include <cstdio>
+#include <filesystem>
+
+#include "catalog/scenario.h"
+#include "cli/command.h"
+#include "cli/scenario_set.h"
+#include "cli/workspace.h"
+#include "core/atomic_file.h"
+#include "engine/fit_advice.h"
+#include "engine/simulate.h"
+#include "report/render.h"
+#include "sim/ledger_json.h"
+
+namespace gpumem::cli {
+
+// Simulates `file` and writes its two golden files; errors go to `diags`.
+bool write_golden(const Workspace& ws, const std::string& file, const std::string& golden_dir,
+                  Diagnostics& diags) {
+  std::optional<Scenario> s = load_scenario(file, ws.gpus, diags);
+  if (!s || !diags.empty()) return false;
+  SimulationInputs inputs{ws.gpus, ws.models, {}};
+  std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
+  if (!ledger || !diags.empty()) return false;
+  const std::string md = render_markdown(*ledger) + advise_fit(*s, inputs, *ledger);
+  std::error_code ec;
+  std::filesystem::create_directories(golden_dir, ec);
+  for (const auto& [ext, text] :
+       {std::pair<std::string, std::string>{".md", md}, {".json", ledger_to_json(*ledger)}}) {
+    if (Status w = write_file_atomically(golden_path(golden_dir, s->name, ext), text); !w.ok()) {
+      diags.error({}, w.message());
+      return false;
+    }
+  }
+  return true;
+}
+
+Command report_command() {
+  return {"report", "write the golden reports (Markdown and JSON ledgers) of the scenarios",
+          [](CLI::App& app, const GlobalOptions& global) {
+            auto files = std::make_shared<std::vector<std::string>>();
+            auto out = std::make_shared<std::string>(kGoldenDir);
+            app.add_option("scenarios", *files, "scenario files (default: scenarios/*.yaml)");
+            app.add_option("--out", *out, "directory of the golden reports");
+            return [files, out, &global]() -> ExitCode {
+              Diagnostics diags;
+              std::optional<Workspace> ws = open_workspace(global, diags);
+              if (!ws) return report_diagnostics(diags);
+              for (const std::string& f : scenario_files(*files)) {
+                if (write_golden(*ws, f, *out, diags)) std::printf("%s: written\n", f.c_str());
+              }
+              return report_diagnostics(diags);
+            };
+          }};
+}
+
+}  // namespace gpumem::cli
