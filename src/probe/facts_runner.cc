@@ -183,31 +183,7 @@ Finished Runner::collect(const Instance& in, const JobOutcome& outcome) const {
 }
 
 Result<int> Runner::count_gpus() {
-  static const FactJob kCount = [] {
-    FactJob j;
-    j.name = "count GPUs";
-    j.kind = FactKind::kCountGpus;
-    j.group = FactGroup::kProvenance;
-    return j;
-  }();
-  Instance& in = instances_.emplace_back();
-  in.job = &kCount;
-  in.name = "count GPUs";
-  in.gpus = {0};
-  in.serial = 0;
-  auto spec = spec_for(in);
-  if (!spec.ok()) return spec.status();
-  const JobOutcome outcome = run_job(std::move(*spec), kKillGrace);
-  Finished f = collect(in, outcome);
-  if (f.status != "ok") {
-    return internal_error("could not count the GPUs: " + f.message);
-  }
-  const json& rank = f.ranks[0];
-  if (!rank.contains("data") || !rank["data"].contains("count") ||
-      !rank["data"]["count"].is_number_integer()) {
-    return internal_error("could not count the GPUs: the worker's result has no count");
-  }
-  return rank["data"]["count"].get<int>();
+  return count_gpus_in_child(options_.self_exe, work_, options_.job_timeout);
 }
 
 Status Runner::write_outputs(const std::vector<Finished>& done, int gpus, int nccl_ranks) const {
@@ -277,6 +253,15 @@ int Runner::run() {
   }
   work_ = tmpl;
   progress(fmt::format("scratch directory {}", work_.string()));
+  // The scratch directory goes when the run ends, however it ends, unless asked to stay.
+  struct Cleanup {
+    const std::filesystem::path& dir;
+    bool keep;
+    ~Cleanup() {
+      std::error_code ignored;
+      if (!keep) std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{work_, options_.keep_work};
 
   std::vector<Finished> done;
   auto gpus = count_gpus();
@@ -411,11 +396,7 @@ int Runner::run() {
     progress("cannot write the results: " + s.message());
     return kExitInternal;
   }
-  if (options_.keep_work) {
-    progress("kept the scratch directory " + work_.string());
-  } else {
-    std::filesystem::remove_all(work_, ec);
-  }
+  if (options_.keep_work) progress("kept the scratch directory " + work_.string());
   const bool all_ok = std::all_of(done.begin(), done.end(), [&](const Finished& f) {
     return f.status == "ok" || (f.status == "skipped" && f.message.rfind("needs ", 0) == 0);
   });
@@ -438,5 +419,32 @@ std::vector<std::string> worker_argv(const std::string& self_exe, FactKind kind,
 }
 
 int run_facts(const FactsOptions& options) { return Runner(options).run(); }
+
+Result<int> count_gpus_in_child(const std::string& self_exe, const std::filesystem::path& work_dir,
+                                std::chrono::milliseconds timeout) {
+  const std::filesystem::path result = work_dir / "count_gpus.json";
+  JobSpec spec;
+  spec.name = "count GPUs";
+  spec.timeout = timeout;
+  spec.children.push_back(ChildSpec{"GPU count",
+                                    worker_argv(self_exe, FactKind::kCountGpus, 0, result, timeout),
+                                    environment_with({}, {})});
+  const JobOutcome outcome = run_job(std::move(spec), kKillGrace);
+  auto text = read_file(result);
+  const json rank = text.ok() ? json::parse(*text, nullptr, false) : json();
+  if (!rank.is_object() || !ok_field(rank)) {
+    const std::string why =
+        rank.is_object()
+            ? error_field(rank)
+            : "the counting process " +
+                  (outcome.children.empty() ? outcome.message : describe_exit(outcome.children[0]));
+    return internal_error("could not count the GPUs: " + why);
+  }
+  const auto data = rank.find("data");
+  if (data == rank.end() || !data->contains("count") || !(*data)["count"].is_number_integer()) {
+    return internal_error("could not count the GPUs: the worker's result has no count");
+  }
+  return (*data)["count"].get<int>();
+}
 
 }  // namespace gpumem::probe

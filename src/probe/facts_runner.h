@@ -34,6 +34,11 @@ struct FactsOptions {
 // both cases; run.json says what failed and why).
 int run_facts(const FactsOptions& options);
 
+// How many GPUs CUDA sees, asked of a child process (a worker of kind count_gpus writing
+// into `work_dir`), so that the calling process never initialises CUDA itself.
+Result<int> count_gpus_in_child(const std::string& self_exe, const std::filesystem::path& work_dir,
+                                std::chrono::milliseconds timeout);
+
 // The command line of a facts worker.
 std::vector<std::string> worker_argv(const std::string& self_exe, FactKind kind, int index,
                                      const std::filesystem::path& result,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace gpumem::probe {
 namespace {
 
@@ -58,6 +60,77 @@ Status check_nccl_env(const NcclSettings& s, const EnvLookup& env) {
         want ? name + "=" + *want : name + " unset", have ? name + "=" + *have : name + " unset"));
   }
   return Status::ok_status();
+}
+
+namespace {
+
+Result<std::optional<bool>> read_flag(const EnvLookup& env, std::string_view name) {
+  const std::optional<std::string> v = env(name);
+  if (!v) return std::optional<bool>();
+  if (*v == "0" || *v == "1") return std::optional<bool>(*v == "1");
+  return invalid_input(fmt::format("{}='{}': gpumem reads this variable as 0 or 1", name, *v));
+}
+
+Result<std::optional<std::int64_t>> read_count(const EnvLookup& env, std::string_view name) {
+  const std::optional<std::string> v = env(name);
+  if (!v) return std::optional<std::int64_t>();
+  std::int64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (v->empty() || ec != std::errc() || ptr != v->data() + v->size() || n < 0) {
+    return invalid_input(
+        fmt::format("{}='{}' is not a non-negative integer (NCCL takes plain "
+                    "numbers: bytes for sizes)",
+                    name, *v));
+  }
+  return std::optional<std::int64_t>(n);
+}
+
+}  // namespace
+
+Result<NcclSettings> nccl_settings_from_env(const EnvLookup& env) {
+  for (const char* alias : {"NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}) {
+    if (env(alias)) {
+      return invalid_input(
+          fmt::format("{} is set; gpumem models the channel bounds as "
+                      "NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS, use those",
+                      alias));
+    }
+  }
+  NcclSettings s;
+  const auto flag = [&](std::string_view name, std::optional<bool>& out) -> Status {
+    auto f = read_flag(env, name);
+    if (!f.ok()) return f.status();
+    out = *f;
+    return Status::ok_status();
+  };
+  const auto size = [&](std::string_view name, std::optional<Bytes>& out) -> Status {
+    auto n = read_count(env, name);
+    if (!n.ok()) return n.status();
+    if (*n) out = bytes(**n);
+    return Status::ok_status();
+  };
+  const auto count = [&](std::string_view name, std::optional<int>& out) -> Status {
+    auto n = read_count(env, name);
+    if (!n.ok()) return n.status();
+    if (*n) out = static_cast<int>(**n);
+    return Status::ok_status();
+  };
+  GPUMEM_RETURN_IF_ERROR(flag("NCCL_CUMEM_ENABLE", s.cumem_enable));
+  GPUMEM_RETURN_IF_ERROR(flag("NCCL_RUNTIME_CONNECT", s.runtime_connect));
+  GPUMEM_RETURN_IF_ERROR(size("NCCL_BUFFSIZE", s.buffsize));
+  GPUMEM_RETURN_IF_ERROR(size("NCCL_LL_BUFFSIZE", s.ll_buffsize));
+  GPUMEM_RETURN_IF_ERROR(size("NCCL_LL128_BUFFSIZE", s.ll128_buffsize));
+  GPUMEM_RETURN_IF_ERROR(count("NCCL_MIN_NCHANNELS", s.min_channels));
+  GPUMEM_RETURN_IF_ERROR(count("NCCL_MAX_NCHANNELS", s.max_channels));
+  GPUMEM_RETURN_IF_ERROR(flag("NCCL_P2P_DISABLE", s.p2p_disable));
+  s.p2p_level = env("NCCL_P2P_LEVEL");
+  std::optional<bool> nvls;
+  GPUMEM_RETURN_IF_ERROR(flag("NCCL_NVLS_ENABLE", nvls));
+  if (nvls.value_or(true)) {
+    return invalid_input("NCCL_NVLS_ENABLE must be 0: gpumem never enables NVLink multicast");
+  }
+  s.nvls_enable = false;
+  return s;
 }
 
 }  // namespace gpumem::probe

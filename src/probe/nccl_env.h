@@ -34,6 +34,12 @@ Result<std::vector<NcclEnvExpectation>> nccl_env_expectations(const NcclSettings
 // kInvalidInput naming the first variable whose value in `env` differs from `s`.
 Status check_nccl_env(const NcclSettings& s, const EnvLookup& env);
 
+// The settings an environment stands for (the inverse of nccl_env_expectations), for runs
+// whose NCCL settings are whatever the rank was started with. kInvalidInput for a value NCCL
+// would read differently from gpumem (a size with a unit, a flag other than 0/1) or for the
+// NCCL_MIN_CTAS/NCCL_MAX_CTAS spellings, which gpumem does not model.
+Result<NcclSettings> nccl_settings_from_env(const EnvLookup& env);
+
 }  // namespace gpumem::probe
 
 #endif  // GPUMEM_PROBE_NCCL_ENV_H_

@@ -75,4 +75,24 @@ nlohmann::json delta_json(const Sample& before, const Sample& after) {
   return j;
 }
 
+std::optional<Bytes> cuda_taken(const Sample& before, const Sample& after) {
+  if (!before.cuda_free || !after.cuda_free) return std::nullopt;
+  return *before.cuda_free - *after.cuda_free;
+}
+
+nlohmann::json SampleLog::to_json() const {
+  nlohmann::json samples = nlohmann::json::array();
+  nlohmann::json deltas = nlohmann::json::array();
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    nlohmann::json s = {{"at", entries_[i].first}};
+    s.update(probe::to_json(entries_[i].second));
+    samples.push_back(std::move(s));
+    if (i == 0) continue;
+    nlohmann::json d = {{"step", entries_[i].first}};
+    d.update(delta_json(entries_[i - 1].second, entries_[i].second));
+    deltas.push_back(std::move(d));
+  }
+  return {{"samples", std::move(samples)}, {"deltas", std::move(deltas)}};
+}
+
 }  // namespace gpumem::probe

@@ -12,6 +12,9 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/units.h"
 #include "probe/nvml.h"
@@ -44,6 +47,23 @@ nlohmann::json delta_json(const Sample& before, const Sample& after);
 
 // JSON for an optional size: its byte count, or null.
 nlohmann::json bytes_or_null(const std::optional<Bytes>& b);
+
+// Device memory taken between two samples by cudaMemGetInfo: before.free - after.free.
+std::optional<Bytes> cuda_taken(const Sample& before, const Sample& after);
+
+// The samples of one measurement, named, in the order taken. In JSON each sample appears
+// with its name ("samples") and each step with its cost against the sample before it
+// ("deltas"), so that a reader sees both the levels and the increments.
+class SampleLog {
+ public:
+  void add(std::string name, const Sample& s) { entries_.emplace_back(std::move(name), s); }
+  bool empty() const { return entries_.empty(); }
+  const Sample& last() const { return entries_.back().second; }
+  nlohmann::json to_json() const;
+
+ private:
+  std::vector<std::pair<std::string, Sample>> entries_;
+};
 
 }  // namespace gpumem::probe
 

@@ -75,5 +75,49 @@ TEST(NcclEnv, CheckNamesTheMismatch) {
   EXPECT_EQ(no_nvls_var.code(), StatusCode::kInvalidInput);
 }
 
+TEST(NcclEnv, SettingsFromEnvironmentRoundTrip) {
+  auto s = nccl_settings_from_env(env_of({{"NCCL_CUMEM_ENABLE", "0"},
+                                          {"NCCL_BUFFSIZE", "1048576"},
+                                          {"NCCL_MIN_NCHANNELS", "8"},
+                                          {"NCCL_MAX_NCHANNELS", "8"},
+                                          {"NCCL_P2P_LEVEL", "LOC"},
+                                          {"NCCL_NVLS_ENABLE", "0"}}));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->cumem_enable, false);
+  EXPECT_FALSE(s->runtime_connect.has_value());
+  ASSERT_TRUE(s->buffsize.has_value());
+  EXPECT_EQ(s->buffsize->value(), 1'048'576);
+  EXPECT_EQ(s->min_channels, 8);
+  EXPECT_EQ(s->max_channels, 8);
+  EXPECT_EQ(s->p2p_level, "LOC");
+  EXPECT_EQ(s->nvls_enable, false);
+  // What the settings expect is exactly the environment they came from.
+  EXPECT_TRUE(check_nccl_env(*s, env_of({{"NCCL_CUMEM_ENABLE", "0"},
+                                         {"NCCL_BUFFSIZE", "1048576"},
+                                         {"NCCL_MIN_NCHANNELS", "8"},
+                                         {"NCCL_MAX_NCHANNELS", "8"},
+                                         {"NCCL_P2P_LEVEL", "LOC"},
+                                         {"NCCL_NVLS_ENABLE", "0"}}))
+                  .ok());
+}
+
+TEST(NcclEnv, SettingsFromEnvironmentErrors) {
+  EXPECT_EQ(nccl_settings_from_env(env_of({{"NCCL_BUFFSIZE", "4MiB"}, {"NCCL_NVLS_ENABLE", "0"}}))
+                .status()
+                .message(),
+            "NCCL_BUFFSIZE='4MiB' is not a non-negative integer (NCCL takes plain numbers: bytes "
+            "for sizes)");
+  EXPECT_EQ(
+      nccl_settings_from_env(env_of({{"NCCL_CUMEM_ENABLE", "yes"}, {"NCCL_NVLS_ENABLE", "0"}}))
+          .status()
+          .message(),
+      "NCCL_CUMEM_ENABLE='yes': gpumem reads this variable as 0 or 1");
+  EXPECT_EQ(nccl_settings_from_env(env_of({{"NCCL_MIN_CTAS", "4"}})).status().message(),
+            "NCCL_MIN_CTAS is set; gpumem models the channel bounds as "
+            "NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS, use those");
+  EXPECT_EQ(nccl_settings_from_env(env_of({})).status().message(),
+            "NCCL_NVLS_ENABLE must be 0: gpumem never enables NVLink multicast");
+}
+
 }  // namespace
 }  // namespace gpumem::probe

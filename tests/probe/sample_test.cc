@@ -45,5 +45,33 @@ TEST(Sample, WithoutNvmlOnlyTheTimeIsSet) {
   EXPECT_FALSE(s.process_used.has_value());
 }
 
+TEST(Sample, LogListsLevelsAndIncrements) {
+  Sample a;
+  a.t_mono_s = 10.0;
+  a.cuda_free = bytes(100'000'000);
+  Sample b = a;
+  b.t_mono_s = 10.5;
+  b.cuda_free = bytes(100'000'000 - 10'485'760);
+  Sample c = b;
+  c.t_mono_s = 11.0;
+  c.cuda_free = bytes(100'000'000 - 12'582'912);
+  SampleLog log;
+  log.add("before", a);
+  log.add("after_init", b);
+  log.add("after_all_reduce", c);
+  const nlohmann::json j = log.to_json();
+  ASSERT_EQ(j["samples"].size(), 3u);
+  EXPECT_EQ(j["samples"][1]["at"], "after_init");
+  EXPECT_EQ(j["samples"][1]["cuda_free"], 89'514'240);
+  ASSERT_EQ(j["deltas"].size(), 2u);
+  EXPECT_EQ(j["deltas"][0]["step"], "after_init");
+  EXPECT_EQ(j["deltas"][0]["cuda_free"], -10'485'760);
+  EXPECT_EQ(j["deltas"][1]["cuda_free"], -2'097'152);
+  EXPECT_EQ(j["deltas"][1]["t_s"], 0.5);
+  ASSERT_TRUE(cuda_taken(a, c).has_value());
+  EXPECT_EQ(cuda_taken(a, c)->value(), 12'582'912);
+  EXPECT_FALSE(cuda_taken(Sample{}, c).has_value());
+}
+
 }  // namespace
 }  // namespace gpumem::probe
