@@ -43,6 +43,11 @@ Status write_file_atomically(const std::filesystem::path& path, std::string_view
   return Status::ok_status();
 }
 
+Status write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value) {
+  return write_file_atomically(
+      path, value.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
 Result<std::string> read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return not_found(fmt::format("cannot open {}", path.string()));

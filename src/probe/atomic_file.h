@@ -7,6 +7,7 @@
 #define GPUMEM_PROBE_ATOMIC_FILE_H_
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,10 @@
 namespace gpumem::probe {
 
 Status write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+// `value` as indented JSON, written atomically. Bytes that are not UTF-8 (a log line, a
+// driver's message) are replaced by U+FFFD rather than failing the whole file.
+Status write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value);
 
 // The whole file, or kIoError / kNotFound naming it.
 Result<std::string> read_file(const std::filesystem::path& path);

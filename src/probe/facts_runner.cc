@@ -223,15 +223,14 @@ Status Runner::write_outputs(const std::vector<Finished>& done, int gpus, int nc
                         {"budget_s", options_.budget.count()},
                         {"wall_s", elapsed_s()},
                         {"jobs", std::move(jobs)}};
-  GPUMEM_RETURN_IF_ERROR(
-      write_file_atomically(options_.out_dir / "run.json", summary.dump(1) + "\n"));
+  GPUMEM_RETURN_IF_ERROR(write_json_atomically(options_.out_dir / "run.json", summary));
   for (FactGroup g : kFactGroups) {
     if (!wanted(g)) continue;
     const json file = {{"schema", kSchema},
                        {"group", fact_group_name(g)},
                        {"runs", runs.count(g) ? runs[g] : json::array()}};
-    GPUMEM_RETURN_IF_ERROR(write_file_atomically(
-        options_.out_dir / (std::string(fact_group_name(g)) + ".json"), file.dump(1) + "\n"));
+    GPUMEM_RETURN_IF_ERROR(write_json_atomically(
+        options_.out_dir / (std::string(fact_group_name(g)) + ".json"), file));
   }
   return Status::ok_status();
 }
@@ -244,11 +243,12 @@ int Runner::run() {
                  ec.message().c_str());
     return kExitBadInput;
   }
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "gpumem-probe-facts.XXXXXX").string();
+  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
+  std::string tmpl = (tmp / "gpumem-probe-facts.XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr) {
     std::fprintf(stderr, "gpumem-probe facts: cannot create a scratch directory under %s\n",
-                 std::filesystem::temp_directory_path().c_str());
+                 tmp.c_str());
     return kExitInternal;
   }
   work_ = tmpl;
@@ -269,7 +269,7 @@ int Runner::run() {
     const std::string why = gpus.ok() ? "CUDA sees no GPU" : gpus.status().message();
     progress("cannot start: " + why);
     json summary = {{"schema", kSchema}, {"error", why}, {"jobs", json::array()}};
-    (void)write_file_atomically(options_.out_dir / "run.json", summary.dump(1) + "\n");
+    (void)write_json_atomically(options_.out_dir / "run.json", summary);
     return kExitInternal;
   }
   const int nccl_ranks = options_.nccl_ranks > 0 ? options_.nccl_ranks : std::min(*gpus, 2);

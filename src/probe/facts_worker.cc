@@ -47,7 +47,7 @@ int finish(const WorkerOptions& o, json result, const Status& s) {
   result["error"] = s.ok() ? json(nullptr) : json(s.message());
   result["pid"] = static_cast<int>(::getpid());
   result["env"] = nccl_cuda_environment();
-  if (Status w = write_file_atomically(o.result, result.dump(1) + "\n"); !w.ok()) {
+  if (Status w = write_json_atomically(o.result, result); !w.ok()) {
     std::fprintf(stderr, "gpumem-probe worker: %s\n", w.message().c_str());
     return kExitInternal;
   }

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -207,4 +208,13 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace gpumem::probe
 
-int main(int argc, char** argv) { return gpumem::probe::probe_main(argc, argv); }
+int main(int argc, char** argv) {
+  // Errors are Status values below this point; an exception escaping a library (a JSON or
+  // file-system corner case) still ends with a message and gpumem's internal-error code.
+  try {
+    return gpumem::probe::probe_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpumem-probe: internal error: %s\n", e.what());
+    return gpumem::kExitInternal;
+  }
+}

@@ -223,7 +223,7 @@ int run_selftest_rank(const RankEnv& env, const std::filesystem::path& out_dir,
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path file = out_dir / fmt::format("selftest.rank{}.json", env.rank);
-  if (Status w = write_file_atomically(file, out.dump(1) + "\n"); !w.ok()) {
+  if (Status w = write_json_atomically(file, out); !w.ok()) {
     rt.log(w.message());
     return kExitInternal;
   }
