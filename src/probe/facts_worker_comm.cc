@@ -117,11 +117,19 @@ Status measure_ipc(RankRuntime& rt, json& data) {
       for (DevicePtr p : opened) rt.device().ipc_close(p);
       log.add("after_close", rt.sampler().read());
     }
-    GPUMEM_RETURN_IF_ERROR(rt.exchange().barrier("ipc_closed"));
+    // Both ranks learn whether the other succeeded, so that they stop together.
+    auto verdicts = rt.exchange().all_gather_world("ipc_closed", s.ok() ? "ok" : "failed");
+    if (!verdicts.ok()) return verdicts.status();
     for (DevicePtr p : buffers) rt.device().free(p);
     if (exporter) log.add("after_free", rt.sampler().read());
     entry.update(log.to_json());
     sizes.push_back(std::move(entry));
+    const bool peer_failed = (*verdicts)[exporter ? 1 : 0] != "ok";
+    if (s.ok() && peer_failed) {
+      s = Status(StatusCode::kAborted,
+                 fmt::format("the {} rank failed at {}", exporter ? "importing" : "exporting",
+                             format_bytes(size)));
+    }
     if (!s.ok()) break;
   }
   data["sizes"] = std::move(sizes);

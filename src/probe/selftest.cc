@@ -149,13 +149,20 @@ int run_selftest_rank(const RankEnv& env, const std::filesystem::path& out_dir,
       return Status::ok_status();
     });
     steps.run("ipc_exchange", [&](json& d) {
+      // Every rank joins the exchange and the barrier, also after a failed allocation or
+      // export, so that nobody waits in vain.
       auto mine = device.malloc(kIpcBuffer, Category::kCommunication);
-      if (!mine.ok()) return mine.status();
-      Status s = Status::ok_status();
-      auto handle = device.ipc_export(*mine);
-      if (!handle.ok()) s = handle.status();
-      // Every rank joins the exchange, also after a failed export, so nobody waits in vain.
-      auto all = comm.all_gather(all_ranks(comm.world_size()), handle.ok() ? *handle : IpcHandle{});
+      Status s = mine.ok() ? Status::ok_status() : mine.status();
+      IpcHandle handle;
+      if (s.ok()) {
+        auto h = device.ipc_export(*mine);
+        if (h.ok()) {
+          handle = *h;
+        } else {
+          s = h.status();
+        }
+      }
+      auto all = comm.all_gather(all_ranks(comm.world_size()), handle);
       if (s.ok() && !all.ok()) s = all.status();
       int opened = 0;
       for (int r = 0; s.ok() && r < comm.world_size(); ++r) {
@@ -170,7 +177,7 @@ int run_selftest_rank(const RankEnv& env, const std::filesystem::path& out_dir,
       }
       d["peers_opened"] = opened;
       const Status b = comm.barrier();
-      device.free(*mine);
+      if (mine.ok()) device.free(*mine);
       return s.ok() ? b : s;
     });
     auto settings = nccl_settings_from_env(process_env());
