@@ -32,8 +32,6 @@ class Deadline {
     return static_cast<int>(std::min<std::chrono::milliseconds::rep>(remaining().count(), cap_ms));
   }
 
-  std::chrono::milliseconds timeout() const { return timeout_; }
-
   // The timeout in seconds, for messages ("did not finish in 120 s").
   double timeout_s() const { return static_cast<double>(timeout_.count()) / 1000.0; }
 

@@ -57,8 +57,6 @@ std::optional<Bytes> cuda_taken(const Sample& before, const Sample& after);
 class SampleLog {
  public:
   void add(std::string name, const Sample& s) { entries_.emplace_back(std::move(name), s); }
-  bool empty() const { return entries_.empty(); }
-  const Sample& last() const { return entries_.back().second; }
   nlohmann::json to_json() const;
 
  private:

@@ -61,13 +61,21 @@ class Steps {
     const Status s = body(detail);
     const Sample now = rt_.sampler().read();
     const bool passed = s.code() == expect;
+    // What the probe itself holds through cudaMalloc after the step, by ledger category:
+    // the part of the memory in use that is neither the context nor a library's.
+    json own = json::object();
+    for (std::size_t c = 0; c < kCategoryCount; ++c) {
+      own[std::string(kCategoryNames[c])] =
+          rt_.device().allocated(static_cast<Category>(c)).value();
+    }
     json step = {{"step", name},
                  {"status", code_name(s.code())},
                  {"expected", code_name(expect)},
                  {"passed", passed},
                  {"message", s.message()},
                  {"sample", to_json(now)},
-                 {"delta", delta_json(last_, now)}};
+                 {"delta", delta_json(last_, now)},
+                 {"own_allocations", std::move(own)}};
     if (!detail.empty()) step["detail"] = std::move(detail);
     steps_.push_back(std::move(step));
     last_ = now;
