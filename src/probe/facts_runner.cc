@@ -17,7 +17,6 @@
 #include "probe/host_exchange.h"
 #include "probe/nccl_log.h"
 #include "probe/rank_env.h"
-#include "probe/sample.h"
 #include "probe/supervisor.h"
 
 namespace gpumem::probe {
@@ -42,7 +41,7 @@ std::string error_field(const json& rank) {
 
 // One run of a plan job on particular GPUs.
 struct Instance {
-  const FactJob* job;
+  const FactJob* job = nullptr;
   std::string name;       // unique within the run
   std::vector<int> gpus;  // GPU of rank r is gpus[r]; empty until placed
   std::optional<int> pinned_gpu;
@@ -50,7 +49,7 @@ struct Instance {
 };
 
 struct Finished {
-  const Instance* instance;
+  const Instance* instance = nullptr;
   std::string status;  // ok, failed, timed_out, interrupted, skipped
   std::string message;
   double wall_s = 0;
