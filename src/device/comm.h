@@ -56,10 +56,11 @@ class Comm {
   virtual Result<CommunicatorId> create_communicator(const std::vector<int>& ranks,
                                                      const NcclSettings& settings) = 0;
 
-  // One all-reduce of `size` bytes (float32 sum) on the communicator. The first collective
-  // of a lazily connected communicator allocates its connections here. Inside a graph
-  // capture it is recorded into the graph.
-  virtual Status all_reduce(CommunicatorId comm, Bytes size) = 0;
+  // One in-place all-reduce (float32 sum) of `size` bytes at `buffer` on the communicator.
+  // The first collective of a lazily connected communicator allocates its connections here.
+  // Inside a graph capture it is recorded into the graph. A null `buffer` asks the
+  // implementation for a scratch buffer of its own.
+  virtual Status all_reduce(CommunicatorId comm, DevicePtr buffer, Bytes size) = 0;
 
   // Host-side MIN over all world ranks. With `as_float32`, each rank's value first goes
   // through float32, as `torch.tensor(x, dtype=float32)` does in SGLang.

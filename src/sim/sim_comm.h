@@ -44,7 +44,7 @@ class SimComm final : public Comm {
   int world_size() const override { return world_size_; }
   Result<CommunicatorId> create_communicator(const std::vector<int>& ranks,
                                              const NcclSettings& settings) override;
-  Status all_reduce(CommunicatorId comm, Bytes size) override;
+  Status all_reduce(CommunicatorId comm, DevicePtr buffer, Bytes size) override;
   Result<Bytes> min_over_world(Bytes local, bool as_float32) override;
   Result<std::int64_t> min_over_world(std::int64_t local) override;
   Result<std::vector<IpcHandle>> all_gather(const std::vector<int>& ranks,

@@ -26,7 +26,7 @@ void BM_Synthetic8Rank100StepStartup(benchmark::State& state) {
         Result<BlockHandle> b = env.allocator.allocate(kib(4 + i), Category::kWeights);
         if (!a.ok() || !b.ok()) return internal_error("allocation failed");
         GPUMEM_RETURN_IF_ERROR(env.allocator.free(*a));
-        if (i % 10 == 0) GPUMEM_RETURN_IF_ERROR(env.comm.all_reduce(*comm, bytes(4)));
+        if (i % 10 == 0) GPUMEM_RETURN_IF_ERROR(env.comm.all_reduce(*comm, DevicePtr{}, bytes(4)));
         return env.comm.min_over_world(env.device.mem_get_info().free, true).status();
       });
       if (!s.ok()) return;

@@ -41,7 +41,7 @@ void program(RankEnv& env, Bytes big) {
     Result<CommunicatorId> c = env.comm.create_communicator(all, NcclSettings{});
     if (!c.ok()) return c.status();
     comm = *c;
-    return env.comm.all_reduce(comm, bytes(4));
+    return env.comm.all_reduce(comm, DevicePtr{}, bytes(4));
   });
   if (!s.ok()) return;
   s = env.step("min_free", [&]() -> Status {

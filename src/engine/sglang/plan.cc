@@ -111,6 +111,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
   car.pcie_gate_patched = p.env.patch_custom_all_reduce_on_pcie;
   p.custom_all_reduce = decide_custom_all_reduce(car);
 
+  // sglang v0.5.9 entrypoints/engine.py _set_envs_and_config: NCCL_CUMEM_ENABLE is set to
+  // --enable-symm-mem (so cuMem is off) unless the environment already sets it, and NVLink
+  // multicast is off.
+  p.nccl = p.env.nccl;
+  if (!p.nccl.cumem_enable) p.nccl.cumem_enable = p.flags.enable_symm_mem;
+  p.nccl.nvls_enable = false;
+
   WeightRules rules;
   rules.device_sm_count = p.gpu.sm_count;
   for (int stage = 0; stage < p.pp; ++stage) {

@@ -58,6 +58,9 @@ struct Plan {
   int gpus_per_node = 1;
   std::vector<Bytes> preoccupied;  // by global GPU index
 
+  // The NCCL settings every communicator of the engine runs with: the scenario's NCCL_*
+  // variables plus what SGLang sets itself.
+  NcclSettings nccl;
   CustomAllReduceDecision custom_all_reduce;
   GraphShape graph;               // max_bs before the capture-time filter against the req pool
   std::vector<StagePlan> stages;  // one per pipeline stage

@@ -25,11 +25,6 @@ class RankStartup {
     for (int s = 0; s < plan.pp; ++s) {
       pp_group_.push_back(replica_base + s * plan.tp + plan.tp_rank_of(env.rank));
     }
-    nccl_ = plan.env.nccl;
-    // sglang v0.5.9 entrypoints/engine.py _set_envs_and_config: NCCL_CUMEM_ENABLE is set to
-    // --enable-symm-mem (so cuMem is off) unless the environment already sets it; NVLS off.
-    if (!nccl_.cumem_enable) nccl_.cumem_enable = plan.flags.enable_symm_mem;
-    nccl_.nvls_enable = false;
   }
 
   void run() {
@@ -113,21 +108,32 @@ class RankStartup {
     // the custom all-reduce; the PP group has its own PyNccl communicator. A group of one
     // rank creates neither.
     if (p_.tp > 1) {
-      Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, nccl_);
+      Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, p_.nccl);
       if (!c.ok()) return c.status();
       tp_comm_ = *c;
-      GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(tp_comm_, bytes(4)));
+      GPUMEM_RETURN_IF_ERROR(warm_up(tp_comm_));
     }
     if (p_.custom_all_reduce.enabled) {
       GPUMEM_RETURN_IF_ERROR(
           create_custom_all_reduce(env_.device, env_.comm, env_.allocator, tp_group_));
     }
     if (p_.pp > 1) {
-      Result<CommunicatorId> c = env_.comm.create_communicator(pp_group_, nccl_);
+      Result<CommunicatorId> c = env_.comm.create_communicator(pp_group_, p_.nccl);
       if (!c.ok()) return c.status();
-      GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(*c, bytes(4)));
+      GPUMEM_RETURN_IF_ERROR(warm_up(*c));
     }
     return {};
+  }
+
+  // pynccl.py PyNcclCommunicator.__init__: all_reduce of torch.zeros(1) on the device, a
+  // float32 tensor from PyTorch's allocator (then cached, until the next empty_cache).
+  Status warm_up(CommunicatorId comm) {
+    Result<BlockHandle> t = env_.allocator.allocate(bytes(4), Category::kCommunication);
+    if (!t.ok()) return t.status();
+    Result<DevicePtr> p = env_.allocator.address(*t);
+    if (!p.ok()) return p.status();
+    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *p, bytes(4)));
+    return env_.allocator.free(*t);
   }
 
   Status free_memory() {
@@ -452,7 +458,9 @@ class RankStartup {
       }
       return env_.device.launch_kernel({}, size);
     }
-    return env_.comm.all_reduce(tp_comm_, size);
+    Result<DevicePtr> p = env_.allocator.address(input);
+    if (!p.ok()) return p.status();
+    return env_.comm.all_reduce(tp_comm_, *p, size);
   }
 
   // custom_all_reduce.py register_graph_buffers: the IPC handle of every distinct base
@@ -547,7 +555,6 @@ class RankStartup {
   const StagePlan& stage_;
   std::vector<int> tp_group_;
   std::vector<int> pp_group_;
-  NcclSettings nccl_;
   CommunicatorId tp_comm_;
   EngineGiB before_distributed_;
   EngineGiB f_;
