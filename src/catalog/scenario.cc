@@ -122,14 +122,16 @@ void read_engine(MapReader& r, ScenarioEngine& engine) {
           diags.error(arg.flag_loc, "flag '" + arg.flag + "' is given twice");
           continue;
         }
-        if (it->second.IsSequence()) {
+        // it->second lives in a proxy that dies with the statement: copy the node handle.
+        const YAML::Node value = it->second;
+        if (value.IsSequence()) {
           arg.is_list = true;
-          for (const YAML::Node& item : it->second) {
+          for (const YAML::Node& item : value) {
             if (auto s = scalar_string(file, item, "an item of '" + arg.flag + "'", diags)) {
               arg.values.push_back(*s);
             }
           }
-        } else if (auto s = scalar_string(file, it->second, "'" + arg.flag + "'", diags)) {
+        } else if (auto s = scalar_string(file, value, "'" + arg.flag + "'", diags)) {
           arg.values.push_back(*s);
         }
         engine.args.push_back(std::move(arg));

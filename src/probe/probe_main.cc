@@ -3,6 +3,8 @@
 //   gpumem-probe selftest --out DIR    every seam call once per rank, a JSON per rank
 //   gpumem-probe facts --out DIR       the basic constants (context, malloc rounding, NCCL,
 //                                      IPC, graphs, cuBLAS), one JSON per group
+//   gpumem-probe run SCENARIO --out DIR  an engine model's start-up on real GPUs, a trace
+//                                      per rank (scenario_run.h)
 //
 // Ranks: with no launcher variables the probe starts one child per visible GPU itself;
 // under torchrun (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT) or mpirun
@@ -23,6 +25,7 @@
 #include "probe/facts_worker.h"
 #include "probe/host_exchange.h"
 #include "probe/rank_env.h"
+#include "probe/scenario_run.h"
 #include "probe/selftest.h"
 #include "probe/supervisor.h"
 
@@ -159,7 +162,30 @@ int probe_main(int argc, char** argv) {
   worker->add_option("--result", result)->required();
   worker->add_option("--timeout", timeout_s);
 
+  ScenarioRunOptions run_options;
+  const char* model_dir_env = std::getenv("GPUMEM_MODEL_DIR");
+  run_options.model_dir = model_dir_env != nullptr ? model_dir_env : "model";
+  CLI::App* run = app.add_subcommand(
+      "run", "run a scenario's start-up on this machine's GPUs, a trace per rank");
+  run->add_option("scenario", run_options.scenario, "scenario YAML file")->required();
+  run->add_option("--out", out, "directory for trace.rank<R>.json")->required();
+  run->add_option("--model-dir", run_options.model_dir,
+                  "catalog directory with llm/ and gpu/ (default: $GPUMEM_MODEL_DIR or ./model)");
+  run->add_option("--timeout", timeout_s, "seconds any one wait may take")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*run) {
+    run_options.out_dir = out;
+    run_options.timeout = seconds(timeout_s);
+    auto env = rank_env_from(process_env());
+    if (!env.ok()) {
+      std::fprintf(stderr, "gpumem-probe: %s\n", env.status().message().c_str());
+      return kExitBadInput;
+    }
+    if (env->has_value()) return run_scenario_rank(**env, run_options);
+    return launch_scenario(run_options);
+  }
 
   if (*worker) {
     auto k = fact_kind_from_name(kind);

@@ -83,7 +83,8 @@ say "libcuda.so.1:      ${cuda_dir:-NOT FOUND (CUDA calls will fail)}"
 say "libnvidia-ml.so.1: ${nvml_dir:-not found (NVML readings will be absent)}"
 say "libcublas.so.13:   ${cublas_dir:-not found (cuBLAS measurements will say so)}"
 
-path=$nccl_dir
+# Libraries carried next to the binary (libyaml-cpp, libstdc++) come first.
+path=$(cd "$(dirname "$probe")" && pwd):$nccl_dir
 for d in "$cuda_dir" "$nvml_dir" "$cublas_dir"; do
   [[ -n $d && :$path: != *:$d:* ]] && path=$path:$d
 done

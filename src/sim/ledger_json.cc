@@ -6,8 +6,6 @@ namespace gpumem {
 
 using Json = nlohmann::ordered_json;
 
-namespace {
-
 Json facts_to_json(const std::vector<Fact>& facts) {
   Json out = Json::array();
   for (const Fact& f : facts) {
@@ -54,6 +52,8 @@ std::vector<Fact> facts_from_json(const Json& array) {
   }
   return out;
 }
+
+namespace {
 
 StepOutcome outcome_from(const std::string& name) {
   if (name == "ok") return StepOutcome::kOk;

@@ -5,7 +5,10 @@
 #ifndef GPUMEM_SIM_LEDGER_JSON_H_
 #define GPUMEM_SIM_LEDGER_JSON_H_
 
+#include <nlohmann/json.hpp>
+
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "sim/ledger.h"
@@ -15,6 +18,11 @@ namespace gpumem {
 inline constexpr char kLedgerFormat[] = "gpumem.ledger.v1";
 
 std::string ledger_to_json(const Ledger& ledger);
+
+// Facts as the ledger writes them (a list of {"key", <type>: value}), shared with the probe's
+// traces so both carry the engine's numbers in one form.
+nlohmann::ordered_json facts_to_json(const std::vector<Fact>& facts);
+std::vector<Fact> facts_from_json(const nlohmann::ordered_json& array);
 Result<Ledger> ledger_from_json(const std::string& text);
 
 }  // namespace gpumem
