@@ -11,8 +11,8 @@ namespace gpumem::cli {
 namespace {
 
 void print_gpus(const Workspace& ws) {
-  fmt::print("{:<24} {:<48} {:>12} {:>12} {:>5} {:>5} {}\n", "gpu", "nvidia-smi name",
-             "smi total", "cuda total", "cc", "SMs", "link");
+  fmt::print("{:<24} {:<48} {:>12} {:>12} {:>5} {:>5} {}\n", "gpu", "nvidia-smi name", "smi total",
+             "cuda total", "cc", "SMs", "link");
   for (const GpuSpec& g : ws.gpus.gpus()) {
     fmt::print("{:<24} {:<48} {:>9} MiB {:>12} {:>5} {:>5} {}\n", g.name, g.nvidia_smi_name,
                g.memory_total / mib(1),
@@ -33,9 +33,8 @@ std::string attention_text(const Architecture& a) {
 // allocates them (quantized checkpoints at their own precision), and the bytes per parameter
 // at 16 and 8 bits for comparison.
 ExitCode print_models(const Workspace& ws) {
-  fmt::print("{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", "model",
-             "parameters", "TP1 weights", "at 16-bit", "at 8-bit", "layers", "attention",
-             "experts", "context");
+  fmt::print("{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", "model", "parameters",
+             "TP1 weights", "at 16-bit", "at 8-bit", "layers", "attention", "experts", "context");
   Diagnostics diags;
   for (const std::string& slug : ws.models.slugs()) {
     Result<ModelEntry> e = ws.models.find(slug, diags);
@@ -49,13 +48,12 @@ ExitCode print_models(const Workspace& ws) {
         !a.is_draft_head() && w.ok()
             ? fmt::format("{:.1f} GiB", static_cast<double>(resident_bytes(*w).value()) / (1 << 30))
             : "-";
-    fmt::print("{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", slug,
-               format_count(params), tp1,
-               fmt::format("{:.1f} GiB", static_cast<double>(params) * 2 / (1 << 30)),
-               fmt::format("{:.1f} GiB", static_cast<double>(params) / (1 << 30)),
-               a.num_hidden_layers, attention_text(a),
-               a.moe.num_experts > 0 ? std::to_string(a.moe.num_experts) : "-",
-               a.max_position_embeddings);
+    fmt::print(
+        "{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", slug, format_count(params),
+        tp1, fmt::format("{:.1f} GiB", static_cast<double>(params) * 2 / (1 << 30)),
+        fmt::format("{:.1f} GiB", static_cast<double>(params) / (1 << 30)), a.num_hidden_layers,
+        attention_text(a), a.moe.num_experts > 0 ? std::to_string(a.moe.num_experts) : "-",
+        a.max_position_embeddings);
   }
   if (!diags.empty()) return report_diagnostics(diags);
   return kExitOk;
@@ -64,20 +62,20 @@ ExitCode print_models(const Workspace& ws) {
 }  // namespace
 
 Command catalog_command() {
-  return {"catalog", "list the models or GPU types of the catalog with their key numbers",
-          [](CLI::App& app, const GlobalOptions& global) {
-            auto what = std::make_shared<std::string>("models");
-            app.add_option("what", *what, "models or gpus")
-                ->check(CLI::IsMember({"models", "gpus"}));
-            return [what, &global]() -> ExitCode {
-              Diagnostics diags;
-              std::optional<Workspace> ws = open_workspace(global, diags);
-              if (!ws) return report_diagnostics(diags);
-              if (*what == "models") return print_models(*ws);
-              print_gpus(*ws);
-              return kExitOk;
-            };
-          }};
+  return {
+      "catalog", "list the models or GPU types of the catalog with their key numbers",
+      [](CLI::App& app, const GlobalOptions& global) {
+        auto what = std::make_shared<std::string>("models");
+        app.add_option("what", *what, "models or gpus")->check(CLI::IsMember({"models", "gpus"}));
+        return [what, &global]() -> ExitCode {
+          Diagnostics diags;
+          std::optional<Workspace> ws = open_workspace(global, diags);
+          if (!ws) return report_diagnostics(diags);
+          if (*what == "models") return print_models(*ws);
+          print_gpus(*ws);
+          return kExitOk;
+        };
+      }};
 }
 
 }  // namespace gpumem::cli

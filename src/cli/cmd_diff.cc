@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "catalog/scenario.h"
+#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/scenario_set.h"
 #include "cli/workspace.h"
@@ -83,7 +84,10 @@ Command diff_command() {
               for (const std::string& f : scenario_files(o->files)) {
                 std::optional<Scenario> s = load_scenario(f, ws->gpus, diags);
                 if (!s || !diags.empty()) continue;
-                SimulationInputs inputs{ws->gpus, ws->models, {}};
+                std::optional<SimulationConstants> constants =
+                    choose_calibration(*ws, *s, "", diags);
+                if (!constants) continue;
+                SimulationInputs inputs{ws->gpus, ws->models, *constants};
                 std::optional<Ledger> fresh = simulate_scenario(*s, inputs, diags);
                 if (!fresh || !diags.empty()) continue;
                 const std::string path = golden_path(o->golden, s->name, ".json");

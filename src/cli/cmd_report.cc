@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "catalog/scenario.h"
+#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/scenario_set.h"
 #include "cli/workspace.h"
@@ -20,7 +21,9 @@ bool write_golden(const Workspace& ws, const std::string& file, const std::strin
                   Diagnostics& diags) {
   std::optional<Scenario> s = load_scenario(file, ws.gpus, diags);
   if (!s || !diags.empty()) return false;
-  SimulationInputs inputs{ws.gpus, ws.models, {}};
+  std::optional<SimulationConstants> constants = choose_calibration(ws, *s, "", diags);
+  if (!constants) return false;
+  SimulationInputs inputs{ws.gpus, ws.models, *constants};
   std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
   if (!ledger || !diags.empty()) return false;
   const std::string md = render_markdown(*ledger) + advise_fit(*s, inputs, *ledger);

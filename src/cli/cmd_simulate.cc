@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "catalog/scenario.h"
+#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
@@ -21,6 +22,7 @@ Command simulate_command() {
               std::string format = "table";
               std::string gpu = "all";
               std::string output;
+              std::string calibration;
             };
             auto o = std::make_shared<Options>();
             app.add_option("scenario", o->scenario, "scenario YAML file")->required();
@@ -28,6 +30,8 @@ Command simulate_command() {
                 ->check(CLI::IsMember({"table", "markdown", "json"}));
             app.add_option("--gpu", o->gpu, "a GPU's global index, or all");
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
+            app.add_option("--calibration", o->calibration,
+                           "calibration entry (default: the one matching the GPU)");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               std::optional<Workspace> ws = open_workspace(global, diags);
@@ -44,7 +48,10 @@ Command simulate_command() {
                 }
               }
               if (!s || !diags.empty()) return report_diagnostics(diags);
-              SimulationInputs inputs{ws->gpus, ws->models, {}};
+              std::optional<SimulationConstants> constants =
+                  choose_calibration(*ws, *s, o->calibration, diags);
+              if (!constants) return report_diagnostics(diags);
+              SimulationInputs inputs{ws->gpus, ws->models, *constants};
               std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
               if (!ledger || !diags.empty()) return report_diagnostics(diags);
               if (render.only_gpu >= static_cast<int>(ledger->gpus.size())) {

@@ -32,6 +32,8 @@ Command simulate_command();
 Command catalog_command();
 Command report_command();
 Command diff_command();
+Command check_command();
+Command calibrate_command();
 
 }  // namespace gpumem::cli
 

@@ -25,20 +25,25 @@ struct DeviceConstants {
 
   // cudaMalloc: requests above `small_alloc_limit` take whole pages of `page_size`
   // (PyTorch PR #17120: "allocations larger than 1MB are now always page-aligned", 2 MiB
-  // pages since Pascal); smaller ones cost a multiple of `small_alloc_granule`
-  // (JustVugg/colibri PR #1244 measured 0.75 MiB -> 1 MiB of footprint).
+  // pages since Pascal); smaller ones are rounded to `small_alloc_granule` and packed into
+  // shared pages. Measured on H200 x2, driver 580.159.04 (reports/probe/h200x2/facts/
+  // malloc.json): 4096 x 256 B take one 2 MiB page, 4 KiB to 1 MiB cost their size, 1 MiB + 1 B
+  // and 2 MiB take 2 MiB, 2 MiB + 1 B takes 4 MiB; assumed for other GPUs.
   Bytes page_size = mib(2);
   Bytes small_alloc_limit = mib(1);
-  Bytes small_alloc_granule = mib(1);
+  Bytes small_alloc_granule = bytes(512);
 
   // cudaIpcOpenMemHandle maps the exporter's pages; no local copy (CUDA Programming Guide,
   // "Interprocess Communication"). Any per-mapping cost is for calibration to find.
   Bytes ipc_open_cost = bytes(0);
 
   // Graph executable memory at instantiation: "CUDA graph consumes around 10KB per kernel
-  // node" (NVIDIA/cccl PR #3768).
+  // node" (NVIDIA/cccl PR #3768). The driver takes it from a process-wide pool that grows in
+  // `graph_exec_chunk` steps (H200 facts graphs.json: 10,000 nodes of a 1 KiB-parameter
+  // kernel took 24 MiB at cudaGraphInstantiate, 1,000 nodes fit in the chunk already held).
   Bytes graph_exec_base = bytes(0);
   Bytes graph_exec_per_node = bytes(10'240);
+  Bytes graph_exec_chunk = mib(2);
 
   // Kernels and handle state a library loads into the context on first use, by library.
   // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.

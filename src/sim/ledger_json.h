@@ -6,7 +6,6 @@
 #define GPUMEM_SIM_LEDGER_JSON_H_
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

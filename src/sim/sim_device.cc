@@ -47,15 +47,25 @@ Bytes SimDevice::footprint(Bytes size) const {
   return round_up(size, constants_.small_alloc_granule);
 }
 
+// A new page is charged only when a small allocation does not fit the open one. Pages are
+// not returned when their allocations are freed: the start-ups gpumem models free none.
+
 Result<DevicePtr> SimDevice::malloc(Bytes size, Category category) {
   GPUMEM_RETURN_IF_ERROR(init_context());
   if (size <= bytes(0)) return internal_error("cudaMalloc of " + format_bytes(size));
-  const Bytes charged = footprint(size);
+  const bool small = size <= constants_.small_alloc_limit;
+  const Bytes rounded = footprint(size);
+  const Bytes charged =
+      !small ? rounded : (rounded <= small_page_left_ ? bytes(0) : constants_.page_size);
   if (used_ + charged > total_) {
     last_failure_ = {charged, total_ - used_};
     return Status(StatusCode::kOutOfMemory, "cudaMalloc(" + format_bytes(size) +
                                                 ") failed: out of memory, " +
                                                 format_mib(total_ - used_) + " free");
+  }
+  if (small) {
+    small_page_left_ =
+        charged > bytes(0) ? constants_.page_size - rounded : small_page_left_ - rounded;
   }
   charge(charged, category);
   const std::uint64_t address = next_address_;
@@ -116,13 +126,18 @@ Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) {
 Result<GraphId> SimDevice::end_graph_capture() {
   if (!capturing_) return internal_error("graph capture ended without a begin");
   capturing_ = false;
-  const Bytes exec =
-      constants_.graph_exec_base + constants_.graph_exec_per_node * nodes_in_capture_;
-  if (used_ + exec > total_) {
-    last_failure_ = {exec, total_ - used_};
+  const Bytes used = graph_exec_used_ + constants_.graph_exec_base +
+                     constants_.graph_exec_per_node * nodes_in_capture_;
+  const Bytes reserved =
+      std::max(graph_exec_reserved_, round_up(used, constants_.graph_exec_chunk));
+  const Bytes grow = reserved - graph_exec_reserved_;
+  if (used_ + grow > total_) {
+    last_failure_ = {grow, total_ - used_};
     return Status(StatusCode::kOutOfMemory, "cudaGraphInstantiate failed: out of memory");
   }
-  charge(exec, Category::kGraphs);
+  charge(grow, Category::kGraphs);
+  graph_exec_used_ = used;
+  graph_exec_reserved_ = reserved;
   return GraphId{graphs_++};
 }
 

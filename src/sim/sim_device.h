@@ -79,6 +79,12 @@ class SimDevice final : public Device {
   std::unordered_map<std::uint64_t, Bytes> ipc_mappings_;
   std::uint64_t next_address_ = 1ULL << 40;
 
+  // Small cudaMallocs share pages: what is left of the page they are packed into.
+  Bytes small_page_left_;
+  // Graph executables: what instantiated graphs use of the driver's pool, and the pool.
+  Bytes graph_exec_used_;
+  Bytes graph_exec_reserved_;
+
   bool capturing_ = false;
   int nodes_in_capture_ = 0;
   int graphs_ = 0;

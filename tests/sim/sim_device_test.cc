@@ -44,11 +44,23 @@ TEST(SimDevice, RawAllocationsRoundToPages) {
   ASSERT_TRUE(p.ok());
   EXPECT_EQ((d.used() - base).value(), 18LL << 20);
   ASSERT_TRUE(d.malloc(kib(3), Category::kOther).ok());
-  EXPECT_EQ((d.used() - base).value(), 19LL << 20);  // small: 1 MiB granule
+  EXPECT_EQ((d.used() - base).value(), 20LL << 20);  // small: opens a shared 2 MiB page
   d.free(*p);
-  EXPECT_EQ((d.used() - base).value(), 11LL << 20);
+  EXPECT_EQ((d.used() - base).value(), 12LL << 20);
   EXPECT_EQ(d.used_by(Category::kCommunication).value(), 10LL << 20);
-  EXPECT_EQ(d.peak_used().value(), (base + mib(19)).value());
+  EXPECT_EQ(d.peak_used().value(), (base + mib(20)).value());
+}
+
+TEST(SimDevice, SmallAllocationsArePackedIntoPages) {
+  // H200 facts (malloc.json): 4096 x 256 B take 2 MiB; 1024 x 512 KiB take 512 MiB.
+  SimDevice d(h200(), DeviceConstants{}, bytes(0));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes base = d.used();
+  for (int i = 0; i < 4096; ++i) ASSERT_TRUE(d.malloc(bytes(256), Category::kOther).ok());
+  EXPECT_EQ((d.used() - base).value(), 2LL << 20);
+  const Bytes mid = d.used();
+  for (int i = 0; i < 1024; ++i) ASSERT_TRUE(d.malloc(kib(512), Category::kOther).ok());
+  EXPECT_EQ((d.used() - mid).value(), 512LL << 20);
 }
 
 TEST(SimDevice, OutOfMemoryChangesNothing) {
@@ -93,9 +105,17 @@ TEST(SimDevice, GraphExecutableChargedAtInstantiation) {
   const Bytes before = d.used();
   Result<GraphId> g = d.end_graph_capture();
   ASSERT_TRUE(g.ok());
-  EXPECT_EQ((d.used() - before).value(), 100 * 10'240);
-  EXPECT_EQ(d.used_by(Category::kGraphs).value(), 1'024'000);
+  // 100 x 10,240 B = 1,024,000 B of a 2 MiB chunk of the driver's graph pool.
+  EXPECT_EQ((d.used() - before).value(), 2LL << 20);
+  EXPECT_EQ(d.used_by(Category::kGraphs).value(), 2LL << 20);
   EXPECT_FALSE(d.end_graph_capture().ok());
+  // A second graph of 100 nodes still fits the chunk; a third needs another.
+  for (int graph = 0; graph < 2; ++graph) {
+    ASSERT_TRUE(d.begin_graph_capture().ok());
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(d.launch_kernel({}, bytes(0)).ok());
+    ASSERT_TRUE(d.end_graph_capture().ok());
+    EXPECT_EQ(d.used_by(Category::kGraphs).value(), graph == 0 ? 2LL << 20 : 4LL << 20);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,48 @@
+// model/calibration/<name>.yaml: the constants fitted for one GPU type (and the driver,
+// CUDA and NCCL it was measured with), with their provenance and residuals. Written by
+// `gpumem calibrate`; read by every command that simulates, which picks the file whose `gpu`
+// matches the scenario's GPU unless the scenario pins one (`calibration: <name>`).
+//
+// Format:
+//   name: h200-sxm-141gb
+//   gpu: h200-sxm-141gb
+//   provenance: {<key>: <text>, ...}   # GPU, driver, runtime, NCCL, traces fitted and held out
+//   constants: {<parameter>: <size>, ...}  # names from calib/parameters.h, sizes with units
+//   residuals: {<key>: <text>, ...}
+#ifndef GPUMEM_CALIB_CALIBRATION_FILE_H_
+#define GPUMEM_CALIB_CALIBRATION_FILE_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/gpu_catalog.h"
+#include "core/diagnostics.h"
+#include "engine/simulate.h"
+
+namespace gpumem {
+
+struct CalibrationFile {
+  std::string name;
+  std::string gpu;
+  std::vector<std::pair<std::string, std::string>> provenance;
+  std::vector<std::pair<std::string, Bytes>> constants;
+  std::vector<std::pair<std::string, std::string>> residuals;
+};
+
+std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags);
+
+// The YAML text of `file`, deterministic.
+std::string calibration_file_text(const CalibrationFile& file);
+
+// The published defaults, with the context folded into one number for `gpu` (calibrated
+// and uncalibrated simulations then share one form).
+SimulationConstants default_constants(const GpuSpec& gpu);
+
+// The defaults with `file`'s constants applied; marked calibrated.
+SimulationConstants constants_from(const CalibrationFile& file, const GpuSpec& gpu);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CALIB_CALIBRATION_FILE_H_

@@ -1,0 +1,105 @@
+#include "calib/trace.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/atomic_file.h"
+#include "sim/ledger_json.h"
+
+namespace gpumem {
+
+using Json = nlohmann::ordered_json;
+
+const TraceStep* Trace::step(std::string_view name) const {
+  for (const TraceStep& s : steps) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::optional<Bytes> field(const Json& sample, const char* key) {
+  if (!sample.contains(key) || sample.at(key).is_null()) return std::nullopt;
+  return bytes(sample.at(key).get<std::int64_t>());
+}
+
+}  // namespace
+
+Result<Trace> read_trace(const std::string& path) {
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) return text.status();
+  try {
+    const Json j = Json::parse(*text);
+    if (j.at("format").get<std::string>() != "gpumem.trace.v1") {
+      return invalid_input(path + ": not a gpumem.trace.v1 trace");
+    }
+    Trace t;
+    t.file = path;
+    t.scenario = j.at("scenario").get<std::string>();
+    t.scenario_file = j.at("scenario_file").get<std::string>();
+    t.rank = j.at("rank").get<int>();
+    t.world_size = j.at("world_size").get<int>();
+    t.emulated = j.at("emulated").get<bool>();
+    const Json& prov = j.at("provenance");
+    const Json& device = prov.at("device");
+    t.gpu_name = device.at("name").get<std::string>();
+    if (device.contains("nvml") && device.at("nvml").contains("driver_version")) {
+      t.driver_version = device.at("nvml").at("driver_version").get<std::string>();
+    }
+    t.cuda_runtime = prov.at("cuda_runtime_version").get<int>();
+    t.nccl_version = prov.at("nccl_version").get<int>();
+    t.cuda_total = bytes(device.at("total_global_mem").get<std::int64_t>());
+    for (const Json& s : j.at("steps")) {
+      TraceStep step;
+      step.name = s.at("name").get<std::string>();
+      step.outcome = s.at("outcome").get<std::string>();
+      const Json& before = s.at("before");
+      const Json& after = s.at("after");
+      step.free_after = field(after, "cuda_free");
+      if (std::optional<Bytes> b = field(before, "cuda_free"); b && step.free_after) {
+        step.taken = *b - *step.free_after;
+      } else if (std::optional<Bytes> nb = field(before, "nvml_used")) {
+        if (std::optional<Bytes> na = field(after, "nvml_used")) step.taken = *na - *nb;
+      }
+      step.allocated_after = bytes(s.at("allocated_after_bytes").get<std::int64_t>());
+      step.reserved_after = bytes(s.at("reserved_after_bytes").get<std::int64_t>());
+      step.wall_s = s.at("wall_s").get<double>();
+      t.steps.push_back(std::move(step));
+    }
+    t.facts = facts_from_json(j.at("facts"));
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    return invalid_input(path + ": malformed trace: " + e.what());
+  }
+}
+
+Result<std::vector<Trace>> read_trace_dir(const std::string& dir) {
+  std::vector<Trace> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("trace.rank", 0) != 0 || e.path().extension() != ".json") continue;
+    Result<Trace> t = read_trace(e.path().string());
+    if (!t.ok()) return t.status();
+    out.push_back(std::move(*t));
+  }
+  if (ec) return not_found(dir + ": " + ec.message());
+  if (out.empty()) return not_found(dir + ": no trace.rank<R>.json here");
+  std::sort(out.begin(), out.end(), [](const Trace& a, const Trace& b) { return a.rank < b.rank; });
+  return out;
+}
+
+std::vector<std::string> find_trace_dirs(const std::string& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().filename() == "trace.rank0.json")
+      out.push_back(it->path().parent_path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,56 @@
+// A probe trace (gpumem.trace.v1, src/probe/README.md) as the checker and the fitter read it:
+// per rank, per step, how much device memory the step took and how much was free after it.
+//
+// "Taken" is the drop of cudaMemGetInfo's free memory across the step. For the first step,
+// which creates the CUDA context, there is no CUDA reading before it; NVML's used memory
+// (read before any CUDA call) stands in.
+#ifndef GPUMEM_CALIB_TRACE_H_
+#define GPUMEM_CALIB_TRACE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/units.h"
+#include "sim/ledger.h"
+
+namespace gpumem {
+
+struct TraceStep {
+  std::string name;
+  std::string outcome;  // "ok", "out_of_memory", "aborted", "engine_error", "error"
+  std::optional<Bytes> taken;
+  std::optional<Bytes> free_after;
+  Bytes allocated_after;
+  Bytes reserved_after;
+  double wall_s = 0;
+};
+
+struct Trace {
+  std::string file;
+  std::string scenario;
+  std::string scenario_file;
+  int rank = 0;
+  int world_size = 1;
+  bool emulated = false;
+  std::string gpu_name;        // as the driver names the GPU
+  std::string driver_version;  // NVML's
+  int cuda_runtime = 0;        // e.g. 13000
+  int nccl_version = 0;        // e.g. 22809
+  std::optional<Bytes> cuda_total;
+  std::vector<TraceStep> steps;
+  std::vector<Fact> facts;
+
+  const TraceStep* step(std::string_view name) const;
+};
+
+Result<Trace> read_trace(const std::string& path);
+// Every trace.rank<R>.json of `dir`, by rank; kNotFound when there is none.
+Result<std::vector<Trace>> read_trace_dir(const std::string& dir);
+// Every directory under `root` (recursively) that holds trace files, sorted.
+std::vector<std::string> find_trace_dirs(const std::string& root);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CALIB_TRACE_H_

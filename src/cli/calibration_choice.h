@@ -1,0 +1,23 @@
+// Which constants a simulation of a scenario uses: the calibration file the scenario pins,
+// else the one whose `gpu` is the scenario's GPU (model/calibration/*.yaml), else the
+// published defaults — and every report then says the GPU is not calibrated.
+#ifndef GPUMEM_CLI_CALIBRATION_CHOICE_H_
+#define GPUMEM_CLI_CALIBRATION_CHOICE_H_
+
+#include <optional>
+#include <string>
+
+#include "catalog/scenario.h"
+#include "cli/workspace.h"
+#include "core/diagnostics.h"
+#include "engine/simulate.h"
+
+namespace gpumem::cli {
+
+// `pin` (from --calibration) overrides the scenario's own `calibration:`.
+std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
+                                                      const std::string& pin, Diagnostics& diags);
+
+}  // namespace gpumem::cli
+
+#endif  // GPUMEM_CLI_CALIBRATION_CHOICE_H_

@@ -1,0 +1,99 @@
+// `gpumem check`: the simulator's predictions against the probe's traces of the same
+// start-up — per GPU and per step, with a verdict against tolerances. Exit code 4 when a
+// tolerance is exceeded.
+//
+//   gpumem check --trace reports/probe/h200x2/h200x2-llama8b-tp2/run1
+//   gpumem check --all reports/probe          (every trace directory below, as CI runs it)
+//
+// Each trace directory holds the scenario it ran (scenario.yaml); a SCENARIO argument
+// overrides it.
+#include <cstdio>
+#include <filesystem>
+
+#include "calib/check.h"
+#include "calib/trace.h"
+#include "catalog/scenario.h"
+#include "cli/calibration_choice.h"
+#include "cli/command.h"
+#include "cli/workspace.h"
+#include "core/size_parse.h"
+#include "engine/simulate.h"
+
+namespace gpumem::cli {
+
+Command check_command() {
+  return {
+      "check", "compare simulated start-ups with probe traces; exit 4 outside tolerance",
+      [](CLI::App& app, const GlobalOptions& global) {
+        struct Options {
+          std::string scenario;
+          std::vector<std::string> traces;
+          std::string all;
+          std::string max_step = "32MiB";
+          std::string median_step = "4MiB";
+          std::string calibration;
+        };
+        auto o = std::make_shared<Options>();
+        app.add_option("scenario", o->scenario, "scenario (default: each trace's scenario.yaml)");
+        app.add_option("--trace", o->traces, "a directory of trace.rank<R>.json files");
+        app.add_option("--all", o->all, "check every trace directory below this one");
+        app.add_option("--max-step-error", o->max_step, "largest allowed step error")
+            ->capture_default_str();
+        app.add_option("--median-step-error", o->median_step, "allowed median step error")
+            ->capture_default_str();
+        app.add_option("--calibration", o->calibration,
+                       "calibration entry (default: the one matching the GPU)");
+        return [o, &global]() -> ExitCode {
+          Diagnostics diags;
+          std::optional<Workspace> ws = open_workspace(global, diags);
+          if (!ws) return report_diagnostics(diags);
+          CheckTolerances tol;
+          Result<Bytes> max_step = parse_size(o->max_step);
+          Result<Bytes> median_step = parse_size(o->median_step);
+          if (!max_step.ok() || !median_step.ok()) {
+            diags.error({}, "--max-step-error/--median-step-error: " +
+                                (!max_step.ok() ? max_step : median_step).status().message());
+            return report_diagnostics(diags);
+          }
+          tol.max_step_error = *max_step;
+          tol.median_step_error = *median_step;
+          std::vector<std::string> dirs = o->traces;
+          if (!o->all.empty()) {
+            for (const std::string& d : find_trace_dirs(o->all)) dirs.push_back(d);
+          }
+          if (dirs.empty()) {
+            diags.error({}, "give --trace DIR or --all DIR");
+            return report_diagnostics(diags);
+          }
+          int failed = 0;
+          for (const std::string& dir : dirs) {
+            Result<std::vector<Trace>> traces = read_trace_dir(dir);
+            if (!traces.ok()) {
+              diags.error({}, traces.status().message());
+              continue;
+            }
+            const std::string file = o->scenario.empty()
+                                         ? (std::filesystem::path(dir) / "scenario.yaml").string()
+                                         : o->scenario;
+            std::optional<Scenario> s = load_scenario(file, ws->gpus, diags);
+            if (!s || !diags.empty()) continue;
+            if (o->scenario.empty()) s->name = traces->front().scenario;
+            std::optional<SimulationConstants> constants =
+                choose_calibration(*ws, *s, o->calibration, diags);
+            if (!constants) continue;
+            SimulationInputs inputs{ws->gpus, ws->models, *constants};
+            std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
+            if (!ledger || !diags.empty()) continue;
+            const CheckResult r = check_ledger(*ledger, *traces, tol);
+            std::printf("%s", render_check(r).c_str());
+            std::printf("trace: %s\n\n", dir.c_str());
+            if (!r.passed()) ++failed;
+          }
+          if (!diags.empty()) return report_diagnostics(diags);
+          std::printf("%d of %zu trace directories outside tolerance\n", failed, dirs.size());
+          return failed == 0 ? kExitOk : kExitCheckFailed;
+        };
+      }};
+}
+
+}  // namespace gpumem::cli
