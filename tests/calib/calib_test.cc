@@ -1,0 +1,129 @@
+// Reading probe traces, checking a ledger against them, and fitting constants, on the
+// traces committed under reports/probe (real H200 runs).
+#include <gtest/gtest.h>
+
+#include "calib/calibration_file.h"
+#include "calib/check.h"
+#include "calib/fit.h"
+#include "calib/trace.h"
+
+namespace gpumem {
+namespace {
+
+const std::string kRun = GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/run1";
+
+struct Catalogs {
+  GpuCatalog gpus;
+  ModelCatalog models;
+};
+
+const Catalogs& catalogs() {
+  static const Catalogs c = [] {
+    Diagnostics diags;
+    return Catalogs{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
+                    *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm")};
+  }();
+  return c;
+}
+
+Scenario scenario_of(const std::string& dir) {
+  Diagnostics diags;
+  std::optional<Scenario> s = load_scenario(dir + "/scenario.yaml", catalogs().gpus, diags);
+  EXPECT_TRUE(s && diags.empty()) << diags.to_string();
+  return *s;
+}
+
+TEST(Trace, ReadsStepsAndMeasuredCosts) {
+  Result<std::vector<Trace>> traces = read_trace_dir(kRun);
+  ASSERT_TRUE(traces.ok()) << traces.status().message();
+  ASSERT_EQ(traces->size(), 1u);
+  const Trace& t = traces->front();
+  EXPECT_EQ(t.scenario, "h200x1-llama8b");
+  EXPECT_EQ(t.gpu_name, "NVIDIA H200");
+  EXPECT_EQ(t.driver_version, "580.159.04");
+  EXPECT_EQ(t.nccl_version, 22809);
+  EXPECT_EQ(t.cuda_total->value(), 150'109'880'320);  // 143,156 MiB, as the GPU catalog says
+  ASSERT_EQ(t.steps.size(), 9u);
+  // The context: NVML's used memory grew by 552,402,944 B (526.81 MiB) at the first CUDA call.
+  EXPECT_EQ(t.step("context")->taken->value(), 552'402'944);
+  EXPECT_EQ(t.step("weights")->taken->value(), 16'129'196'032);
+  EXPECT_EQ(t.step("cublas")->taken->value(), 106'954'752);  // 32 MiB workspace + 70 MiB
+}
+
+TEST(Check, WeightsAndKvAgreeExactlyAndCublasIsFlagged) {
+  Result<std::vector<Trace>> traces = read_trace_dir(kRun);
+  const Scenario s = scenario_of(kRun);
+  const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
+  Diagnostics diags;
+  std::optional<Ledger> l = simulate_scenario(
+      s, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)}, diags);
+  ASSERT_TRUE(l) << diags.to_string();
+  const CheckResult r = check_ledger(*l, *traces, CheckTolerances{});
+  for (const StepComparison& c : r.steps) {
+    if (c.step == "weights" || c.step == "kv_cache") {
+      EXPECT_EQ(c.error().value(), 0) << c.step;
+    }
+    if (c.step == "cublas") {
+      EXPECT_EQ(c.error().value(), -(70LL << 20));  // cuBLAS's own 70 MiB is not in the defaults
+    }
+    if (c.step == "cuda_graphs") {
+      // Published 10 KiB per node x 14,040 nodes -> 138 MiB of executables; H200 took 38 MiB.
+      EXPECT_EQ(c.error().value(), 100LL << 20);
+    }
+  }
+  EXPECT_FALSE(r.passed());
+  EXPECT_EQ(r.failures.front(), "largest step error 100.00 MiB exceeds 32.00 MiB");
+}
+
+TEST(Fit, RecoversContextAndCublasFromRepeatedRuns) {
+  std::vector<FitRun> runs;
+  for (const char* k : {"run1", "run2", "run3"}) {
+    const std::string dir =
+        GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/" + std::string(k);
+    runs.push_back({dir, scenario_of(dir), *read_trace_dir(dir), false});
+  }
+  const GpuSpec& gpu = *catalogs().gpus.find("h200-sxm-141gb");
+  const std::vector<const Parameter*> params = {find_parameter("context"),
+                                                find_parameter("cublas_load")};
+  Result<FitOutcome> fit = fit_constants(runs, catalogs().gpus, catalogs().models,
+                                         default_constants(gpu), params, CheckTolerances{});
+  ASSERT_TRUE(fit.ok()) << fit.status().message();
+  EXPECT_EQ(fit->values[0].first, "context");
+  EXPECT_EQ(fit->values[0].second.value(), 552'402'944);
+  EXPECT_EQ(fit->values[1].first, "cublas_load");
+  EXPECT_EQ(fit->values[1].second.value(), 73'400'320);
+  const ErrorSummary e = summarize(fit->fitted);
+  EXPECT_EQ(e.steps, 27);  // 9 steps x 3 runs
+}
+
+TEST(CalibrationFile, RoundTripsAndRejectsUnknownConstants) {
+  CalibrationFile f;
+  f.name = "h200-test";
+  f.gpu = "h200-sxm-141gb";
+  f.provenance = {{"driver", "580.159.04"}};
+  f.constants = {{"context", bytes(552'402'944)}, {"cublas_load", mib(70)}};
+  f.residuals = {{"fitted", "24 steps"}};
+  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+  FILE* out = std::fopen(path.c_str(), "w");
+  std::fputs(calibration_file_text(f).c_str(), out);
+  std::fclose(out);
+  Diagnostics diags;
+  std::optional<CalibrationFile> back = load_calibration_file(path, diags);
+  ASSERT_TRUE(back) << diags.to_string();
+  EXPECT_EQ(back->constants, f.constants);
+  const SimulationConstants c = constants_from(*back, *catalogs().gpus.find("h200"));
+  EXPECT_TRUE(c.calibrated);
+  EXPECT_EQ(c.device.context_base.value(), 552'402'944);
+
+  out = std::fopen(path.c_str(), "w");
+  std::fputs("name: x\ngpu: h200-sxm-141gb\nconstants:\n  contxt: 1GiB\n", out);
+  std::fclose(out);
+  Diagnostics bad;
+  EXPECT_FALSE(load_calibration_file(path, bad));
+  EXPECT_EQ(bad.to_string(), path +
+                                 ":4:3: unknown calibration constant 'contxt'; did you mean "
+                                 "'context'?\n");
+}
+
+}  // namespace
+}  // namespace gpumem
