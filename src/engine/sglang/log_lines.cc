@@ -48,6 +48,10 @@ std::string log_capture_end(EngineGiB mem_usage, EngineGiB avail) {
          " GB.";
 }
 
+std::string log_capturing_batch(std::int64_t bs, EngineGiB avail) {
+  return "Capturing batches (bs=" + std::to_string(bs) + " avail_mem=" + gb(avail) + " GB)";
+}
+
 std::string log_summary(std::int64_t max_total_num_tokens, std::int64_t chunked_prefill_size,
                         std::int64_t max_prefill_tokens, std::int64_t max_running_requests,
                         std::int64_t context_len, EngineGiB available_gpu_mem) {

@@ -26,6 +26,8 @@ std::string log_memory_pool_end(EngineGiB avail);
 // model_runner.py init_device_graphs
 std::string log_capture_begin(EngineGiB avail);
 std::string log_capture_end(EngineGiB mem_usage, EngineGiB avail);
+// cuda_graph_runner.py CudaGraphRunner.capture: tqdm description per captured batch size
+std::string log_capturing_batch(std::int64_t bs, EngineGiB avail);
 // scheduler.py: the summary line once the worker is ready
 std::string log_summary(std::int64_t max_total_num_tokens, std::int64_t chunked_prefill_size,
                         std::int64_t max_prefill_tokens, std::int64_t max_running_requests,

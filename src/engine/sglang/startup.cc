@@ -389,6 +389,11 @@ class RankStartup {
       Status end = env_.allocator.end_allocate_to_pool(pool_);
       GPUMEM_RETURN_IF_ERROR(s);
       GPUMEM_RETURN_IF_ERROR(end);
+      // cuda_graph_runner.py capture: the progress bar's description, free memory read
+      // without emptying the cache.
+      Result<EngineGiB> avail = available_gib(false, /*empty_cache=*/false);
+      if (!avail.ok()) return avail.status();
+      env_.log(log_capturing_batch(*it, *avail));
     }
     return {};
   }
