@@ -83,6 +83,11 @@ std::vector<LedgerChange> diff_ledgers(const Ledger& before, const Ledger& after
         changes.push_back({group.label, s.name, "outcome", std::string(outcome_name(o.outcome)),
                            std::string(outcome_name(s.outcome)), ""});
       }
+      if (o.log_lines != s.log_lines) {
+        changes.push_back({group.label, s.name, "engine log lines",
+                           std::to_string(o.log_lines.size()) + " lines",
+                           std::to_string(s.log_lines.size()) + " lines", "text changed"});
+      }
       diff_bytes(group.label, s.name, "change", o.delta(), s.delta(), changes);
       diff_bytes(group.label, s.name, "free after", o.free_after, s.free_after, changes);
       diff_bytes(group.label, s.name, "peak", o.peak_used, s.peak_used, changes);
