@@ -1,0 +1,81 @@
+// Every probe trace committed under reports/probe: it parses, its steps are the steps the
+// simulator's ledger has for the same scenario (same names, same order), and with the free
+// memory it measured before and after the weights pinned (F and A), the simulated start-up
+// sizes the KV cache to exactly the token count the probe's run computed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "calib/calibration_file.h"
+#include "calib/trace.h"
+#include "catalog/scenario.h"
+#include "engine/simulate.h"
+
+namespace gpumem {
+namespace {
+
+struct Catalogs {
+  GpuCatalog gpus;
+  ModelCatalog models;
+};
+
+const Catalogs& catalogs() {
+  static const Catalogs c = [] {
+    Diagnostics diags;
+    return Catalogs{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
+                    *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm")};
+  }();
+  return c;
+}
+
+const Fact* find(const std::vector<Fact>& facts, std::string_view key) {
+  for (const Fact& f : facts) {
+    if (f.key == key) return &f;
+  }
+  return nullptr;
+}
+
+TEST(CommittedTraces, MatchTheLedgerStepByStepAndReplayTokensExactly) {
+  const std::vector<std::string> dirs = find_trace_dirs(GPUMEM_SOURCE_DIR "/reports/probe");
+  ASSERT_GE(dirs.size(), 15u);
+  for (const std::string& dir : dirs) {
+    SCOPED_TRACE(dir);
+    Result<std::vector<Trace>> traces = read_trace_dir(dir);
+    ASSERT_TRUE(traces.ok()) << traces.status().message();
+    Diagnostics diags;
+    std::optional<Scenario> s = load_scenario(dir + "/scenario.yaml", catalogs().gpus, diags);
+    ASSERT_TRUE(s && diags.empty()) << diags.to_string();
+    ASSERT_EQ(static_cast<int>(traces->size()), s->total_gpus());
+    const GpuSpec& gpu = *catalogs().gpus.find(s->hardware.gpu);
+    std::optional<Ledger> l = simulate_scenario(
+        *s, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)}, diags);
+    ASSERT_TRUE(l) << diags.to_string();
+    for (const Trace& t : *traces) {
+      EXPECT_EQ(t.scenario, std::filesystem::path(dir).parent_path().filename().string());
+      const GpuLedger& g = l->gpus[static_cast<size_t>(t.rank)];
+      ASSERT_EQ(t.steps.size(), g.steps.size());
+      for (size_t i = 0; i < t.steps.size(); ++i) {
+        EXPECT_EQ(t.steps[i].name, g.steps[i].name);
+        EXPECT_EQ(t.steps[i].outcome, "ok");
+      }
+    }
+    // Replay with the measured F and A pinned: the token count is the probe's, exactly.
+    const Trace& t0 = traces->front();
+    const Fact* f = find(t0.facts, "F (free before weights, world MIN)");
+    const Fact* a = find(t0.facts, "A (free after weights, world MIN)");
+    const Fact* tokens = find(t0.facts, "max_total_num_tokens");
+    ASSERT_TRUE(f && a && tokens);
+    Scenario pinned = *s;
+    pinned.observed.free_before_weights = std::get<Bytes>(f->value);
+    pinned.observed.free_after_weights = std::get<Bytes>(a->value);
+    std::optional<Ledger> replay = simulate_scenario(
+        pinned, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)},
+        diags);
+    ASSERT_TRUE(replay) << diags.to_string();
+    EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact("max_total_num_tokens")->value),
+              std::get<std::int64_t>(tokens->value));
+  }
+}
+
+}  // namespace
+}  // namespace gpumem
