@@ -2,21 +2,25 @@
 # Runs the probe on a GPU machine: the self-test, then every probe scenario (scenarios/probe)
 # that fits the machine's GPUs, each REPEAT times, and packs the traces into one archive.
 #
-#   scripts/probe-campaign.sh DIST_DIR OUT_DIR [SECONDS] [REPEAT] [PATTERN]
+#   scripts/probe-campaign.sh DIST_DIR OUT_DIR [SECONDS] [REPEAT] [PATTERN...]
 #
 # DIST_DIR holds gpumem-probe and the shared libraries it needs besides the driver and NCCL
 # (see src/probe/README.md). Traces are written under a scratch directory as
 # h200x<N>/<scenario>/run<K>/, logs next to them; OUT_DIR receives only probe.tgz (all of it)
 # and campaign.txt (one line per run). Scenarios of one GPU run with
 # CUDA_VISIBLE_DEVICES=0, so a two-GPU machine yields the one-GPU traces too. No new run
-# starts after SECONDS (default 480). Every failure is logged and the campaign goes on.
+# starts after SECONDS (default 480). PATTERNs are scenario name globs (default: all). Every
+# failure is logged and the campaign goes on. Call it once per device call: the device tool
+# returns at most 8 files, and this writes 2.
 set -u
 dist=$(cd "$1" && pwd)
 final=$2
 out=$(mktemp -d)
 budget=${3:-480}
 repeat=${4:-1}
-pattern=${5:-*}
+shift $(($# < 4 ? $# : 4))
+patterns=("$@")
+((${#patterns[@]})) || patterns=("*")
 start=$SECONDS
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$dist${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -31,8 +35,10 @@ timeout 120 bash -c "$(declare -f probe); dist=$dist; probe selftest --out '$out
   > "$out/selftest.log" 2>&1
 echo "selftest exit=$?" >> "$out/campaign.txt"
 
+files=()
+for p in "${patterns[@]}"; do files+=(scenarios/probe/$p.yaml); done
 for k in $(seq 1 "$repeat"); do
-  for f in scenarios/probe/$pattern.yaml; do
+  for f in "${files[@]}"; do
     if ((SECONDS - start > budget)); then
       echo "budget spent: $f run$k not started" >> "$out/campaign.txt"
       continue
