@@ -6,25 +6,14 @@
 #include "calib/check.h"
 #include "calib/fit.h"
 #include "calib/trace.h"
+#include "support/test_catalogs.h"
 
 namespace gpumem {
 namespace {
 
 const std::string kRun = GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/run1";
 
-struct Catalogs {
-  GpuCatalog gpus;
-  ModelCatalog models;
-};
-
-const Catalogs& catalogs() {
-  static const Catalogs c = [] {
-    Diagnostics diags;
-    return Catalogs{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
-                    *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm")};
-  }();
-  return c;
-}
+const TestCatalogs& catalogs() { return test_catalogs(); }
 
 Scenario scenario_of(const std::string& dir) {
   Diagnostics diags;

@@ -6,23 +6,12 @@
 
 #include "catalog/scenario.h"
 #include "engine/simulate.h"
+#include "support/test_catalogs.h"
 
 namespace gpumem {
 namespace {
 
-struct Catalogs {
-  GpuCatalog gpus;
-  ModelCatalog models;
-};
-
-const Catalogs& catalogs() {
-  static const Catalogs c = [] {
-    Diagnostics diags;
-    return Catalogs{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
-                    *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm")};
-  }();
-  return c;
-}
+const TestCatalogs& catalogs() { return test_catalogs(); }
 
 Ledger simulate(const std::string& text) {
   Diagnostics diags;
