@@ -10,6 +10,7 @@
 #define GPUMEM_CORE_STATUS_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -25,6 +26,29 @@ enum class StatusCode {
   kEngineError,   // the modelled engine itself stops with an error (a finding, like OOM)
   kInternal,      // a bug in gpumem
 };
+
+// "ok", "invalid_input", "out_of_memory", … — for files and logs.
+constexpr std::string_view status_code_name(StatusCode c) {
+  switch (c) {
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidInput:
+      return "invalid_input";
+    case StatusCode::kNotFound:
+      return "not_found";
+    case StatusCode::kIoError:
+      return "io_error";
+    case StatusCode::kOutOfMemory:
+      return "out_of_memory";
+    case StatusCode::kAborted:
+      return "aborted";
+    case StatusCode::kEngineError:
+      return "engine_error";
+    case StatusCode::kInternal:
+      return "internal";
+  }
+  return "internal";
+}
 
 class [[nodiscard]] Status {
  public:

@@ -27,28 +27,6 @@ constexpr Bytes kGraphAllReduce = mib(1);
 // The out-of-memory request: more than the GPU has, by a margin no driver rounding closes.
 constexpr Bytes kOomMargin = gib(1);
 
-std::string_view code_name(StatusCode c) {
-  switch (c) {
-    case StatusCode::kOk:
-      return "ok";
-    case StatusCode::kInvalidInput:
-      return "invalid_input";
-    case StatusCode::kNotFound:
-      return "not_found";
-    case StatusCode::kIoError:
-      return "io_error";
-    case StatusCode::kOutOfMemory:
-      return "out_of_memory";
-    case StatusCode::kAborted:
-      return "aborted";
-    case StatusCode::kEngineError:
-      return "engine_error";
-    case StatusCode::kInternal:
-      return "internal";
-  }
-  return "unknown";
-}
-
 class Steps {
  public:
   explicit Steps(RankRuntime& rt) : rt_(rt), last_(rt.sampler().read()) {
@@ -71,8 +49,8 @@ class Steps {
           rt_.device().allocated(static_cast<Category>(c)).value();
     }
     json step = {{"step", name},
-                 {"status", code_name(s.code())},
-                 {"expected", code_name(expect)},
+                 {"status", status_code_name(s.code())},
+                 {"expected", status_code_name(expect)},
                  {"passed", passed},
                  {"message", s.message()},
                  {"sample", to_json(now)},

@@ -4,21 +4,6 @@ namespace gpumem::probe {
 
 using nlohmann::json;
 
-std::string_view trace_outcome_name(StatusCode code) {
-  switch (code) {
-    case StatusCode::kOk:
-      return "ok";
-    case StatusCode::kOutOfMemory:
-      return "out_of_memory";
-    case StatusCode::kAborted:
-      return "aborted";
-    case StatusCode::kEngineError:
-      return "engine_error";
-    default:
-      return "error";
-  }
-}
-
 TraceRecorder::TraceRecorder(RankRuntime& rt, const CachingAllocator& allocator)
     : rt_(rt), allocator_(allocator), initial_(rt.sampler().read()), before_(initial_) {}
 
@@ -35,7 +20,7 @@ void TraceRecorder::end_step(const Status& outcome) {
     own[std::string(kCategoryNames[c])] = rt_.device().allocated(static_cast<Category>(c)).value();
   }
   json step = {{"name", name_},
-               {"outcome", trace_outcome_name(outcome.code())},
+               {"outcome", status_code_name(outcome.code())},
                {"message", outcome.message()},
                {"wall_s", after.t_mono_s - before_.t_mono_s},
                {"before", to_json(before_)},

@@ -42,9 +42,6 @@ class TraceRecorder final : public StepObserver {
   bool failed_ = false;
 };
 
-// "ok", "out_of_memory", "aborted", "engine_error", … for a trace's step outcome.
-std::string_view trace_outcome_name(StatusCode code);
-
 }  // namespace gpumem::probe
 
 #endif  // GPUMEM_PROBE_TRACE_RECORDER_H_
