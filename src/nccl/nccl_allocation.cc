@@ -30,6 +30,10 @@ std::string_view allocation_label(NcclAllocationKind kind) {
       return "persistent work buffers";
     case NcclAllocationKind::kRegisteredPeerAddrs:
       return "registered buffer peer addresses";
+    case NcclAllocationKind::kLegacyIpcCheck:
+      return "legacy IPC check buffer";
+    case NcclAllocationKind::kCapturedLaunchGraph:
+      return "captured launch graph memory";
   }
   return "unknown";
 }
@@ -44,6 +48,8 @@ std::string_view allocator_name(NcclAllocator allocator) {
       return "cudaMalloc";
     case NcclAllocator::kMemPool:
       return "memory pool";
+    case NcclAllocator::kDriver:
+      return "driver";
   }
   return "unknown";
 }
@@ -55,9 +61,10 @@ std::string describe(const NcclAllocation& allocation) {
   if (allocation.first_channel >= 0) {
     channels = fmt::format(" ch {}..{}", allocation.first_channel, allocation.last_channel);
   }
-  return fmt::format("{}{}: {} x {} ({})", allocation_label(allocation.kind), channels,
+  return fmt::format("{}{}: {} x {} ({}{})", allocation_label(allocation.kind), channels,
                      allocation.count, format_bytes(allocation.charged),
-                     allocator_name(allocation.allocator));
+                     allocator_name(allocation.allocator),
+                     allocation.transient ? ", freed at once" : "");
 }
 
 Bytes NcclAllocationList::total() const {

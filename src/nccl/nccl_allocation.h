@@ -5,8 +5,10 @@
 // kinds) so that a communicator is a dozen records, not hundreds. `request` is what NCCL
 // passes to the allocator; `charged` is one allocation as it reaches the device: rounded up
 // to the cuMem granularity when NCCL allocates through cuMem, left as the request for
-// cudaMalloc (the simulated or real driver applies its own page rounding there) and for the
-// stream-ordered pool (whose entry already carries the pool's rounding). Every size is `Bytes`.
+// cudaMalloc (the simulated or real driver applies its own page rounding there), and already
+// rounded for the stream-ordered pool and for driver memory (both grow in steps that the
+// model applies itself). A transient record is freed again before its phase ends: it raises
+// the peak, not what stays taken. Every size is `Bytes`.
 #ifndef GPUMEM_NCCL_NCCL_ALLOCATION_H_
 #define GPUMEM_NCCL_NCCL_ALLOCATION_H_
 
@@ -32,8 +34,9 @@ enum class NcclPhase : unsigned char {
 
 // Which allocator NCCL calls. nccl 2.28 alloc.h ncclCudaCalloc/ncclCudaCallocAsync pick cuMem
 // when NCCL_CUMEM_ENABLE is on, cudaMalloc otherwise; enqueue.cc uses cudaMallocAsync on the
-// communicator's memory pool for persistent work.
-enum class NcclAllocator : unsigned char { kCuMem, kCudaMalloc, kMemPool };
+// communicator's memory pool for persistent work. kDriver is memory the CUDA driver takes on
+// NCCL's behalf with no allocation to free (graph memory of captured launches).
+enum class NcclAllocator : unsigned char { kCuMem, kCudaMalloc, kMemPool, kDriver };
 
 enum class NcclAllocationKind : unsigned char {
   kSharedPeerTable,      // channel.cc initChannel sharedRes->devPeers[c]
@@ -49,6 +52,8 @@ enum class NcclAllocationKind : unsigned char {
   kPersistentWork,       // enqueue.cc uploadWork, captured launch whose work overflows the args
   kRegisteredPeerAddrs,  // p2p.cc ipcRegisterBuffer devPeerRmtAddrs (graph user-buffer
                          // registration)
+  kLegacyIpcCheck,       // p2p.cc p2pCanConnect: a CUDA_IPC_MIN buffer exported once, freed
+  kCapturedLaunchGraph,  // graph memory of captured NCCL launches (cudaGraphInstantiate)
 };
 
 struct NcclAllocation {
@@ -60,15 +65,18 @@ struct NcclAllocation {
   int count = 1;           // identical allocations in this record
   int first_channel = -1;  // channel range of per-channel kinds; -1 when not per channel
   int last_channel = -1;
+  bool transient = false;  // freed before the phase ends: counts toward the peak only
 
-  Bytes total() const { return charged * count; }
+  // Bytes this record leaves taken: zero for a transient one.
+  Bytes total() const { return transient ? bytes(0) : charged * count; }
 };
 
 // Short name of a kind, plural where one record holds one per channel:
 // "ring recv buffers", "local net proxy shared buffer".
 std::string_view allocation_label(NcclAllocationKind kind);
 
-// "ring recv buffers ch 0..23: 24 x 10,485,760 B (cuMem)" — for reports and test messages.
+// "ring recv buffers ch 0..23: 24 x 10,485,760 B (cuMem)" — for reports and test messages;
+// a transient record ends in "(cudaMalloc, freed at once)".
 std::string describe(const NcclAllocation& allocation);
 
 // The allocations of one plan, in the order NCCL makes them. Fixed capacity: a plan never
@@ -87,7 +95,8 @@ class NcclAllocationList {
   const NcclAllocation* begin() const { return items_.data(); }
   const NcclAllocation* end() const { return items_.data() + size_; }
 
-  // Bytes charged to the device by all records, or by the records of one phase.
+  // Bytes left taken on the device by all records, or by the records of one phase
+  // (transient records excluded).
   Bytes total() const;
   Bytes total(NcclPhase phase) const;
 

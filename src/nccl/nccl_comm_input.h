@@ -38,6 +38,9 @@ struct NcclCommInput {
   int resident_threads = 0;
   // The first communicator of the process loads NCCL's kernels into the CUDA context.
   bool first_in_process = true;
+  // A kernel module was loaded into the context before this communicator (some kernel ran):
+  // then NCCL's image is not the context's first module and does not pay its first load.
+  bool context_has_modules = false;
   // This communicator's first collective is the process's first NCCL kernel launch. A
   // one-rank communicator never launches one (its all-reduce is a local copy), so the first
   // multi-rank communicator of the process sets this.

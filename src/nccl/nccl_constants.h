@@ -116,7 +116,9 @@ struct NcclConstants {
   // minus the ALLOC-logged allocations: 170 MiB for 2 and for 1 rank, at 2, 8, 24 and 64
   // channels. Other targets: what libnccl.so.2 2.28.9+cuda13 carries for them (.nv_fatbin
   // cubins summed over .text + .nv.constant + .nv.global); the sm_90 cubins sum to 96.5 MiB,
-  // so these are likely low by the same driver overhead. Calibrated by the probe.
+  // so these are likely low by the same driver overhead. The probe's own H200 x2 runs (facts
+  // nccl.json) see 190 MiB at the first init beyond the logged allocations and the
+  // per-communicator 2 MiB: this image plus first_module_load and process_init_overhead below.
   std::array<NcclKernelImage, 8> kernel_images = {{
       {75, bytes(46'486'106)},
       {80, bytes(46'264'410)},
@@ -135,6 +137,25 @@ struct NcclConstants {
   Bytes launch_stack_per_thread = bytes(720);
   Bytes local_memory_granularity = mib(2);
 
+  // --- Device memory at init that NCCL does not log -----------------------------------------
+  // The probe (H200 x2, NCCL 2.28.9, driver 580.159.04; facts nccl.json) finds every
+  // one-communicator case 22 MiB above the kernel image plus every allocation NCCL logs under
+  // NCCL_DEBUG_SUBSYS=ALLOC, in both cuMem modes, at 2 to 32 channels, with P2P and with SHM.
+  // Three parts, told apart by the cases that differ:
+  //  * the context's first module load: 2 MiB (facts context.json after_first_kernel). NCCL's
+  //    image pays it when no kernel ran before (facts nccl.json), not after one did (selftest
+  //    nccl_init: 386 MiB against the facts' 388 MiB); calibrated on H200 x2;
+  Bytes first_module_load = mib(2);
+  //  * once per process, at the first ncclCommInitRank: the remaining 18 MiB. Calibrated on
+  //    H200 x2 (facts nccl.json, all 26 one-communicator cases); no NCCL log line names it,
+  //    and the PyTorch harness behind the 170 MiB image (PyTorch's CUDA work first) did not
+  //    see it;
+  Bytes process_init_overhead = mib(18);
+  //  * every ncclCommInitRank: the second communicator of facts nccl.json "default settings,
+  //    two communicators" takes 198 MiB for 196 MiB of logged allocations; calibrated on
+  //    H200 x2.
+  Bytes communicator_init_overhead = mib(2);
+
   // --- CUDA-graph capture of a collective ----------------------------------------------------
   // nccl 2.28 device.h ncclMaxKernelArgsSize: 4 KiB; finishPlan keeps the work in the kernel
   // arguments when it fits, otherwise a captured launch gets a persistent device work buffer.
@@ -151,6 +172,16 @@ struct NcclConstants {
   // communicator's pool (init.cc commAlloc, release threshold ~0), which maps physical memory
   // in steps of this size; calibrated by the probe.
   Bytes mem_pool_granularity = mib(2);
+  // Graph memory one captured NCCL kernel launch adds at cudaGraphInstantiate (its kernel node
+  // with NCCL's 4 KiB argument block, and the event nodes that join NCCL's stream to the
+  // capture), taken in steps of `graph_memory_step` per communicator. Calibrated on H200 x2:
+  // facts graphs.json, one captured 1 MiB all-reduce per graph: 2 MiB for the first graph,
+  // 0 for the second (cuMem on and off); probe SGLang Llama-3.1-8B TP 2, 36 graphs x 64
+  // in-place all-reduces: the cuda_graphs step takes 184 MiB beyond the probe's allocations
+  // without custom all-reduce, 44 MiB with it, whose 2,304 custom kernel nodes cost ~5.5 MiB
+  // (2,516 B per node, graphs.json graph_nodes): ~145.5 MiB for 2,304 launches, 64 KiB each.
+  Bytes captured_launch_graph_memory = kib(64);
+  Bytes graph_memory_step = mib(2);
 
   std::span<const NcclChannelRule> rules() const {
     return {channel_rules.data(), static_cast<std::size_t>(channel_rule_count)};

@@ -133,12 +133,16 @@ Result<NcclPlan> plan_communicator(const NcclCommInput& input, const NcclConstan
 
   plan.kernel_image = bytes(0);
   plan.launch_stack_growth = bytes(0);
+  // Measured, not logged by NCCL (see NcclConstants): every init, and more for the first one.
+  plan.init_overhead = k.communicator_init_overhead;
   if (input.first_in_process) {
     // nccl 2.28 enqueue.cc ncclInitKernelsForDevice: cudaFuncGetAttributes on every kernel
     // loads all of NCCL's device code into the context despite lazy loading.
     Result<Bytes> image = kernel_image_for(input.compute_capability, k);
     if (!image.ok()) return image.status();
     plan.kernel_image = *image;
+    plan.init_overhead += k.process_init_overhead;
+    if (!input.context_has_modules) plan.init_overhead += k.first_module_load;
   }
   // nccl 2.28 enqueue.cc: a one-rank collective runs as a local copy (ncclLaunchOneRank), so
   // only a multi-rank communicator launches NCCL kernels.
@@ -158,6 +162,18 @@ Result<NcclPlan> plan_communicator(const NcclCommInput& input, const NcclConstan
   const NcclAllocator allocator = plan.cumem ? NcclAllocator::kCuMem : NcclAllocator::kCudaMalloc;
   NcclAllocationList& list = plan.allocations;
   const int last_channel = t.channels - 1;
+
+  // nccl 2.28 transport/p2p.cc p2pCanConnect: without cuMem, the first P2P check of a process
+  // (the result is cached in a static) exports a CUDA_IPC_MIN buffer to see whether legacy
+  // IPC works, and frees it; the 2.28.9 log shows "p2p.cc:183 Cuda Alloc Size 2097152" at init.
+  if (input.first_in_process && !plan.cumem && input.nranks > 1 &&
+      t.transport == NcclTransport::kP2p) {
+    NcclAllocation check =
+        make_allocation(NcclAllocationKind::kLegacyIpcCheck, NcclPhase::kInit,
+                        NcclAllocator::kCudaMalloc, k.ipc_alignment, 1, -1, -1, k);
+    check.transient = true;
+    list.add(check);
+  }
 
   // nccl 2.28 graph/paths.cc ncclTopoComputeP2pChannels runs first and initialises the p2p
   // channels beyond the collective ones; init.cc setupChannel then initialises the rest.

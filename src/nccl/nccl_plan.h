@@ -17,7 +17,11 @@
 //  * with cuMem every device allocation is rounded up to the allocation granularity
 //    (alloc.h ncclCuMemAlloc), which makes the tiny per-channel tables cost 2 MiB each;
 //  * the first communicator of a process also grows the CUDA context: NCCL's kernels at
-//    init, and the stack they need for every resident thread at its first collective.
+//    init, and the stack they need for every resident thread at its first collective;
+//  * init also takes device memory that NCCL logs no allocation for (measured by the probe):
+//    per communicator, plus more for the first one of a process;
+//  * without cuMem, the first P2P communicator of a process exports a throw-away CUDA_IPC_MIN
+//    buffer to check legacy IPC (p2p.cc p2pCanConnect): a transient record, peak only.
 // Which collective uses the ring or the tree (a tuning decision by message size) is the
 // caller's business: it applies the kFirstRingCollective / kFirstTreeCollective records
 // when its first collective of that algorithm runs. Pure and heap-free.
@@ -60,6 +64,10 @@ struct NcclPlan {
   // that launches one (whichever algorithm it runs). Zero when not this communicator's turn.
   Bytes kernel_image;
   Bytes launch_stack_growth;
+  // Charged to the device at init beyond NCCL's allocations and the kernel image: the
+  // per-communicator overhead, and for the first communicator of a process the per-process
+  // overhead and (when no module was loaded before) the context's first module load.
+  Bytes init_overhead;
   NcclAllocationList allocations;
 
   Bytes device_bytes() const { return allocations.total(); }

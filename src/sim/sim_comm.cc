@@ -17,11 +17,17 @@ SimComm::SimComm(int rank, int world_size, SimDevice& device, Rendezvous& rendez
 
 Status SimComm::allocate_records(const NcclAllocationList& list) {
   for (const NcclAllocation& a : list) {
+    if (a.allocator == NcclAllocator::kDriver) {
+      GPUMEM_RETURN_IF_ERROR(device_.charge_driver(a.charged * a.count, Category::kCommunication,
+                                                   "NCCL " + describe(a)));
+      continue;
+    }
     for (int i = 0; i < a.count; ++i) {
       Result<DevicePtr> p = device_.malloc(a.charged, Category::kCommunication);
       if (!p.ok()) {
         return Status(p.status().code(), "NCCL " + describe(a) + ": " + p.status().message());
       }
+      if (a.transient) device_.free(*p);
     }
   }
   return {};
@@ -55,6 +61,10 @@ Result<CommunicatorId> SimComm::create_communicator(const std::vector<int>& rank
     GPUMEM_RETURN_IF_ERROR(
         device_.charge_driver(plan->kernel_image, Category::kCommunication, "NCCL kernel image"));
   }
+  if (plan->init_overhead > bytes(0)) {
+    GPUMEM_RETURN_IF_ERROR(device_.charge_driver(plan->init_overhead, Category::kCommunication,
+                                                 "NCCL init beyond its allocations"));
+  }
   GPUMEM_RETURN_IF_ERROR(allocate_phase(*plan, NcclPhase::kInit));
   // ncclCommInitRank is collective: every rank of the world reaches this point.
   GPUMEM_RETURN_IF_ERROR(rendezvous_.barrier());
@@ -85,9 +95,11 @@ Status SimComm::all_reduce(CommunicatorId id, DevicePtr buffer, Bytes size) {
   }
   if (device_.capturing()) {
     NcclCapturedAllReduce captured;
+    captured.launches_before = c.captured_launches;
     Result<NcclAllocationList> extra = plan_graph_capture(c.plan, captured, constants_);
     if (!extra.ok()) return extra.status();
     GPUMEM_RETURN_IF_ERROR(allocate_records(*extra));
+    c.captured_launches += captured.launches;
   }
   (void)buffer;
   (void)size;

@@ -2,10 +2,12 @@
 //
 // Creating a communicator plans it with `plan_communicator` for this rank's position and
 // makes its init-phase allocations on the rank's SimDevice (cuMem allocations arrive rounded
-// to the granularity; cudaMalloc ones are rounded by the device); NCCL's kernel image goes to
-// the context of the process's first communicator. The first collective makes the ring
-// connections (lazy runtime connection) and the first kernel launch grows the context's
-// stack; a collective inside a graph capture adds what NCCL keeps for captured work.
+// to the granularity; cudaMalloc ones are rounded by the device; a transient one is freed at
+// once); NCCL's kernel image goes to the context of the process's first communicator, and
+// the memory init takes without an NCCL allocation is charged to the driver. The first
+// collective makes the ring connections (lazy runtime connection) and the first kernel launch
+// grows the context's stack; a collective inside a graph capture adds what NCCL and the
+// driver keep for captured work, counting the launches the communicator captured before.
 //
 // Algorithm choice: a single-node all-reduce is taken to run the ring algorithm, so tree
 // connections are made only for multi-node communicators (gpumem's research could not
@@ -60,6 +62,7 @@ class SimComm final : public Comm {
     bool ring_connected = false;
     bool tree_connected = false;
     bool multi_node = false;
+    int captured_launches = 0;  // graph memory grows in steps across captures
   };
 
   Status allocate_phase(const NcclPlan& plan, NcclPhase phase);

@@ -6,6 +6,8 @@
 //   S = align(4 KiB header, 2 MiB) = 2 MiB
 //   T = the three per-channel tables of initChannel; with cuMem each rounds to a 2 MiB granule
 //   D = devCommSetup's two allocations (device comm 23,648 B, rank table 4 B per rank)
+//   O = init memory NCCL logs no allocation for: 2 MiB per communicator, plus 18 MiB and the
+//       context's 2 MiB first module load for the first one of a process (22 MiB in all)
 // NVLink (H100/H200, sm_90): 12 search channels -> 24 channels, 32 p2p channels.
 // PCIe (RTX PRO 6000, sm_120): 1 search channel -> 2 channels, 2 p2p channels.
 // SHM: 2 search channels -> 4 channels, 4 p2p channels.
@@ -84,6 +86,7 @@ TEST(NcclModel, NvlinkTwoRanksDefaultIsLazyWithCuMem) {
   // of stack at the first collective
   EXPECT_EQ(p.kernel_image.value(), 178'257'920);
   EXPECT_EQ(p.launch_stack_growth.value(), 195'035'136);
+  EXPECT_EQ(p.init_overhead.value(), 22 * kMiB);  // O, first communicator of the process
 }
 
 TEST(NcclModel, NvlinkFourRanksTreeDependsOnChainPosition) {
@@ -423,10 +426,48 @@ TEST(NcclModel, AllocationRecordsInNcclOrder) {
   NcclCommInput eager = nvlink(2, 0);
   eager.settings.cumem_enable = false;
   const NcclPlan e = plan_ok(eager);
-  // same tables, ring and D; no tree with two ranks; the net proxy buffer before D
-  ASSERT_EQ(e.allocations.size(), 11u);
-  EXPECT_EQ(describe(e.allocations[8]),
+  // the legacy IPC check first; same tables, ring and D; no tree with two ranks; the net
+  // proxy buffer before D
+  ASSERT_EQ(e.allocations.size(), 12u);
+  EXPECT_EQ(describe(e.allocations[0]),
+            "legacy IPC check buffer: 1 x 2,097,152 B (cudaMalloc, freed at once)");
+  EXPECT_EQ(describe(e.allocations[9]),
             "local net proxy shared buffer: 1 x 268,435,456 B (cudaMalloc)");
+}
+
+TEST(NcclModel, LegacyIpcCheckOnlyOncePerProcessWithoutCuMem) {
+  NcclCommInput input = nvlink(2, 1);
+  input.settings.cumem_enable = false;
+  NcclPlan p = plan_ok(input);
+  ASSERT_EQ(p.allocations[0].kind, NcclAllocationKind::kLegacyIpcCheck);
+  EXPECT_TRUE(p.allocations[0].transient);
+  EXPECT_EQ(p.allocations[0].total().value(), 0);  // freed at once: peak only
+  // tables 32 x (2 x 608 + 5 x 8 + 2 x 4) = 40,448 + ring 24 x 12 MiB + net proxy 256 MiB
+  // + D 23,656: the 2 MiB check adds nothing that stays
+  EXPECT_EQ(init(p), 40'448 + 301'989'888 + 268'435'456 + 23'656);
+  input.first_in_process = false;  // p2pCanConnect caches the answer in a static
+  EXPECT_NE(plan_ok(input).allocations[0].kind, NcclAllocationKind::kLegacyIpcCheck);
+  input.first_in_process = true;
+  input.settings.p2p_disable = true;  // no P2P, no check
+  EXPECT_NE(plan_ok(input).allocations[0].kind, NcclAllocationKind::kLegacyIpcCheck);
+  input.settings.p2p_disable.reset();
+  input.settings.cumem_enable = true;  // with cuMem the check is skipped
+  EXPECT_NE(plan_ok(input).allocations[0].kind, NcclAllocationKind::kLegacyIpcCheck);
+  NcclCommInput single = nvlink(1, 0);  // no peer to connect to
+  single.settings.cumem_enable = false;
+  EXPECT_NE(plan_ok(single).allocations[0].kind, NcclAllocationKind::kLegacyIpcCheck);
+}
+
+TEST(NcclModel, InitOverheadPerCommunicatorAndPerProcess) {
+  NcclCommInput input = nvlink(2, 0);
+  EXPECT_EQ(plan_ok(input).init_overhead.value(), 22 * kMiB);  // 2 + 18 + 2
+  input.context_has_modules = true;  // a kernel ran before: no first module load
+  EXPECT_EQ(plan_ok(input).init_overhead.value(), 20 * kMiB);
+  input.first_in_process = false;  // a later communicator
+  input.first_launch_in_process = false;
+  EXPECT_EQ(plan_ok(input).init_overhead.value(), 2 * kMiB);
+  input.context_has_modules = false;  // only the first communicator loads a module
+  EXPECT_EQ(plan_ok(input).init_overhead.value(), 2 * kMiB);
 }
 
 TEST(NcclModel, InvalidInputs) {
@@ -458,56 +499,52 @@ TEST(NcclModel, CalibratedChannelRulesReplaceDefaults) {
             "no NCCL channel rule for NVLink links on compute capability 90");
 }
 
-// ------------------------------------------------------- against the H200 x2 measurement
-
-// Free-memory deltas per rank measured on nvidia-h200-x2 (2026-11, NCCL 2.28.9, PyTorch 2.11
-// init_process_group with device_id, NCCL_NVLS_ENABLE=0, driver 580): at init and at the first
-// all-reduce. The model must reproduce them: init = allocations at init + kernel image,
-// first = ring connections + launch stack. (Two of the constants, the 170 MiB image and the
-// 720 B of stack, were fitted to these runs; the rest is the source model.)
-TEST(NcclModel, ReproducesH200x2Measurements) {
-  struct Run {
-    const char* name;
-    int nranks;
-    NcclSettings settings;
-    std::int64_t init_mib;
-    std::int64_t first_mib;
-  };
-  NcclSettings runtime_connect_off;
-  runtime_connect_off.runtime_connect = false;
-  NcclSettings buffsize_1m;
-  buffsize_1m.buffsize = mib(1);
-  NcclSettings channels_2;
-  channels_2.min_channels = channels_2.max_channels = 2;
-  NcclSettings channels_8;
-  channels_8.min_channels = channels_8.max_channels = 8;
-  NcclSettings p2p_disable;
-  p2p_disable.p2p_disable = true;
-  const Run runs[] = {
-      {"default", 2, {}, 366, 474},                                  // 196 + 170 | 288 + 186
-      {"NCCL_RUNTIME_CONNECT=0", 2, runtime_connect_off, 910, 186},  // 196+288+256+170 | 186
-      {"NCCL_BUFFSIZE=1MiB", 2, buffsize_1m, 366, 426},              // 196 + 170 | 240 + 186
-      {"NCCL_MIN/MAX_NCHANNELS=2", 2, channels_2, 186, 210},         // 16 + 170 | 24 + 186
-      {"NCCL_MIN/MAX_NCHANNELS=8", 2, channels_8, 222, 282},         // 52 + 170 | 96 + 186
-      {"NCCL_P2P_DISABLE=1", 2, p2p_disable, 198, 186},              // 28 + 170 | 0 + 186
-      {"one rank", 1, {}, 558, 0},  // 388 + 170 | a one-rank all-reduce launches no kernel
-  };
-  for (const Run& run : runs) {
-    NcclCommInput input = nvlink(run.nranks, 0);
-    input.settings = run.settings;
-    const NcclPlan p = plan_ok(input);
-    EXPECT_EQ(init(p) + p.kernel_image.value(), run.init_mib * kMiB) << run.name;
-    EXPECT_EQ(ring(p) + p.launch_stack_growth.value(), run.first_mib * kMiB) << run.name;
-  }
-}
-
 // ------------------------------------------------------------------------ graph capture
 
-TEST(NcclGraphCapture, OneInPlaceAllReduceCostsNothing) {
+// Registration and persistent work only; the graph memory every launch adds is tested apart.
+NcclCapturedAllReduce after_first_step() {
+  NcclCapturedAllReduce capture;
+  capture.launches_before = 1;  // one launch captured before: 64 KiB of the first 2 MiB step
+  return capture;
+}
+
+TEST(NcclGraphCapture, OneInPlaceAllReduceAddsOnlyGraphMemory) {
   const NcclPlan p = plan_ok(nvlink(8, 3));
   Result<NcclAllocationList> extra = plan_graph_capture(p, NcclCapturedAllReduce{});
   ASSERT_TRUE(extra.ok());
-  EXPECT_TRUE(extra->empty());  // 32 + 24 x 16 + 112 = 528 B fit in the 4 KiB kernel args
+  // 32 + 24 x 16 + 112 = 528 B fit in the 4 KiB kernel args: no persistent work; the launch's
+  // 64 KiB of graph memory opens the communicator's first 2 MiB step
+  ASSERT_EQ(extra->size(), 1u);
+  EXPECT_EQ(describe((*extra)[0]), "captured launch graph memory: 1 x 2,097,152 B (driver)");
+  EXPECT_EQ((*extra)[0].request.value(), 65'536);
+  EXPECT_EQ(extra->total(NcclPhase::kGraphCapture).value(), 2 * kMiB);
+  EXPECT_TRUE(plan_graph_capture(p, after_first_step())->empty());
+}
+
+TEST(NcclGraphCapture, CapturedLaunchesGrowGraphMemoryInSteps) {
+  const NcclPlan p = plan_ok(nvlink(2, 0));
+  // The probe's SGLang Llama-3.1-8B TP 2 run without custom all-reduce: 36 graphs x 64
+  // all-reduces captured one by one: round_up(2,304 x 64 KiB, 2 MiB) = 72 steps = 144 MiB.
+  std::int64_t taken = 0;
+  int steps = 0;
+  NcclCapturedAllReduce capture;
+  for (int i = 0; i < 36 * 64; ++i) {
+    capture.launches_before = i;
+    Result<NcclAllocationList> extra = plan_graph_capture(p, capture);
+    ASSERT_TRUE(extra.ok());
+    if (!extra->empty()) ++steps;
+    taken += extra->total().value();
+  }
+  EXPECT_EQ(steps, 72);  // a new step every 32 launches
+  EXPECT_EQ(taken, 144 * kMiB);
+  // all of them in one call: the same 144 MiB
+  capture.launches = 36 * 64;
+  capture.launches_before = 0;
+  EXPECT_EQ(plan_graph_capture(p, capture)->total().value(), 144 * kMiB);
+  // 31 before, 2 more: 33 x 64 KiB crosses into the second step
+  capture.launches = 2;
+  capture.launches_before = 31;
+  EXPECT_EQ(plan_graph_capture(p, capture)->total().value(), 2 * kMiB);
 }
 
 TEST(NcclGraphCapture, FusedLaunchOverflowingKernelArgsGetsPersistentWork) {
@@ -515,19 +552,39 @@ TEST(NcclGraphCapture, FusedLaunchOverflowingKernelArgsGetsPersistentWork) {
   NcclCapturedAllReduce capture;
   capture.launches = 3;
   capture.per_launch = 32;  // 32 + 24 x 16 + 32 x 112 = 4,000 B: still fits
-  EXPECT_TRUE(plan_graph_capture(p, capture)->empty());
+  Result<NcclAllocationList> extra = plan_graph_capture(p, capture);
+  ASSERT_EQ(extra->size(), 1u);  // graph memory only
+  EXPECT_EQ((*extra)[0].kind, NcclAllocationKind::kCapturedLaunchGraph);
   capture.per_launch = 40;  // 32 + 24 x 16 + 40 x 112 = 4,896 B: persistent
+  extra = plan_graph_capture(p, capture);
+  ASSERT_EQ(extra->size(), 2u);
+  // 3 launches x 40 x 112 B = 13,440 B from the pool, which maps one 2 MiB step; the
+  // 3 x 64 KiB of graph memory take the first 2 MiB step of their own
+  EXPECT_EQ((*extra)[1].request.value(), 13'440);
+  EXPECT_EQ(describe((*extra)[1]), "persistent work buffers: 1 x 2,097,152 B (memory pool)");
+  EXPECT_EQ(extra->total(NcclPhase::kGraphCapture).value(), 4 * kMiB);
+}
+
+TEST(NcclGraphCapture, PersistentWorkPoolGrowsInSteps) {
+  const NcclPlan p = plan_ok(nvlink(8, 3));
+  NcclCapturedAllReduce capture;
+  capture.launches = 3;
+  capture.per_launch = 40;
+  capture.launches_before = 3;  // 26,880 B of work, 384 KiB of graph memory: first steps
+  EXPECT_TRUE(plan_graph_capture(p, capture)->empty());
+  // 468 launches of 4,480 B before: 2,096,640 B; 3 more cross into the second pool step,
+  // while graph memory goes from 468 to 471 x 64 KiB (29.25 to 29.44 MiB), inside its
+  // fifteenth step
+  capture.launches_before = 468;
   Result<NcclAllocationList> extra = plan_graph_capture(p, capture);
   ASSERT_EQ(extra->size(), 1u);
-  // 3 launches x 40 x 112 B = 13,440 B from the pool, which maps one 2 MiB step
-  EXPECT_EQ((*extra)[0].request.value(), 13'440);
-  EXPECT_EQ(extra->total(NcclPhase::kGraphCapture).value(), 2 * kMiB);
-  EXPECT_EQ(describe((*extra)[0]), "persistent work buffers: 1 x 2,097,152 B (memory pool)");
+  EXPECT_EQ((*extra)[0].kind, NcclAllocationKind::kPersistentWork);
+  EXPECT_EQ(extra->total().value(), 2 * kMiB);
 }
 
 TEST(NcclGraphCapture, OutOfPlaceSimpleWithCuMemBuffersRegisters) {
   const NcclPlan p = plan_ok(nvlink(8, 3));
-  NcclCapturedAllReduce capture;
+  NcclCapturedAllReduce capture = after_first_step();
   capture.simple_protocol = true;
   capture.in_place = false;
   capture.cumem_buffers = true;
@@ -557,7 +614,14 @@ TEST(NcclGraphCapture, RejectsNonPositiveCounts) {
   ASSERT_FALSE(extra.ok());
   EXPECT_EQ(extra.status().message(),
             "a captured all-reduce needs positive counts, got 0 launches x 1 per launch, 1 "
-            "buffers");
+            "buffers, 0 launches before");
+  capture.launches = 1;
+  capture.launches_before = -1;
+  extra = plan_graph_capture(plan_ok(nvlink(2, 0)), capture);
+  ASSERT_FALSE(extra.ok());
+  EXPECT_EQ(extra.status().message(),
+            "a captured all-reduce needs positive counts, got 1 launches x 1 per launch, 1 "
+            "buffers, -1 launches before");
 }
 
 }  // namespace
