@@ -139,7 +139,9 @@ Command calibrate_command() {
                   fmt::format("| {} | {} ({}) |\n", name, format_bytes(value), format_mib(value));
             }
             text += "\n" + body;
-            const std::string path = fmt::format("{}/{}x{}.md", o->report_dir, gpu->name, count);
+            // Named as the probe's trace folders are: the GPU's short alias ("h200x2").
+            const std::string short_name = gpu->aliases.empty() ? gpu->name : gpu->aliases[0];
+            const std::string path = fmt::format("{}/{}x{}.md", o->report_dir, short_name, count);
             if (Status w = write_file_atomically(path, text); !w.ok()) diags.error({}, w.message());
           }
           std::printf("fitted: %s\nheld out: %s\nwrote %s\n", summary_text(fitted).c_str(),
