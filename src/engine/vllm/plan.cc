@@ -119,7 +119,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       p.env.estimate_cudagraphs.value_or(p.rules.cudagraph_estimate_default_on) &&
       !p.args.capture_sizes.empty() && !p.flags.kv_cache_memory_bytes;
 
-  if (p.observed.cuda_graph_estimate && !p.estimate_cudagraphs) {
+  if (scenario.observed.cuda_graph_estimate && !p.estimate_cudagraphs) {
     diags.error(scenario.observed.loc,
                 "'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph estimate "
                 "(vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from 0.17.0, "
