@@ -41,8 +41,7 @@ struct ActivationConstants {
 // How one rank's layers are sharded.
 struct ForwardShape {
   int tp = 1;
-  int moe_tp = 1;  // tp / ep
-  int ep = 1;
+  int moe_tp = 1;  // tp / ep: 1 with expert parallelism, which keeps whole experts
 };
 
 struct Activation {

@@ -146,7 +146,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
   // vllm layers/fused_moe/config.py FusedMoEParallelConfig.make: with expert parallelism
   // the TP group's ranks each hold whole experts.
   p.ep = p.flags.enable_expert_parallel && p.model.moe.num_experts > 0 ? p.tp : 1;
-  p.shape = {p.tp, p.tp / p.ep, p.ep};
+  p.shape = {p.tp, p.tp / p.ep};
 
   const WeightRules rules = weight_rules(p);
   for (int stage = 0; stage < p.pp; ++stage) {
