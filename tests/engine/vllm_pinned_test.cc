@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "catalog/scenario.h"
+#include "engine/fit_advice.h"
 #include "engine/simulate.h"
 #include "support/test_catalogs.h"
 
@@ -249,6 +250,25 @@ TEST(VllmStartup, CaptureSizesAndGraphs) {
   EXPECT_EQ(std::get<std::string>(l.fact("graphs captured (PIECEWISE, FULL)")->value), "51, 35");
   EXPECT_TRUE(logged(l, "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 51/51"));
   EXPECT_TRUE(logged(l, "Capturing CUDA graphs (decode, FULL): 35/35"));
+}
+
+// 20 GiB held on the GPU: free memory at the snapshot is 150,109,945,856 - 21,474,836,480 -
+// the context (2,048 B x 132 SMs x 2,048 threads = 553,648,128 B) = 128,081,461,248 B, so the
+// budget check passes only for ceil(total x util) <= free, util <= 0.8532. The nearest
+// fitting value is 0.85; the graph-size knob is vLLM's own.
+TEST(VllmFitAdvice, AdvisesTheUtilization) {
+  const std::string text =
+      "hardware: {gpu: h200, count: 1, preoccupied: {0: 20GiB}}\n"
+      "engine: {name: vllm, version: 0.21.0}\nmodel: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("vllm.yaml", text, catalogs().gpus, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  const SimulationInputs inputs{catalogs().gpus, catalogs().models, {}};
+  const Ledger l = *simulate_scenario(*s, inputs, diags);
+  EXPECT_EQ(advise_fit(*s, inputs, l),
+            "\nwhat would make it start (each alone, simulated):\n"
+            "  --gpu-memory-utilization 0.85 (instead of 0.920)\n"
+            "  no smaller --max-cudagraph-capture-size\n");
 }
 
 std::string first_error(const std::string& text) {

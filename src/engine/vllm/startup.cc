@@ -85,8 +85,9 @@ class RankStartup {
   Status distributed() {
     // vllm distributed/parallel_state.py initialize_model_parallel: the TP group (PyNccl,
     // then symmetric memory and custom all-reduce, cuda_communicator.py), the PP group, and
-    // for MoE models the EP group over the same ranks as TP; a group of one rank creates
-    // no communicator.
+    // for MoE models the EP group over the same ranks as TP ("Don't create EP group for
+    // dense models" in the v0.21 source; whether older releases built it for dense models
+    // too is UNCONFIRMED); a group of one rank creates no communicator.
     if (p_.tp > 1) {
       Result<CommunicatorId> c = pynccl(tp_group_);
       if (!c.ok()) return c.status();
