@@ -112,7 +112,7 @@ void read_engine(MapReader& r, ScenarioEngine& engine) {
         arg.flag = *flag;
         arg.flag_loc = location(file, it->first);
         arg.value_loc = location(file, it->second);
-        if (arg.flag.rfind("--", 0) != 0) {
+        if (arg.flag.empty() || arg.flag.front() != '-') {
           diags.error(arg.flag_loc, "engine flag '" + arg.flag +
                                         "' must be written as on the command line, e.g. '--" +
                                         arg.flag + "'");
@@ -191,15 +191,34 @@ void read_model(const std::string& file, const YAML::Node& node, Diagnostics& di
   m.finish();
 }
 
-void read_observed(MapReader& r, ScenarioObserved& observed) {
+void read_observed(MapReader& r, const std::string& engine, ScenarioObserved& observed) {
   observed.loc = location(r.file(), r.node());
   observed.free_before_weights = r.size("free_before_weights");
   observed.free_after_weights = r.size("free_after_weights");
   observed.weight_load_usage = r.size("weight_load_usage");
+  observed.model_loading = r.size("model_loading");
+  observed.activation_peak = r.size("activation_peak");
+  observed.non_torch_memory = r.size("non_torch_memory");
+  observed.cuda_graph_estimate = r.size("cuda_graph_estimate");
   r.finish();
   if (observed.free_after_weights && observed.weight_load_usage) {
     r.error(r.child("weight_load_usage"),
             "give either 'free_after_weights' or 'weight_load_usage', not both");
+  }
+  // Each engine measures its own quantities; a key of the other engine is a mistake.
+  static const std::vector<std::string> kSglang = {"free_before_weights", "free_after_weights",
+                                                   "weight_load_usage"};
+  static const std::vector<std::string> kVllm = {"model_loading", "activation_peak",
+                                                 "non_torch_memory", "cuda_graph_estimate"};
+  const std::vector<std::string>* foreign = engine == "sglang" ? &kVllm
+                                            : engine == "vllm" ? &kSglang
+                                                               : nullptr;
+  if (foreign == nullptr) return;
+  for (const std::string& key : *foreign) {
+    if (YAML::Node n = r.node()[key]; n.IsDefined()) {
+      r.error(n, "'" + key + "' is measured by " + (engine == "sglang" ? "vLLM" : "SGLang") +
+                     "; this scenario runs " + engine);
+    }
   }
 }
 
@@ -234,7 +253,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
   }
   if (YAML::Node observed = top.child("observed"); observed.IsDefined()) {
     MapReader r(file, observed, "'observed'", diags);
-    if (r.valid()) read_observed(r, s.observed);
+    if (r.valid()) read_observed(r, s.engine.name, s.observed);
   }
   if (std::optional<std::string> calibration = top.string("calibration")) {
     s.calibration = *calibration;

@@ -72,10 +72,15 @@ struct ScenarioModel {
 };
 
 // Values measured on a real run. Each replaces the simulator's prediction of that quantity.
+// The keys are the engine's own measurements: SGLang's for sglang scenarios, vLLM's for vllm.
 struct ScenarioObserved {
   std::optional<Bytes> free_before_weights;  // SGLang F: world-MIN free memory before loading
   std::optional<Bytes> free_after_weights;   // SGLang A: world-MIN free memory after loading
   std::optional<Bytes> weight_load_usage;    // "Load weight end … mem usage"
+  std::optional<Bytes> model_loading;        // vLLM "Model loading took … GiB"
+  std::optional<Bytes> activation_peak;      // vLLM "… GiB for peak activation"
+  std::optional<Bytes> non_torch_memory;     // vLLM "… GiB for non-torch memory"
+  std::optional<Bytes> cuda_graph_estimate;  // vLLM "Estimated CUDA graph memory: … GiB"
   SourceLoc loc;
 };
 

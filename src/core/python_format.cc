@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 namespace gpumem {
 
 std::string python_float_repr(double x) {
@@ -13,5 +15,9 @@ std::string python_float_repr(double x) {
 }
 
 std::string python_fixed(double x, int decimals) { return fmt::format("{:.{}f}", x, decimals); }
+
+double python_round(double x, int ndigits) {
+  return std::strtod(python_fixed(x, ndigits).c_str(), nullptr);
+}
 
 }  // namespace gpumem

@@ -13,6 +13,10 @@ std::string python_float_repr(double x);
 // f"{x:.Nf}": fixed notation, N decimals, correctly rounded from the exact binary value.
 std::string python_fixed(double x, int decimals);
 
+// round(x, ndigits): the double nearest to x rounded to `ndigits` decimals. CPython rounds
+// the exact binary value correctly, as fixed-notation formatting does.
+double python_round(double x, int ndigits);
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_CORE_PYTHON_FORMAT_H_

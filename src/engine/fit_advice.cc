@@ -2,15 +2,58 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "engine/vllm/version.h"
 
 namespace gpumem {
 namespace {
 
+// The two knobs of an engine: flags, the ledger facts holding their current values, the
+// range of the fraction, and flags a new graph size replaces.
+struct Knobs {
+  std::string fraction_flag;
+  std::string fraction_fact;
+  int fraction_max_percent = 99;
+  std::string graph_flag;
+  std::string graph_fact;
+  std::vector<std::string> graph_flags_replaced;
+};
+
+Knobs knobs_for(const Scenario& s) {
+  if (s.engine.name == "vllm") {
+    // vllm config/cache.py: gpu_memory_utilization in (0, 1].
+    Knobs k{"--gpu-memory-utilization",
+            "--gpu-memory-utilization",
+            100,
+            "",
+            "max_cudagraph_capture_size",
+            {}};
+    const std::optional<vllm::Version> v = vllm::parse_version(s.engine.version);
+    if (v && vllm::rules_for(*v).two_step_capture_sizes) {
+      k.graph_flag = "--max-cudagraph-capture-size";
+      k.graph_flags_replaced = {"--cudagraph-capture-sizes", "--cuda-graph-sizes"};
+    } else {
+      k.graph_flag = "--cuda-graph-sizes";
+    }
+    return k;
+  }
+  return {"--mem-fraction-static", "--mem-fraction-static", 99,
+          "--cuda-graph-max-bs",   "cuda_graph_max_bs",     {"--cuda-graph-bs"}};
+}
+
+// The flag as written, with vLLM's underscore spelling read as dashes.
+std::string canonical(std::string flag) {
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
 Scenario with_flag(const Scenario& s, const std::string& flag, const std::string& value) {
   Scenario out = s;
   for (EngineArg& a : out.engine.args) {
-    if (a.flag == flag) {
+    if (canonical(a.flag) == flag) {
       a.values = {value};
       a.is_list = false;
       return out;
@@ -30,32 +73,36 @@ bool fits(const Scenario& s, const SimulationInputs& inputs) {
   return l && diags.empty() && l->fits();
 }
 
-const Fact* fact(const Ledger& l, std::string_view key) { return l.fact(key); }
-
 }  // namespace
 
 FitAdvice find_fit(const Scenario& scenario, const SimulationInputs& inputs, const Ledger& ledger) {
+  const Knobs k = knobs_for(scenario);
   FitAdvice advice;
-  if (const Fact* f = fact(ledger, "--mem-fraction-static")) {
+  if (const Fact* f = ledger.fact(k.fraction_fact)) {
     const int current = static_cast<int>(std::lround(std::get<double>(f->value) * 100));
-    for (int delta = 1; delta < 100 && !advice.mem_fraction_static; ++delta) {
+    for (int delta = 1; delta < 100 && !advice.memory_fraction; ++delta) {
       for (int sign : {+1, -1}) {
         const int candidate = current + sign * delta;
-        if (candidate < 5 || candidate > 99) continue;
+        if (candidate < 5 || candidate > k.fraction_max_percent) continue;
         const std::string value = fmt::format("{:.2f}", candidate / 100.0);
-        if (fits(with_flag(scenario, "--mem-fraction-static", value), inputs)) {
-          advice.mem_fraction_static = candidate / 100.0;
+        if (fits(with_flag(scenario, k.fraction_flag, value), inputs)) {
+          advice.memory_fraction = candidate / 100.0;
           break;
         }
       }
     }
   }
-  if (const Fact* f = fact(ledger, "cuda_graph_max_bs")) {
+  if (const Fact* f = ledger.fact(k.graph_fact)) {
     for (std::int64_t bs = std::get<std::int64_t>(f->value) - 1; bs >= 1; --bs) {
-      Scenario s = with_flag(scenario, "--cuda-graph-max-bs", std::to_string(bs));
-      std::erase_if(s.engine.args, [](const EngineArg& a) { return a.flag == "--cuda-graph-bs"; });
+      Scenario s = with_flag(scenario, k.graph_flag, std::to_string(bs));
+      std::erase_if(s.engine.args, [&](const EngineArg& a) {
+        for (const std::string& r : k.graph_flags_replaced) {
+          if (canonical(a.flag) == r) return true;
+        }
+        return false;
+      });
       if (fits(s, inputs)) {
-        advice.cuda_graph_max_bs = bs;
+        advice.graph_size = bs;
         break;
       }
       bs = bs > 8 ? bs - bs / 8 : bs;  // coarser steps for large sizes
@@ -67,21 +114,23 @@ FitAdvice find_fit(const Scenario& scenario, const SimulationInputs& inputs, con
 std::string advise_fit(const Scenario& scenario, const SimulationInputs& inputs,
                        const Ledger& ledger) {
   if (ledger.fits()) return "";
+  const Knobs k = knobs_for(scenario);
   const FitAdvice a = find_fit(scenario, inputs, ledger);
   std::string out = "\nwhat would make it start (each alone, simulated):\n";
-  const Fact* mfs = ledger.fact("--mem-fraction-static");
-  if (a.mem_fraction_static && mfs != nullptr) {
-    out += fmt::format("  --mem-fraction-static {:.2f} (instead of {:.3f})\n",
-                       *a.mem_fraction_static, std::get<double>(mfs->value));
+  const Fact* fraction = ledger.fact(k.fraction_fact);
+  if (a.memory_fraction && fraction != nullptr) {
+    out += fmt::format("  {} {:.2f} (instead of {:.3f})\n", k.fraction_flag, *a.memory_fraction,
+                       std::get<double>(fraction->value));
   } else {
-    out += "  no --mem-fraction-static from 0.05 to 0.99\n";
+    out += fmt::format("  no {} from 0.05 to {:.2f}\n", k.fraction_flag,
+                       k.fraction_max_percent / 100.0);
   }
-  const Fact* bs = ledger.fact("cuda_graph_max_bs");
-  if (a.cuda_graph_max_bs && bs != nullptr) {
-    out += fmt::format("  --cuda-graph-max-bs {} (instead of {})\n", *a.cuda_graph_max_bs,
-                       std::get<std::int64_t>(bs->value));
+  const Fact* graph = ledger.fact(k.graph_fact);
+  if (a.graph_size && graph != nullptr) {
+    out += fmt::format("  {} {} (instead of {})\n", k.graph_flag, *a.graph_size,
+                       std::get<std::int64_t>(graph->value));
   } else {
-    out += "  no smaller --cuda-graph-max-bs\n";
+    out += "  no smaller " + k.graph_flag + "\n";
   }
   return out;
 }

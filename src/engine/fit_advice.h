@@ -1,7 +1,9 @@
 // "Which flag change would have made it start?" For a scenario that does not fit, the
-// smallest change of --mem-fraction-static (in steps of 0.01, nearest first, up or down) and
-// the largest --cuda-graph-max-bs below the current one that make every GPU complete its
-// start-up, each found by simulating the changed scenario.
+// nearest memory fraction (in steps of 0.01, up or down) and the largest CUDA-graph size
+// below the current one that make every GPU complete its start-up, each found by
+// simulating the changed scenario. The knobs are the engine's own: SGLang's
+// --mem-fraction-static and --cuda-graph-max-bs; vLLM's --gpu-memory-utilization and
+// --max-cudagraph-capture-size (--cuda-graph-sizes before v0.11.1).
 #ifndef GPUMEM_ENGINE_FIT_ADVICE_H_
 #define GPUMEM_ENGINE_FIT_ADVICE_H_
 
@@ -14,8 +16,8 @@
 namespace gpumem {
 
 struct FitAdvice {
-  std::optional<double> mem_fraction_static;      // nearest value that fits
-  std::optional<std::int64_t> cuda_graph_max_bs;  // largest smaller value that fits
+  std::optional<double> memory_fraction;   // nearest value that fits
+  std::optional<std::int64_t> graph_size;  // largest smaller value that fits
 };
 
 FitAdvice find_fit(const Scenario& scenario, const SimulationInputs& inputs, const Ledger& ledger);

@@ -1,5 +1,6 @@
-// From a scenario to a ledger: resolves the engine model's plan, builds the simulated
-// machine (GPU, driver, NCCL and allocator constants) and runs every rank's start-up.
+// From a scenario to a ledger: resolves the engine model's plan (SGLang or vLLM), builds the
+// simulated machine (GPU, driver, NCCL and allocator constants) and runs every rank's
+// start-up.
 #ifndef GPUMEM_ENGINE_SIMULATE_H_
 #define GPUMEM_ENGINE_SIMULATE_H_
 
@@ -11,6 +12,7 @@
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "engine/sglang/startup.h"
+#include "engine/vllm/startup.h"
 #include "nccl/nccl_constants.h"
 #include "sim/device_constants.h"
 #include "sim/ledger.h"
@@ -24,6 +26,7 @@ struct SimulationConstants {
   DeviceConstants device;
   NcclConstants nccl;
   sglang::StartupConstants sglang;
+  vllm::StartupConstants vllm;
 };
 
 struct SimulationInputs {

@@ -1,6 +1,7 @@
 #include "engine/validate.h"
 
 #include "engine/sglang/plan.h"
+#include "engine/vllm/plan.h"
 
 namespace gpumem {
 
@@ -10,8 +11,12 @@ void validate_engine(const Scenario& scenario, const GpuCatalog& gpus, const Mod
     (void)sglang::make_plan(scenario, gpus, models, diags);
     return;
   }
-  diags.error(scenario.engine.name_loc,
-              "engine '" + scenario.engine.name + "' is not modelled yet; gpumem models sglang");
+  if (scenario.engine.name == "vllm") {
+    (void)vllm::make_plan(scenario, gpus, models, diags);
+    return;
+  }
+  diags.error(scenario.engine.name_loc, "engine '" + scenario.engine.name +
+                                            "' is not modelled; gpumem models sglang and vllm");
 }
 
 }  // namespace gpumem

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <variant>
 
 #include "alloc/caching_allocator.h"
 #include "catalog/gpu_catalog.h"
@@ -13,6 +14,7 @@
 #include "core/exit_codes.h"
 #include "engine/sglang/plan.h"
 #include "engine/simulate.h"
+#include "engine/vllm/plan.h"
 #include "probe/atomic_file.h"
 #include "probe/facts_runner.h"
 #include "probe/host_exchange.h"
@@ -31,12 +33,51 @@ using nlohmann::json;
 
 constexpr char kTraceFormat[] = "gpumem.trace.v1";
 
-struct Loaded {
-  Scenario scenario;
-  sglang::Plan plan;
+// The plan of the scenario's engine, and what the launcher and each rank need from it.
+class EnginePlan {
+ public:
+  explicit EnginePlan(sglang::Plan p) : plan_(std::move(p)) {}
+  explicit EnginePlan(vllm::Plan p) : plan_(std::move(p)) {}
+
+  int world_size() const {
+    return std::visit([](const auto& p) { return p.world_size(); }, plan_);
+  }
+  int nodes() const {
+    return std::visit([](const auto& p) { return p.nodes; }, plan_);
+  }
+  int gpus_per_node() const {
+    return std::visit([](const auto& p) { return p.gpus_per_node; }, plan_);
+  }
+  const NcclSettings& nccl() const {
+    return std::visit([](const auto& p) -> const NcclSettings& { return p.nccl; }, plan_);
+  }
+  const GpuSpec& gpu() const {
+    return std::visit([](const auto& p) -> const GpuSpec& { return p.gpu; }, plan_);
+  }
+  std::string engine() const {
+    if (const auto* p = std::get_if<sglang::Plan>(&plan_)) {
+      return "sglang " + p->version.to_string();
+    }
+    return "vllm " + std::get<vllm::Plan>(plan_).version.to_string();
+  }
+  // The start-up program; the plan and `constants` must outlive its runs.
+  RankProgram program(const SimulationConstants& constants) const {
+    if (const auto* p = std::get_if<sglang::Plan>(&plan_)) {
+      return sglang::startup_program(*p, constants.sglang);
+    }
+    return vllm::startup_program(std::get<vllm::Plan>(plan_), constants.vllm);
+  }
+
+ private:
+  std::variant<sglang::Plan, vllm::Plan> plan_;
 };
 
-// Reads the catalogs, the scenario and the SGLang plan, exactly as `gpumem simulate` does.
+struct Loaded {
+  Scenario scenario;
+  EnginePlan plan;
+};
+
+// Reads the catalogs, the scenario and the engine's plan, exactly as `gpumem simulate` does.
 std::optional<Loaded> load(const ScenarioRunOptions& o) {
   Diagnostics diags;
   Result<GpuCatalog> gpus = GpuCatalog::load(o.model_dir + "/gpu", diags);
@@ -47,12 +88,14 @@ std::optional<Loaded> load(const ScenarioRunOptions& o) {
     return std::nullopt;
   }
   std::optional<Scenario> s = load_scenario(o.scenario, *gpus, diags);
-  std::optional<sglang::Plan> plan;
+  std::optional<EnginePlan> plan;
   if (s && diags.empty()) {
-    if (s->engine.name != "sglang") {
-      diags.error(s->engine.name_loc, "the probe runs SGLang scenarios only");
-    } else {
-      plan = sglang::make_plan(*s, *gpus, *models, diags);
+    if (s->engine.name == "vllm") {
+      if (std::optional<vllm::Plan> p = vllm::make_plan(*s, *gpus, *models, diags)) {
+        plan.emplace(std::move(*p));
+      }
+    } else if (std::optional<sglang::Plan> p = sglang::make_plan(*s, *gpus, *models, diags)) {
+      plan.emplace(std::move(*p));
     }
   }
   if (!diags.empty() || !plan) {
@@ -69,12 +112,12 @@ std::chrono::milliseconds grace() { return std::chrono::milliseconds(5000); }
 int launch_scenario(const ScenarioRunOptions& o) {
   std::optional<Loaded> loaded = load(o);
   if (!loaded) return kExitBadInput;
-  const sglang::Plan& plan = loaded->plan;
-  if (plan.nodes > 1) {
+  const EnginePlan& plan = loaded->plan;
+  if (plan.nodes() > 1) {
     std::fprintf(stderr,
                  "gpumem-probe: %s spans %d nodes; start one rank per GPU with torchrun or "
                  "mpirun on every node instead\n",
-                 o.scenario.c_str(), plan.nodes);
+                 o.scenario.c_str(), plan.nodes());
     return kExitBadInput;
   }
   install_stop_handlers();
@@ -98,7 +141,7 @@ int launch_scenario(const ScenarioRunOptions& o) {
     return kExitBadInput;
   }
   // The engine's NCCL environment: what NCCL must read for the plan's settings to hold.
-  Result<std::vector<NcclEnvExpectation>> nccl = nccl_env_expectations(plan.nccl);
+  Result<std::vector<NcclEnvExpectation>> nccl = nccl_env_expectations(plan.nccl());
   if (!nccl.ok()) {
     std::fprintf(stderr, "gpumem-probe: %s\n", nccl.status().message().c_str());
     return kExitBadInput;
@@ -152,7 +195,7 @@ int launch_scenario(const ScenarioRunOptions& o) {
 int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
   std::optional<Loaded> loaded = load(o);
   if (!loaded) return kExitBadInput;
-  const sglang::Plan& plan = loaded->plan;
+  const EnginePlan& plan = loaded->plan;
   if (env.world_size != plan.world_size()) {
     std::fprintf(stderr, "gpumem-probe: WORLD_SIZE is %d but %s uses %d GPUs\n", env.world_size,
                  o.scenario.c_str(), plan.world_size());
@@ -170,20 +213,20 @@ int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
   CachingAllocator allocator(rt.device(), config);
   TraceRecorder recorder(rt, allocator);
   std::vector<Fact> facts;
-  gpumem::RankEnv renv{env.rank,    env.world_size, env.local_rank, env.rank / plan.gpus_per_node,
+  gpumem::RankEnv renv{env.rank,    env.world_size, env.local_rank, env.rank / plan.gpus_per_node(),
                        rt.device(), rt.comm(),      allocator,      recorder,
                        facts};
   const SimulationConstants constants;
-  sglang::startup_program(plan, constants.sglang)(renv);
+  plan.program(constants)(renv);
 
-  const Interconnect native = plan.gpu.interconnect;
+  const Interconnect native = plan.gpu().interconnect;
   const Interconnect modelled =
-      loaded->scenario.hardware.interconnect.value_or(plan.gpu.interconnect);
+      loaded->scenario.hardware.interconnect.value_or(plan.gpu().interconnect);
   json trace = {{"format", kTraceFormat},
                 {"scenario", loaded->scenario.name},
                 {"scenario_file", o.scenario},
-                {"engine", "sglang " + plan.version.to_string()},
-                {"gpu_type", plan.gpu.name},
+                {"engine", plan.engine()},
+                {"gpu_type", plan.gpu().name},
                 {"rank", env.rank},
                 {"world_size", env.world_size},
                 {"local_rank", env.local_rank},

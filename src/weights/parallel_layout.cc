@@ -35,9 +35,20 @@ int attention_tp_size(const ParallelLayout& l) {
 
 int moe_tp_size(const ParallelLayout& l) { return l.tp_size / l.ep_size; }
 
-LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size) {
+LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size,
+                          PpPartition partition) {
   const std::int64_t base = num_layers / pp_size;
   const std::int64_t extra = num_layers % pp_size;
+  if (partition == PpPartition::kExtraBeforeLastStage) {
+    // Stages pp_size - 1 - extra .. pp_size - 2 hold base + 1 layers.
+    const std::int64_t first_extra = pp_size - 1 - extra;
+    auto size = [&](std::int64_t stage) {
+      return base + (stage >= first_extra && stage < pp_size - 1 ? 1 : 0);
+    };
+    std::int64_t start = 0;
+    for (std::int64_t stage = 0; stage < pp_rank; ++stage) start += size(stage);
+    return {start, start + size(pp_rank)};
+  }
   const std::int64_t plain = pp_size - extra;  // stages without an extra layer come first
   if (pp_rank < plain) return {pp_rank * base, pp_rank * base + base};
   const std::int64_t start = pp_rank * (base + 1) - plain;

@@ -41,10 +41,19 @@ struct LayerRange {
   std::int64_t end = 0;
 };
 
-// sglang v0.5.9 distributed/utils.py get_pp_indices (without SGLANG_PP_LAYER_PARTITION):
-// every stage gets num_layers / pp_size layers and the last num_layers % pp_size stages one
-// more.
-LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size);
+// Which stages take the num_layers % pp_size layers left over.
+enum class PpPartition : unsigned char {
+  // sglang v0.5.9 distributed/utils.py get_pp_indices: the last stages, one each.
+  kExtraOnLastStages,
+  // vllm distributed/utils.py get_pp_indices: the stages before the last one (which also
+  // holds the lm_head), starting next to it.
+  kExtraBeforeLastStage,
+};
+
+// Every stage gets num_layers / pp_size layers, and `partition` says which get one more
+// (without SGLANG_PP_LAYER_PARTITION / VLLM_PP_LAYER_PARTITION).
+LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size,
+                          PpPartition partition = PpPartition::kExtraOnLastStages);
 
 }  // namespace gpumem
 

@@ -30,7 +30,8 @@ class ModelBuilder {
       // sglang v0.5.9 gemma3_causal.py Gemma3TextModel builds every layer (no PP split)
       return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture);
     }
-    const LayerRange layers = pp_layer_range(a.num_hidden_layers, l.pp_rank, l.pp_size);
+    const LayerRange layers =
+        pp_layer_range(a.num_hidden_layers, l.pp_rank, l.pp_size, ctx_.rules.pp_partition);
     const bool first_stage = l.pp_rank == 0;
     const bool last_stage = l.pp_rank == l.pp_size - 1;
     int first_norm = -1;

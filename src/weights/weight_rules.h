@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "catalog/dtype.h"
+#include "weights/parallel_layout.h"
 
 namespace gpumem {
 
@@ -52,6 +53,10 @@ struct WeightRules {
   // default is an H100 SXM's 132 SMs; callers set it from the GPU catalog.
   std::int64_t device_sm_count = 132;
   std::int64_t marlin_blocks_per_sm = 4;
+
+  // Which pipeline stages take the layers left over by num_layers % pp_size
+  // (parallel_layout.h; SGLang's rule by default).
+  PpPartition pp_partition = PpPartition::kExtraOnLastStages;
 };
 
 }  // namespace gpumem

@@ -153,6 +153,15 @@ TEST(RankWeights, PipelineStagesSplitLayersEmbeddingAndHead) {
   EXPECT_EQ(pp_layer_range(28, 2, 3).end, 28);
   EXPECT_EQ(pp_layer_range(61, 3, 4).start, 45);
   EXPECT_EQ(pp_layer_range(80, 1, 2).start, 40);
+  // vllm get_pp_indices: the remainder goes to the stages before the last, next to it first:
+  // 28 over 3 -> 9, 10, 9; 80 over 3 -> 27, 27, 26; 61 over 2 -> 31, 30.
+  constexpr PpPartition kVllm = PpPartition::kExtraBeforeLastStage;
+  EXPECT_EQ(pp_layer_range(28, 1, 3, kVllm).start, 9);
+  EXPECT_EQ(pp_layer_range(28, 1, 3, kVllm).end, 19);
+  EXPECT_EQ(pp_layer_range(28, 2, 3, kVllm).end, 28);
+  EXPECT_EQ(pp_layer_range(80, 1, 3, kVllm).end, 54);
+  EXPECT_EQ(pp_layer_range(80, 2, 3, kVllm).start, 54);
+  EXPECT_EQ(pp_layer_range(61, 0, 2, kVllm).end, 31);
 
   // Llama-3.1-8B, PP2 x TP1: stage 0 = embedding + layers 0-15, stage 1 = layers 16-31 +
   // final norm + lm_head; each stage builds its own RoPE cache. Per layer 436,224,000 B

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/nccl_environment.h"
 
 namespace gpumem::sglang {
 namespace {
@@ -15,8 +16,8 @@ std::optional<std::int64_t> to_int(const std::string& s) {
   return v;
 }
 
-// NCCL and SGLang read booleans as integers ("0"/"1"); SGLang's env helper also takes
-// true/false (sglang v0.5.9 environ.py EnvBool).
+// SGLang reads booleans as integers ("0"/"1") or true/false (sglang v0.5.9 environ.py
+// EnvBool).
 std::optional<bool> to_bool(const std::string& s) {
   if (s == "1" || s == "true" || s == "True") return true;
   if (s == "0" || s == "false" || s == "False") return false;
@@ -36,14 +37,6 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
         out = *b;
       } else {
         bad("0 or 1");
-      }
-    };
-    auto as_int = [&](std::optional<int>& out) {
-      std::optional<std::int64_t> i = to_int(v.value);
-      if (i && *i >= 1 && *i <= 64) {
-        out = static_cast<int>(*i);
-      } else {
-        bad("an integer from 1 to 64");
       }
     };
     auto as_bytes = [&](std::optional<Bytes>& out) {
@@ -68,34 +61,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       if (b) env.tp_memory_imbalance_is_error = *b;
     } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
       as_bytes(env.flashinfer_workspace_size);
-    } else if (v.name == "NCCL_CUMEM_ENABLE") {
-      as_bool(env.nccl.cumem_enable);
-    } else if (v.name == "NCCL_RUNTIME_CONNECT") {
-      as_bool(env.nccl.runtime_connect);
-    } else if (v.name == "NCCL_BUFFSIZE") {
-      as_bytes(env.nccl.buffsize);
-    } else if (v.name == "NCCL_LL_BUFFSIZE") {
-      as_bytes(env.nccl.ll_buffsize);
-    } else if (v.name == "NCCL_LL128_BUFFSIZE") {
-      as_bytes(env.nccl.ll128_buffsize);
-    } else if (v.name == "NCCL_MIN_NCHANNELS" || v.name == "NCCL_MIN_CTAS") {
-      as_int(env.nccl.min_channels);
-    } else if (v.name == "NCCL_MAX_NCHANNELS" || v.name == "NCCL_MAX_CTAS") {
-      as_int(env.nccl.max_channels);
-    } else if (v.name == "NCCL_P2P_DISABLE") {
-      as_bool(env.nccl.p2p_disable);
-    } else if (v.name == "NCCL_P2P_LEVEL") {
-      static const std::vector<std::string> kLevels = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
-      bool known = false;
-      for (const std::string& l : kLevels) known = known || l == v.value;
-      if (known) {
-        env.nccl.p2p_level = v.value;
-      } else {
-        diags.error(v.value_loc, "NCCL_P2P_LEVEL must be one of LOC, NVL, PIX, PXB, PHB, SYS; got '" +
-                               v.value + "'" + did_you_mean(v.value, kLevels));
-      }
-    } else if (v.name == "NCCL_NVLS_ENABLE") {
-      as_bool(env.nccl.nvls_enable);
+    } else {
+      read_nccl_variable(v, env.nccl, diags);
     }
   }
   static const std::vector<std::string> kPatches = {"custom-all-reduce-on-pcie"};

@@ -1,0 +1,148 @@
+#include "engine/vllm/activation_model.h"
+
+#include <algorithm>
+
+namespace gpumem::vllm {
+namespace {
+
+constexpr std::int64_t kFloat32 = 4;
+constexpr std::int64_t kInt32 = 4;
+// vllm layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE.
+constexpr std::int64_t kVocabPadding = 64;
+// vllm layers/fused_moe/fused_moe.py: moe_align_block_size pads every expert's tokens to a
+// multiple of the Triton block (BLOCK_SIZE_M, at most 64 in the default configs).
+constexpr std::int64_t kMoeAlignBlock = 64;
+
+// Builds a layer's list: `add` appends a tensor, `dies_after` marks when an earlier one dies.
+class LayerList {
+ public:
+  int add(std::string name, std::int64_t elements, std::int64_t element_bytes) {
+    out_.push_back({std::move(name), bytes(elements * element_bytes), -1});
+    return static_cast<int>(out_.size()) - 1;
+  }
+  // `tensor` is freed right after `other` is allocated.
+  void dies_after(int tensor, int other) { out_[static_cast<size_t>(tensor)].free_after = other; }
+  std::vector<Activation> take() { return std::move(out_); }
+
+ private:
+  std::vector<Activation> out_;
+};
+
+}  // namespace
+
+std::vector<Activation> layer_activations(const Architecture& a, const ForwardShape& s,
+                                          std::int64_t layer, std::int64_t n, std::int64_t eb,
+                                          const ActivationConstants& k) {
+  LayerList l;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.tp);
+  const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / s.tp);
+  // vllm layers/layernorm.py RMSNorm with a residual: the residual stream stays in the two
+  // persistent buffers; the normalised copy is new.
+  const int norm = l.add("input_layernorm", n * h, eb);
+  int attn_out = 0;
+  if (a.attention == AttentionKind::kMla) {
+    // vllm models/deepseek_v2.py DeepseekV2MLAAttention and layers/attention/mla_attention.py
+    // prefill path: the latent projections, then the up-projected K/V of the prefill.
+    const MlaConfig& m = a.mla;
+    const std::int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const int qkv_a =
+        l.add("fused_qkv_a_proj", n * (m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim), eb);
+    l.dies_after(norm, qkv_a);
+    int q_in = qkv_a;
+    if (m.q_lora_rank > 0) {
+      q_in = l.add("q_a_layernorm", n * m.q_lora_rank, eb);
+    }
+    const int q = l.add("q_b_proj", n * heads * qk, eb);
+    if (q_in != qkv_a) l.dies_after(q_in, q);
+    const int kv_c = l.add("kv_a_layernorm", n * m.kv_lora_rank, eb);
+    l.dies_after(qkv_a, kv_c);
+    const int kv_b = l.add("kv_b_proj", n * heads * (m.qk_nope_head_dim + a.v_head_dim), eb);
+    l.dies_after(kv_c, kv_b);
+    attn_out = l.add("attn_output", n * heads * a.v_head_dim, eb);
+    l.dies_after(q, attn_out);
+    l.dies_after(kv_b, attn_out);
+  } else {
+    // vllm models/llama.py LlamaAttention: qkv_proj, rotary in place, attention output.
+    const int qkv = l.add("qkv_proj", n * (heads + 2 * kv_heads) * a.head_dim, eb);
+    l.dies_after(norm, qkv);
+    attn_out = l.add("attn_output", n * heads * a.head_dim, eb);
+    l.dies_after(qkv, attn_out);
+  }
+  const int o = l.add("o_proj", n * h, eb);
+  l.dies_after(attn_out, o);
+  const int post_norm = l.add("post_attention_layernorm", n * h, eb);
+  l.dies_after(o, post_norm);
+  if (a.is_moe_layer(layer)) {
+    // vllm layers/fused_moe/layer.py FusedMoE and fused_moe.py fused_experts_impl: router
+    // logits and top-k, the aligned token ids, then intermediate_cache13 of
+    // M x top_k x max(2I, H) and intermediate_cache2 of M x top_k x I, M the chunk; the
+    // output is written in place.
+    const MoeConfig& m = a.moe;
+    const std::int64_t inter = m.moe_intermediate_size / s.moe_tp;
+    const std::int64_t topk = m.experts_per_token;
+    const std::int64_t chunk = std::min(n, k.fused_moe_chunk_tokens);
+    const int router = l.add("router_logits", n * m.num_experts, eb);
+    const int weights = l.add("topk_weights", n * topk, kFloat32);
+    const int ids = l.add("topk_ids", n * topk, kInt32);
+    l.dies_after(router, ids);
+    const int sorted =
+        l.add("sorted_token_ids", n * topk + m.num_experts * (kMoeAlignBlock - 1), kInt32);
+    const int cache13 = l.add("intermediate_cache13", chunk * topk * std::max(2 * inter, h), eb);
+    const int cache2 = l.add("intermediate_cache2", chunk * topk * inter, eb);
+    int last = cache2;
+    if (m.num_shared_experts > 0) {
+      // The shared experts run as a TP-sharded MLP after the routed ones.
+      const std::int64_t shared = m.shared_expert_intermediate_size / s.tp;
+      const int sh_gate_up = l.add("shared_experts.gate_up_proj", n * 2 * shared, eb);
+      for (int t : {weights, ids, sorted, cache13, cache2}) l.dies_after(t, sh_gate_up);
+      const int sh_act = l.add("shared_experts.act", n * shared, eb);
+      l.dies_after(sh_gate_up, sh_act);
+      last = l.add("shared_experts.down_proj", n * h, eb);
+      l.dies_after(sh_act, last);
+    }
+    l.dies_after(post_norm, last);
+  } else {
+    // vllm models/llama.py LlamaMLP: gate_up_proj, SiluAndMul, down_proj.
+    const std::int64_t inter = a.intermediate_size / s.tp;
+    const int gate_up = l.add("gate_up_proj", n * 2 * inter, eb);
+    l.dies_after(post_norm, gate_up);
+    const int act = l.add("act_fn", n * inter, eb);
+    l.dies_after(gate_up, act);
+    const int down = l.add("down_proj", n * h, eb);
+    l.dies_after(act, down);
+  }
+  return l.take();
+}
+
+std::vector<Activation> logits_activations(const Architecture& a, const ForwardShape& s,
+                                           std::int64_t requests, std::int64_t eb) {
+  LayerList l;
+  const std::int64_t padded = (a.vocab_size + kVocabPadding - 1) / kVocabPadding * kVocabPadding;
+  const int local = l.add("lm_head", requests * padded / s.tp, eb);
+  if (s.tp > 1) {
+    const int gathered = l.add("logits_all_gather", requests * padded, eb);
+    l.dies_after(local, gathered);
+  }
+  return l.take();
+}
+
+std::vector<Activation> sampler_activations(const Architecture& a, std::int64_t requests,
+                                            const ActivationConstants& k) {
+  LayerList l;
+  for (int i = 0; i < k.sampler_float32_vocab_tensors; ++i) {
+    l.add(i == 0 ? "logits_float32" : "sampler_float32_" + std::to_string(i),
+          requests * a.vocab_size, kFloat32);
+  }
+  return l.take();
+}
+
+int layer_kernels(const Architecture& a, std::int64_t layer, bool with_attention,
+                  const ActivationConstants& k) {
+  int n = a.is_moe_layer(layer) ? k.moe_layer_kernels : k.dense_layer_kernels;
+  if (a.attention == AttentionKind::kMla) n += k.mla_extra_kernels;
+  if (with_attention) n += k.attention_kernels;
+  return n;
+}
+
+}  // namespace gpumem::vllm

@@ -1,0 +1,42 @@
+#include "engine/vllm/environment.h"
+
+#include "engine/nccl_environment.h"
+
+namespace gpumem::vllm {
+namespace {
+
+// vllm envs.py reads these flags as integers ("0"/"1"); "true"/"false" are taken too.
+std::optional<bool> to_bool(const std::string& s) {
+  if (s == "1" || s == "true" || s == "True") return true;
+  if (s == "0" || s == "false" || s == "False") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
+  Environment env;
+  for (const EnvVar& v : engine.env) {
+    auto as_bool = [&](std::optional<bool>& out) {
+      if (std::optional<bool> b = to_bool(v.value)) {
+        out = *b;
+      } else {
+        diags.error(v.value_loc, v.name + " must be 0 or 1, got '" + v.value + "'");
+      }
+    };
+    if (v.name == "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") {
+      as_bool(env.estimate_cudagraphs);
+    } else if (v.name == "VLLM_ALLREDUCE_USE_SYMM_MEM") {
+      as_bool(env.allreduce_use_symm_mem);
+    } else {
+      read_nccl_variable(v, env.nccl, diags);
+    }
+  }
+  for (size_t i = 0; i < engine.patches.size(); ++i) {
+    diags.error(engine.patch_locs[i],
+                "unknown vLLM patch '" + engine.patches[i] + "'; gpumem models no vLLM patches");
+  }
+  return env;
+}
+
+}  // namespace gpumem::vllm

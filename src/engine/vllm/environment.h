@@ -1,0 +1,29 @@
+// The environment variables of a vLLM launch that change start-up memory, read from a
+// scenario's `engine.env`. Variables gpumem does not model are accepted and ignored (a
+// launch environment holds many); known ones must have a value vLLM or NCCL accepts. vLLM
+// has no source patches gpumem models, so `engine.patches` must be empty.
+#ifndef GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_
+#define GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_
+
+#include <optional>
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "device/comm.h"
+
+namespace gpumem::vllm {
+
+struct Environment {
+  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm envs.py); unset: the version's default.
+  std::optional<bool> estimate_cudagraphs;
+  // VLLM_ALLREDUCE_USE_SYMM_MEM (vllm envs.py); unset: the version's default.
+  std::optional<bool> allreduce_use_symm_mem;
+  // NCCL_* variables the NCCL model reads, as the scenario sets them.
+  NcclSettings nccl;
+};
+
+Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_

@@ -1,0 +1,372 @@
+#include "engine/vllm/flags.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/python_format.h"
+#include "core/spelling.h"
+
+namespace gpumem::vllm {
+namespace {
+
+// vllm v0.21 engine/arg_utils.py EngineArgs.add_cli_args: names, aliases and choices.
+const std::vector<FlagSpec>& table() {
+  static const std::vector<FlagSpec> kTable = {
+      {"--tensor-parallel-size", {"-tp"}, FlagType::kInt, true, {}},
+      {"--pipeline-parallel-size", {"-pp"}, FlagType::kInt, true, {}},
+      {"--data-parallel-size", {"-dp"}, FlagType::kInt, true, {}},
+      {"--gpu-memory-utilization", {}, FlagType::kFloat, true, {}},
+      {"--max-model-len", {}, FlagType::kInt, true, {}},
+      {"--max-num-seqs", {}, FlagType::kInt, true, {}},
+      {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}},
+      {"--kv-cache-dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2"}},
+      {"--block-size", {}, FlagType::kInt, true, {}},
+      {"--enforce-eager", {}, FlagType::kBool, true, {}},
+      {"--kv-cache-memory", {"--kv-cache-memory-bytes"}, FlagType::kInt, true, {}},
+      {"--num-gpu-blocks-override", {}, FlagType::kInt, true, {}},
+      {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
+      {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
+      {"--max-cudagraph-capture-size", {}, FlagType::kInt, true, {}},
+      {"--compilation-config", {"-O"}, FlagType::kString, true, {}},
+      {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
+      {"--speculative-config", {}, FlagType::kString, true, {}},
+      {"--dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "half", "float16", "bfloat16", "float", "float32"}},
+      {"--quantization", {"-q"}, FlagType::kString, true, {}},
+      {"--enable-expert-parallel", {}, FlagType::kBool, true, {}},
+      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      {"--model", {}, FlagType::kString, false, {}},
+      {"--served-model-name", {}, FlagType::kString, false, {}},
+      {"--tokenizer", {}, FlagType::kString, false, {}},
+      {"--trust-remote-code", {}, FlagType::kBool, false, {}},
+      {"--host", {}, FlagType::kString, false, {}},
+      {"--port", {}, FlagType::kInt, false, {}},
+      {"--api-key", {}, FlagType::kString, false, {}},
+      {"--download-dir", {}, FlagType::kString, false, {}},
+      {"--load-format", {}, FlagType::kString, false, {}},
+      {"--revision", {}, FlagType::kString, false, {}},
+      {"--seed", {}, FlagType::kInt, false, {}},
+      {"--chat-template", {}, FlagType::kString, false, {}},
+      {"--enable-prefix-caching", {}, FlagType::kBool, false, {}},
+      {"--no-enable-prefix-caching", {}, FlagType::kBool, false, {}},
+      {"--enable-chunked-prefill", {}, FlagType::kBool, false, {}},
+      {"--disable-log-requests", {}, FlagType::kBool, false, {}},
+      {"--disable-log-stats", {}, FlagType::kBool, false, {}},
+      {"--enable-auto-tool-choice", {}, FlagType::kBool, false, {}},
+      {"--tool-call-parser", {}, FlagType::kString, false, {}},
+      {"--reasoning-parser", {}, FlagType::kString, false, {}},
+      {"--generation-config", {}, FlagType::kString, false, {}},
+      {"--max-logprobs", {}, FlagType::kInt, false, {}},
+      {"--swap-space", {}, FlagType::kFloat, false, {}},
+      {"--distributed-executor-backend", {}, FlagType::kString, false, {}},
+      {"--uvicorn-log-level", {}, FlagType::kString, false, {}},
+      {"--async-scheduling", {}, FlagType::kBool, false, {}},
+  };
+  return kTable;
+}
+
+// vllm config/cache.py BlockSize: the block sizes the CLI accepts.
+constexpr std::array<std::int64_t, 7> kBlockSizes = {1, 8, 16, 32, 64, 128, 256};
+
+int positive(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (!n) return fallback;
+  if (*n < 1 || *n > 4096) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return fallback;
+  }
+  return static_cast<int>(*n);
+}
+
+std::optional<std::int64_t> positive_opt(const FlagValues& v, std::string_view flag,
+                                         Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (n && *n < 1) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return std::nullopt;
+  }
+  return n;
+}
+
+std::optional<std::vector<std::int64_t>> positive_list(const FlagValues& v, std::string_view flag,
+                                                       Diagnostics& diags) {
+  std::optional<std::vector<std::int64_t>> list = v.int_list(flag);
+  if (!list) return std::nullopt;
+  for (std::int64_t s : *list) {
+    if (s < 1) {
+      diags.error(*v.location(flag),
+                  std::string(flag) + " sizes must be positive, got " + std::to_string(s));
+      return std::nullopt;
+    }
+  }
+  return list;
+}
+
+// A JSON object given as a flag's value, parsed; errors are reported at the value.
+std::optional<YAML::Node> json_object(const FlagValues& v, std::string_view flag,
+                                      Diagnostics& diags) {
+  std::optional<std::string> text = v.string(flag);
+  if (!text) return std::nullopt;
+  YAML::Node node;
+  try {
+    node = YAML::Load(*text);
+  } catch (const YAML::Exception& e) {
+    diags.error(*v.location(flag), std::string(flag) + " is not valid JSON: " + e.msg);
+    return std::nullopt;
+  }
+  if (!node.IsMap()) {
+    diags.error(*v.location(flag), std::string(flag) + " must be a JSON object");
+    return std::nullopt;
+  }
+  return node;
+}
+
+// Reports a JSON key vLLM's config class does not have.
+void unknown_key(const FlagValues& v, std::string_view flag, const std::string& key,
+                 const std::vector<std::string>& known, Diagnostics& diags) {
+  diags.error(*v.location(flag),
+              "unknown key '" + key + "' in " + std::string(flag) + did_you_mean(key, known));
+}
+
+std::optional<std::int64_t> json_int(const YAML::Node& n) {
+  try {
+    return n.as<std::int64_t>();
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
+
+// vllm config/compilation.py CompilationConfig: the fields that change memory, then the
+// others a user may set (accepted and ignored).
+void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
+  constexpr std::string_view kFlag = "--compilation-config";
+  std::optional<YAML::Node> config = json_object(v, kFlag, diags);
+  if (!config) return;
+  static const std::vector<std::string> kIgnored = {"level",
+                                                    "mode",
+                                                    "backend",
+                                                    "custom_ops",
+                                                    "splitting_ops",
+                                                    "use_inductor",
+                                                    "compile_sizes",
+                                                    "inductor_compile_config",
+                                                    "inductor_passes",
+                                                    "pass_config",
+                                                    "cudagraph_num_of_warmups",
+                                                    "cudagraph_copy_inputs",
+                                                    "use_cudagraph",
+                                                    "debug_dump_path",
+                                                    "cache_dir",
+                                                    "compile_mm_encoder",
+                                                    "use_inductor_graph_partition",
+                                                    "cudagraph_specialize_lora",
+                                                    "compile_ranges_split_points",
+                                                    "dynamic_shapes_config"};
+  std::vector<std::string> known = {"cudagraph_capture_sizes", "max_cudagraph_capture_size",
+                                    "cudagraph_mode"};
+  known.insert(known.end(), kIgnored.begin(), kIgnored.end());
+  const SourceLoc where = *v.location(kFlag);
+  for (auto it = config->begin(); it != config->end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    const YAML::Node value = it->second;
+    if (key == "cudagraph_capture_sizes") {
+      std::vector<std::int64_t> sizes;
+      bool ok = value.IsSequence();
+      for (size_t i = 0; ok && i < value.size(); ++i) {
+        std::optional<std::int64_t> s = json_int(value[i]);
+        ok = s && *s >= 1;
+        if (ok) sizes.push_back(*s);
+      }
+      if (!ok) {
+        diags.error(where,
+                    "cudagraph_capture_sizes in --compilation-config must be a list of "
+                    "positive integers");
+      } else {
+        f.cudagraph_capture_sizes = sizes;
+      }
+    } else if (key == "max_cudagraph_capture_size") {
+      std::optional<std::int64_t> s = json_int(value);
+      if (!s || *s < 1) {
+        diags.error(where,
+                    "max_cudagraph_capture_size in --compilation-config must be a positive "
+                    "integer");
+      } else {
+        f.max_cudagraph_capture_size = s;
+      }
+    } else if (key == "cudagraph_mode") {
+      static const std::vector<std::string> kModes = {"NONE", "PIECEWISE", "FULL",
+                                                      "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE"};
+      const std::string mode = value.IsScalar() ? value.Scalar() : "";
+      const auto m = std::find(kModes.begin(), kModes.end(), mode);
+      if (m == kModes.end()) {
+        diags.error(where,
+                    "cudagraph_mode in --compilation-config must be one of NONE, "
+                    "PIECEWISE, FULL, FULL_DECODE_ONLY, FULL_AND_PIECEWISE; got '" +
+                        mode + "'" + did_you_mean(mode, kModes));
+      } else {
+        f.cudagraph_mode = static_cast<CudagraphMode>(m - kModes.begin());
+      }
+    } else if (std::find(kIgnored.begin(), kIgnored.end(), key) == kIgnored.end()) {
+      unknown_key(v, kFlag, key, known, diags);
+    }
+  }
+}
+
+// vllm config/speculative.py SpeculativeConfig: the fields that change memory.
+void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
+  constexpr std::string_view kFlag = "--speculative-config";
+  std::optional<YAML::Node> config = json_object(v, kFlag, diags);
+  if (!config) return;
+  static const std::vector<std::string> kIgnored = {
+      "draft_tensor_parallel_size",   "prompt_lookup_max", "prompt_lookup_min", "max_model_len",
+      "disable_padded_drafter_batch", "quantization",      "revision",          "code_revision",
+      "disable_by_batch_size",        "acceptance_method"};
+  std::vector<std::string> known = {"method", "model", "num_speculative_tokens"};
+  known.insert(known.end(), kIgnored.begin(), kIgnored.end());
+  const SourceLoc where = *v.location(kFlag);
+  SpeculativeFlags s;
+  bool has_tokens = false;
+  for (auto it = config->begin(); it != config->end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    const YAML::Node value = it->second;
+    if (key == "method") {
+      s.method = value.IsScalar() ? value.Scalar() : "";
+    } else if (key == "model") {
+      if (value.IsScalar()) s.model = value.Scalar();
+    } else if (key == "num_speculative_tokens") {
+      std::optional<std::int64_t> n = json_int(value);
+      if (!n || *n < 1) {
+        diags.error(where,
+                    "num_speculative_tokens in --speculative-config must be a positive "
+                    "integer");
+        return;
+      }
+      s.num_speculative_tokens = *n;
+      has_tokens = true;
+    } else if (std::find(kIgnored.begin(), kIgnored.end(), key) == kIgnored.end()) {
+      unknown_key(v, kFlag, key, known, diags);
+    }
+  }
+  static const std::vector<std::string> kMethods = {"ngram", "eagle3"};
+  if (std::find(kMethods.begin(), kMethods.end(), s.method) == kMethods.end()) {
+    diags.error(where, "--speculative-config method '" + s.method +
+                           "' is not modelled; gpumem models ngram and eagle3" +
+                           did_you_mean(s.method, kMethods));
+    return;
+  }
+  if (!has_tokens) {
+    diags.error(where, "--speculative-config needs num_speculative_tokens");
+    return;
+  }
+  if (s.method != "ngram" && !s.model) {
+    diags.error(where, "--speculative-config method " + s.method + " needs a draft 'model'");
+    return;
+  }
+  f.speculative = s;
+}
+
+// vllm utils/argparse_utils.py FlexibleArgumentParser: "--max_model_len" is "--max-model-len".
+std::vector<EngineArg> with_dashes(std::span<const EngineArg> args) {
+  std::vector<EngineArg> out(args.begin(), args.end());
+  for (EngineArg& a : out) {
+    if (a.flag.rfind("--", 0) == 0) std::replace(a.flag.begin() + 2, a.flag.end(), '_', '-');
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view cudagraph_mode_name(CudagraphMode m) {
+  switch (m) {
+    case CudagraphMode::kNone:
+      return "NONE";
+    case CudagraphMode::kPiecewise:
+      return "PIECEWISE";
+    case CudagraphMode::kFull:
+      return "FULL";
+    case CudagraphMode::kFullDecodeOnly:
+      return "FULL_DECODE_ONLY";
+    case CudagraphMode::kFullAndPiecewise:
+      return "FULL_AND_PIECEWISE";
+  }
+  return "NONE";
+}
+
+std::span<const FlagSpec> flag_table() { return table(); }
+
+EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& rules,
+                              Diagnostics& diags) {
+  EngineFlags f;
+  f.raw = read_flags(with_dashes(engine.args), table(), "vLLM", diags);
+  const FlagValues& v = f.raw;
+  f.tp_size = positive(v, "--tensor-parallel-size", 1, diags);
+  f.pp_size = positive(v, "--pipeline-parallel-size", 1, diags);
+  if (positive(v, "--data-parallel-size", 1, diags) != 1) {
+    diags.error(*v.location("--data-parallel-size"),
+                "--data-parallel-size above 1 is not modelled for vLLM");
+  }
+  if (std::optional<double> u = v.number("--gpu-memory-utilization")) {
+    // vllm config/cache.py CacheConfig: Field(gt=0, le=1).
+    if (*u <= 0 || *u > 1) {
+      diags.error(*v.location("--gpu-memory-utilization"),
+                  "--gpu-memory-utilization must be in (0, 1], got " + python_float_repr(*u));
+    } else {
+      f.gpu_memory_utilization = *u;
+    }
+  }
+  f.max_model_len = positive_opt(v, "--max-model-len", diags);
+  f.max_num_seqs = positive_opt(v, "--max-num-seqs", diags);
+  f.max_num_batched_tokens = positive_opt(v, "--max-num-batched-tokens", diags);
+  f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
+  if (std::optional<std::int64_t> b = v.integer("--block-size")) {
+    if (std::find(kBlockSizes.begin(), kBlockSizes.end(), *b) == kBlockSizes.end()) {
+      diags.error(
+          *v.location("--block-size"),
+          "--block-size must be one of 1, 8, 16, 32, 64, 128, 256; got " + std::to_string(*b));
+    } else {
+      f.block_size = *b;
+    }
+  }
+  f.enforce_eager = v.boolean("--enforce-eager");
+  if (v.location("--kv-cache-memory") && !rules.kv_cache_memory_flag) {
+    diags.error(*v.location("--kv-cache-memory"), "--kv-cache-memory needs vLLM 0.10.2 or newer");
+  }
+  f.kv_cache_memory_bytes = positive_opt(v, "--kv-cache-memory", diags);
+  f.num_gpu_blocks_override = positive_opt(v, "--num-gpu-blocks-override", diags);
+  // PR #26016 (v0.11.1) added the two compilation-config flags and kept --cuda-graph-sizes
+  // as a deprecated spelling of --cudagraph-capture-sizes.
+  f.cuda_graph_sizes = positive_list(v, "--cuda-graph-sizes", diags);
+  f.cudagraph_capture_sizes = positive_list(v, "--cudagraph-capture-sizes", diags);
+  f.max_cudagraph_capture_size = positive_opt(v, "--max-cudagraph-capture-size", diags);
+  for (std::string_view flag : {"--cudagraph-capture-sizes", "--max-cudagraph-capture-size"}) {
+    if (v.location(flag) && !rules.two_step_capture_sizes) {
+      diags.error(*v.location(flag), std::string(flag) +
+                                         " needs vLLM 0.11.1 or newer; older releases take "
+                                         "--cuda-graph-sizes");
+    }
+  }
+  if (v.location("--compilation-config")) read_compilation_config(v, f, diags);
+  if (rules.two_step_capture_sizes && f.cuda_graph_sizes && !f.cudagraph_capture_sizes) {
+    f.cudagraph_capture_sizes = f.cuda_graph_sizes;
+    f.cuda_graph_sizes.reset();
+  }
+  f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
+  if (v.location("--speculative-config")) read_speculative_config(v, f, diags);
+  f.dtype = v.string("--dtype").value_or("auto");
+  f.quantization = v.string("--quantization");
+  f.enable_expert_parallel = v.boolean("--enable-expert-parallel");
+  return f;
+}
+
+}  // namespace gpumem::vllm

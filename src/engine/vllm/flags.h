@@ -1,0 +1,72 @@
+// vLLM's engine flags that gpumem understands, and the typed view of a scenario's flags.
+//
+// The table lists every flag that changes start-up memory (modelled) plus common flags that
+// do not (accepted and ignored, so a real `vllm serve` command can be pasted). Names and
+// aliases are vLLM's own (vllm v0.10.2 … v0.21 engine/arg_utils.py EngineArgs.add_cli_args);
+// like vLLM's FlexibleArgumentParser, underscores in a flag name read as dashes
+// (--max_model_len is --max-model-len). Flags that take JSON (--compilation-config,
+// --speculative-config) are read for the keys that change memory; a key vLLM knows but
+// gpumem does not model is accepted and ignored, a key vLLM does not know is an error.
+#ifndef GPUMEM_ENGINE_VLLM_FLAGS_H_
+#define GPUMEM_ENGINE_VLLM_FLAGS_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "engine/flag_table.h"
+#include "engine/vllm/version.h"
+
+namespace gpumem::vllm {
+
+std::span<const FlagSpec> flag_table();
+
+// vllm config/compilation.py CUDAGraphMode.
+enum class CudagraphMode { kNone, kPiecewise, kFull, kFullDecodeOnly, kFullAndPiecewise };
+std::string_view cudagraph_mode_name(CudagraphMode m);
+
+// --speculative-config, the keys that change memory.
+struct SpeculativeFlags {
+  std::string method;  // ngram or eagle3
+  std::optional<std::string> model;
+  std::int64_t num_speculative_tokens = 0;
+};
+
+// The flags as the user gave them; std::nullopt where vLLM computes a default.
+struct EngineFlags {
+  int tp_size = 1;
+  int pp_size = 1;
+  std::optional<double> gpu_memory_utilization;
+  std::optional<std::int64_t> max_model_len;
+  std::optional<std::int64_t> max_num_seqs;
+  std::optional<std::int64_t> max_num_batched_tokens;
+  std::string kv_cache_dtype = "auto";
+  std::optional<std::int64_t> block_size;
+  bool enforce_eager = false;
+  std::optional<std::int64_t> kv_cache_memory_bytes;
+  std::optional<std::int64_t> num_gpu_blocks_override;
+  std::optional<std::vector<std::int64_t>> cuda_graph_sizes;         // before v0.11.1
+  std::optional<std::vector<std::int64_t>> cudagraph_capture_sizes;  // v0.11.1 on
+  std::optional<std::int64_t> max_cudagraph_capture_size;            // v0.11.1 on
+  std::optional<CudagraphMode> cudagraph_mode;
+  bool disable_custom_all_reduce = false;
+  std::optional<SpeculativeFlags> speculative;
+  std::string dtype = "auto";
+  std::optional<std::string> quantization;
+  bool enable_expert_parallel = false;
+
+  FlagValues raw;  // locations, for errors found against the model later
+};
+
+// Reads and checks the flags of `engine` (types, choices, ranges, flags the version does
+// not have). Errors go to `diags`.
+EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& rules,
+                              Diagnostics& diags);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_FLAGS_H_

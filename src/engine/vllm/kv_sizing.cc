@@ -1,0 +1,243 @@
+#include "engine/vllm/kv_sizing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/python_format.h"
+
+namespace gpumem::vllm {
+namespace {
+
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+constexpr double kGiB = static_cast<double>(1LL << 30);
+
+// Python's f"{x / GiB_bytes:.2f}" of the older messages.
+std::string gib2(Bytes b) { return python_fixed(static_cast<double>(b.value()) / kGiB, 2); }
+
+}  // namespace
+
+Bytes page_size(const KvLayerSpec& s) {
+  if (s.kind == KvLayerKind::kMla) {
+    // MLAAttentionSpec.real_page_size_bytes: block_size x num_kv_heads x head_size x dtype.
+    return bytes(s.block_size * s.num_kv_heads * s.head_size * s.dtype_bytes);
+  }
+  // FullAttentionSpec.real_page_size_bytes (SlidingWindowSpec inherits it).
+  return bytes(s.block_size * s.num_kv_heads * (s.head_size + s.head_size_v) * s.dtype_bytes);
+}
+
+Bytes max_memory_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
+                             std::int64_t max_num_batched_tokens) {
+  const Bytes page = page_size(s);
+  if (s.kind == KvLayerKind::kSlidingWindow) {
+    // SlidingWindowSpec.max_memory_usage_bytes: the window plus one chunk of prefill, and
+    // one block more because the window's start need not be block-aligned.
+    const std::int64_t tokens =
+        std::min(s.sliding_window - 1 + max_num_batched_tokens, max_model_len);
+    return page * (cdiv(tokens, s.block_size) + 1);
+  }
+  // FullAttentionSpec.max_memory_usage_bytes (MLA inherits it).
+  return page * cdiv(max_model_len, s.block_size);
+}
+
+Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers) {
+  KvCacheLayout out;
+  if (layers.empty()) return Status{StatusCode::kInvalidInput, "the worker has no KV layers"};
+  // is_kv_cache_spec_uniform: one group holding every layer.
+  if (std::all_of(layers.begin(), layers.end(),
+                  [&](const KvLayerSpec& s) { return s == layers.front(); })) {
+    KvGroup g;
+    g.spec = layers.front();
+    for (size_t i = 0; i < layers.size(); ++i) g.layers.push_back(static_cast<int>(i));
+    out.group_size = static_cast<std::int64_t>(layers.size());
+    out.page = page_size(g.spec);
+    out.min_block_size = g.spec.block_size;
+    out.groups.push_back(std::move(g));
+    return out;
+  }
+  // unify_kv_cache_spec_page_size: raise each smaller page's block size by the ratio.
+  Bytes max_page;
+  for (const KvLayerSpec& s : layers) max_page = std::max(max_page, page_size(s));
+  std::vector<KvLayerSpec> unified;
+  for (const KvLayerSpec& s : layers) {
+    KvLayerSpec u = s;
+    const Bytes page = page_size(s);
+    if (max_page.value() % page.value() != 0) {
+      return Status{StatusCode::kInvalidInput,
+                    "the KV page sizes of the model's layers (" + std::to_string(page.value()) +
+                        " and " + std::to_string(max_page.value()) +
+                        " B) are not multiples of each other; vLLM cannot unify them"};
+    }
+    u.block_size = s.block_size * (max_page.value() / page.value());
+    unified.push_back(u);
+  }
+  // Layers of each kind, in layer order; kinds ordered by first appearance.
+  std::vector<KvLayerSpec> kinds;
+  std::vector<std::vector<int>> members;
+  for (size_t i = 0; i < unified.size(); ++i) {
+    auto it = std::find(kinds.begin(), kinds.end(), unified[i]);
+    if (it == kinds.end()) {
+      kinds.push_back(unified[i]);
+      members.emplace_back();
+      it = kinds.end() - 1;
+    }
+    members[static_cast<size_t>(it - kinds.begin())].push_back(static_cast<int>(i));
+  }
+  std::int64_t min_layers = static_cast<std::int64_t>(layers.size());
+  std::int64_t max_layers = 0;
+  for (const std::vector<int>& m : members) {
+    min_layers = std::min(min_layers, static_cast<std::int64_t>(m.size()));
+    max_layers = std::max(max_layers, static_cast<std::int64_t>(m.size()));
+  }
+  // _get_kv_cache_groups_uniform_page_size: the group size, and padding of the last group.
+  std::int64_t group_size = min_layers;
+  if (static_cast<double>(max_layers) < 1.5 * static_cast<double>(min_layers)) {
+    group_size = max_layers;
+  }
+  out.group_size = group_size;
+  out.page = max_page;
+  out.min_block_size = unified.front().block_size;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    const std::vector<int>& m = members[k];
+    const std::int64_t n = static_cast<std::int64_t>(m.size());
+    const std::int64_t num_groups = cdiv(n, group_size);
+    if (num_groups * group_size > n) out.paddings.push_back({num_groups * group_size - n, n});
+    for (std::int64_t g = 0; g < num_groups; ++g) {
+      KvGroup group;
+      group.spec = kinds[k];
+      for (std::int64_t i = g; i < n; i += num_groups) {
+        group.layers.push_back(m[static_cast<size_t>(i)]);
+      }
+      out.min_block_size = std::min(out.min_block_size, kinds[k].block_size);
+      out.groups.push_back(std::move(group));
+    }
+  }
+  return out;
+}
+
+double requested_memory(Bytes total, double gpu_memory_utilization, const VersionRules& rules) {
+  const double product = static_cast<double>(total.value()) * gpu_memory_utilization;
+  // vllm v1/worker/utils.py request_memory: math.ceil(total_memory * util).
+  return rules.memory_utils_refactor ? std::ceil(product) : product;
+}
+
+std::string budget_error(Bytes free, Bytes total, double gpu_memory_utilization, int local_rank,
+                         const VersionRules& rules) {
+  const double requested = requested_memory(total, gpu_memory_utilization, rules);
+  if (static_cast<double>(free.value()) >= requested) return "";
+  // vllm v1/worker/utils.py request_memory (v0.10 gpu_worker.py init_device before it): every
+  // figure is round(b / GiB, 2) printed by an f-string; the device is named from PR #30868.
+  const std::string device =
+      rules.memory_utils_refactor ? " cuda:" + std::to_string(local_rank) : "";
+  return "ValueError: Free memory on device" + device + " (" + format_gib(free) + "/" +
+         format_gib(total) + " GiB) on startup is less than desired GPU memory utilization (" +
+         python_float_repr(gpu_memory_utilization) + ", " + format_gib(requested) +
+         " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.";
+}
+
+Bytes available_kv_cache_memory(double requested, const ProfileResult& p) {
+  const double non_kv =
+      static_cast<double>((p.non_torch_increase + p.torch_peak_increase + p.weights).value());
+  const double available = requested - non_kv - static_cast<double>(p.cudagraph_estimate.value());
+  return bytes(static_cast<std::int64_t>(std::trunc(available)));
+}
+
+std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout) {
+  // vllm v1/core/kv_cache_utils.py get_num_blocks: int(available_memory // page_size //
+  // num_layers), floor divisions of a non-negative integer.
+  return available.value() / layout.page.value() / layout.group_size;
+}
+
+Bytes max_memory_per_request(const KvCacheLayout& layout, std::int64_t max_model_len,
+                             std::int64_t max_num_batched_tokens) {
+  std::int64_t pages = 0;
+  for (const KvGroup& g : layout.groups) {
+    const Bytes need = max_memory_per_request(g.spec, max_model_len, max_num_batched_tokens);
+    pages += cdiv(need.value(), layout.page.value());
+  }
+  return layout.page * (pages * layout.group_size);
+}
+
+double max_concurrency(std::int64_t num_blocks, const KvCacheLayout& layout,
+                       std::int64_t max_model_len, std::int64_t max_num_batched_tokens) {
+  // get_max_concurrency_for_kv_cache_config: layers per group x the per-request bytes of
+  // every group, over the bytes of one block across the group's layers.
+  std::int64_t per_request = 0;
+  for (const KvGroup& g : layout.groups) {
+    per_request += max_memory_per_request(g.spec, max_model_len, max_num_batched_tokens).value();
+  }
+  const std::int64_t memory_per_block = layout.page.value() * layout.group_size;
+  const std::int64_t blocks_per_request = cdiv(per_request * layout.group_size, memory_per_block);
+  return static_cast<double>(num_blocks) / static_cast<double>(blocks_per_request);
+}
+
+std::int64_t logged_token_count(std::int64_t num_blocks, const KvCacheLayout& layout,
+                                std::int64_t max_model_len, std::int64_t max_num_batched_tokens,
+                                const VersionRules& rules) {
+  if (rules.token_log_from_concurrency) {
+    // kv_cache_utils.py get_kv_cache_capacity: int(max_concurrency * max_model_len).
+    const double c = max_concurrency(num_blocks, layout, max_model_len, max_num_batched_tokens);
+    return static_cast<std::int64_t>(c * static_cast<double>(max_model_len));
+  }
+  // kv_cache_utils.py _report_kv_cache_config before PR #41069.
+  return num_blocks / static_cast<std::int64_t>(layout.groups.size()) * layout.min_block_size;
+}
+
+std::string not_enough_kv_cache_error(Bytes available, const KvCacheLayout& layout,
+                                      std::int64_t max_model_len,
+                                      std::int64_t max_num_batched_tokens,
+                                      const VersionRules& rules) {
+  const Bytes needed = max_memory_per_request(layout, max_model_len, max_num_batched_tokens);
+  if (needed <= available) return "";
+  // kv_cache_utils.py estimate_max_model_len: binary search over [1, max_model_len].
+  auto fits = [&](std::int64_t len) {
+    return max_memory_per_request(layout, len, max_num_batched_tokens) <= available;
+  };
+  std::int64_t estimated = 0;
+  if (fits(1)) {
+    std::int64_t left = 1;
+    std::int64_t right = max_model_len;
+    while (left <= right) {
+      const std::int64_t mid = (left + right) / 2;
+      if (fits(mid)) {
+        estimated = mid;
+        left = mid + 1;
+      } else {
+        right = mid - 1;
+      }
+    }
+  }
+  const std::string estimate =
+      estimated > 0 ? "Based on the available memory, the estimated maximum model length is " +
+                          std::to_string(estimated) + ". "
+                    : "";
+  // check_enough_kv_cache_memory; the wording changed with the format_gib refactor
+  // (both versions are in public logs; the release of the change is UNCONFIRMED).
+  if (rules.memory_utils_refactor) {
+    return "ValueError: To serve at least one request with the model's max seq len (" +
+           std::to_string(max_model_len) + "), (" + format_gib(needed) +
+           " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+           format_gib(available) + " GiB). " + estimate +
+           "Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU "
+           "backend) or decreasing `max_model_len` when initializing the engine. See "
+           "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.";
+  }
+  return "ValueError: To serve at least one request with the models's max seq len (" +
+         std::to_string(max_model_len) + "), (" + gib2(needed) +
+         " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+         gib2(available) + " GiB). " + estimate +
+         "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+         "initializing the engine.";
+}
+
+std::string no_available_memory_error() {
+  // kv_cache_utils.py check_enough_kv_cache_memory.
+  return "ValueError: No available memory for the cache blocks. Try increasing "
+         "`gpu_memory_utilization` when initializing the engine.";
+}
+
+std::string format_gib(double b) { return python_float_repr(python_round(b / kGiB, 2)); }
+std::string format_gib(Bytes b) { return format_gib(static_cast<double>(b.value())); }
+
+}  // namespace gpumem::vllm

@@ -1,0 +1,140 @@
+#include "engine/vllm/model_facts.h"
+
+#include <algorithm>
+
+namespace gpumem::vllm {
+
+std::int64_t derived_max_model_len(const Architecture& a) {
+  const RopeScaling& r = a.rope_scaling;
+  const auto positions = static_cast<double>(a.max_position_embeddings);
+  switch (r.type) {
+    case RopeType::kNone:
+    case RopeType::kDefault:
+    case RopeType::kLlama3:
+      return a.max_position_embeddings;
+    case RopeType::kYarn:
+      if (r.original_max_position_embeddings > 0) {
+        return static_cast<std::int64_t>(static_cast<double>(r.original_max_position_embeddings) *
+                                         r.factor);
+      }
+      return static_cast<std::int64_t>(positions * r.factor);
+    case RopeType::kLinear:
+    case RopeType::kDynamic:
+      return static_cast<std::int64_t>(positions * r.factor);
+  }
+  return a.max_position_embeddings;
+}
+
+namespace {
+
+std::string torch_name(DType d) {
+  switch (d) {
+    case DType::kFloat16:
+      return "torch.float16";
+    case DType::kFloat32:
+      return "torch.float32";
+    default:
+      return "torch.bfloat16";
+  }
+}
+
+}  // namespace
+
+ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
+                               Diagnostics& diags) {
+  ModelFacts f;
+  const std::int64_t derived = derived_max_model_len(a);
+  f.max_model_len = derived;
+  if (flags.max_model_len) {
+    if (*flags.max_model_len > derived) {
+      // vllm config/model.py _get_and_verify_max_len (without VLLM_ALLOW_LONG_MAX_MODEL_LEN).
+      diags.error(*flags.raw.location("--max-model-len"),
+                  "User-specified max_model_len (" + std::to_string(*flags.max_model_len) +
+                      ") is greater than the derived max_model_len (" + std::to_string(derived) +
+                      " from the model's config.json). vLLM refuses it unless "
+                      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set.");
+    }
+    f.max_model_len = *flags.max_model_len;
+  }
+
+  // vllm config/model.py _get_and_verify_dtype: --dtype auto serves the checkpoint's dtype,
+  // a float32 checkpoint in float16 (UNCONFIRMED for releases that prefer bfloat16).
+  const std::string& d = flags.dtype;
+  if (d == "half" || d == "float16") {
+    f.served_dtype = DType::kFloat16;
+  } else if (d == "bfloat16") {
+    f.served_dtype = DType::kBFloat16;
+  } else if (d == "float" || d == "float32") {
+    f.served_dtype = DType::kFloat32;
+  } else {
+    f.served_dtype = a.dtype == DType::kFloat32 ? DType::kFloat16 : a.dtype;
+  }
+  f.served_dtype_name = torch_name(f.served_dtype);
+
+  // vllm utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE: fp8 caches are uint8 (1 byte);
+  // "auto" is the model dtype.
+  const std::string& kv = flags.kv_cache_dtype;
+  if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2") {
+    f.kv_dtype_bytes = 1;
+    f.kv_cache_dtype = kv;
+  } else if (kv == "bfloat16") {
+    f.kv_dtype_bytes = 2;
+    f.kv_cache_dtype = "bfloat16";
+  } else {
+    f.kv_dtype_bytes = element_size(f.served_dtype).value();
+    f.kv_cache_dtype = "auto (" + f.served_dtype_name + ")";
+  }
+
+  // vllm platforms/cuda.py get_attn_backend_cls and check_and_update_config: MLA takes
+  // FlashMLA on Hopper (block size forced to 64) and CUTLASS MLA on Blackwell (forced to
+  // 128), Triton MLA elsewhere; other models take FlashAttention, FlashInfer on datacenter
+  // Blackwell (compute capability 10).
+  // CacheConfig.DEFAULT_BLOCK_SIZE is 16.
+  f.use_mla = a.attention == AttentionKind::kMla;
+  const int major = gpu.compute_capability_major;
+  f.block_size = flags.block_size.value_or(16);
+  if (f.use_mla) {
+    if (major == 9) {
+      f.attention_backend = "FLASHMLA";
+      f.block_size = 64;
+    } else if (major == 10) {
+      f.attention_backend = "CUTLASS_MLA";
+      f.block_size = 128;
+    } else {
+      f.attention_backend = "TRITON_MLA";
+    }
+  } else {
+    f.attention_backend = major == 10 ? "FLASHINFER" : "FLASH_ATTN";
+  }
+  return f;
+}
+
+std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts& facts, int tp,
+                                        LayerRange layers) {
+  std::vector<KvLayerSpec> out;
+  for (std::int64_t l = layers.start; l < layers.end; ++l) {
+    KvLayerSpec s;
+    s.block_size = facts.block_size;
+    s.dtype_bytes = facts.kv_dtype_bytes;
+    if (facts.use_mla) {
+      // vllm layers/attention/mla_attention.py get_kv_cache_spec: one latent "head" of
+      // kv_lora_rank + qk_rope_head_dim, replicated on every TP rank.
+      s.kind = KvLayerKind::kMla;
+      s.num_kv_heads = 1;
+      s.head_size = a.mla.kv_lora_rank + a.mla.qk_rope_head_dim;
+    } else {
+      // vllm config/model.py get_num_kv_heads: max(1, total // tp).
+      s.num_kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
+      s.head_size = a.head_dim;
+      s.head_size_v = a.head_dim;
+      if (a.is_sliding_layer(l)) {
+        s.kind = KvLayerKind::kSlidingWindow;
+        s.sliding_window = a.sliding_window;
+      }
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace gpumem::vllm

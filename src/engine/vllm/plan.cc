@@ -1,0 +1,197 @@
+#include "engine/vllm/plan.h"
+
+#include "engine/model_resolution.h"
+#include "weights/draft_weights.h"
+#include "weights/rank_weights.h"
+
+namespace gpumem::vllm {
+namespace {
+
+// vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
+WeightRules weight_rules(const Plan& p) {
+  WeightRules r;
+  r.device_sm_count = p.gpu.sm_count;
+  // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
+  // model dtype.
+  r.rope_cache_dtype = p.facts.served_dtype;
+  // vllm models/deepseek_v2.py DeepseekV2MoE: the shared experts stay a separate MLP (the
+  // fused form is ROCm AITER only).
+  r.shared_experts_fusion = false;
+  // vllm v1/attention/backends/mla/common.py MLACommonImpl.process_weights_after_loading:
+  // W_UK and W_UV are views of kv_b_proj's weight, a kept bfloat16 copy only when the
+  // weight had to be dequantized.
+  r.mla_absorbed_copies = p.model.quantization.method != QuantMethod::kNone;
+  // vllm distributed/utils.py get_pp_indices.
+  r.pp_partition = PpPartition::kExtraBeforeLastStage;
+  return r;
+}
+
+}  // namespace
+
+std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
+                              const ModelCatalog& models, Diagnostics& diags) {
+  const size_t errors_before = diags.errors().size();
+  Plan p;
+  p.scenario = scenario.name;
+  std::optional<Version> version = parse_version(scenario.engine.version);
+  if (!version || !is_modelled(*version)) {
+    diags.error(scenario.engine.version_loc, "vLLM version '" + scenario.engine.version +
+                                                 "' is not modelled; gpumem models " +
+                                                 modelled_range());
+    return std::nullopt;
+  }
+  p.version = *version;
+  p.rules = rules_for(p.version);
+  p.flags = read_engine_flags(scenario.engine, p.rules, diags);
+  p.env = read_environment(scenario.engine, diags);
+  p.tp = p.flags.tp_size;
+  p.pp = p.flags.pp_size;
+  const int have = scenario.total_gpus();
+  if (have > 0 && p.tp * p.pp != have) {
+    diags.error(scenario.hardware.count_loc,
+                "the hardware has " + std::to_string(have) + " GPUs but --tensor-parallel-size " +
+                    std::to_string(p.tp) + " × --pipeline-parallel-size " + std::to_string(p.pp) +
+                    " uses " + std::to_string(p.tp * p.pp));
+  }
+  const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
+  const bool model_named =
+      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
+  p.gpu = *gpu;
+  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  if (p.flags.speculative && p.flags.speculative->model) {
+    p.draft = resolve_model_reference(*p.flags.speculative->model,
+                                      *p.flags.raw.location("--speculative-config"), scenario.file,
+                                      models, diags);
+  }
+  if (!model) return std::nullopt;
+  p.model = std::move(*model);
+  p.nodes = scenario.hardware.nodes;
+  p.gpus_per_node = scenario.hardware.gpus_per_node;
+  p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
+  for (const auto& [index, held] : scenario.hardware.preoccupied) {
+    for (int node = 0; node < p.nodes; ++node) {
+      p.preoccupied[static_cast<size_t>(node * p.gpus_per_node + index)] = held;
+    }
+  }
+
+  const SourceLoc tp_loc =
+      p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
+  // vllm config/model.py ModelConfig.verify_with_parallel_config.
+  if (p.model.num_attention_heads % p.tp != 0) {
+    diags.error(tp_loc, "ValueError: Total number of attention heads (" +
+                            std::to_string(p.model.num_attention_heads) +
+                            ") must be divisible by tensor parallel size (" + std::to_string(p.tp) +
+                            ").");
+    return std::nullopt;
+  }
+  if (p.flags.quantization && p.model.quantization.method == QuantMethod::kNone) {
+    diags.error(*p.flags.raw.location("--quantization"),
+                "--quantization " + *p.flags.quantization + " quantizes " + p.model.name +
+                    " online, which gpumem does not model; name a quantized checkpoint instead");
+  }
+  if (p.draft) {
+    if (!p.draft->is_draft_head()) {
+      diags.error(*p.flags.raw.location("--speculative-config"),
+                  "the eagle3 draft '" + p.draft->name + "' is not an EAGLE-3 head (" +
+                      p.draft->hf_architecture + ")");
+    }
+    if (p.pp > 1) {
+      diags.error(*p.flags.raw.location("--speculative-config"),
+                  "EAGLE-3 drafting with --pipeline-parallel-size above 1 is not modelled");
+    }
+  }
+
+  p.facts = resolve_model_facts(p.model, p.flags, p.gpu, diags);
+  const DeviceClass device{p.gpu.cuda_total.value_or(p.gpu.memory_total), p.gpu.nvidia_smi_name};
+  p.args = resolve_engine_args(p.flags, p.rules, device, p.facts.max_model_len);
+  if (p.args.max_num_batched_tokens < p.args.max_num_seqs) {
+    // vllm config/scheduler.py SchedulerConfig._verify_args.
+    diags.error(p.flags.raw.location("--max-num-batched-tokens")
+                    .value_or(p.flags.raw.location("--max-num-seqs").value_or(tp_loc)),
+                "ValueError: max_num_batched_tokens (" +
+                    std::to_string(p.args.max_num_batched_tokens) +
+                    ") must be greater than or equal to max_num_seqs (" +
+                    std::to_string(p.args.max_num_seqs) + ").");
+  }
+  p.estimate_cudagraphs =
+      p.rules.cudagraph_estimate_exists &&
+      p.env.estimate_cudagraphs.value_or(p.rules.cudagraph_estimate_default_on) &&
+      !p.args.capture_sizes.empty() && !p.flags.kv_cache_memory_bytes;
+
+  if (scenario.observed.cuda_graph_estimate && !p.estimate_cudagraphs) {
+    diags.error(scenario.observed.loc,
+                "'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph estimate "
+                "(vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from 0.17.0, "
+                "with CUDA graphs and without --kv-cache-memory)");
+  }
+
+  // vllm env_override.py before PR #24141: NCCL_CUMEM_ENABLE=0 unless set. NVLink SHARP is
+  // left at NCCL's default by vLLM; gpumem's NCCL model runs it off (nccl_topology.cc).
+  p.nccl = p.env.nccl;
+  if (p.rules.forces_nccl_cumem_off && !p.nccl.cumem_enable) p.nccl.cumem_enable = false;
+  p.nccl.nvls_enable = false;
+
+  TpGroupFacts g;
+  g.group_size = p.tp;
+  g.spans_nodes = p.tp > p.gpus_per_node;
+  g.fully_connected =
+      scenario.hardware.interconnect.value_or(p.gpu.interconnect) == Interconnect::kNvlink;
+  g.peer_to_peer = p.gpu.peer_to_peer;
+  g.compute_capability = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor;
+  g.disabled_by_flag = p.flags.disable_custom_all_reduce;
+  g.symm_mem_requested = p.env.allreduce_use_symm_mem.value_or(p.rules.symm_mem_default_on);
+  p.all_reduce = plan_all_reduce(g);
+
+  // vllm layers/fused_moe/config.py FusedMoEParallelConfig.make: with expert parallelism
+  // the TP group's ranks each hold whole experts.
+  p.ep = p.flags.enable_expert_parallel && p.model.moe.num_experts > 0 ? p.tp : 1;
+  p.shape = {p.tp, p.tp / p.ep};
+
+  const WeightRules rules = weight_rules(p);
+  for (int stage = 0; stage < p.pp; ++stage) {
+    StagePlan s;
+    const ParallelLayout layout{p.tp, 0, p.pp, stage, p.ep, false, 1};
+    s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp, rules.pp_partition);
+    Result<std::vector<WeightTensor>> w = rank_weights(p.model, layout, rules);
+    if (!w.ok()) {
+      diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
+                              w.status().message());
+      return std::nullopt;
+    }
+    s.weights = std::move(*w);
+    s.kv_layers = kv_layer_specs(p.model, p.facts, p.tp, s.layers);
+    if (p.draft && p.draft->is_draft_head()) {
+      // vllm v1/spec_decode/eagle.py EagleProposer.load_model: the draft is built after the
+      // target with the same TP layout (tensors as gpumem's EAGLE-3 head, draft_weights.h;
+      // UNCONFIRMED that vLLM's llama_eagle3.py allocates exactly these), and its attention
+      // layers join the KV-cache spec.
+      Result<std::vector<WeightTensor>> dw =
+          draft_weights(*p.draft, p.model, p.facts.max_model_len, layout, rules);
+      if (!dw.ok()) {
+        diags.error(*p.flags.raw.location("--speculative-config"),
+                    "the draft model cannot be laid out: " + dw.status().message());
+        return std::nullopt;
+      }
+      s.draft_weights = std::move(*dw);
+      ModelFacts draft_facts = p.facts;
+      draft_facts.use_mla = false;
+      for (const KvLayerSpec& d :
+           kv_layer_specs(*p.draft, draft_facts, p.tp, LayerRange{0, p.draft->num_hidden_layers})) {
+        s.kv_layers.push_back(d);
+      }
+    }
+    Result<KvCacheLayout> kv = group_kv_layers(s.kv_layers);
+    if (!kv.ok()) {
+      diags.error(scenario.model.loc, kv.status().message());
+      return std::nullopt;
+    }
+    s.kv = std::move(*kv);
+    p.stages.push_back(std::move(s));
+  }
+  p.observed = scenario.observed;
+  if (diags.errors().size() != errors_before) return std::nullopt;
+  return p;
+}
+
+}  // namespace gpumem::vllm

@@ -1,0 +1,81 @@
+// Everything a vLLM start-up needs, resolved once from a scenario: flags with vLLM's
+// defaults filled in, the model (and EAGLE-3 draft) architecture, per pipeline stage the
+// weight tensors and KV-cache layout, the all-reduce helpers, the CUDA-graph sizes, and the
+// values a real run pinned. Building the plan is where every scenario error that depends on
+// the model is found; running it (startup.h) only allocates.
+#ifndef GPUMEM_ENGINE_VLLM_PLAN_H_
+#define GPUMEM_ENGINE_VLLM_PLAN_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/architecture.h"
+#include "catalog/gpu_catalog.h"
+#include "catalog/model_catalog.h"
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "engine/vllm/activation_model.h"
+#include "engine/vllm/custom_all_reduce.h"
+#include "engine/vllm/engine_defaults.h"
+#include "engine/vllm/environment.h"
+#include "engine/vllm/flags.h"
+#include "engine/vllm/kv_sizing.h"
+#include "engine/vllm/model_facts.h"
+#include "engine/vllm/version.h"
+#include "weights/parallel_layout.h"
+#include "weights/weight_tensor.h"
+
+namespace gpumem::vllm {
+
+struct StagePlan {
+  LayerRange layers;
+  std::vector<WeightTensor> weights;        // one rank's tensors, in allocation order
+  std::vector<WeightTensor> draft_weights;  // the EAGLE-3 head, loaded after the target
+  std::vector<KvLayerSpec> kv_layers;       // the target's layers, then the draft's
+  KvCacheLayout kv;
+};
+
+struct Plan {
+  std::string scenario;
+  Version version;
+  VersionRules rules;
+  EngineFlags flags;
+  Environment env;
+  ResolvedArgs args;
+  GpuSpec gpu;
+  Architecture model;
+  std::optional<Architecture> draft;
+  ModelFacts facts;
+
+  int tp = 1;
+  int pp = 1;
+  int ep = 1;
+  int nodes = 1;
+  int gpus_per_node = 1;
+  std::vector<Bytes> preoccupied;  // by global GPU index
+
+  // The NCCL settings every communicator runs with: the scenario's NCCL_* variables plus
+  // what vLLM sets itself.
+  NcclSettings nccl;
+  AllReducePlan all_reduce;
+  // The pre-KV CUDA-graph estimate runs (and is charged).
+  bool estimate_cudagraphs = false;
+  ForwardShape shape;
+  std::vector<StagePlan> stages;  // one per pipeline stage
+
+  ScenarioObserved observed;
+
+  int world_size() const { return tp * pp; }
+  int pp_rank_of(int rank) const { return rank / tp; }
+  int tp_rank_of(int rank) const { return rank % tp; }
+};
+
+// Resolves `scenario` (already read) against the catalogs. Errors go to `diags`, at the
+// scenario location they concern.
+std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
+                              const ModelCatalog& models, Diagnostics& diags);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_PLAN_H_

@@ -1,0 +1,540 @@
+#include "engine/vllm/startup.h"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/vllm/log_lines.h"
+
+namespace gpumem::vllm {
+namespace {
+
+Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
+
+// What one graph capture records for custom all-reduce registration.
+struct Capture {
+  std::set<std::uint64_t> bases;  // distinct base allocations of captured inputs
+  std::int64_t custom_calls = 0;  // captured custom all-reduce calls (their addresses)
+};
+
+// One rank's start-up. Members hold what vLLM's worker keeps between steps.
+class RankStartup {
+ public:
+  RankStartup(const Plan& plan, const StartupConstants& k, RankEnv& env)
+      : p_(plan),
+        k_(k),
+        env_(env),
+        pp_rank_(plan.pp_rank_of(env.rank)),
+        stage_(plan.stages[static_cast<size_t>(pp_rank_)]),
+        last_stage_(pp_rank_ == plan.pp - 1),
+        element_bytes_(element_size(plan.facts.served_dtype).value()) {
+    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(pp_rank_ * plan.tp + t);
+    for (int s = 0; s < plan.pp; ++s) pp_group_.push_back(s * plan.tp + plan.tp_rank_of(env.rank));
+  }
+
+  void run() {
+    if (!step("context", &RankStartup::context)) return;
+    // vllm v1/worker/gpu_worker.py init_device: the snapshot moved after the distributed
+    // init in PR #25359 ("ensuring consistent NCCL memory accounting").
+    if (p_.rules.snapshot_after_distributed) {
+      if (!step("distributed", &RankStartup::distributed)) return;
+      if (!step("memory_snapshot", &RankStartup::memory_snapshot)) return;
+    } else {
+      if (!step("memory_snapshot", &RankStartup::memory_snapshot)) return;
+      if (!step("distributed", &RankStartup::distributed)) return;
+    }
+    if (!step("model_runner", &RankStartup::model_runner)) return;
+    if (!step("weights", &RankStartup::weights)) return;
+    if (!step("profile_run", &RankStartup::profile_run)) return;
+    if (p_.estimate_cudagraphs && !step("cuda_graph_estimate", &RankStartup::cuda_graph_estimate)) {
+      return;
+    }
+    if (!step("kv_cache", &RankStartup::kv_cache)) return;
+    if (!p_.args.capture_sizes.empty() && !step("cuda_graphs", &RankStartup::cuda_graphs)) return;
+    step("sampler_warmup", &RankStartup::sampler_warmup);
+  }
+
+ private:
+  bool step(std::string_view name, Status (RankStartup::*body)()) {
+    return env_.step(name, [&] { return (this->*body)(); }).ok();
+  }
+
+  Result<BlockHandle> allocate(Bytes size, Category c) { return env_.allocator.allocate(size, c); }
+  Status allocate_kept(Bytes size, Category c) { return allocate(size, c).status(); }
+  Status free(BlockHandle h) { return env_.allocator.free(h); }
+
+  Status context() { return env_.device.init_context(); }
+
+  // vllm distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__: "A small
+  // all_reduce for warmup" of torch.zeros(1) from PyTorch's allocator.
+  Status warm_up(CommunicatorId comm) {
+    Result<BlockHandle> t = allocate(bytes(4), Category::kCommunication);
+    if (!t.ok()) return t.status();
+    Result<DevicePtr> ptr = env_.allocator.address(*t);
+    if (!ptr.ok()) return ptr.status();
+    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *ptr, bytes(4)));
+    return free(*t);
+  }
+
+  Result<CommunicatorId> pynccl(const std::vector<int>& group) {
+    Result<CommunicatorId> c = env_.comm.create_communicator(group, p_.nccl);
+    if (!c.ok()) return c.status();
+    GPUMEM_RETURN_IF_ERROR(warm_up(*c));
+    return *c;
+  }
+
+  Status distributed() {
+    // vllm distributed/parallel_state.py initialize_model_parallel: the TP group (PyNccl,
+    // then symmetric memory and custom all-reduce, cuda_communicator.py), the PP group, and
+    // for MoE models the EP group over the same ranks as TP ("Don't create EP group for
+    // dense models" in the v0.21 source; whether older releases built it for dense models
+    // too is UNCONFIRMED); a group of one rank creates no communicator.
+    if (p_.tp > 1) {
+      Result<CommunicatorId> c = pynccl(tp_group_);
+      if (!c.ok()) return c.status();
+      tp_comm_ = *c;
+      GPUMEM_RETURN_IF_ERROR(create_all_reduce_buffers(env_.device, env_.comm, env_.allocator,
+                                                       tp_group_, p_.all_reduce));
+    }
+    if (p_.pp > 1) GPUMEM_RETURN_IF_ERROR(pynccl(pp_group_).status());
+    if (p_.model.moe.num_experts > 0 && p_.tp > 1) {
+      GPUMEM_RETURN_IF_ERROR(pynccl(tp_group_).status());
+    }
+    return {};
+  }
+
+  Status memory_snapshot() {
+    // gpu_worker.py init_device: gc.collect(); empty_cache(); MemorySnapshot();
+    // request_memory().
+    env_.allocator.empty_cache();
+    const MemInfo m = env_.device.mem_get_info();
+    init_free_ = m.free;
+    total_ = m.total;
+    init_non_torch_ = m.total - m.free - env_.allocator.memory_reserved();
+    requested_ = requested_memory(total_, p_.args.gpu_memory_utilization, p_.rules);
+    env_.fact({"free memory at the init snapshot", init_free_});
+    env_.fact({"requested memory (total x gpu_memory_utilization)",
+               bytes(static_cast<std::int64_t>(requested_))});
+    const std::string error =
+        budget_error(init_free_, total_, p_.args.gpu_memory_utilization, env_.local_rank, p_.rules);
+    if (!error.empty()) return engine_error(error);
+    return {};
+  }
+
+  Status model_runner() {
+    // v1/worker/gpu_model_runner.py GPUModelRunner.__init__ and v1/worker/gpu_input_batch.py
+    // InputBatch: persistent GPU buffers sized by max_num_batched_tokens and max_num_seqs,
+    // one block table of cdiv(max_model_len, block_size) entries per request.
+    const std::int64_t tokens = p_.args.max_num_batched_tokens;
+    const std::int64_t reqs = p_.args.max_num_seqs;
+    const std::int64_t blocks_per_req =
+        (p_.args.max_model_len + p_.facts.block_size - 1) / p_.facts.block_size;
+    constexpr std::int64_t kSamplingParams = 7;  // temperature, top_p, top_k, 3 penalties, seed
+    for (Bytes b :
+         {bytes(tokens * 4), bytes(tokens * 8), bytes((reqs + 1) * 4), bytes(reqs * 4),
+          bytes(reqs * blocks_per_req * 4), bytes(tokens * 8), bytes(reqs * kSamplingParams * 4)}) {
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(b, Category::kOther));
+    }
+    return {};
+  }
+
+  // Replays a weight list through the allocator: allocations in order, and each tensor
+  // released after the allocation its `released_after` names.
+  Status load_tensors(const std::vector<WeightTensor>& tensors) {
+    std::vector<std::vector<int>> releases(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      if (tensors[i].released_after >= 0) {
+        releases[static_cast<size_t>(tensors[i].released_after)].push_back(static_cast<int>(i));
+      }
+    }
+    std::vector<BlockHandle> handles(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      Result<BlockHandle> h = allocate(tensors[i].bytes, Category::kWeights);
+      if (!h.ok()) return h.status();
+      handles[i] = *h;
+      for (int r : releases[i]) GPUMEM_RETURN_IF_ERROR(free(handles[static_cast<size_t>(r)]));
+    }
+    return {};
+  }
+
+  Status weights() {
+    // gpu_model_runner.py load_model under DeviceMemoryProfiler: the torch-allocated
+    // increase, the EAGLE draft included.
+    const Bytes before = env_.allocator.memory_allocated();
+    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.weights));
+    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.draft_weights));
+    const Bytes measured = env_.allocator.memory_allocated() - before;
+    weights_ = p_.observed.model_loading.value_or(measured);
+    env_.fact({"weights allocated (logical)",
+               resident_bytes(stage_.weights) + resident_bytes(stage_.draft_weights)});
+    env_.fact({"model_memory_usage", weights_});
+    env_.log(log_model_loading(weights_, p_.rules));
+    return {};
+  }
+
+  // Replays activations: each freed right after the tensor its free_after names; the rest
+  // are freed at the end, or handed back in `survivors`.
+  Status replay(const std::vector<Activation>& list, std::vector<BlockHandle>* survivors) {
+    std::vector<BlockHandle> handles(list.size());
+    std::vector<bool> freed(list.size(), false);
+    for (size_t i = 0; i < list.size(); ++i) {
+      Result<BlockHandle> h = allocate(list[i].bytes, Category::kActivations);
+      if (!h.ok()) return h.status();
+      handles[i] = *h;
+      for (size_t j = 0; j < i; ++j) {
+        if (!freed[j] && list[j].free_after == static_cast<int>(i)) {
+          GPUMEM_RETURN_IF_ERROR(free(handles[j]));
+          freed[j] = true;
+        }
+      }
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (freed[i]) continue;
+      if (survivors != nullptr) {
+        survivors->push_back(handles[i]);
+      } else {
+        GPUMEM_RETURN_IF_ERROR(free(handles[i]));
+      }
+    }
+    return {};
+  }
+
+  // vllm distributed/device_communicators/cuda_communicator.py CudaCommunicator.all_reduce:
+  // custom all-reduce below its max size, then symmetric memory below its own, else PyNccl.
+  Status all_reduce(BlockHandle input, Bytes size, Capture* capture) {
+    const AllReducePlan& ar = p_.all_reduce;
+    if (ar.custom.enabled && size < ar.custom.max_size) {
+      if (capture != nullptr) {
+        Result<BaseAllocation> base = env_.allocator.base_allocation(input);
+        if (!base.ok()) return base.status();
+        capture->bases.insert(base->base.address);
+        ++capture->custom_calls;
+      }
+      return env_.device.launch_kernel({}, size);
+    }
+    if (ar.symm_mem.enabled && size < ar.symm_mem.max_size) {
+      return env_.device.launch_kernel({}, size);
+    }
+    Result<DevicePtr> ptr = env_.allocator.address(input);
+    if (!ptr.ok()) return ptr.status();
+    return env_.comm.all_reduce(tp_comm_, *ptr, size);
+  }
+
+  // One forward over `tokens` tokens through this stage: the residual stream's two buffers,
+  // each layer kind's transient tensors (later layers of a kind repeat the first's pattern
+  // exactly, so only the first allocates), every layer's kernels and two all-reduces, and
+  // the final norm on the last stage. `out` is the output hidden states, for the caller to
+  // free.
+  Status forward(std::int64_t tokens, bool attention_kernels, Capture* capture, BlockHandle& out) {
+    const Architecture& a = p_.model;
+    const Bytes hidden = bytes(tokens * a.hidden_size * element_bytes_);
+    Result<BlockHandle> h = allocate(hidden, Category::kActivations);
+    if (!h.ok()) return h.status();
+    Result<BlockHandle> residual = allocate(hidden, Category::kActivations);
+    if (!residual.ok()) return residual.status();
+    bool dense_done = false;
+    bool moe_done = false;
+    for (std::int64_t layer = stage_.layers.start; layer < stage_.layers.end; ++layer) {
+      bool& done = a.is_moe_layer(layer) ? moe_done : dense_done;
+      if (!done) {
+        GPUMEM_RETURN_IF_ERROR(
+            replay(layer_activations(a, p_.shape, layer, tokens, element_bytes_, k_.activations),
+                   nullptr));
+        done = true;
+      }
+      const int kernels = layer_kernels(a, layer, attention_kernels, k_.activations);
+      for (int i = 0; i < kernels; ++i) {
+        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
+      }
+      for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
+        GPUMEM_RETURN_IF_ERROR(all_reduce(*h, hidden, capture));
+      }
+    }
+    GPUMEM_RETURN_IF_ERROR(free(*residual));
+    out = *h;
+    if (last_stage_) {
+      Result<BlockHandle> norm = allocate(hidden, Category::kActivations);
+      if (!norm.ok()) return norm.status();
+      for (int i = 0; i < k_.activations.final_norm_kernels; ++i) {
+        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
+      }
+      GPUMEM_RETURN_IF_ERROR(free(*h));
+      out = *norm;
+    }
+    return {};
+  }
+
+  // gpu_model_runner.py _dummy_sampler_run: the sampled rows' hidden states, their logits
+  // and the sampler's tensors, live together, then freed.
+  Status logits_and_sampler(std::int64_t requests) {
+    std::vector<BlockHandle> live;
+    Result<BlockHandle> rows =
+        allocate(bytes(requests * p_.model.hidden_size * element_bytes_), Category::kActivations);
+    if (!rows.ok()) return rows.status();
+    live.push_back(*rows);
+    GPUMEM_RETURN_IF_ERROR(
+        replay(logits_activations(p_.model, p_.shape, requests, element_bytes_), &live));
+    GPUMEM_RETURN_IF_ERROR(replay(sampler_activations(p_.model, requests, k_.activations), &live));
+    for (BlockHandle b : live) GPUMEM_RETURN_IF_ERROR(free(b));
+    return {};
+  }
+
+  // gpu_model_runner.py _dummy_run followed by the dummy sampler (last stage only).
+  Status dummy_run_with_sampler(std::int64_t tokens) {
+    BlockHandle out;
+    GPUMEM_RETURN_IF_ERROR(forward(tokens, true, nullptr, out));
+    if (last_stage_) {
+      GPUMEM_RETURN_IF_ERROR(logits_and_sampler(std::min(p_.args.max_num_seqs, tokens)));
+    }
+    return free(out);
+  }
+
+  Bytes cublas_workspace() const {
+    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
+  }
+
+  Status profile_run() {
+    // gpu_worker.py memory_profiling: gc, empty_cache, reset_peak_memory_stats, then
+    // profile_run (gpu_model_runner.py): a forward of max_num_batched_tokens tokens spread
+    // over min(max_num_seqs, tokens) requests, and the dummy sampler.
+    env_.allocator.empty_cache();
+    env_.allocator.reset_peak_stats();
+    const Bytes before_peak = env_.allocator.max_memory_allocated();
+    // The first GEMM loads cuBLAS and takes PyTorch's workspace for the stream; FlashInfer
+    // allocates its workspace at the first metadata build.
+    GPUMEM_RETURN_IF_ERROR(env_.device.load_library("cublas"));
+    GPUMEM_RETURN_IF_ERROR(allocate_kept(cublas_workspace(), Category::kWorkspace));
+    if (p_.facts.attention_backend == "FLASHINFER") {
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(k_.flashinfer_workspace, Category::kWorkspace));
+    }
+    GPUMEM_RETURN_IF_ERROR(dummy_run_with_sampler(p_.args.max_num_batched_tokens));
+    const Bytes measured = env_.allocator.max_memory_allocated() - before_peak;
+    peak_increase_ = p_.observed.activation_peak.value_or(measured);
+    env_.fact({"torch peak increase (activation peak)", peak_increase_});
+    if (!p_.estimate_cudagraphs) finish_profiling();
+    return {};
+  }
+
+  // memory_profiling's exit: gc, empty_cache, the after snapshot; non-torch memory grown
+  // since the init snapshot.
+  void finish_profiling() {
+    env_.allocator.empty_cache();
+    const MemInfo m = env_.device.mem_get_info();
+    const Bytes non_torch = m.total - m.free - env_.allocator.memory_reserved();
+    non_torch_ = p_.observed.non_torch_memory.value_or(non_torch - init_non_torch_);
+    env_.fact({"non-torch increase", non_torch_});
+  }
+
+  // _warmup_and_capture: cudagraph_num_of_warmups (1) eager run, then the run captured
+  // into `pool`.
+  Status capture_size(std::int64_t tokens, bool full, PoolId pool, Capture& capture) {
+    BlockHandle out;
+    GPUMEM_RETURN_IF_ERROR(forward(tokens, full, nullptr, out));
+    GPUMEM_RETURN_IF_ERROR(free(out));
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool));
+    Status s = env_.device.begin_graph_capture();
+    if (s.ok()) s = forward(tokens, full, &capture, out);
+    if (s.ok()) s = free(out);
+    if (s.ok()) s = env_.device.end_graph_capture().status();
+    Status end = env_.allocator.end_allocate_to_pool(pool);
+    GPUMEM_RETURN_IF_ERROR(s);
+    return end;
+  }
+
+  Status cuda_graph_estimate() {
+    // gpu_model_runner.py profile_cudagraph_memory, inside memory_profiling: a minimal KV
+    // cache of max_cudagraph_capture_size blocks, the two largest graphs of each mode in a
+    // temporary pool, then all of it released.
+    const KvCacheLayout& kv = stage_.kv;
+    std::vector<BlockHandle> minimal;
+    for (std::int64_t slot = 0; slot < kv.group_size; ++slot) {
+      Result<BlockHandle> t =
+          allocate(kv.page * p_.args.max_cudagraph_capture_size, Category::kKvCache);
+      if (!t.ok()) return t.status();
+      minimal.push_back(*t);
+    }
+    const std::vector<std::int64_t>& pw = p_.args.piecewise_sizes;
+    const std::vector<std::int64_t>& full = p_.args.full_sizes;
+    env_.log(log_profiling_cudagraph_memory(
+        static_cast<std::int64_t>(pw.size()), pw.empty() ? 0 : pw.back(),
+        static_cast<std::int64_t>(full.size()), full.empty() ? 0 : full.back()));
+    const PoolId pool = env_.allocator.create_pool();
+    env_.allocator.empty_cache();
+    int captures = 0;
+    Bytes first_max;
+    Bytes per_graph_total;
+    for (bool is_full : {false, true}) {
+      const std::vector<std::int64_t>& sizes = is_full ? full : pw;
+      if (sizes.empty()) continue;
+      std::vector<Bytes> samples;
+      for (size_t i = 0; i < std::min<size_t>(2, sizes.size()); ++i) {
+        const Bytes before = env_.device.mem_get_info().free;
+        Capture ignored;
+        GPUMEM_RETURN_IF_ERROR(capture_size(sizes[sizes.size() - 1 - i], is_full, pool, ignored));
+        ++captures;
+        samples.push_back(before - env_.device.mem_get_info().free);
+      }
+      // "FULL and PIECEWISE graphs share the global pool ... Take the max".
+      first_max = std::max(first_max, samples.front());
+      const Bytes per_graph =
+          std::max(samples.size() > 1 ? samples[1] : bytes(0), k_.min_graph_estimate);
+      per_graph_total += per_graph * static_cast<std::int64_t>(sizes.size() - 1);
+    }
+    for (int i = 0; i < captures; ++i) GPUMEM_RETURN_IF_ERROR(env_.allocator.release_pool(pool));
+    for (BlockHandle t : minimal) GPUMEM_RETURN_IF_ERROR(free(t));
+    const Bytes measured = first_max + per_graph_total;
+    estimate_ = p_.observed.cuda_graph_estimate.value_or(measured);
+    env_.log(log_estimated_cudagraph_memory(estimate_));
+    env_.fact({"cuda graph estimate", estimate_});
+    finish_profiling();
+    return {};
+  }
+
+  Status kv_cache() {
+    const KvCacheLayout& kv = stage_.kv;
+    Bytes available;
+    if (p_.flags.kv_cache_memory_bytes) {
+      // gpu_worker.py determine_available_memory: the override skips profiling's result.
+      available = bytes(*p_.flags.kv_cache_memory_bytes);
+      env_.log(log_kv_cache_memory_override(init_free_, available, p_.rules));
+    } else {
+      available =
+          available_kv_cache_memory(requested_, {weights_, peak_increase_, non_torch_, estimate_});
+      env_.log(log_available_kv_cache_memory(available, p_.rules));
+      if (estimate_ > bytes(0)) {
+        env_.log(log_cudagraph_estimate_note(p_.args.gpu_memory_utilization, estimate_, total_));
+      }
+    }
+    available_ = available;
+    env_.fact({"available KV cache memory", available});
+    env_.fact({"page size (bytes per layer and block)", kv.page});
+    env_.fact({"KV tensors (layers per group)", kv.group_size});
+    // kv_cache_utils.py get_kv_cache_configs: per worker the checks, the groups, the
+    // block count; then the MIN over workers.
+    if (available <= bytes(0)) return engine_error(no_available_memory_error());
+    const std::string too_small = not_enough_kv_cache_error(
+        available, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens, p_.rules);
+    if (!too_small.empty()) return engine_error(too_small);
+    for (const KvPadding& pad : kv.paddings) env_.log(log_padding_layers(pad.added, pad.layers));
+    std::int64_t blocks = num_blocks(available, kv);
+    if (p_.flags.num_gpu_blocks_override) {
+      env_.log(log_num_gpu_blocks_override(blocks, *p_.flags.num_gpu_blocks_override));
+      blocks = *p_.flags.num_gpu_blocks_override;
+    }
+    env_.fact({"num_blocks (this rank)", blocks});
+    Result<std::int64_t> min_blocks = env_.comm.min_over_world(blocks);
+    if (!min_blocks.ok()) return min_blocks.status();
+    num_blocks_ = *min_blocks;
+    const std::int64_t tokens = logged_token_count(num_blocks_, kv, p_.args.max_model_len,
+                                                   p_.args.max_num_batched_tokens, p_.rules);
+    const double concurrency =
+        max_concurrency(num_blocks_, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens);
+    env_.fact({"num_gpu_blocks (MIN over ranks)", num_blocks_});
+    env_.fact({"GPU KV cache size (tokens)", tokens});
+    env_.fact({"maximum concurrency", concurrency});
+    env_.log(log_kv_cache_size(tokens));
+    env_.log(log_max_concurrency(p_.args.max_model_len, concurrency));
+    // gpu_model_runner.py _allocate_kv_cache_tensors: torch.zeros(size, dtype=int8) per
+    // KVCacheTensor, each page x num_blocks.
+    for (std::int64_t slot = 0; slot < kv.group_size; ++slot) {
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(kv.page * num_blocks_, Category::kKvCache));
+    }
+    return {};
+  }
+
+  // custom_all_reduce.py register_graph_buffers: every captured input's base allocation is
+  // exported and opened by each peer.
+  Status register_graph_buffers(const Capture& capture) {
+    if (!p_.all_reduce.custom.enabled) return {};
+    env_.log(log_registering_graph_addresses(capture.custom_calls));
+    for (std::uint64_t base : capture.bases) {
+      Result<IpcHandle> mine = env_.device.ipc_export(DevicePtr{base});
+      if (!mine.ok()) return mine.status();
+      Result<std::vector<IpcHandle>> handles = env_.comm.all_gather(tp_group_, *mine);
+      if (!handles.ok()) return handles.status();
+      for (size_t i = 0; i < tp_group_.size(); ++i) {
+        if (tp_group_[i] == env_.rank) continue;
+        GPUMEM_RETURN_IF_ERROR(env_.device.ipc_open((*handles)[i]).status());
+      }
+    }
+    return {};
+  }
+
+  Status cuda_graphs() {
+    // gpu_model_runner.py capture_model: empty_cache, the free-memory reading, PIECEWISE
+    // then FULL graphs each largest first into one global pool ("the smaller shapes can
+    // reuse the memory pool allocated for the large shapes"), the second reading; the
+    // custom all-reduce registration on leaving graph_capture.
+    env_.allocator.empty_cache();
+    const Bytes start_free = env_.device.mem_get_info().free;
+    const PoolId pool = env_.allocator.create_pool();
+    Capture capture;
+    for (bool is_full : {false, true}) {
+      const std::vector<std::int64_t>& sizes =
+          is_full ? p_.args.full_sizes : p_.args.piecewise_sizes;
+      if (sizes.empty()) continue;
+      env_.log(log_capturing(is_full, static_cast<std::int64_t>(sizes.size())));
+      for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
+        GPUMEM_RETURN_IF_ERROR(capture_size(*it, is_full, pool, capture));
+      }
+    }
+    graph_memory_ = start_free - env_.device.mem_get_info().free;
+    GPUMEM_RETURN_IF_ERROR(register_graph_buffers(capture));
+    env_.log(log_graph_capturing_finished(graph_memory_));
+    env_.allocator.empty_cache();
+    env_.fact({"cuda graph memory (free-memory delta of the capture)", graph_memory_});
+    if (estimate_ > bytes(0)) env_.log(log_graph_pool_memory(graph_memory_, estimate_));
+    return {};
+  }
+
+  Status sampler_warmup() {
+    if (!p_.flags.kv_cache_memory_bytes) {
+      MemorySummary s;
+      s.init_free = init_free_;
+      s.total = total_;
+      s.gpu_memory_utilization = p_.args.gpu_memory_utilization;
+      s.requested = requested_;
+      s.weights = weights_;
+      s.peak_activation = peak_increase_;
+      s.non_torch = non_torch_;
+      s.cuda_graph = graph_memory_;
+      s.available_kv_cache = available_;
+      s.redundancy = k_.suggestion_redundancy;
+      env_.log(log_memory_summary(s));
+    }
+    // gpu_worker.py compile_or_warm_up_model: "Warm up sampler and preallocate memory buffer
+    // for logits and other sampling related tensors of max possible shape" on the last PP
+    // rank, after the capture so that empty_cache does not release them.
+    if (!last_stage_) return {};
+    return dummy_run_with_sampler(std::min(p_.args.max_num_seqs, p_.args.max_num_batched_tokens));
+  }
+
+  const Plan& p_;
+  const StartupConstants& k_;
+  RankEnv& env_;
+  const int pp_rank_;
+  const StagePlan& stage_;
+  const bool last_stage_;
+  const std::int64_t element_bytes_;
+  std::vector<int> tp_group_;
+  std::vector<int> pp_group_;
+  CommunicatorId tp_comm_;
+  Bytes init_free_;
+  Bytes total_;
+  Bytes init_non_torch_;
+  double requested_ = 0;
+  Bytes weights_;
+  Bytes peak_increase_;
+  Bytes non_torch_;
+  Bytes estimate_;
+  Bytes available_;
+  Bytes graph_memory_;
+  std::int64_t num_blocks_ = 0;
+};
+
+}  // namespace
+
+RankProgram startup_program(const Plan& plan, const StartupConstants& constants) {
+  return [&plan, &constants](RankEnv& env) { RankStartup(plan, constants, env).run(); };
+}
+
+}  // namespace gpumem::vllm

@@ -1,0 +1,81 @@
+// vLLM release versions and the start-up rules that changed between them (V1 engine, CUDA).
+//
+// gpumem models v0.10.1 through v0.21.x. Rules that differ are data here, keyed by version,
+// so the engine model has one code path with small branches instead of copies per release.
+// The newest family is the source the research read (vllm main after v0.21.0,
+// research/vllm-trtllm-memory.md §0); v0.22.0 made Model Runner V2 the default for Qwen3
+// dense models (release notes, #39337), whose CUDA-graph estimate is 0 — outside the model.
+// Where a PR's merge date is known but not the first release that carried it, the threshold
+// is marked UNCONFIRMED and chosen as the next release after the merge.
+#ifndef GPUMEM_ENGINE_VLLM_VERSION_H_
+#define GPUMEM_ENGINE_VLLM_VERSION_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpumem::vllm {
+
+struct Version {
+  int major = 0;
+  int minor = 0;
+  int patch = 0;
+  int hotfix = 0;  // vLLM's fourth component (0.10.1.1)
+  auto operator<=>(const Version&) const = default;
+  std::string to_string() const;
+};
+
+// "0.10.2", "v0.10.2", "0.10.1.1"; a ".postN" suffix has the rules of its release.
+std::optional<Version> parse_version(std::string_view text);
+
+inline constexpr Version kOldestModelled{0, 10, 1, 0};
+inline constexpr Version kFirstUnmodelled{0, 22, 0, 0};
+bool is_modelled(const Version& v);
+// "0.10.1 to 0.21.x", for error messages.
+std::string modelled_range();
+
+// The version-dependent rules the model consults.
+struct VersionRules {
+  // CacheConfig.gpu_memory_utilization default: 0.9, 0.92 from PR #38284 (v0.21.0).
+  double default_gpu_memory_utilization;
+  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS exists (PR #30515, merged 2026-03-07; v0.17.0
+  // UNCONFIRMED) and defaults to 1 (PR #38284, "default since v0.21.0").
+  bool cudagraph_estimate_exists;
+  bool cudagraph_estimate_default_on;
+  // The init snapshot is taken after init_worker_distributed_environment (PR #25359, merged
+  // 2025-09-23, v0.11.0); before, NCCL and custom all-reduce memory is in non-torch memory.
+  bool snapshot_after_distributed;
+  // vllm/env_override.py set NCCL_CUMEM_ENABLE=0 unless the environment set it, until
+  // PR #24141 (merged 2025-09-03, in the v0.10.2 release).
+  bool forces_nccl_cumem_off;
+  // --kv-cache-memory (PR #21489, v0.10.2: its suggestion line is in v0.10.2 logs).
+  bool kv_cache_memory_flag;
+  // VLLM_ALLREDUCE_USE_SYMM_MEM default: off in v0.10.2 (PR #24696), on for TP groups from
+  // PR #25070 (merged 2025-09-17, v0.11.0).
+  bool symm_mem_default_on;
+  // cudagraph_mode FULL_AND_PIECEWISE by default (v0.11.0 release notes); PIECEWISE before.
+  bool full_and_piecewise_default;
+  // PR #26016 (v0.11.1): --max-cudagraph-capture-size / --cudagraph-capture-sizes, capture
+  // sizes step 8 below 256 and 16 above; the default maximum counts speculative tokens.
+  // Before: --cuda-graph-sizes, [1, 2, 4] + multiples of 8 up to min(2 max_num_seqs, 512).
+  bool two_step_capture_sizes;
+  // request_memory() (PR #30868, merged 2025-12-17; v0.14.0 UNCONFIRMED): budget =
+  // ceil(total x util), the budget error names the device, and memory lines print
+  // format_gib (round to 2 decimals); before, total x util as a float and "%.2f"/"%.4f".
+  bool memory_utils_refactor;
+  // "Model loading took %s GiB memory and ..." wording: "memory" is absent in v0.10.2 and
+  // present in v0.13.0 logs (v0.11.0 UNCONFIRMED).
+  bool loading_log_says_memory;
+  // "GPU KV cache size" = int(max_concurrency x max_model_len) (PR #41069, merged
+  // 2026-04-28, v0.21.0); before, num_blocks // len(groups) x block_size.
+  bool token_log_from_concurrency;
+  // max_num_batched_tokens joins the capture sizes when it is at most the largest size
+  // (read in the v0.21+ source; earlier releases UNCONFIRMED, taken as v0.21.0).
+  bool capture_sizes_include_batched_tokens;
+};
+
+VersionRules rules_for(const Version& v);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_VERSION_H_

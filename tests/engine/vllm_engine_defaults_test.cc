@@ -1,0 +1,161 @@
+// What vLLM fills in: versions and their rules, the batch defaults by GPU class, the CUDA
+// graph capture sizes of both families, the graphs the dispatcher captures per mode, the
+// derived maximum model length and the all-reduce helpers of a TP group.
+#include <gtest/gtest.h>
+
+#include "engine/vllm/custom_all_reduce.h"
+#include "engine/vllm/engine_defaults.h"
+#include "engine/vllm/model_facts.h"
+#include "engine/vllm/version.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem::vllm {
+namespace {
+
+const VersionRules kV0_10_2 = rules_for({0, 10, 2, 0});
+const VersionRules kV0_21 = rules_for({0, 21, 0, 0});
+
+TEST(VllmVersion, ParsesAndBoundsTheModelledRange) {
+  EXPECT_EQ(parse_version("0.10.1.1"), (Version{0, 10, 1, 1}));
+  EXPECT_EQ(parse_version("v0.21.0"), (Version{0, 21, 0, 0}));
+  EXPECT_EQ(parse_version("0.11.0.post1"), (Version{0, 11, 0, 0}));
+  EXPECT_FALSE(parse_version("0.10"));
+  EXPECT_FALSE(parse_version("0.10.2rc1"));
+  EXPECT_FALSE(is_modelled({0, 10, 0, 0}));
+  EXPECT_TRUE(is_modelled({0, 10, 1, 1}));
+  EXPECT_TRUE(is_modelled({0, 21, 3, 0}));
+  EXPECT_FALSE(is_modelled({0, 22, 0, 0}));
+  EXPECT_EQ(modelled_range(), "0.10.1 to 0.21.x");
+}
+
+TEST(VllmVersion, Families) {
+  EXPECT_EQ(kV0_10_2.default_gpu_memory_utilization, 0.9);
+  EXPECT_EQ(kV0_21.default_gpu_memory_utilization, 0.92);
+  EXPECT_FALSE(rules_for({0, 20, 2, 0}).cudagraph_estimate_default_on);
+  EXPECT_TRUE(kV0_21.cudagraph_estimate_default_on);
+  EXPECT_TRUE(rules_for({0, 10, 1, 1}).forces_nccl_cumem_off);
+  EXPECT_FALSE(kV0_10_2.forces_nccl_cumem_off);
+  EXPECT_FALSE(kV0_10_2.snapshot_after_distributed);
+  EXPECT_TRUE(rules_for({0, 11, 0, 0}).snapshot_after_distributed);
+}
+
+TEST(VllmDefaults, BatchDefaultsByGpu) {
+  // get_batch_defaults, `vllm serve`: >= 70 GiB and not an A100 -> 8192 tokens, 1024 seqs.
+  const BatchDefaults h100 = batch_defaults({mib(81090), "NVIDIA H100 80GB HBM3"});
+  EXPECT_EQ(h100.max_num_batched_tokens, 8192);
+  EXPECT_EQ(h100.max_num_seqs, 1024);
+  const BatchDefaults a100 = batch_defaults({mib(81050), "NVIDIA A100-SXM4-80GB"});
+  EXPECT_EQ(a100.max_num_batched_tokens, 2048);
+  EXPECT_EQ(a100.max_num_seqs, 256);
+  EXPECT_EQ(batch_defaults({mib(45589), "NVIDIA L40S"}).max_num_seqs, 256);
+}
+
+TEST(VllmDefaults, CaptureSizesTwoStepFamily) {
+  // [1, 2, 4] + range(8, 256, 8) + range(256, 513, 16): 3 + 31 + 17 = 51 sizes.
+  const std::vector<std::int64_t> s = cudagraph_capture_sizes(kV0_21, 256, 8192, 0, {}, 0);
+  ASSERT_EQ(s.size(), 51u);
+  EXPECT_EQ((std::vector<std::int64_t>(s.begin(), s.begin() + 5)),
+            (std::vector<std::int64_t>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(s[33], 248);
+  EXPECT_EQ(s[34], 256);
+  EXPECT_EQ(s[35], 272);
+  EXPECT_EQ(s.back(), 512);
+  // max_num_seqs 128: min(256, 512) = 256 -> 3 + 31 + 1.
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_21, 128, 8192, 0, {}, 0).size(), 35u);
+  // Three speculative tokens: min(64 x 4 x 2, 512) = 512.
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_21, 64, 8192, 3, {}, 0).back(), 512);
+  // An explicit maximum of 300 stops at 288; max_num_batched_tokens 100 caps the maximum
+  // and, from v0.21, joins the list: [1, 2, 4, 8..96, 100].
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_21, 256, 8192, 0, {}, 300).back(), 288);
+  const std::vector<std::int64_t> capped = cudagraph_capture_sizes(kV0_21, 256, 100, 0, {}, 0);
+  ASSERT_EQ(capped.size(), 16u);
+  EXPECT_EQ(capped[14], 96);
+  EXPECT_EQ(capped[15], 100);
+  // A user list is deduplicated, sorted and cut at max_num_batched_tokens.
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_21, 256, 100, 0, {64, 8, 200, 8}, 0),
+            (std::vector<std::int64_t>{8, 64}));
+}
+
+TEST(VllmDefaults, CaptureSizesOlderFamily) {
+  // v0.10: [1, 2, 4] + range(8, min(2 x max_num_seqs, 512) + 1, 8): 67 sizes for 256.
+  const std::vector<std::int64_t> s = cudagraph_capture_sizes(kV0_10_2, 256, 2048, 0, {}, 0);
+  ASSERT_EQ(s.size(), 67u);
+  EXPECT_EQ(s[3], 8);
+  EXPECT_EQ(s.back(), 512);
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_10_2, 16, 2048, 0, {}, 0).back(), 32);
+  // [1, 2, 4] are kept below the maximum; sizes above max_num_batched_tokens are dropped.
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_10_2, 1, 2048, 0, {}, 0),
+            (std::vector<std::int64_t>{1, 2, 4}));
+  EXPECT_EQ(cudagraph_capture_sizes(kV0_10_2, 256, 100, 0, {}, 0).back(), 96);
+}
+
+EngineFlags flags_with(std::int64_t max_num_seqs) {
+  EngineFlags f;
+  f.max_num_seqs = max_num_seqs;
+  return f;
+}
+
+TEST(VllmDefaults, GraphsPerModeFromTheDispatcher) {
+  const DeviceClass h200{mib(143156), "NVIDIA H200"};
+  // max_num_seqs 256: 51 PIECEWISE graphs, FULL decode graphs for sizes 1..256: 35.
+  const ResolvedArgs r = resolve_engine_args(flags_with(256), kV0_21, h200, 131072);
+  EXPECT_EQ(r.cudagraph_mode, CudagraphMode::kFullAndPiecewise);
+  EXPECT_EQ(r.piecewise_sizes.size(), 51u);
+  EXPECT_EQ(r.full_sizes.size(), 35u);
+  EXPECT_EQ(r.full_sizes.back(), 256);
+  EXPECT_EQ(r.max_cudagraph_capture_size, 512);
+  // v0.10.2: PIECEWISE only, 67 graphs; --enforce-eager: none.
+  const ResolvedArgs old = resolve_engine_args(flags_with(256), kV0_10_2, h200, 131072);
+  EXPECT_EQ(old.cudagraph_mode, CudagraphMode::kPiecewise);
+  EXPECT_EQ(old.piecewise_sizes.size(), 67u);
+  EXPECT_TRUE(old.full_sizes.empty());
+  EngineFlags eager = flags_with(256);
+  eager.enforce_eager = true;
+  const ResolvedArgs none = resolve_engine_args(eager, kV0_21, h200, 131072);
+  EXPECT_EQ(none.cudagraph_mode, CudagraphMode::kNone);
+  EXPECT_TRUE(none.capture_sizes.empty());
+  EXPECT_EQ(none.gpu_memory_utilization, 0.92);
+  EXPECT_EQ(none.max_num_batched_tokens, 8192);
+}
+
+TEST(VllmModelFacts, DerivedMaxModelLen) {
+  const ModelCatalog& models = test_catalogs().models;
+  Diagnostics diags;
+  // llama3 RoPE keeps max_position_embeddings; DeepSeek-V3's yarn: 4096 x 40.
+  auto len = [&](std::string_view slug) {
+    return derived_max_model_len(models.find(slug, diags)->architecture);
+  };
+  EXPECT_EQ(len("llama-3.1-8b-instruct"), 131072);
+  EXPECT_EQ(len("deepseek-v3"), 163840);
+  EXPECT_EQ(len("qwen3-8b"), 40960);
+}
+
+TEST(VllmAllReduce, SymmetricMemoryShrinksCustomAllReduce) {
+  TpGroupFacts g;
+  g.group_size = 8;
+  g.fully_connected = true;
+  g.compute_capability = 90;
+  g.symm_mem_requested = true;
+  AllReducePlan p = plan_all_reduce(g);
+  EXPECT_TRUE(p.symm_mem.enabled);
+  EXPECT_EQ(p.symm_mem.max_size, mib(64));
+  EXPECT_TRUE(p.custom.enabled);
+  EXPECT_EQ(p.custom.max_size, kib(256));  // min(256 KiB, 8 MiB) on Hopper at 8 GPUs
+  g.group_size = 2;
+  EXPECT_EQ(plan_all_reduce(g).custom.max_size, mib(8));  // min(64 MiB, 8 MiB)
+  g.symm_mem_requested = false;                           // v0.10.2's default
+  p = plan_all_reduce(g);
+  EXPECT_FALSE(p.symm_mem.enabled);
+  EXPECT_EQ(p.custom.max_size, mib(8));
+  g.group_size = 4;
+  g.fully_connected = false;
+  p = plan_all_reduce(g);
+  EXPECT_FALSE(p.custom.enabled);
+  EXPECT_EQ(p.custom.reason,
+            "Custom allreduce is disabled because it's not supported on more than two PCIe-only "
+            "GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly.");
+  EXPECT_EQ(kSignalSize, bytes(2560));
+}
+
+}  // namespace
+}  // namespace gpumem::vllm

@@ -1,0 +1,302 @@
+// The simulated vLLM start-up end to end. With the measured quantities pinned (weights,
+// activation peak, non-torch increase, CUDA-graph estimate) the KV cache is sized exactly as
+// vLLM sizes it; the expected numbers were computed independently with CPython from vLLM's
+// expressions and the GPUs' CUDA totals (model/gpu): requested = ceil(total x util) (v0.14+)
+// or total x util (older), available = int(requested - non_torch - peak - weights -
+// estimate), num_blocks = available // page // layers_per_group.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog/scenario.h"
+#include "engine/fit_advice.h"
+#include "engine/simulate.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+const TestCatalogs& catalogs() { return test_catalogs(); }
+
+std::optional<Ledger> try_simulate(const std::string& text, Diagnostics& diags) {
+  std::optional<Scenario> s = parse_scenario("vllm.yaml", text, catalogs().gpus, diags);
+  if (!s || !diags.empty()) return std::nullopt;
+  return simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags);
+}
+
+Ledger simulate(const std::string& text) {
+  Diagnostics diags;
+  std::optional<Ledger> l = try_simulate(text, diags);
+  EXPECT_TRUE(l && diags.empty()) << diags.to_string();
+  return l ? *l : Ledger{};
+}
+
+std::string scenario(const std::string& gpu, int count, const std::string& version,
+                     const std::string& model, const std::string& args,
+                     const std::string& observed = "", const std::string& env = "") {
+  std::string s = "hardware: {gpu: " + gpu + ", count: " + std::to_string(count) +
+                  "}\nengine:\n  name: vllm\n  version: " + version + "\n  args:\n" + args;
+  if (!env.empty()) s += "  env:\n" + env;
+  s += "model: " + model + "\n";
+  if (!observed.empty()) s += "observed:\n" + observed;
+  return s;
+}
+
+std::int64_t fact(const Ledger& l, std::string_view key, size_t gpu = 0) {
+  const Fact* f = l.gpus.at(gpu).fact(key);
+  EXPECT_NE(f, nullptr) << key;
+  return f == nullptr ? -1 : std::get<std::int64_t>(f->value);
+}
+
+std::int64_t size_fact(const Ledger& l, std::string_view key, size_t gpu = 0) {
+  const Fact* f = l.gpus.at(gpu).fact(key);
+  EXPECT_NE(f, nullptr) << key;
+  return f == nullptr ? -1 : std::get<Bytes>(f->value).value();
+}
+
+bool logged(const Ledger& l, std::string_view line) {
+  for (const LedgerStep& s : l.gpus.front().steps) {
+    if (std::find(s.log_lines.begin(), s.log_lines.end(), line) != s.log_lines.end()) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> steps(const Ledger& l) {
+  std::vector<std::string> out;
+  for (const LedgerStep& s : l.gpus.front().steps) out.push_back(s.name);
+  return out;
+}
+
+// Llama-3.1-8B on one H200 (CUDA total 143,156 MiB), v0.21: requested ceil(150,109,945,856 x
+// 0.92) = 138,101,150,188; available 120,310,567,076; 57,368 blocks of 32 x 64 KiB.
+TEST(VllmPinned, DenseTp1WithTheGraphEstimate) {
+  const Ledger l = simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct",
+                                     "    --tensor-parallel-size: 1\n",
+                                     "  model_loading: 16094076928B\n"
+                                     "  activation_peak: 1352908800B\n"
+                                     "  non_torch_memory: 75161928B\n"
+                                     "  cuda_graph_estimate: 268435456B\n"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 57368);
+  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 917888);
+  EXPECT_TRUE(logged(l, "Model loading took 14.99 GiB memory"));
+  EXPECT_TRUE(logged(l, "Available KV cache memory: 112.05 GiB"));
+  EXPECT_TRUE(logged(l, "GPU KV cache size: 917,888 tokens"));
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 131,072 tokens per request: 7.00x"));
+  // 32 KV tensors of 57,368 x 65,536 = 3,759,669,248 B, each its own segment rounded to
+  // 2 MiB (3,760,193,536 B); PyTorch does not split off a remainder of 1 MiB or less, so the
+  // allocated blocks are whole segments.
+  const LedgerStep& kv = l.gpus.front().steps[7];
+  ASSERT_EQ(kv.name, "kv_cache");
+  EXPECT_EQ(kv.allocated_delta.value(), 32LL * 3'760'193'536);
+}
+
+// Llama-3.1-70B, TP 4 on H100 SXM (CUDA total 81,090 MiB), v0.10.2: requested = total x 0.9
+// as a float; each rank keeps 2 of the 8 KV heads: 16 x 2 x 256 x 2 = 16 KiB pages, 80
+// layers. available 38,812,125,056 -> 29,611 blocks, 473,776 tokens (v0.10 formula).
+TEST(VllmPinned, GqaTp4OlderFamily) {
+  const Ledger l = simulate(scenario("h100", 4, "0.10.2", "llama-3.1-70b-instruct",
+                                     "    --tensor-parallel-size: 4\n"
+                                     "    --max-model-len: 32768\n",
+                                     "  model_loading: 35314000000B\n"
+                                     "  activation_peak: 1500000000B\n"
+                                     "  non_torch_memory: 900000000B\n"));
+  ASSERT_TRUE(l.fits());
+  for (size_t gpu = 0; gpu < 4; ++gpu) {
+    EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", gpu), 29611);
+  }
+  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 473776);
+  EXPECT_TRUE(logged(l, "Available KV cache memory: 36.15 GiB"));
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 32,768 tokens per request: 14.46x"));
+}
+
+// DeepSeek-V3, TP 8 on H200, v0.21: MLA pages of FlashMLA's 64-token blocks, 64 x 576 x 2 =
+// 73,728 B, 61 layers; available 50,811,150,188 -> 11,297 blocks, 723,008 tokens.
+TEST(VllmPinned, MlaTp8) {
+  const Ledger l =
+      simulate(scenario("h200", 8, "0.21.0", "deepseek-v3", "    --tensor-parallel-size: 8\n",
+                        "  model_loading: 85000000000B\n"
+                        "  activation_peak: 1500000000B\n"
+                        "  non_torch_memory: 90000000B\n"
+                        "  cuda_graph_estimate: 700000000B\n"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(size_fact(l, "page size (bytes per layer and block)"), 73728);
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 11297);
+  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 723008);
+  EXPECT_TRUE(logged(l, "Available KV cache memory: 47.32 GiB"));
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 163,840 tokens per request: 4.41x"));
+}
+
+// gpt-oss-20b on H200, v0.21: 12 sliding-window and 12 full layers, two groups of 12 with
+// 32 KiB pages; available 121,201,150,188 -> 308,230 blocks. One request of 131,072 tokens
+// takes 8,192 + 521 blocks: concurrency 35.38, int(35.376 x 131,072) = 4,636,786 tokens.
+TEST(VllmPinned, HybridSlidingWindow) {
+  const Ledger l =
+      simulate(scenario("h200", 1, "0.21.0", "gpt-oss-20b", "    --tensor-parallel-size: 1\n",
+                        "  model_loading: 14500000000B\n"
+                        "  activation_peak: 2000000000B\n"
+                        "  non_torch_memory: 100000000B\n"
+                        "  cuda_graph_estimate: 300000000B\n"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "KV tensors (layers per group)"), 12);
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 308230);
+  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 4636786);
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 131,072 tokens per request: 35.38x"));
+}
+
+// dev.yaml case 28 (vLLM 0.10.2, a Mistral-7B language model, max_model_len 4096) with its
+// own suggestion pinned: "--kv-cache-memory=59212694937" sizes the KV cache as that run's
+// profile did: 28,234 blocks, "GPU KV cache size: 451,744 tokens", 110.29x.
+TEST(VllmPinned, KvCacheMemoryOverrideReproducesCase28) {
+  const Ledger l = simulate(scenario("h100", 1, "0.10.2", "mistral-7b-instruct-v0.3",
+                                     "    --max-model-len: 4096\n"
+                                     "    --kv-cache-memory: 59212694937\n"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 28234);
+  EXPECT_TRUE(logged(l, "GPU KV cache size: 451,744 tokens"));
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 4,096 tokens per request: 110.29x"));
+  // No profiling result is used: no "Available KV cache memory" line, no suggestion.
+  for (const LedgerStep& s : l.gpus.front().steps) {
+    for (const std::string& line : s.log_lines) {
+      EXPECT_EQ(line.find("Available KV cache memory"), std::string::npos);
+      EXPECT_EQ(line.find("Replace gpu_memory_utilization"), std::string::npos);
+    }
+  }
+}
+
+TEST(VllmPinned, OverrideOfTheBlockCount) {
+  const Ledger l = simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct",
+                                     "    --num-gpu-blocks-override: 1000\n"
+                                     "    --enforce-eager: true\n",
+                                     "  model_loading: 16094076928B\n"
+                                     "  activation_peak: 1352908800B\n"
+                                     "  non_torch_memory: 75161928B\n"));
+  // Without the estimate: 138,101,150,188 - 17,522,147,656 = 120,579,002,532 B -> 57,496.
+  EXPECT_TRUE(logged(l, "Overriding num_gpu_blocks=57496 with num_gpu_blocks_override=1000"));
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 1000);
+  EXPECT_TRUE(logged(l, "GPU KV cache size: 16,000 tokens"));
+}
+
+TEST(VllmStartup, StepOrderByFamily) {
+  const std::string model = "llama-3.1-8b-instruct";
+  EXPECT_EQ(
+      steps(simulate(scenario("h200", 1, "0.10.2", model, "    --tensor-parallel-size: 1\n"))),
+      (std::vector<std::string>{"context", "memory_snapshot", "distributed", "model_runner",
+                                "weights", "profile_run", "kv_cache", "cuda_graphs",
+                                "sampler_warmup"}));
+  EXPECT_EQ(
+      steps(simulate(scenario("h200", 1, "0.21.0", model, "    --tensor-parallel-size: 1\n"))),
+      (std::vector<std::string>{"context", "distributed", "memory_snapshot", "model_runner",
+                                "weights", "profile_run", "cuda_graph_estimate", "kv_cache",
+                                "cuda_graphs", "sampler_warmup"}));
+  EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.21.0", model, "    --enforce-eager: true\n"))),
+            (std::vector<std::string>{"context", "distributed", "memory_snapshot", "model_runner",
+                                      "weights", "profile_run", "kv_cache", "sampler_warmup"}));
+  // The estimate is opt-in before v0.21.0 (from v0.17.0) and can be turned off after.
+  EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.20.0", model, "    --max-model-len: 8192\n", "",
+                                    "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"1\"\n")))[6],
+            "cuda_graph_estimate");
+  EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.21.0", model, "    --max-model-len: 8192\n", "",
+                                    "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"0\"\n")))[6],
+            "kv_cache");
+}
+
+TEST(VllmStartup, NcclCumemEnableByVersion) {
+  auto cumem = [](const std::string& version, const std::string& env) {
+    const Ledger l = simulate(scenario("h200", 2, version, "llama-3.1-8b-instruct",
+                                       "    --tensor-parallel-size: 2\n", "", env));
+    return std::get<std::string>(l.fact("NCCL_CUMEM_ENABLE")->value);
+  };
+  EXPECT_EQ(cumem("0.10.1", ""), "0");  // vllm env_override.py before PR #24141
+  EXPECT_EQ(cumem("0.10.1", "    NCCL_CUMEM_ENABLE: \"1\"\n"), "1");
+  EXPECT_EQ(cumem("0.10.2", ""), "NCCL's default");
+}
+
+// Pipeline stages hold different weights (embedding first, lm_head last), so their block
+// counts differ; every rank keeps the MIN (kv_cache_utils.py get_kv_cache_configs).
+TEST(VllmStartup, BlocksAreTheMinimumOverRanks) {
+  const Ledger l = simulate(
+      scenario("h200", 2, "0.21.0", "llama-3.1-8b-instruct", "    --pipeline-parallel-size: 2\n"));
+  ASSERT_TRUE(l.fits());
+  const std::int64_t r0 = fact(l, "num_blocks (this rank)", 0);
+  const std::int64_t r1 = fact(l, "num_blocks (this rank)", 1);
+  EXPECT_NE(r0, r1);
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", 0), std::min(r0, r1));
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", 1), std::min(r0, r1));
+}
+
+TEST(VllmStartup, BudgetCheckStopsAtTheSnapshot) {
+  const Ledger l = simulate(
+      "hardware: {gpu: h200, count: 1, preoccupied: {0: 20GiB}}\n"
+      "engine: {name: vllm, version: 0.21.0}\nmodel: llama-3.1-8b-instruct\n");
+  ASSERT_FALSE(l.fits());
+  const LedgerStep* failed = l.gpus.front().failed_step();
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->name, "memory_snapshot");
+  EXPECT_EQ(failed->outcome, StepOutcome::kError);
+  EXPECT_EQ(failed->message.rfind("ValueError: Free memory on device cuda:0 (", 0), 0u)
+      << failed->message;
+  EXPECT_NE(failed->message.find("GiB) on startup is less than desired GPU memory utilization "
+                                 "(0.92, 128.62 GiB)."),
+            std::string::npos)
+      << failed->message;
+}
+
+TEST(VllmStartup, CaptureSizesAndGraphs) {
+  const Ledger l =
+      simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct", "    --max-num-seqs: 256\n"));
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(l.fact("cuda graph capture sizes")->value).size(),
+            51u);
+  EXPECT_EQ(std::get<std::string>(l.fact("graphs captured (PIECEWISE, FULL)")->value), "51, 35");
+  EXPECT_TRUE(logged(l, "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 51/51"));
+  EXPECT_TRUE(logged(l, "Capturing CUDA graphs (decode, FULL): 35/35"));
+}
+
+// 20 GiB held on the GPU: free memory at the snapshot is 150,109,945,856 - 21,474,836,480 -
+// the context (2,048 B x 132 SMs x 2,048 threads = 553,648,128 B) = 128,081,461,248 B, so the
+// budget check passes only for ceil(total x util) <= free, util <= 0.8532. The nearest
+// fitting value is 0.85; the graph-size knob is vLLM's own.
+TEST(VllmFitAdvice, AdvisesTheUtilization) {
+  const std::string text =
+      "hardware: {gpu: h200, count: 1, preoccupied: {0: 20GiB}}\n"
+      "engine: {name: vllm, version: 0.21.0}\nmodel: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("vllm.yaml", text, catalogs().gpus, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  const SimulationInputs inputs{catalogs().gpus, catalogs().models, {}};
+  const Ledger l = *simulate_scenario(*s, inputs, diags);
+  EXPECT_EQ(advise_fit(*s, inputs, l),
+            "\nwhat would make it start (each alone, simulated):\n"
+            "  --gpu-memory-utilization 0.85 (instead of 0.920)\n"
+            "  no smaller --max-cudagraph-capture-size\n");
+}
+
+std::string first_error(const std::string& text) {
+  Diagnostics diags;
+  (void)try_simulate(text, diags);
+  return diags.empty() ? "" : diags.errors().front().to_string();
+}
+
+TEST(VllmErrors, FlagsVersionsAndObservedKeys) {
+  EXPECT_EQ(
+      first_error(scenario("h200", 1, "0.21.0", "qwen3-8b", "    --max-model-length: 4096\n")),
+      "vllm.yaml:6:5: unknown vLLM flag '--max-model-length'; did you mean '--max-model-len'?");
+  EXPECT_EQ(first_error(scenario("h200", 1, "0.9.2", "qwen3-8b", "    --max-model-len: 4096\n")),
+            "vllm.yaml:4:12: vLLM version '0.9.2' is not modelled; gpumem models 0.10.1 to 0.21.x");
+  EXPECT_EQ(first_error(scenario("h200", 1, "0.10.1", "qwen3-8b", "    --kv-cache-memory: 1000\n")),
+            "vllm.yaml:6:24: --kv-cache-memory needs vLLM 0.10.2 or newer");
+  EXPECT_EQ(first_error(scenario("h200", 3, "0.21.0", "qwen3-8b", "    -tp: 3\n")),
+            "vllm.yaml:6:10: ValueError: Total number of attention heads (32) must be divisible by "
+            "tensor parallel size (3).");
+  EXPECT_EQ(first_error(scenario("h200", 1, "0.21.0", "qwen3-8b", "    --max_model_len: 4096\n",
+                                 "  free_before_weights: 100GiB\n")),
+            "vllm.yaml:9:24: 'free_before_weights' is measured by SGLang; this scenario runs vllm");
+  EXPECT_EQ(first_error(scenario("h200", 1, "0.20.0", "qwen3-8b", "    --max-model-len: 4096\n",
+                                 "  cuda_graph_estimate: 1GiB\n")),
+            "vllm.yaml:9:3: 'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph "
+            "estimate (vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from "
+            "0.17.0, with CUDA graphs and without --kv-cache-memory)");
+}
+
+}  // namespace
+}  // namespace gpumem
