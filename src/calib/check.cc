@@ -20,10 +20,16 @@ std::optional<double> numeric(const Fact& f) {
   return std::nullopt;
 }
 
-// The engine's numbers whose measured and predicted values must agree closely.
-constexpr std::string_view kKeyFacts[] = {"F (free before weights, world MIN)",
-                                          "A (free after weights, world MIN)",
-                                          "max_total_num_tokens"};
+// The engine's numbers whose measured and predicted values must agree closely, each with the
+// step whose stated uncertainty (relative to that step's memory) it inherits.
+struct KeyFact {
+  std::string_view key;
+  std::string_view step;
+};
+constexpr KeyFact kKeyFacts[] = {{"F (free before weights, world MIN)", "weights"},
+                                 {"A (free after weights, world MIN)", "weights"},
+                                 {"max_total_num_tokens", "kv_cache"},
+                                 {"GPU KV cache size (tokens)", "kv_cache"}};
 
 }  // namespace
 
@@ -80,7 +86,19 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
         r.failures.push_back(
             fmt::format("GPU {}: step '{}' is predicted but was not measured", t.rank, s.name));
       }
-      if (c.comparable) errors.push_back(c.error());
+      if (const Fact* u = g.fact(std::string(kStepUncertaintyPrefix) + s.name)) {
+        if (const auto* b = std::get_if<Bytes>(&u->value)) c.uncertainty = *b;
+      }
+      if (c.comparable) {
+        errors.push_back(c.error());
+        if (c.uncertainty > bytes(0) &&
+            abs_bytes(c.error()) > tolerances.max_step_error + c.uncertainty) {
+          r.failures.push_back(
+              fmt::format("GPU {}: step '{}' off by {}, beyond {} plus its stated uncertainty {}",
+                          t.rank, s.name, format_mib(abs_bytes(c.error())),
+                          format_mib(tolerances.max_step_error), format_mib(c.uncertainty)));
+        }
+      }
       r.steps.push_back(std::move(c));
     }
     for (const TraceStep& m : t.steps) {
@@ -91,7 +109,7 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
             fmt::format("GPU {}: step '{}' was measured but is not predicted", t.rank, m.name));
       }
     }
-    for (std::string_view key : kKeyFacts) {
+    for (const auto& [key, step] : kKeyFacts) {
       const Fact* p = g.fact(key);
       const Fact* m = nullptr;
       for (const Fact& f : t.facts) m = f.key == key ? &f : m;
@@ -99,20 +117,32 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
       FactComparison fc{t.rank, std::string(key), *numeric(*p), *numeric(*m), 0};
       fc.relative_error =
           fc.measured == 0 ? 0 : std::fabs(fc.predicted - fc.measured) / std::fabs(fc.measured);
-      if (fc.relative_error > tolerances.fact_relative_error) {
-        r.failures.push_back(fmt::format("GPU {}: {} off by {:.3f} % (limit {:.1f} %)", t.rank, key,
-                                         100 * fc.relative_error,
-                                         100 * tolerances.fact_relative_error));
+      double limit = tolerances.fact_relative_error;
+      for (const StepComparison& c : r.steps) {
+        if (c.rank == t.rank && c.step == step && c.uncertainty > bytes(0)) {
+          limit += static_cast<double>(c.uncertainty.value()) /
+                   static_cast<double>(c.predicted_taken.value());
+        }
+      }
+      if (fc.relative_error > limit) {
+        r.failures.push_back(fmt::format("GPU {}: {} off by {:.3f} % (limit {:.3f} %)", t.rank, key,
+                                         100 * fc.relative_error, 100 * limit));
       }
       r.facts.push_back(std::move(fc));
     }
   }
   r.compared_steps = static_cast<int>(errors.size());
   r.median_abs_error = median_abs(errors);
-  for (Bytes e : errors) r.max_abs_error = std::max(r.max_abs_error, abs_bytes(e));
-  if (r.max_abs_error > tolerances.max_step_error) {
+  Bytes max_certain_error;  // over the steps without a stated uncertainty
+  for (const StepComparison& c : r.steps) {
+    if (!c.comparable) continue;
+    r.max_abs_error = std::max(r.max_abs_error, abs_bytes(c.error()));
+    if (c.uncertainty == bytes(0))
+      max_certain_error = std::max(max_certain_error, abs_bytes(c.error()));
+  }
+  if (max_certain_error > tolerances.max_step_error) {
     r.failures.push_back(fmt::format("largest step error {} exceeds {}",
-                                     format_mib(r.max_abs_error),
+                                     format_mib(max_certain_error),
                                      format_mib(tolerances.max_step_error)));
   }
   if (r.median_abs_error > tolerances.median_step_error) {
@@ -131,7 +161,8 @@ std::string render_check(const CheckResult& r) {
   std::map<std::string, std::pair<Bytes, Bytes>> components;
   for (const StepComparison& c : r.steps) {
     const std::string measured = c.measured_taken ? format_mib(*c.measured_taken) : "-";
-    const std::string error = c.comparable ? signed_mib(c.error()) : "-";
+    std::string error = c.comparable ? signed_mib(c.error()) : "-";
+    if (c.uncertainty > bytes(0)) error += " (± " + format_mib(c.uncertainty) + " stated)";
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", c.rank, c.step,
                        format_mib(c.predicted_taken), measured, error, format_mib(c.predicted_free),
                        c.measured_free ? format_mib(*c.measured_free) : "-");

@@ -29,6 +29,7 @@ struct StepComparison {
   Bytes predicted_free;
   std::optional<Bytes> measured_free;
   bool comparable = false;  // both ended ok and both are known
+  Bytes uncertainty;        // the engine's stated uncertainty of this step, added to the limit
 
   Bytes error() const { return predicted_taken - *measured_taken; }
 };

@@ -11,12 +11,12 @@ namespace gpumem::cli {
 namespace {
 
 void print_gpus(const Workspace& ws) {
-  fmt::print("{:<24} {:<48} {:>12} {:>12} {:>5} {:>5} {}\n", "gpu", "nvidia-smi name", "smi total",
+  fmt::print("{:<24} {:<48} {:>14} {:>14} {:>5} {:>5} {}\n", "gpu", "nvidia-smi name", "smi total",
              "cuda total", "cc", "SMs", "link");
   for (const GpuSpec& g : ws.gpus.gpus()) {
-    fmt::print("{:<24} {:<48} {:>9} MiB {:>12} {:>5} {:>5} {}\n", g.name, g.nvidia_smi_name,
-               g.memory_total / mib(1),
-               g.cuda_total ? fmt::format("{} MiB", *g.cuda_total / mib(1)) : "unknown",
+    // Two decimals: a measured CUDA total need not be a whole number of MiB.
+    fmt::print("{:<24} {:<48} {:>14} {:>14} {:>5} {:>5} {}\n", g.name, g.nvidia_smi_name,
+               format_mib(g.memory_total), g.cuda_total ? format_mib(*g.cuda_total) : "unknown",
                fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
                g.sm_count, interconnect_name(g.interconnect));
   }

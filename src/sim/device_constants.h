@@ -41,9 +41,13 @@ struct DeviceConstants {
   // node" (NVIDIA/cccl PR #3768). The driver takes it from a process-wide pool that grows in
   // `graph_exec_chunk` steps (H200 facts graphs.json: 10,000 nodes of a 1 KiB-parameter
   // kernel took 24 MiB at cudaGraphInstantiate, 1,000 nodes fit in the chunk already held).
+  // The pool holds one chunk from context creation on, counted in the context's size (the
+  // same facts: 1,000 nodes took no new memory; vLLM's first estimate capture on the probe
+  // took 2 MiB less than a fresh chunk would). `graph_exec_base` is charged per graph.
   Bytes graph_exec_base = bytes(0);
   Bytes graph_exec_per_node = bytes(10'240);
   Bytes graph_exec_chunk = mib(2);
+  Bytes graph_exec_held_at_start = mib(2);
 
   // Kernels and handle state a library loads into the context on first use, by library.
   // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.

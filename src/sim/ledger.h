@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -62,6 +63,11 @@ struct Fact {
   std::variant<std::int64_t, double, Bytes, std::string, std::vector<std::int64_t>> value;
   friend bool operator==(const Fact&, const Fact&) = default;
 };
+
+// A rank fact named with this prefix and a step's name holds how far that step's memory may
+// honestly stray from the prediction (an engine rule that magnifies a driver rounding);
+// `gpumem check` adds it to the step's tolerance.
+inline constexpr std::string_view kStepUncertaintyPrefix = "uncertainty of step ";
 
 struct GpuLedger {
   int gpu = 0;  // index on its node

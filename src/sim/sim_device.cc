@@ -10,7 +10,8 @@ SimDevice::SimDevice(const GpuSpec& gpu, const DeviceConstants& constants, Bytes
       context_size_(constants.context_base +
                     constants.context_per_thread_slot * (gpu.sm_count * gpu.max_threads_per_sm)),
       used_(preoccupied),
-      peak_(preoccupied) {}
+      peak_(preoccupied),
+      graph_exec_reserved_(constants.graph_exec_held_at_start) {}
 
 void SimDevice::charge(Bytes b, Category c) {
   used_ += b;

@@ -1,7 +1,7 @@
 // Every probe trace committed under reports/probe: it parses, its steps are the steps the
 // simulator's ledger has for the same scenario (same names, same order), and with the free
-// memory it measured before and after the weights pinned (F and A), the simulated start-up
-// sizes the KV cache to exactly the token count the probe's run computed.
+// memory it measured around the weights pinned (SGLang's F and A, vLLM's profile), the
+// simulated start-up sizes the KV cache to exactly the token count the probe's run computed.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -48,20 +48,38 @@ TEST(CommittedTraces, MatchTheLedgerStepByStepAndReplayTokensExactly) {
         EXPECT_EQ(t.steps[i].outcome, "ok");
       }
     }
-    // Replay with the measured F and A pinned: the token count is the probe's, exactly.
+    // Replay with the measured profile pinned (SGLang: F and A; vLLM: weights, activation
+    // peak, non-torch memory and graph estimate): the token count is the probe's, exactly.
     const Trace& t0 = traces->front();
-    const Fact* f = find(t0.facts, "F (free before weights, world MIN)");
-    const Fact* a = find(t0.facts, "A (free after weights, world MIN)");
-    const Fact* tokens = find(t0.facts, "max_total_num_tokens");
-    ASSERT_TRUE(f && a && tokens);
     Scenario pinned = *s;
-    pinned.observed.free_before_weights = std::get<Bytes>(f->value);
-    pinned.observed.free_after_weights = std::get<Bytes>(a->value);
+    std::string tokens_key;
+    if (s->engine.name == "sglang") {
+      const Fact* f = find(t0.facts, "F (free before weights, world MIN)");
+      const Fact* a = find(t0.facts, "A (free after weights, world MIN)");
+      ASSERT_TRUE(f && a);
+      pinned.observed.free_before_weights = std::get<Bytes>(f->value);
+      pinned.observed.free_after_weights = std::get<Bytes>(a->value);
+      tokens_key = "max_total_num_tokens";
+    } else {
+      const Fact* weights = find(t0.facts, "model_memory_usage");
+      const Fact* peak = find(t0.facts, "torch peak increase (activation peak)");
+      const Fact* non_torch = find(t0.facts, "non-torch increase");
+      ASSERT_TRUE(weights && peak && non_torch);
+      pinned.observed.model_loading = std::get<Bytes>(weights->value);
+      pinned.observed.activation_peak = std::get<Bytes>(peak->value);
+      pinned.observed.non_torch_memory = std::get<Bytes>(non_torch->value);
+      if (const Fact* estimate = find(t0.facts, "cuda graph estimate")) {
+        pinned.observed.cuda_graph_estimate = std::get<Bytes>(estimate->value);
+      }
+      tokens_key = "GPU KV cache size (tokens)";
+    }
+    const Fact* tokens = find(t0.facts, tokens_key);
+    ASSERT_TRUE(tokens);
     std::optional<Ledger> replay = simulate_scenario(
         pinned, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)},
         diags);
     ASSERT_TRUE(replay) << diags.to_string();
-    EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact("max_total_num_tokens")->value),
+    EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact(tokens_key)->value),
               std::get<std::int64_t>(tokens->value));
   }
 }

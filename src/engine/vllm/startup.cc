@@ -1,5 +1,7 @@
 #include "engine/vllm/startup.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 
@@ -362,6 +364,7 @@ class RankStartup {
     int captures = 0;
     Bytes first_max;
     Bytes per_graph_total;
+    std::int64_t pages_of_doubt = 1;  // the first capture's sample
     for (bool is_full : {false, true}) {
       const std::vector<std::int64_t>& sizes = is_full ? full : pw;
       if (sizes.empty()) continue;
@@ -372,17 +375,24 @@ class RankStartup {
         GPUMEM_RETURN_IF_ERROR(capture_size(sizes[sizes.size() - 1 - i], is_full, pool, ignored));
         ++captures;
         samples.push_back(before - env_.device.mem_get_info().free);
+        // Each sample is multiplied by the mode's remaining captures, so one 2 MiB page more
+        // or less moves the estimate by (n - 1) x 2 MiB; the samples are kept for `check`.
+        env_.fact({fmt::format("cuda graph estimate sample ({}, size {})",
+                               is_full ? "FULL" : "PIECEWISE", sizes[sizes.size() - 1 - i]),
+                   samples.back()});
       }
       // "FULL and PIECEWISE graphs share the global pool ... Take the max".
       first_max = std::max(first_max, samples.front());
       const Bytes per_graph =
           std::max(samples.size() > 1 ? samples[1] : bytes(0), k_.min_graph_estimate);
       per_graph_total += per_graph * static_cast<std::int64_t>(sizes.size() - 1);
+      pages_of_doubt += static_cast<std::int64_t>(sizes.size() - 1);
     }
     for (int i = 0; i < captures; ++i) GPUMEM_RETURN_IF_ERROR(env_.allocator.release_pool(pool));
     for (BlockHandle t : minimal) GPUMEM_RETURN_IF_ERROR(free(t));
     const Bytes measured = first_max + per_graph_total;
     estimate_ = p_.observed.cuda_graph_estimate.value_or(measured);
+    if (!p_.observed.cuda_graph_estimate) estimate_doubt_ = k_.free_memory_page * pages_of_doubt;
     env_.log(log_estimated_cudagraph_memory(estimate_));
     env_.fact({"cuda graph estimate", estimate_});
     finish_profiling();
@@ -406,6 +416,11 @@ class RankStartup {
     }
     available_ = available;
     env_.fact({"available KV cache memory", available});
+    // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
+    // this step's tolerance by it.
+    if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes) {
+      env_.fact({std::string(kStepUncertaintyPrefix) + "kv_cache", estimate_doubt_});
+    }
     env_.fact({"page size (bytes per layer and block)", kv.page});
     env_.fact({"KV tensors (layers per group)", kv.group_size});
     // kv_cache_utils.py get_kv_cache_configs: per worker the checks, the groups, the
@@ -526,6 +541,7 @@ class RankStartup {
   Bytes peak_increase_;
   Bytes non_torch_;
   Bytes estimate_;
+  Bytes estimate_doubt_;
   Bytes available_;
   Bytes graph_memory_;
   std::int64_t num_blocks_ = 0;

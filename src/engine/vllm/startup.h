@@ -36,6 +36,9 @@ struct StartupConstants {
   // vllm v1/worker/gpu_model_runner.py profile_cudagraph_memory: "at least 1 MiB per graph
   // for driver overhead".
   Bytes min_graph_estimate = mib(1);
+  // cudaMemGetInfo moves in the driver's 2 MiB pages, so each estimate sample can be one page
+  // off; the estimate multiplies a mode's second sample by its remaining captures.
+  Bytes free_memory_page = mib(2);
   // vllm v1/worker/gpu_worker.py compile_or_warm_up_model: the kv-cache-memory suggestion
   // keeps 150 MiB spare ("memory profiling may slightly underestimate").
   Bytes suggestion_redundancy = mib(150);
