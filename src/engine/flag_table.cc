@@ -177,4 +177,26 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
   return out;
 }
 
+int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (!n) return fallback;
+  if (*n < 1 || *n > 4096) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return fallback;
+  }
+  return static_cast<int>(*n);
+}
+
+std::optional<std::int64_t> positive_flag_opt(const FlagValues& v, std::string_view flag,
+                                              Diagnostics& diags) {
+  std::optional<std::int64_t> n = v.integer(flag);
+  if (n && *n < 1) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+    return std::nullopt;
+  }
+  return n;
+}
+
 }  // namespace gpumem

@@ -55,6 +55,14 @@ class FlagValues {
   const Entry* find(std::string_view flag) const;
 };
 
+// A positive integer flag (1 to 4096, counts of GPUs, stages, slots), or `fallback` when it is
+// absent or wrong; the error names the flag as the engine spells it.
+int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags);
+
+// A positive integer flag of any size, or nothing when it is absent or wrong.
+std::optional<std::int64_t> positive_flag_opt(const FlagValues& v, std::string_view flag,
+                                              Diagnostics& diags);
+
 // Reads `args` against `table`; every problem goes to `diags`.
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
                       std::string_view engine_name, Diagnostics& diags);

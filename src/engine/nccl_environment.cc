@@ -1,43 +1,25 @@
 #include "engine/nccl_environment.h"
 
-#include <charconv>
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/env_value.h"
 
 namespace gpumem {
-namespace {
-
-std::optional<std::int64_t> to_int(const std::string& s) {
-  std::int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-// NCCL reads booleans as integers ("0"/"1"); the engines' env helpers also take true/false
-// (sglang v0.5.9 environ.py EnvBool).
-std::optional<bool> to_bool(const std::string& s) {
-  if (s == "1" || s == "true" || s == "True") return true;
-  if (s == "0" || s == "false" || s == "False") return false;
-  return std::nullopt;
-}
-
-}  // namespace
 
 bool read_nccl_variable(const EnvVar& v, NcclSettings& settings, Diagnostics& diags) {
   auto bad = [&](const std::string& expected) {
     diags.error(v.value_loc, v.name + " must be " + expected + ", got '" + v.value + "'");
   };
   auto as_bool = [&](std::optional<bool>& out) {
-    if (std::optional<bool> b = to_bool(v.value)) {
+    if (std::optional<bool> b = env_bool(v.value)) {
       out = *b;
     } else {
       bad("0 or 1");
     }
   };
   auto as_int = [&](std::optional<int>& out) {
-    std::optional<std::int64_t> i = to_int(v.value);
+    std::optional<std::int64_t> i = env_int(v.value);
     if (i && *i >= 1 && *i <= 64) {
       out = static_cast<int>(*i);
     } else {
@@ -45,7 +27,7 @@ bool read_nccl_variable(const EnvVar& v, NcclSettings& settings, Diagnostics& di
     }
   };
   auto as_bytes = [&](std::optional<Bytes>& out) {
-    std::optional<std::int64_t> i = to_int(v.value);
+    std::optional<std::int64_t> i = env_int(v.value);
     if (i && *i > 0) {
       out = bytes(*i);
     } else {

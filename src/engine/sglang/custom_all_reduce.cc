@@ -1,5 +1,7 @@
 #include "engine/sglang/custom_all_reduce.h"
 
+#include "engine/ipc_sharing.h"
+
 namespace gpumem::sglang {
 
 CustomAllReduceDecision decide_custom_all_reduce(const CustomAllReduceConditions& c) {
@@ -26,28 +28,6 @@ CustomAllReduceDecision decide_custom_all_reduce(const CustomAllReduceConditions
   }
   return {true, c.full_nvlink ? "enabled (NVLink)" : "enabled (PCIe)"};
 }
-
-namespace {
-
-// create_shared_buffer: cudaMalloc, cudaIpcGetMemHandle, all_gather over the CPU group,
-// cudaIpcOpenMemHandle of every peer's handle.
-Status create_shared_buffer(Device& device, Comm& comm, const std::vector<int>& group,
-                            Bytes size) {
-  Result<DevicePtr> mine = device.malloc(size, Category::kCommunication);
-  if (!mine.ok()) return mine.status();
-  Result<IpcHandle> handle = device.ipc_export(*mine);
-  if (!handle.ok()) return handle.status();
-  Result<std::vector<IpcHandle>> handles = comm.all_gather(group, *handle);
-  if (!handles.ok()) return handles.status();
-  for (size_t i = 0; i < group.size(); ++i) {
-    if (group[i] == comm.rank()) continue;
-    Result<DevicePtr> peer = device.ipc_open((*handles)[i]);
-    if (!peer.ok()) return peer.status();
-  }
-  return {};
-}
-
-}  // namespace
 
 Status create_custom_all_reduce(Device& device, Comm& comm, CachingAllocator& allocator,
                                 const std::vector<int>& group, const CustomAllReduceSizes& sizes) {

@@ -1,30 +1,12 @@
 #include "engine/sglang/environment.h"
 
-#include <charconv>
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/env_value.h"
 #include "engine/nccl_environment.h"
 
 namespace gpumem::sglang {
-namespace {
-
-std::optional<std::int64_t> to_int(const std::string& s) {
-  std::int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-// SGLang reads booleans as integers ("0"/"1") or true/false (sglang v0.5.9 environ.py
-// EnvBool).
-std::optional<bool> to_bool(const std::string& s) {
-  if (s == "1" || s == "true" || s == "True") return true;
-  if (s == "0" || s == "false" || s == "False") return false;
-  return std::nullopt;
-}
-
-}  // namespace
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
@@ -33,14 +15,14 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       diags.error(v.value_loc, v.name + " must be " + expected + ", got '" + v.value + "'");
     };
     auto as_bool = [&](std::optional<bool>& out) {
-      if (std::optional<bool> b = to_bool(v.value)) {
+      if (std::optional<bool> b = env_bool(v.value)) {
         out = *b;
       } else {
         bad("0 or 1");
       }
     };
     auto as_bytes = [&](std::optional<Bytes>& out) {
-      std::optional<std::int64_t> i = to_int(v.value);
+      std::optional<std::int64_t> i = env_int(v.value);
       if (i && *i > 0) {
         out = bytes(*i);
       } else {

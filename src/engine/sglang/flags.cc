@@ -91,29 +91,6 @@ const std::vector<FlagSpec>& table() {
   return kTable;
 }
 
-// A positive integer flag; errors name the flag as SGLang spells it.
-int positive(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
-  std::optional<std::int64_t> n = v.integer(flag);
-  if (!n) return fallback;
-  if (*n < 1 || *n > 4096) {
-    diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
-    return fallback;
-  }
-  return static_cast<int>(*n);
-}
-
-std::optional<std::int64_t> positive_opt(const FlagValues& v, std::string_view flag,
-                                         Diagnostics& diags) {
-  std::optional<std::int64_t> n = v.integer(flag);
-  if (n && *n < 1) {
-    diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
-    return std::nullopt;
-  }
-  return n;
-}
-
 }  // namespace
 
 std::span<const FlagSpec> flag_table() { return table(); }
@@ -122,10 +99,10 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   ServerFlags f;
   f.raw = read_flags(engine.args, table(), "SGLang", diags);
   const FlagValues& v = f.raw;
-  f.tp_size = positive(v, "--tp-size", 1, diags);
-  f.pp_size = positive(v, "--pp-size", 1, diags);
-  f.dp_size = positive(v, "--dp-size", 1, diags);
-  f.ep_size = positive(v, "--ep-size", 1, diags);
+  f.tp_size = positive_flag(v, "--tp-size", 1, diags);
+  f.pp_size = positive_flag(v, "--pp-size", 1, diags);
+  f.dp_size = positive_flag(v, "--dp-size", 1, diags);
+  f.ep_size = positive_flag(v, "--ep-size", 1, diags);
   f.enable_dp_attention = v.boolean("--enable-dp-attention");
   if (std::optional<double> mfs = v.number("--mem-fraction-static")) {
     if (*mfs <= 0 || *mfs >= 1) {
@@ -135,14 +112,14 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
       f.mem_fraction_static = *mfs;
     }
   }
-  f.max_running_requests = positive_opt(v, "--max-running-requests", diags);
-  f.max_total_tokens = positive_opt(v, "--max-total-tokens", diags);
-  f.context_length = positive_opt(v, "--context-length", diags);
+  f.max_running_requests = positive_flag_opt(v, "--max-running-requests", diags);
+  f.max_total_tokens = positive_flag_opt(v, "--max-total-tokens", diags);
+  f.context_length = positive_flag_opt(v, "--context-length", diags);
   f.chunked_prefill_size = v.integer("--chunked-prefill-size");
-  if (std::optional<std::int64_t> p = positive_opt(v, "--max-prefill-tokens", diags)) {
+  if (std::optional<std::int64_t> p = positive_flag_opt(v, "--max-prefill-tokens", diags)) {
     f.max_prefill_tokens = *p;
   }
-  f.cuda_graph_max_bs = positive_opt(v, "--cuda-graph-max-bs", diags);
+  f.cuda_graph_max_bs = positive_flag_opt(v, "--cuda-graph-max-bs", diags);
   f.cuda_graph_bs = v.int_list("--cuda-graph-bs");
   if (f.cuda_graph_bs) {
     for (std::int64_t bs : *f.cuda_graph_bs) {
@@ -158,13 +135,13 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
   f.dtype = v.string("--dtype").value_or("auto");
-  f.page_size = positive_opt(v, "--page-size", diags);
+  f.page_size = positive_flag_opt(v, "--page-size", diags);
   f.attention_backend = v.string("--attention-backend");
   f.speculative_algorithm = v.string("--speculative-algorithm");
   f.speculative_draft_model = v.string("--speculative-draft-model-path");
-  f.speculative_num_steps = positive_opt(v, "--speculative-num-steps", diags);
-  f.speculative_eagle_topk = positive_opt(v, "--speculative-eagle-topk", diags);
-  f.speculative_num_draft_tokens = positive_opt(v, "--speculative-num-draft-tokens", diags);
+  f.speculative_num_steps = positive_flag_opt(v, "--speculative-num-steps", diags);
+  f.speculative_eagle_topk = positive_flag_opt(v, "--speculative-eagle-topk", diags);
+  f.speculative_num_draft_tokens = positive_flag_opt(v, "--speculative-num-draft-tokens", diags);
   if (std::optional<double> r = v.number("--swa-full-tokens-ratio")) {
     if (*r <= 0 || *r > 1) {
       diags.error(*v.location("--swa-full-tokens-ratio"),

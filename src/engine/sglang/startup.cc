@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/python_format.h"
+#include "engine/ipc_sharing.h"
 #include "engine/sglang/log_lines.h"
 
 namespace gpumem::sglang {
@@ -473,14 +474,7 @@ class RankStartup {
   Status register_graph_buffers(const std::set<std::uint64_t>& bases) {
     if (!p_.custom_all_reduce.enabled) return {};
     for (std::uint64_t base : bases) {
-      Result<IpcHandle> mine = env_.device.ipc_export(DevicePtr{base});
-      if (!mine.ok()) return mine.status();
-      Result<std::vector<IpcHandle>> handles = env_.comm.all_gather(tp_group_, *mine);
-      if (!handles.ok()) return handles.status();
-      for (size_t i = 0; i < tp_group_.size(); ++i) {
-        if (tp_group_[i] == env_.rank) continue;
-        GPUMEM_RETURN_IF_ERROR(env_.device.ipc_open((*handles)[i]).status());
-      }
+      GPUMEM_RETURN_IF_ERROR(open_peer_handles(env_.device, env_.comm, tp_group_, DevicePtr{base}));
     }
     return {};
   }

@@ -4,6 +4,8 @@
 #include <array>
 #include <span>
 
+#include "engine/ipc_sharing.h"
+
 namespace gpumem::vllm {
 namespace {
 
@@ -37,23 +39,6 @@ const SizeRow* row_for(std::span<const SizeRow> table, int cc) {
 
 // Index of a supported world size (2, 4, 6, 8) in a row, or -1.
 int world_size_index(int n) { return n == 2 ? 0 : n == 4 ? 1 : n == 6 ? 2 : n == 8 ? 3 : -1; }
-
-// create_shared_buffer: cudaMalloc, IPC handle exchanged over the CPU group, every peer's
-// handle opened.
-Status create_shared_buffer(Device& device, Comm& comm, const std::vector<int>& group, Bytes size) {
-  Result<DevicePtr> mine = device.malloc(size, Category::kCommunication);
-  if (!mine.ok()) return mine.status();
-  Result<IpcHandle> handle = device.ipc_export(*mine);
-  if (!handle.ok()) return handle.status();
-  Result<std::vector<IpcHandle>> handles = comm.all_gather(group, *handle);
-  if (!handles.ok()) return handles.status();
-  for (size_t i = 0; i < group.size(); ++i) {
-    if (group[i] == comm.rank()) continue;
-    Result<DevicePtr> peer = device.ipc_open((*handles)[i]);
-    if (!peer.ok()) return peer.status();
-  }
-  return {};
-}
 
 constexpr char kSilence[] =
     " To silence this warning, specify disable_custom_all_reduce=True explicitly.";

@@ -1,24 +1,15 @@
 #include "engine/vllm/environment.h"
 
+#include "engine/env_value.h"
 #include "engine/nccl_environment.h"
 
 namespace gpumem::vllm {
-namespace {
-
-// vllm envs.py reads these flags as integers ("0"/"1"); "true"/"false" are taken too.
-std::optional<bool> to_bool(const std::string& s) {
-  if (s == "1" || s == "true" || s == "True") return true;
-  if (s == "0" || s == "false" || s == "False") return false;
-  return std::nullopt;
-}
-
-}  // namespace
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
   for (const EnvVar& v : engine.env) {
     auto as_bool = [&](std::optional<bool>& out) {
-      if (std::optional<bool> b = to_bool(v.value)) {
+      if (std::optional<bool> b = env_bool(v.value)) {
         out = *b;
       } else {
         diags.error(v.value_loc, v.name + " must be 0 or 1, got '" + v.value + "'");

@@ -77,28 +77,6 @@ const std::vector<FlagSpec>& table() {
 // vllm config/cache.py BlockSize: the block sizes the CLI accepts.
 constexpr std::array<std::int64_t, 7> kBlockSizes = {1, 8, 16, 32, 64, 128, 256};
 
-int positive(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
-  std::optional<std::int64_t> n = v.integer(flag);
-  if (!n) return fallback;
-  if (*n < 1 || *n > 4096) {
-    diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
-    return fallback;
-  }
-  return static_cast<int>(*n);
-}
-
-std::optional<std::int64_t> positive_opt(const FlagValues& v, std::string_view flag,
-                                         Diagnostics& diags) {
-  std::optional<std::int64_t> n = v.integer(flag);
-  if (n && *n < 1) {
-    diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
-    return std::nullopt;
-  }
-  return n;
-}
-
 std::optional<std::vector<std::int64_t>> positive_list(const FlagValues& v, std::string_view flag,
                                                        Diagnostics& diags) {
   std::optional<std::vector<std::int64_t>> list = v.int_list(flag);
@@ -310,9 +288,9 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   EngineFlags f;
   f.raw = read_flags(with_dashes(engine.args), table(), "vLLM", diags);
   const FlagValues& v = f.raw;
-  f.tp_size = positive(v, "--tensor-parallel-size", 1, diags);
-  f.pp_size = positive(v, "--pipeline-parallel-size", 1, diags);
-  if (positive(v, "--data-parallel-size", 1, diags) != 1) {
+  f.tp_size = positive_flag(v, "--tensor-parallel-size", 1, diags);
+  f.pp_size = positive_flag(v, "--pipeline-parallel-size", 1, diags);
+  if (positive_flag(v, "--data-parallel-size", 1, diags) != 1) {
     diags.error(*v.location("--data-parallel-size"),
                 "--data-parallel-size above 1 is not modelled for vLLM");
   }
@@ -325,9 +303,9 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
       f.gpu_memory_utilization = *u;
     }
   }
-  f.max_model_len = positive_opt(v, "--max-model-len", diags);
-  f.max_num_seqs = positive_opt(v, "--max-num-seqs", diags);
-  f.max_num_batched_tokens = positive_opt(v, "--max-num-batched-tokens", diags);
+  f.max_model_len = positive_flag_opt(v, "--max-model-len", diags);
+  f.max_num_seqs = positive_flag_opt(v, "--max-num-seqs", diags);
+  f.max_num_batched_tokens = positive_flag_opt(v, "--max-num-batched-tokens", diags);
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
   if (std::optional<std::int64_t> b = v.integer("--block-size")) {
     if (std::find(kBlockSizes.begin(), kBlockSizes.end(), *b) == kBlockSizes.end()) {
@@ -342,13 +320,13 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   if (v.location("--kv-cache-memory") && !rules.kv_cache_memory_flag) {
     diags.error(*v.location("--kv-cache-memory"), "--kv-cache-memory needs vLLM 0.10.2 or newer");
   }
-  f.kv_cache_memory_bytes = positive_opt(v, "--kv-cache-memory", diags);
-  f.num_gpu_blocks_override = positive_opt(v, "--num-gpu-blocks-override", diags);
+  f.kv_cache_memory_bytes = positive_flag_opt(v, "--kv-cache-memory", diags);
+  f.num_gpu_blocks_override = positive_flag_opt(v, "--num-gpu-blocks-override", diags);
   // PR #26016 (v0.11.1) added the two compilation-config flags and kept --cuda-graph-sizes
   // as a deprecated spelling of --cudagraph-capture-sizes.
   f.cuda_graph_sizes = positive_list(v, "--cuda-graph-sizes", diags);
   f.cudagraph_capture_sizes = positive_list(v, "--cudagraph-capture-sizes", diags);
-  f.max_cudagraph_capture_size = positive_opt(v, "--max-cudagraph-capture-size", diags);
+  f.max_cudagraph_capture_size = positive_flag_opt(v, "--max-cudagraph-capture-size", diags);
   for (std::string_view flag : {"--cudagraph-capture-sizes", "--max-cudagraph-capture-size"}) {
     if (v.location(flag) && !rules.two_step_capture_sizes) {
       diags.error(*v.location(flag), std::string(flag) +

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/ipc_sharing.h"
 #include "engine/vllm/log_lines.h"
 
 namespace gpumem::vllm {
@@ -462,14 +463,7 @@ class RankStartup {
     if (!p_.all_reduce.custom.enabled) return {};
     env_.log(log_registering_graph_addresses(capture.custom_calls));
     for (std::uint64_t base : capture.bases) {
-      Result<IpcHandle> mine = env_.device.ipc_export(DevicePtr{base});
-      if (!mine.ok()) return mine.status();
-      Result<std::vector<IpcHandle>> handles = env_.comm.all_gather(tp_group_, *mine);
-      if (!handles.ok()) return handles.status();
-      for (size_t i = 0; i < tp_group_.size(); ++i) {
-        if (tp_group_[i] == env_.rank) continue;
-        GPUMEM_RETURN_IF_ERROR(env_.device.ipc_open((*handles)[i]).status());
-      }
+      GPUMEM_RETURN_IF_ERROR(open_peer_handles(env_.device, env_.comm, tp_group_, DevicePtr{base}));
     }
     return {};
   }
