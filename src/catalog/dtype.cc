@@ -54,4 +54,6 @@ std::optional<DType> parse_model_dtype(std::string_view text) {
 
 std::span<const std::string> model_dtype_names() { return kModelDtypeNames; }
 
+std::string torch_dtype_name(DType t) { return "torch." + std::string(dtype_name(t)); }
+
 }  // namespace gpumem

@@ -29,6 +29,8 @@ enum class DType : unsigned char {
 Bytes element_size(DType t);
 // "bfloat16", "float8_e4m3fn", ...
 std::string_view dtype_name(DType t);
+// "torch.bfloat16", ...: how the engines print a dtype in their logs.
+std::string torch_dtype_name(DType t);
 
 // A model dtype as `torch_dtype` writes it. Only floating types a checkpoint can declare are
 // accepted ("bfloat16", "float16", "float32"); nullopt for anything else.

@@ -11,38 +11,21 @@ namespace gpumem::sglang {
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
   for (const EnvVar& v : engine.env) {
-    auto bad = [&](const std::string& expected) {
-      diags.error(v.value_loc, v.name + " must be " + expected + ", got '" + v.value + "'");
-    };
-    auto as_bool = [&](std::optional<bool>& out) {
-      if (std::optional<bool> b = env_bool(v.value)) {
-        out = *b;
-      } else {
-        bad("0 or 1");
-      }
-    };
-    auto as_bytes = [&](std::optional<Bytes>& out) {
-      std::optional<std::int64_t> i = env_int(v.value);
-      if (i && *i > 0) {
-        out = bytes(*i);
-      } else {
-        bad("a positive number of bytes");
-      }
-    };
+    const EnvValueReader read(v, diags);
     if (v.name == "SGLANG_CUSTOM_ALLREDUCE_ALGO") {
       if (v.value == "1stage" || v.value == "oneshot") {
         env.custom_allreduce_algo = AllReduceAlgo::kOneStage;
       } else if (v.value == "2stage" || v.value == "twoshot") {
         env.custom_allreduce_algo = AllReduceAlgo::kTwoStage;
       } else {
-        bad("1stage, oneshot, 2stage or twoshot");
+        read.bad("1stage, oneshot, 2stage or twoshot");
       }
     } else if (v.name == "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK") {
       std::optional<bool> b;
-      as_bool(b);
+      read.as_bool(b);
       if (b) env.tp_memory_imbalance_is_error = *b;
     } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
-      as_bytes(env.flashinfer_workspace_size);
+      read.as_bytes(env.flashinfer_workspace_size);
     } else {
       read_nccl_variable(v, env.nccl, diags);
     }

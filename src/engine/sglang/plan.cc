@@ -20,21 +20,6 @@ std::vector<std::int64_t> batch_sizes_to_capture(std::vector<std::int64_t> bs,
   return {unique.begin(), unique.end()};
 }
 
-namespace {
-
-std::string torch_dtype_name(DType d) {
-  switch (d) {
-    case DType::kFloat16:
-      return "torch.float16";
-    case DType::kFloat32:
-      return "torch.float32";
-    default:
-      return "torch.bfloat16";
-  }
-}
-
-}  // namespace
-
 std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                               const ModelCatalog& models, Diagnostics& diags) {
   const size_t errors_before = diags.errors().size();

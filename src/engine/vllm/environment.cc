@@ -8,17 +8,11 @@ namespace gpumem::vllm {
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
   for (const EnvVar& v : engine.env) {
-    auto as_bool = [&](std::optional<bool>& out) {
-      if (std::optional<bool> b = env_bool(v.value)) {
-        out = *b;
-      } else {
-        diags.error(v.value_loc, v.name + " must be 0 or 1, got '" + v.value + "'");
-      }
-    };
+    const EnvValueReader read(v, diags);
     if (v.name == "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") {
-      as_bool(env.estimate_cudagraphs);
+      read.as_bool(env.estimate_cudagraphs);
     } else if (v.name == "VLLM_ALLREDUCE_USE_SYMM_MEM") {
-      as_bool(env.allreduce_use_symm_mem);
+      read.as_bool(env.allreduce_use_symm_mem);
     } else {
       read_nccl_variable(v, env.nccl, diags);
     }

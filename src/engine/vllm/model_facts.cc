@@ -25,21 +25,6 @@ std::int64_t derived_max_model_len(const Architecture& a) {
   return a.max_position_embeddings;
 }
 
-namespace {
-
-std::string torch_name(DType d) {
-  switch (d) {
-    case DType::kFloat16:
-      return "torch.float16";
-    case DType::kFloat32:
-      return "torch.float32";
-    default:
-      return "torch.bfloat16";
-  }
-}
-
-}  // namespace
-
 ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
                                Diagnostics& diags) {
   ModelFacts f;
@@ -69,7 +54,7 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   } else {
     f.served_dtype = a.dtype == DType::kFloat32 ? DType::kFloat16 : a.dtype;
   }
-  f.served_dtype_name = torch_name(f.served_dtype);
+  f.served_dtype_name = torch_dtype_name(f.served_dtype);
 
   // vllm utils/torch_utils.py STR_DTYPE_TO_TORCH_DTYPE: fp8 caches are uint8 (1 byte);
   // "auto" is the model dtype.
