@@ -6,6 +6,7 @@
 #include "core/python_format.h"
 #include "engine/ipc_sharing.h"
 #include "engine/sglang/log_lines.h"
+#include "engine/weight_loading.h"
 
 namespace gpumem::sglang {
 namespace {
@@ -74,27 +75,6 @@ class RankStartup {
   Status allocate(Bytes size, Category c) {
     if (size.value() == 0) return {};
     return env_.allocator.allocate(size, c).status();
-  }
-
-  // Replays a weight list through the allocator: allocations in order, and each tensor
-  // released after the allocation its `released_after` names.
-  Status load_tensors(const std::vector<WeightTensor>& tensors) {
-    std::vector<std::vector<int>> releases(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      if (tensors[i].released_after >= 0) {
-        releases[static_cast<size_t>(tensors[i].released_after)].push_back(static_cast<int>(i));
-      }
-    }
-    std::vector<BlockHandle> handles(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      Result<BlockHandle> h = env_.allocator.allocate(tensors[i].bytes, Category::kWeights);
-      if (!h.ok()) return h.status();
-      handles[i] = *h;
-      for (int r : releases[i]) {
-        GPUMEM_RETURN_IF_ERROR(env_.allocator.free(handles[static_cast<size_t>(r)]));
-      }
-    }
-    return {};
   }
 
   Status context() {
@@ -166,7 +146,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.weights));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
@@ -179,7 +159,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.draft_weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.draft_weights));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,

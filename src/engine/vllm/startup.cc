@@ -7,6 +7,7 @@
 
 #include "engine/ipc_sharing.h"
 #include "engine/vllm/log_lines.h"
+#include "engine/weight_loading.h"
 
 namespace gpumem::vllm {
 namespace {
@@ -140,31 +141,12 @@ class RankStartup {
     return {};
   }
 
-  // Replays a weight list through the allocator: allocations in order, and each tensor
-  // released after the allocation its `released_after` names.
-  Status load_tensors(const std::vector<WeightTensor>& tensors) {
-    std::vector<std::vector<int>> releases(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      if (tensors[i].released_after >= 0) {
-        releases[static_cast<size_t>(tensors[i].released_after)].push_back(static_cast<int>(i));
-      }
-    }
-    std::vector<BlockHandle> handles(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      Result<BlockHandle> h = allocate(tensors[i].bytes, Category::kWeights);
-      if (!h.ok()) return h.status();
-      handles[i] = *h;
-      for (int r : releases[i]) GPUMEM_RETURN_IF_ERROR(free(handles[static_cast<size_t>(r)]));
-    }
-    return {};
-  }
-
   Status weights() {
     // gpu_model_runner.py load_model under DeviceMemoryProfiler: the torch-allocated
     // increase, the EAGLE draft included.
     const Bytes before = env_.allocator.memory_allocated();
-    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.weights));
-    GPUMEM_RETURN_IF_ERROR(load_tensors(stage_.draft_weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
     weights_ = p_.observed.model_loading.value_or(measured);
     env_.fact({"weights allocated (logical)",
