@@ -65,6 +65,16 @@ Result<Trace> read_trace(const std::string& path) {
       step.allocated_after = bytes(s.at("allocated_after_bytes").get<std::int64_t>());
       step.reserved_after = bytes(s.at("reserved_after_bytes").get<std::int64_t>());
       step.wall_s = s.at("wall_s").get<double>();
+      if (before.contains("t_mono_s") && before.at("t_mono_s").is_number()) {
+        step.start_s = before.at("t_mono_s").get<double>();
+      } else if (!t.steps.empty()) {
+        step.start_s = t.steps.back().start_s + t.steps.back().wall_s;
+      }
+      const Json& own = s.at("own_allocations_after_bytes");
+      for (size_t c = 0; c < kCategoryCount; ++c) {
+        const std::string key(kCategoryNames[c]);
+        if (own.contains(key)) step.own_after[c] = bytes(own.at(key).get<std::int64_t>());
+      }
       t.steps.push_back(std::move(step));
     }
     t.facts = facts_from_json(j.at("facts"));

@@ -7,12 +7,14 @@
 #ifndef GPUMEM_CALIB_TRACE_H_
 #define GPUMEM_CALIB_TRACE_H_
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "core/units.h"
+#include "device/category.h"
 #include "sim/ledger.h"
 
 namespace gpumem {
@@ -25,6 +27,10 @@ struct TraceStep {
   Bytes allocated_after;
   Bytes reserved_after;
   double wall_s = 0;
+  double start_s = 0;  // the monotonic clock when the step began (its origin is arbitrary)
+  // What the probe itself had allocated after the step, by category; memory the driver or
+  // NCCL took for itself appears only in `taken`.
+  std::array<Bytes, kCategoryCount> own_after{};
 };
 
 struct Trace {
