@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-dev libeigen3-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  gnuplot-nox
+  gnuplot-nox libpng-dev
 )
 
 missing=()

@@ -4,6 +4,7 @@
 //
 //   gpumem check --trace reports/probe/h200x2/h200x2-llama8b-tp2/run1
 //   gpumem check --all reports/probe          (every trace directory below, as CI runs it)
+//   gpumem check --trace DIR --timeline run.json   (both start-ups side by side in Perfetto)
 //
 // Each trace directory holds the scenario it ran (scenario.yaml); a SCENARIO argument
 // overrides it.
@@ -16,8 +17,10 @@
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/workspace.h"
+#include "core/atomic_file.h"
 #include "core/size_parse.h"
 #include "engine/simulate.h"
+#include "picture/timeline.h"
 
 namespace gpumem::cli {
 
@@ -32,6 +35,7 @@ Command check_command() {
           std::string max_step = "32MiB";
           std::string median_step = "4MiB";
           std::string calibration;
+          std::string timeline;
         };
         auto o = std::make_shared<Options>();
         app.add_option("scenario", o->scenario, "scenario (default: each trace's scenario.yaml)");
@@ -43,6 +47,9 @@ Command check_command() {
             ->capture_default_str();
         app.add_option("--calibration", o->calibration,
                        "calibration entry (default: the one matching the GPU)");
+        app.add_option("--timeline", o->timeline,
+                       "write the predicted and measured start-ups of the one --trace DIR as a "
+                       "Chrome trace (Perfetto UI, chrome://tracing) to this file");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
           std::optional<Workspace> ws = open_workspace(global, diags);
@@ -65,6 +72,10 @@ Command check_command() {
             diags.error({}, "give --trace DIR or --all DIR");
             return report_diagnostics(diags);
           }
+          if (!o->timeline.empty() && dirs.size() != 1) {
+            diags.error({}, "--timeline draws one probe run: give exactly one --trace DIR");
+            return report_diagnostics(diags);
+          }
           int failed = 0;
           for (const std::string& dir : dirs) {
             Result<std::vector<Trace>> traces = read_trace_dir(dir);
@@ -84,6 +95,14 @@ Command check_command() {
             SimulationInputs inputs{ws->gpus, ws->models, *constants};
             std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
             if (!ledger || !diags.empty()) continue;
+            if (!o->timeline.empty()) {
+              if (Status w =
+                      write_file_atomically(o->timeline, compared_timeline(*ledger, *traces));
+                  !w.ok()) {
+                diags.error({}, w.message());
+                continue;
+              }
+            }
             const CheckResult r = check_ledger(*ledger, *traces, tol);
             std::printf("%s", render_check(r).c_str());
             std::printf("trace: %s\n\n", dir.c_str());

@@ -4,9 +4,9 @@
 #include <filesystem>
 
 #include "catalog/scenario.h"
-#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/scenario_set.h"
+#include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "engine/fit_advice.h"
@@ -19,19 +19,16 @@ namespace gpumem::cli {
 // Simulates `file` and writes its two golden files; errors go to `diags`.
 bool write_golden(const Workspace& ws, const std::string& file, const std::string& golden_dir,
                   Diagnostics& diags) {
-  std::optional<Scenario> s = load_scenario(file, ws.gpus, diags);
-  if (!s || !diags.empty()) return false;
-  std::optional<SimulationConstants> constants = choose_calibration(ws, *s, "", diags);
-  if (!constants) return false;
-  SimulationInputs inputs{ws.gpus, ws.models, *constants};
-  std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
-  if (!ledger || !diags.empty()) return false;
-  const std::string md = render_markdown(*ledger) + advise_fit(*s, inputs, *ledger);
+  std::optional<SimulatedScenario> sim = simulate_file(ws, file, "", diags);
+  if (!sim) return false;
+  const Ledger& ledger = sim->ledger;
+  const std::string md = render_markdown(ledger) + advise_fit(sim->scenario, sim->inputs, ledger);
   std::error_code ec;
   std::filesystem::create_directories(golden_dir, ec);
   for (const auto& [ext, text] :
-       {std::pair<std::string, std::string>{".md", md}, {".json", ledger_to_json(*ledger)}}) {
-    if (Status w = write_file_atomically(golden_path(golden_dir, s->name, ext), text); !w.ok()) {
+       {std::pair<std::string, std::string>{".md", md}, {".json", ledger_to_json(ledger)}}) {
+    if (Status w = write_file_atomically(golden_path(golden_dir, sim->scenario.name, ext), text);
+        !w.ok()) {
       diags.error({}, w.message());
       return false;
     }

@@ -1,14 +1,13 @@
-// `gpumem simulate SCENARIO`: the per-GPU ledger of one start-up, as a table, Markdown or
-// JSON; exit code 1 when it does not fit.
+// `gpumem simulate SCENARIO`: the per-GPU ledger of one start-up, as a table, Markdown,
+// JSON, or a Chrome trace (Perfetto UI, chrome://tracing); exit code 1 when it does not fit.
 #include <cstdio>
 
-#include "catalog/scenario.h"
-#include "cli/calibration_choice.h"
 #include "cli/command.h"
+#include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "engine/fit_advice.h"
-#include "engine/simulate.h"
+#include "picture/timeline.h"
 #include "report/render.h"
 #include "sim/ledger_json.h"
 
@@ -26,8 +25,9 @@ Command simulate_command() {
             };
             auto o = std::make_shared<Options>();
             app.add_option("scenario", o->scenario, "scenario YAML file")->required();
-            app.add_option("--format", o->format, "table, markdown or json")
-                ->check(CLI::IsMember({"table", "markdown", "json"}));
+            app.add_option("--format", o->format,
+                           "table, markdown, json, or trace (Chrome Trace Event JSON)")
+                ->check(CLI::IsMember({"table", "markdown", "json", "trace"}));
             app.add_option("--gpu", o->gpu, "a GPU's global index, or all");
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             app.add_option("--calibration", o->calibration,
@@ -36,7 +36,6 @@ Command simulate_command() {
               Diagnostics diags;
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
-              std::optional<Scenario> s = load_scenario(o->scenario, ws->gpus, diags);
               RenderOptions render;
               if (o->gpu != "all") {
                 try {
@@ -47,25 +46,25 @@ Command simulate_command() {
                   diags.error({}, "--gpu must be a GPU index or 'all', got '" + o->gpu + "'");
                 }
               }
-              if (!s || !diags.empty()) return report_diagnostics(diags);
-              std::optional<SimulationConstants> constants =
-                  choose_calibration(*ws, *s, o->calibration, diags);
-              if (!constants) return report_diagnostics(diags);
-              SimulationInputs inputs{ws->gpus, ws->models, *constants};
-              std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
-              if (!ledger || !diags.empty()) return report_diagnostics(diags);
-              if (render.only_gpu >= static_cast<int>(ledger->gpus.size())) {
+              if (!diags.empty()) return report_diagnostics(diags);
+              std::optional<SimulatedScenario> sim =
+                  simulate_file(*ws, o->scenario, o->calibration, diags);
+              if (!sim) return report_diagnostics(diags);
+              const Ledger& ledger = sim->ledger;
+              if (render.only_gpu >= static_cast<int>(ledger.gpus.size())) {
                 diags.error({}, "--gpu " + o->gpu + " is not a GPU of this scenario (0.." +
-                                    std::to_string(ledger->gpus.size() - 1) + ")");
+                                    std::to_string(ledger.gpus.size() - 1) + ")");
                 return report_diagnostics(diags);
               }
               std::string text;
               if (o->format == "json") {
-                text = ledger_to_json(*ledger);
+                text = ledger_to_json(ledger);
+              } else if (o->format == "trace") {
+                text = predicted_timeline(ledger);
               } else {
-                text = o->format == "markdown" ? render_markdown(*ledger, render)
-                                               : render_table(*ledger, render);
-                if (!ledger->fits()) text += advise_fit(*s, inputs, *ledger);
+                text = o->format == "markdown" ? render_markdown(ledger, render)
+                                               : render_table(ledger, render);
+                if (!ledger.fits()) text += advise_fit(sim->scenario, sim->inputs, ledger);
               }
               if (o->output.empty()) {
                 std::fputs(text.c_str(), stdout);
@@ -73,7 +72,7 @@ Command simulate_command() {
                 std::fprintf(stderr, "%s\n", w.message().c_str());
                 return kExitBadInput;
               }
-              return ledger->fits() ? kExitOk : kExitDoesNotFit;
+              return ledger.fits() ? kExitOk : kExitDoesNotFit;
             };
           }};
 }

@@ -1,0 +1,20 @@
+#include "cli/simulated_scenario.h"
+
+#include "cli/calibration_choice.h"
+
+namespace gpumem::cli {
+
+std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::string& file,
+                                               const std::string& calibration_pin,
+                                               Diagnostics& diags) {
+  std::optional<Scenario> s = load_scenario(file, ws.gpus, diags);
+  if (!s || !diags.empty()) return std::nullopt;
+  std::optional<SimulationConstants> constants = choose_calibration(ws, *s, calibration_pin, diags);
+  if (!constants) return std::nullopt;
+  SimulationInputs inputs{ws.gpus, ws.models, *constants};
+  std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
+  if (!ledger || !diags.empty()) return std::nullopt;
+  return SimulatedScenario{std::move(*s), inputs, std::move(*ledger)};
+}
+
+}  // namespace gpumem::cli

@@ -1,0 +1,126 @@
+// The memory map's gnuplot script holds the numbers of the map, and gnuplot turns it into a
+// PNG that decodes (libpng) at the size asked, and an SVG; a bad name or an unwritable
+// directory leaves no file.
+#include "picture/gnuplot.h"
+
+#include <gtest/gtest.h>
+#include <png.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "catalog/scenario.h"
+#include "core/atomic_file.h"
+#include "engine/simulate.h"
+#include "picture/two_gpu_ledger.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool has_line(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
+
+TEST(Gnuplot, TheScriptStacksTheMapsNumbersInGiBAndMarksTheFailure) {
+  const std::string script = memory_map_script(memory_map(two_gpu_ledger()), PictureFormat::kPng);
+  EXPECT_TRUE(has_line(script, "set terminal pngcairo size 1200,700 noenhanced")) << script;
+  EXPECT_TRUE(has_line(script, "set output"));
+  // The tallest stack, GPU 1's 8792 MiB with its request, is 8.5859375 GiB; 15 % above it.
+  EXPECT_TRUE(has_line(script, "set yrange [0:9.874]")) << script;
+  EXPECT_TRUE(has_line(script,
+                       "set arrow from graph 0, first 8.000000 to graph 1, first 8.000000 nohead "
+                       "dt 2 lw 2 lc rgb '#c00000' front"));
+  EXPECT_TRUE(has_line(script,
+                       "set title \"two-gpus — sglang 0.5.9 on 2× test-gpu\\ndoes not fit: GPU 1 "
+                       "runs out of memory at kv: asks 6.84 GiB with 6.25 GiB free\""))
+      << script;
+  EXPECT_TRUE(has_line(
+      script,
+      "set label \"OOM\" at first 1, first 8.585938 center offset 0,1 tc rgb '#c00000' front"));
+  // Categories that are zero on both GPUs (communication, graphs, ...) are left out.
+  EXPECT_TRUE(has_line(script, "\"GPU 0\" 0.250000 0.500000 1.000000 4.000000 2.250000 0.000000"));
+  EXPECT_TRUE(has_line(script, "\"GPU 1\" 0.250000 0.500000 1.000000 0.000000 0.000000 6.835938"));
+  EXPECT_TRUE(has_line(
+      script,
+      "plot $map using 2:xtic(1) title \"other processes\" lc rgb '#d9d9d9', '' using 3 title "
+      "\"context\" lc rgb '#7f7f7f', '' using 4 title \"weights\" lc rgb '#1f77b4', '' using 5 "
+      "title \"kv\" lc rgb '#2ca02c', '' using 6 title \"free\" lc rgb '#f2f2f2', '' using 7 "
+      "title \"request that did not fit\" lc rgb '#c00000' fillstyle pattern 4, NaN title "
+      "\"capacity 8.00 GiB\" with lines dt 2 lw 2 lc rgb '#c00000'"))
+      << script;
+}
+
+MemoryMap seed_map() {
+  Diagnostics diags;
+  std::optional<Scenario> s = load_scenario(
+      GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml", test_catalogs().gpus, diags);
+  EXPECT_TRUE(s) << diags.to_string();
+  const std::optional<Ledger> ledger =
+      simulate_scenario(*s, {test_catalogs().gpus, test_catalogs().models, {}}, diags);
+  EXPECT_TRUE(ledger) << diags.to_string();
+  return memory_map(*ledger);
+}
+
+fs::path scratch_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("gpumem-plot-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Gnuplot, APngOfTheSeedScenarioDecodesAtTheSizeAsked) {
+  const fs::path png = scratch_dir() / "seed.png";
+  const Status drawn = draw_memory_map(seed_map(), png.string());
+  ASSERT_TRUE(drawn.ok()) << drawn.message();
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  ASSERT_TRUE(png_image_begin_read_from_file(&image, png.c_str())) << image.message;
+  EXPECT_EQ(image.width, 1200u);
+  EXPECT_EQ(image.height, 700u);
+  image.format = PNG_FORMAT_RGB;
+  std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(image));
+  ASSERT_TRUE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr)) << image.message;
+  std::set<unsigned> colours;
+  bool capacity_line = false;
+  for (size_t i = 0; i + 2 < pixels.size(); i += 3) {
+    colours.insert(pixels[i] << 16 | pixels[i + 1] << 8 | pixels[i + 2]);
+    capacity_line =
+        capacity_line || (pixels[i] == 0xc0 && pixels[i + 1] == 0 && pixels[i + 2] == 0);
+  }
+  // Bars of several categories, text and grid: far more than a blank page's one colour.
+  EXPECT_GT(colours.size(), 8u);
+  EXPECT_TRUE(capacity_line);
+  fs::remove_all(png.parent_path());
+}
+
+TEST(Gnuplot, AnSvgNamesTheCapacity) {
+  const fs::path svg = scratch_dir() / "seed.svg";
+  ASSERT_TRUE(draw_memory_map(seed_map(), svg.string()).ok());
+  Result<std::string> text = read_file(svg.string());
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text->find("<svg"), std::string::npos);
+  EXPECT_NE(text->find("capacity 94.97 GiB"), std::string::npos) << text->substr(0, 2000);
+  fs::remove_all(svg.parent_path());
+}
+
+TEST(Gnuplot, ANameWithoutAPictureExtensionIsRefused) {
+  const Status s = draw_memory_map(seed_map(), "/tmp/map.jpg");
+  EXPECT_EQ(s.code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(s.message(), "/tmp/map.jpg: the picture's name must end in .svg or .png");
+}
+
+TEST(Gnuplot, AnUnwritableDirectoryLeavesNoFile) {
+  const fs::path dir = scratch_dir() / "missing";
+  const Status s = draw_memory_map(seed_map(), (dir / "map.png").string());
+  EXPECT_EQ(s.code(), StatusCode::kIoError);
+  EXPECT_EQ(s.message(), (dir / "map.png").string() + ": cannot write: No such file or directory");
+  EXPECT_FALSE(fs::exists(dir));
+  fs::remove_all(dir.parent_path());
+}
+
+}  // namespace
+}  // namespace gpumem
