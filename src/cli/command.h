@@ -34,6 +34,7 @@ Command report_command();
 Command diff_command();
 Command check_command();
 Command calibrate_command();
+Command explain_command();
 
 }  // namespace gpumem::cli
 
