@@ -178,6 +178,9 @@ void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
     }
     r.figures.push_back(c);
   }
+  // Phase by phase: in the order the log printed them.
+  std::stable_sort(r.figures.begin(), r.figures.end(),
+                   [](const FigureCheck& a, const FigureCheck& b) { return a.line < b.line; });
 }
 
 std::string gib_text(Bytes b) {
@@ -211,7 +214,8 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
   std::string went = "where memory went on GPU " + std::to_string(shown.rank) + " (replay): ";
   bool first = true;
   for (const LedgerStep& s : shown.steps) {
-    if (s.delta() == bytes(0)) continue;
+    // Below what two decimals of GiB show.
+    if (std::llabs(s.delta().value()) < (5LL << 20)) continue;
     went += (first ? "" : ", ") + s.name + " " + gib_text(s.delta());
     first = false;
   }
