@@ -207,6 +207,36 @@ std::string problem_text(const LoggedProblem& p) {
   return "error";
 }
 
+// The logged figures alone, for a start-up that is not replayed.
+void logged_only(RunExplanation& r) {
+  for (const Observation& o : r.run.observations) {
+    FigureCheck c;
+    c.quantity = o.quantity;
+    c.logged = o.value;
+    c.decimals = o.decimals;
+    c.line = o.line;
+    c.process = o.process;
+    c.gpu = o.rank.value_or(0);
+    r.figures.push_back(c);
+  }
+  std::stable_sort(r.figures.begin(), r.figures.end(),
+                   [](const FigureCheck& a, const FigureCheck& b) { return a.line < b.line; });
+}
+
+// What the log itself says about how the start-up ended.
+void log_outcome(RunExplanation& r) {
+  if (!r.run.problems.empty()) {
+    const LoggedProblem& p = r.run.problems.front();
+    r.diagnosis.push_back("the log: start-up failed at line " + std::to_string(p.line) +
+                          (p.process.empty() ? "" : " (" + p.process + ")") + ": " +
+                          problem_text(p));
+  } else if (!r.run.phases.empty()) {
+    const PhaseMark& last = r.run.phases.back();
+    r.diagnosis.push_back("the log: no error; the last phase it shows is '" + last.phase +
+                          "' (line " + std::to_string(last.line) + ")");
+  }
+}
+
 void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInputs& inputs) {
   const Ledger& l = *r.ledger;
   const GpuLedger* failed = l.first_failure();
@@ -223,17 +253,7 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     went +=
         "; " + gib_text(shown.steps.back().free_after) + " free after " + shown.steps.back().name;
   r.diagnosis.push_back(went);
-
-  if (!r.run.problems.empty()) {
-    const LoggedProblem& p = r.run.problems.front();
-    r.diagnosis.push_back("the log: start-up failed at line " + std::to_string(p.line) +
-                          (p.process.empty() ? "" : " (" + p.process + ")") + ": " +
-                          problem_text(p));
-  } else if (!r.run.phases.empty()) {
-    const PhaseMark& last = r.run.phases.back();
-    r.diagnosis.push_back("the log: no error; the last phase it shows is '" + last.phase +
-                          "' (line " + std::to_string(last.line) + ")");
-  }
+  log_outcome(r);
   if (failed != nullptr) {
     const LedgerStep& s = *failed->failed_step();
     std::string text = "gpumem: GPU " + std::to_string(failed->rank) + " fails at step '" + s.name +
@@ -328,11 +348,15 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
         (r.implied.gpu.value.empty() && !r.implied.model_resolved ? "; " : "") +
         (r.implied.model_resolved ? "" : "model unknown (" + r.implied.model.note + ")") +
         ". Write it with --write-scenario, fill the gap and re-run with --scenario";
+    logged_only(r);
+    log_outcome(r);
     return r;
   } else {
     scenario = parse_scenario(name + ".yaml", scenario_yaml(r.implied, ""), ctx.gpus, diags);
     if (!scenario || !diags.empty()) {
       r.not_replayed = "the implied scenario is invalid: " + join_diagnostics(diags);
+      logged_only(r);
+      log_outcome(r);
       return r;
     }
     // The pins are applied below, as on a user's scenario, so both report them alike.
@@ -359,12 +383,16 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   std::optional<SimulationConstants> constants = ctx.constants(*scenario, diags);
   if (!constants) {
     r.not_replayed = "no simulation constants: " + join_diagnostics(diags);
+    logged_only(r);
+    log_outcome(r);
     return r;
   }
   const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
   std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
   if (!ledger || !diags.empty() || ledger->gpus.empty()) {
     r.not_replayed = "the replay was refused: " + join_diagnostics(diags);
+    logged_only(r);
+    log_outcome(r);
     return r;
   }
   r.ledger = std::move(ledger);
@@ -425,7 +453,7 @@ std::string error_text(const FigureCheck& c) {
 }
 
 std::string tolerance_text(const FigureCheck& c) {
-  if (c.verdict == Verdict::kPinned) return "";
+  if (c.verdict == Verdict::kPinned || c.verdict == Verdict::kNotPredicted) return "";
   switch (quantity_unit(c.quantity)) {
     case FigureUnit::kGiB:
       return fmt::format("{:.3f} GiB", c.tolerance);
@@ -489,16 +517,13 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
                               ")";
     out += markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     scenario_lines(r, out, bullet);
-    if (!r.replayed()) {
-      out += bullet + "not replayed: " + r.not_replayed + "\n";
-      continue;
+    if (!r.replayed()) out += bullet + "not replayed: " + r.not_replayed + "\n";
+    if (r.replayed()) {
+      out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
+                        "column is what gpumem alone would print.\n"
+                      : "\n  Pinned figures drive the replay with the logged value; their "
+                        "predicted column is what\n  gpumem alone would print.\n";
     }
-    out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
-                      "column is what "
-                      "gpumem alone would print.\n"
-                    : "\n  Pinned figures drive the replay with the logged value; their predicted "
-                      "column is what\n"
-                      "  gpumem alone would print.\n";
     out +=
         markdown
             ? "\n| line | gpu | figure | logged | predicted | error | tolerance | verdict |\n"

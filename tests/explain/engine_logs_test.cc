@@ -74,8 +74,8 @@ TEST(EngineLogs, Case02VllmH100Llama3TwoRuns) {
   EXPECT_EQ(tp1.pinned, (std::vector<std::string>{"model_loading", "activation_peak",
                                                   "non_torch_memory", "kv_cache_memory"}));
   // 79.19 GiB x 0.90 = 71.27 GiB against the logged 71.29 (79.22 x 0.90).
-  EXPECT_NEAR(*at(tp1, Quantity::kRequestedMemory, 12).predicted, 71.27, kPrinted);
-  EXPECT_EQ(at(tp1, Quantity::kRequestedMemory, 12).verdict, Verdict::kMatch);
+  EXPECT_NEAR(*at(tp1, Quantity::kRequestedMemory, 14).predicted, 71.27, kPrinted);
+  EXPECT_EQ(at(tp1, Quantity::kRequestedMemory, 14).verdict, Verdict::kMatch);
   const RunExplanation& tp2 = e.runs[1];
   ASSERT_TRUE(tp2.replayed()) << tp2.not_replayed;
   EXPECT_EQ(tp2.implied.gpus_per_node, 2);
@@ -116,9 +116,9 @@ TEST(EngineLogs, Case12KvTokensExactFromTheLoggedKvMemory) {
   EXPECT_EQ(r.pinned, std::vector<std::string>{"kv_cache_memory"});
   // 6.51 GiB = 6,990,059,274 B; a block of 16 tokens over 40 layers of 8 KV heads x 128 x
   // 2 (K, V) x 2 B is 2,621,440 B: 2,666 blocks = 42,656 tokens, as logged.
-  EXPECT_EQ(*at(r, Quantity::kKvTokens, 7).predicted, 42656);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 7).tolerance, 49);  // 0.005 GiB / 163,840 B + 16
-  EXPECT_NEAR(*at(r, Quantity::kMaxConcurrency, 8).predicted, 1.30, kPrinted);
+  EXPECT_EQ(*at(r, Quantity::kKvTokens, 8).predicted, 42656);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 8).tolerance, 49);  // 0.005 GiB / 163,840 B + 16
+  EXPECT_NEAR(*at(r, Quantity::kMaxConcurrency, 9).predicted, 1.30, kPrinted);
   EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
@@ -144,8 +144,8 @@ TEST(EngineLogs, Case22KvTooSmallAgreesButTheCapacityMisses) {
   // MISS: 81,536 tokens are 7.46 GiB at 98,304 B per token and rank; gpumem (V1 rules of
   // 0.10.1 for a V0 ~0.7 log) leaves 8.96 GiB, i.e. 97,856 tokens. The log prints neither
   // its profile nor its KV budget (the poster paraphrases 8.69 GiB): nothing pins it.
-  EXPECT_EQ(*at(r, Quantity::kKvTokensStorable, 9).predicted, 97856);
-  EXPECT_EQ(at(r, Quantity::kKvTokensStorable, 9).verdict, Verdict::kMiss);
+  EXPECT_EQ(*at(r, Quantity::kKvTokensStorable, 11).predicted, 97856);
+  EXPECT_EQ(at(r, Quantity::kKvTokensStorable, 11).verdict, Verdict::kMiss);
   EXPECT_EQ(r.diagnosis.back(),
             "smallest change of the request length: --max-model-len 97856 (vLLM's own estimate of "
             "what the KV cache holds)");
@@ -161,19 +161,19 @@ TEST(EngineLogs, Case23MaxLenSweepThreeRuns) {
   EXPECT_TRUE(ok20k.ledger->fits());
   // 3.81 GiB pinned; 2 MiB blocks (16 tokens x 32 layers x 8 heads x 128 x 2 x 2 B): 1,950
   // blocks against the logged 1,952 (the pin is rounded to 0.01 GiB: 4 blocks of doubt).
-  EXPECT_EQ(*at(ok20k, Quantity::kGpuBlocks, 9).predicted, 1950);
-  EXPECT_EQ(at(ok20k, Quantity::kGpuBlocks, 9).verdict, Verdict::kMatch);
+  EXPECT_EQ(*at(ok20k, Quantity::kGpuBlocks, 12).predicted, 1950);
+  EXPECT_EQ(at(ok20k, Quantity::kGpuBlocks, 12).verdict, Verdict::kMatch);
   // MISS: V0 profiles max_num_batched_tokens = max_model_len (20,000 tokens) without chunked
   // prefill; gpumem's V1 profile is smaller: 15.32 GiB of torch peak against 17.06.
-  EXPECT_NEAR(*at(ok20k, Quantity::kPeakTorchMemory, 8).predicted, 15.32, kPrinted);
-  EXPECT_EQ(at(ok20k, Quantity::kPeakTorchMemory, 8).verdict, Verdict::kMiss);
+  EXPECT_NEAR(*at(ok20k, Quantity::kPeakTorchMemory, 11).predicted, 15.32, kPrinted);
+  EXPECT_EQ(at(ok20k, Quantity::kPeakTorchMemory, 11).verdict, Verdict::kMiss);
   const RunExplanation& bad29k = e.runs[1];
   ASSERT_TRUE(bad29k.replayed()) << bad29k.not_replayed;
   EXPECT_FALSE(bad29k.ledger->fits());  // as the log
   // 2.89 GiB hold 23,664 tokens by vLLM's estimate; the log's V0 blocks hold 23,648 (one
   // block less).
-  EXPECT_EQ(*at(bad29k, Quantity::kKvTokensStorable, 16).predicted, 23664);
-  EXPECT_EQ(at(bad29k, Quantity::kKvTokensStorable, 16).verdict, Verdict::kMatch);
+  EXPECT_EQ(*at(bad29k, Quantity::kKvTokensStorable, 19).predicted, 23664);
+  EXPECT_EQ(at(bad29k, Quantity::kKvTokensStorable, 19).verdict, Verdict::kMatch);
   // The third copy is cut before its max_model_len: replayed with the default (131,072),
   // which does not fit, where the poster's 35k run started.
   EXPECT_FALSE(e.runs[2].ledger->fits());
@@ -200,14 +200,14 @@ TEST(EngineLogs, Case28VllmFullLogExactTokens) {
   EXPECT_EQ(r.implied.version.value, "0.10.2");
   // "Current kv cache memory in use is 59212694937 bytes" is exact: 28,234 blocks of
   // 2,097,152 B (Mistral's 32 layers x 8 KV heads x 128 x 2 x 2 B x 16) = 451,744 tokens.
-  EXPECT_EQ(*at(r, Quantity::kKvTokens, 10).predicted, 451744);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 10).tolerance, 16);  // exact input: one block
-  EXPECT_NEAR(*at(r, Quantity::kFreeAtStartup, 13).predicted, 78.67, kPrinted);
-  EXPECT_EQ(at(r, Quantity::kFreeAtStartup, 13).verdict, Verdict::kMatch);
+  EXPECT_EQ(*at(r, Quantity::kKvTokens, 12).predicted, 451744);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 12).tolerance, 16);  // exact input: one block
+  EXPECT_NEAR(*at(r, Quantity::kFreeAtStartup, 15).predicted, 78.67, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kFreeAtStartup, 15).verdict, Verdict::kMatch);
   // MISS: llava's graphs took 0.67 GiB; gpumem predicts 0.30 GiB for the Mistral language
   // model alone (the vision tower is not in the catalog entry, H100 is not calibrated).
-  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 12).predicted, 0.30, kPrinted);
-  EXPECT_EQ(at(r, Quantity::kGraphUsage, 12).verdict, Verdict::kMiss);
+  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 14).predicted, 0.30, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kGraphUsage, 14).verdict, Verdict::kMiss);
 }
 
 TEST(EngineLogs, Case29DraftModelIsNotInTheCatalog) {
@@ -236,16 +236,16 @@ TEST(EngineLogs, Case37SglangL4EveryPhase) {
   // rest = A - F x (1 - 0.85) = 6.09 - 21.63 x 0.15 = 2.8455 GiB; 65,536 B per token (64
   // layers x 2 KV heads per rank x 128 x 2 x 2 B): 46,620 tokens against the logged 46,611,
   // within the 82 tokens the 0.005 GiB rounding of A spans.
-  EXPECT_EQ(*at(r, Quantity::kKvTokens, 11).predicted, 46620);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 11).tolerance, 82);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 11).verdict, Verdict::kMatch);
-  EXPECT_NEAR(*at(r, Quantity::kWeightUsage, 10).predicted, 15.54, kPrinted);
-  EXPECT_NEAR(*at(r, Quantity::kFreeAfterPool, 12).predicted, 2.08, kPrinted);
+  EXPECT_EQ(*at(r, Quantity::kKvTokens, 12).predicted, 46620);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 12).tolerance, 82);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 12).verdict, Verdict::kMatch);
+  EXPECT_NEAR(*at(r, Quantity::kWeightUsage, 11).predicted, 15.54, kPrinted);
+  EXPECT_NEAR(*at(r, Quantity::kFreeAfterPool, 13).predicted, 2.08, kPrinted);
   // MISS: SGLang 0.4.3 captured 13 batch sizes up to 80 and took 0.93 GiB; gpumem's 0.5.9
   // rules take 0.42 GiB (graph memory is calibrated on H200 only).
-  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 14).predicted, 0.42, kPrinted);
-  EXPECT_EQ(at(r, Quantity::kGraphUsage, 14).verdict, Verdict::kMiss);
-  EXPECT_EQ(at(r, Quantity::kFreeAfterGraphs, 14).verdict, Verdict::kMiss);
+  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 15).predicted, 0.42, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kGraphUsage, 15).verdict, Verdict::kMiss);
+  EXPECT_EQ(at(r, Quantity::kFreeAfterGraphs, 15).verdict, Verdict::kMiss);
   EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
@@ -261,10 +261,10 @@ TEST(EngineLogs, Case38SglangRtx5080DefaultFractionMisses) {
   // MISS: the log prints no server_args; gpumem's 0.5.9 default --mem-fraction-static on a
   // 16 GB card leaves 97,726 tokens (fraction 0.771 implied), the Aug-2025 build 104,273
   // (0.817 implied).
-  EXPECT_EQ(*at(r, Quantity::kKvTokens, 7).predicted, 97726);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 7).verdict, Verdict::kMiss);
-  EXPECT_NEAR(*at(r, Quantity::kWeightUsage, 6).predicted, 1.19, kPrinted);
-  EXPECT_EQ(at(r, Quantity::kWeightUsage, 6).verdict, Verdict::kMatch);
+  EXPECT_EQ(*at(r, Quantity::kKvTokens, 8).predicted, 97726);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 8).verdict, Verdict::kMiss);
+  EXPECT_NEAR(*at(r, Quantity::kWeightUsage, 7).predicted, 1.19, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kWeightUsage, 7).verdict, Verdict::kMatch);
 }
 
 TEST(EngineLogs, Case39SglangRtx4090TokensWithinRounding) {
@@ -276,13 +276,13 @@ TEST(EngineLogs, Case39SglangRtx4090TokensWithinRounding) {
   EXPECT_EQ(r.implied.model.value, "qwen3-14b");  // served as 'Qwen3-14B'
   EXPECT_EQ(r.implied.gpus_per_node, 4);
   // rest = 16.00 - 23.08 x 0.20 = 11.384 GiB at 40,960 B per token: 298,424 tokens.
-  EXPECT_EQ(*at(r, Quantity::kKvTokens, 19).predicted, 298424);
-  EXPECT_EQ(at(r, Quantity::kKvTokens, 19).verdict, Verdict::kMatch);
-  EXPECT_EQ(*at(r, Quantity::kMaxRunningRequests, 20).predicted, 3730);
+  EXPECT_EQ(*at(r, Quantity::kKvTokens, 20).predicted, 298424);
+  EXPECT_EQ(at(r, Quantity::kKvTokens, 20).verdict, Verdict::kMatch);
+  EXPECT_EQ(*at(r, Quantity::kMaxRunningRequests, 21).predicted, 3730);
   // MISS: 2.82 GiB free when ready against gpumem's 3.50: the 4090's context, attention
   // workspace and graphs are published figures, not calibrated.
-  EXPECT_NEAR(*at(r, Quantity::kFreeAtReady, 20).predicted, 3.50, kPrinted);
-  EXPECT_EQ(at(r, Quantity::kFreeAtReady, 20).verdict, Verdict::kMiss);
+  EXPECT_NEAR(*at(r, Quantity::kFreeAtReady, 21).predicted, 3.50, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kFreeAtReady, 21).verdict, Verdict::kMiss);
 }
 
 TEST(EngineLogs, Case41GpuUnknown) {
