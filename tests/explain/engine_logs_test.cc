@@ -69,7 +69,7 @@ TEST(EngineLogs, Case02VllmH100Llama3TwoRuns) {
   const RunExplanation& tp1 = e.runs[0];
   ASSERT_TRUE(tp1.replayed()) << tp1.not_replayed;
   EXPECT_EQ(tp1.implied.gpu.value, "h100-sxm-80gb");  // 79.22 GiB: nearest CUDA total 79.19
-  EXPECT_EQ(tp1.implied.model.value, "llama-3-8b");
+  EXPECT_EQ(tp1.implied.model.value, "meta-llama-3-8b");
   EXPECT_EQ(tp1.implied.version.value, "0.10.1");  // V0 wording: older than modelled
   EXPECT_EQ(tp1.pinned, (std::vector<std::string>{"model_loading", "activation_peak",
                                                   "non_torch_memory", "kv_cache_memory"}));
@@ -295,6 +295,26 @@ TEST(EngineLogs, Case41GpuUnknown) {
             "its total memory is printed). Write it with --write-scenario, fill the gap and re-run "
             "with --scenario");
   EXPECT_DOUBLE_EQ(e.runs[0].run.first(Quantity::kKvTokens)->value, 38141);
+}
+
+// --write-scenario's YAML is a valid scenario: read back, it names what the log implies and
+// pins what the log printed.
+TEST(EngineLogs, ImpliedScenarioYamlReadsBack) {
+  const Explanation e = explain_case("case39-sglang-rtx4090-x4-qwen3-14b-tp4.log");
+  ASSERT_EQ(e.runs.size(), 1u);
+  Diagnostics diags;
+  const std::optional<Scenario> s = parse_scenario(
+      "case39.yaml", scenario_yaml(e.runs[0].implied, "# header\n"), test_catalogs().gpus, diags);
+  ASSERT_TRUE(s && diags.empty()) << diags.to_string();
+  EXPECT_EQ(s->hardware.gpu, "rtx-4090");
+  EXPECT_EQ(s->hardware.gpus_per_node, 4);
+  EXPECT_EQ(s->engine.version, "0.5.9");
+  EXPECT_EQ(s->model.catalog_name, "qwen3-14b");
+  ASSERT_NE(s->engine.arg("--mem-fraction-static"), nullptr);
+  EXPECT_EQ(s->engine.arg("--mem-fraction-static")->values, std::vector<std::string>{"0.80"});
+  // 16.00 GiB = 17,179,869,184 B; F = 23.08 GiB = 24,781,961,297.92 -> 24,781,961,298 B.
+  EXPECT_EQ(s->observed.free_after_weights->value(), 17179869184);
+  EXPECT_EQ(s->observed.free_before_weights->value(), 24781961298);
 }
 
 TEST(EngineLogs, EveryCaseIsCovered) {
