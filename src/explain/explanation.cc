@@ -227,9 +227,14 @@ void logged_only(RunExplanation& r) {
 void log_outcome(RunExplanation& r) {
   if (!r.run.problems.empty()) {
     const LoggedProblem& p = r.run.problems.front();
-    r.diagnosis.push_back("the log: start-up failed at line " + std::to_string(p.line) +
-                          (p.process.empty() ? "" : " (" + p.process + ")") + ": " +
-                          problem_text(p));
+    std::string text = "the log: start-up failed at line " + std::to_string(p.line) +
+                       (p.process.empty() ? "" : " (" + p.process + ")") + ": " + problem_text(p);
+    if (p.requested_gib && p.free_gib) {
+      text += ", asking " + python_fixed(*p.requested_gib, 2) + " GiB with " +
+              python_fixed(*p.free_gib, 2) + " GiB free (short by " +
+              python_fixed(*p.requested_gib - *p.free_gib, 2) + " GiB)";
+    }
+    r.diagnosis.push_back(text);
   } else if (!r.run.phases.empty()) {
     const PhaseMark& last = r.run.phases.back();
     r.diagnosis.push_back("the log: no error; the last phase it shows is '" + last.phase +
@@ -253,6 +258,11 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     went +=
         "; " + gib_text(shown.steps.back().free_after) + " free after " + shown.steps.back().name;
   r.diagnosis.push_back(went);
+  if (r.implied.version_older_than_modelled && r.scenario_file.empty()) {
+    r.diagnosis.push_back("the log's release is older than every release gpumem models (" +
+                          r.implied.version.value +
+                          " is replayed): a miss may be the engine's history, not the model's");
+  }
   log_outcome(r);
   if (failed != nullptr) {
     const LedgerStep& s = *failed->failed_step();
@@ -584,6 +594,7 @@ std::string render_explanation_json(const Explanation& e) {
       nlohmann::ordered_json f;
       f["line"] = c.line;
       f["gpu"] = c.gpu;
+      f["process"] = c.process;
       f["figure"] = quantity_name(c.quantity);
       f["logged"] = c.logged;
       f["predicted"] =

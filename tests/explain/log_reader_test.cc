@@ -156,6 +156,20 @@ TEST(LogReader, VllmKvErrorIsAProblemWithItsNumbers) {
   EXPECT_EQ(r.flag("--max-model-len")->values, std::vector<std::string>{"131072"});
 }
 
+TEST(LogReader, TorchOutOfMemoryGivesWhatWasAskedAndWhatWasFree) {
+  const Result<StartupLog> log = read_startup_log(
+      "[2025-03-14 06:57:01 TP2] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+      "448.00 MiB. GPU 2 has a total capacity of 23.57 GiB of which 10.00 MiB is free.",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  EXPECT_EQ(log->engine, LogEngine::kSglang);
+  const LoggedProblem& p = log->runs.at(0).problems.at(0);
+  EXPECT_EQ(p.kind, ProblemKind::kOutOfMemory);
+  EXPECT_EQ(p.process, "TP2");
+  EXPECT_DOUBLE_EQ(*p.requested_gib, 0.4375);    // 448 / 1024
+  EXPECT_DOUBLE_EQ(*p.free_gib, 10.0 / 1024.0);  // 10 MiB
+}
+
 TEST(LogReader, EngineCanBeForced) {
   // A vLLM line read as SGLang is not recognised: nothing usable.
   const Result<StartupLog> log = read_startup_log(
