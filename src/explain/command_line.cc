@@ -94,7 +94,7 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
   LaunchCommand cmd;
   size_t i = arguments_start(w, cmd.engine);
   if (i == std::string::npos) return std::nullopt;
-  // vllm serve takes the model as its first positional argument.
+  // vllm v0.10.2 entrypoints/cli/serve.py: the model is the first positional argument.
   if (cmd.engine == LogEngine::kVllm && i < w.size() && !is_flag(w[i]) && w[i - 1] == "serve") {
     cmd.model = w[i++];
   }

@@ -84,7 +84,7 @@ std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
     case Quantity::kKvTokens:
     case Quantity::kKvTokensStorable: {
       if (std::optional<double> t = fact_number(g, "GPU KV cache size (tokens)")) return t;
-      // vllm v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
+      // vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
       // longest request the cache holds.
       const LedgerStep* failed = g.failed_step();
       if (failed == nullptr) return std::nullopt;

@@ -130,8 +130,8 @@ std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
 }
 
 // GPUs the start-up uses: TP × PP × DP from the flags (SGLang's --enable-dp-attention splits
-// the TP group instead of adding replicas: sglang server_args.py), else the highest rank a
-// line prefix names.
+// the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else the
+// highest rank a line prefix names.
 void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
   const bool sglang = engine == LogEngine::kSglang;
   const std::optional<std::int64_t> tp =
@@ -216,8 +216,8 @@ std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
     pin(pins, run, Quantity::kFreeBeforeWeights, "free_before_weights", true);
     const Observation* a = lowest(run, Quantity::kFreeAfterWeights);
     if (pins.empty() && a != nullptr) {
-      // sglang model_runner.py load_model prints mem usage = F - A on the same line: a log
-      // that starts at the weights still gives F, rounded twice.
+      // sglang v0.4.3 model_runner.py ModelRunner.load_model prints mem usage = F - A on the same
+      // line: a log that starts at the weights still gives F, rounded twice.
       for (const Observation* u : run.all(Quantity::kWeightUsage)) {
         if (u->line != a->line) continue;
         const int decimals = std::max(a->decimals, u->decimals);
