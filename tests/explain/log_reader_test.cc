@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "explain/log_line.h"
+#include "explain/python_literal.h"
+#include "explain/version_choice.h"
 
 namespace gpumem {
 namespace {
@@ -168,6 +170,51 @@ TEST(LogReader, TorchOutOfMemoryGivesWhatWasAskedAndWhatWasFree) {
   EXPECT_EQ(p.process, "TP2");
   EXPECT_DOUBLE_EQ(*p.requested_gib, 0.4375);    // 448 / 1024
   EXPECT_DOUBLE_EQ(*p.free_gib, 10.0 / 1024.0);  // 10 MiB
+}
+
+TEST(PythonLiteral, KeywordItemsAcrossElisionsListsAndCutOffValues) {
+  const std::vector<PyItem> items = parse_keyword_items(
+      "ServerArgs(... tp_size=4, ... cuda_graph_bs=[1, 2, 4], dtype=torch.bfloat16, "
+      "name='a, b', flag=True, x==1, kv=None, cut='unterminated");
+  ASSERT_EQ(items.size(), 6u);
+  EXPECT_EQ(items[0].key, "tp_size");
+  EXPECT_EQ(items[0].value.kind, PyValue::Kind::kInt);
+  EXPECT_EQ(items[0].value.text, "4");
+  EXPECT_EQ(items[1].value.kind, PyValue::Kind::kList);
+  ASSERT_EQ(items[1].value.items.size(), 3u);
+  EXPECT_EQ(items[1].value.items[2].text, "4");
+  EXPECT_EQ(items[2].value.text, "torch.bfloat16");
+  EXPECT_EQ(items[3].value.kind, PyValue::Kind::kString);
+  EXPECT_EQ(items[3].value.text, "a, b");
+  EXPECT_EQ(items[4].value.kind, PyValue::Kind::kBool);
+  EXPECT_EQ(items[5].key, "kv");  // "x==1" is a comparison; the cut string is dropped
+  EXPECT_EQ(items[5].value.kind, PyValue::Kind::kNone);
+}
+
+TEST(PythonLiteral, DictItems) {
+  const std::vector<PyItem> items = parse_dict_items(
+      "non-default args: {'max_model_len': 4096, 'gpu_memory_utilization': 0.95, "
+      "'model': \"x/y\"}");
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[1].key, "gpu_memory_utilization");
+  EXPECT_EQ(items[1].value.kind, PyValue::Kind::kFloat);
+  EXPECT_EQ(items[2].value.text, "x/y");
+}
+
+TEST(VersionChoice, PrintedCluedAndOlderThanModelled) {
+  LogRun printed;
+  printed.version = "0.11.0";
+  printed.version_line = 3;
+  EXPECT_EQ(choose_version(printed, LogEngine::kVllm).version, "0.11.0");
+  LogRun clued;  // "Model loading took ... GiB and" (before 0.11.0), 4 decimals (before 0.14.0)
+  clued.version_clues = {{"", "0.11.0", "a", 1}, {"", "0.14.0", "b", 2}};
+  EXPECT_EQ(choose_version(clued, LogEngine::kVllm).version, "0.10.2");
+  LogRun v0;
+  v0.version_clues = {{"", "0.10.1", "V0", 1}};
+  const VersionChoice old = choose_version(v0, LogEngine::kVllm);
+  EXPECT_EQ(old.version, "0.10.1");
+  EXPECT_TRUE(old.older_than_modelled);
+  EXPECT_EQ(choose_version(LogRun{}, LogEngine::kSglang).version, "0.5.18");
 }
 
 TEST(LogReader, EngineCanBeForced) {
