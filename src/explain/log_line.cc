@@ -144,15 +144,18 @@ void unframe(std::string_view s, LogLine& out) {
       out.process = text;
       p = e;
       matched = true;
+      out.framed = true;
     } else if (size_t e2 = match_sglang_frame(s, p, text); e2 != std::string_view::npos) {
       labels = text;
       if (!labels.empty()) out.process = labels;
       p = e2;
       matched = true;
+      out.framed = true;
     } else if (size_t e3 = match_vllm_frame(s, p, text); e3 != std::string_view::npos) {
       out.level = text;
       p = e3;
       matched = true;
+      out.framed = true;
     }
   }
   out.message = std::string(trim(s.substr(p)));

@@ -27,6 +27,7 @@ struct LogLine {
   std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"
   std::optional<int> pp;  // SGLang "PP1"
   std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"
+  bool framed = false;    // a timestamp, level or process prefix was taken off
 };
 
 // ESC[...m colour sequences, and the same sequences whose ESC byte a copy-paste lost

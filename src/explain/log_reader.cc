@@ -20,7 +20,10 @@ std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
   for (size_t i = 0; i < lines.size(); ++i) {
     LogLine l = std::move(lines[i]);
     if (may_start_command(l.message)) {
-      while (!l.message.empty() && l.message.back() == '\\' && i + 1 < lines.size()) {
+      // A log line after a trailing backslash is not part of the command (a pasted command
+      // often keeps its last backslash).
+      while (!l.message.empty() && l.message.back() == '\\' && i + 1 < lines.size() &&
+             !lines[i + 1].framed) {
         l.message.pop_back();
         l.message += " " + lines[++i].message;
       }

@@ -142,6 +142,22 @@ TEST(LogReader, LaunchCommandsSplitStartUps) {
   EXPECT_DOUBLE_EQ(log->runs[1].first(Quantity::kModelLoading)->value, 7.48);
 }
 
+TEST(LogReader, ACommandsLastBackslashDoesNotSwallowTheNextLogLine) {
+  const Result<StartupLog> log = read_startup_log(
+      "python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --tp 16 \\\n"
+      "   --nnodes 2 \\\n"
+      "[2025-03-14 06:56:42 TP1] Load weight end. type=DeepseekV3ForCausalLM, "
+      "dtype=torch.bfloat16, avail mem=35.52 GB, mem usage=40.46 GB.\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  const LogRun& r = log->runs.at(0);
+  EXPECT_EQ(r.flag("--tp-size")->values, std::vector<std::string>{"16"});  // "--tp": argparse
+  EXPECT_EQ(r.flag("--nnodes")->values, std::vector<std::string>{"2"});
+  ASSERT_NE(r.first(Quantity::kFreeAfterWeights), nullptr);
+  EXPECT_EQ(r.first(Quantity::kFreeAfterWeights)->line, 3);
+  EXPECT_EQ(r.first(Quantity::kFreeAfterWeights)->rank, 1);
+}
+
 TEST(LogReader, VllmKvErrorIsAProblemWithItsNumbers) {
   const Result<StartupLog> log = read_startup_log(
       "(VllmWorkerProcess pid=6496) ERROR 07-24 14:07:40 multiproc_worker_utils.py:226] "
