@@ -1,5 +1,6 @@
 #include "explain/command_line.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "engine/sglang/flags.h"
@@ -74,8 +75,10 @@ size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
 
 // Python's argparse (allow_abbrev) takes a unique prefix of a long flag: SGLang's "--tp 8"
 // is --tp-size. Unique among the flags gpumem's table knows.
-const FlagSpec* abbreviated_flag(LogEngine engine, const std::string& name) {
+const FlagSpec* abbreviated_flag(LogEngine engine, std::string name) {
   if (name.size() < 4 || name.substr(0, 2) != "--") return nullptr;
+  // vllm v0.10.2 utils/__init__.py FlexibleArgumentParser.parse_args: underscores are dashes.
+  if (engine == LogEngine::kVllm) std::replace(name.begin(), name.end(), '_', '-');
   const std::span<const FlagSpec> table =
       engine == LogEngine::kSglang ? sglang::flag_table() : vllm::flag_table();
   const FlagSpec* found = nullptr;

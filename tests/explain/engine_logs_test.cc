@@ -189,6 +189,9 @@ TEST(EngineLogs, Case24KimiLinearIsNotInTheCatalog) {
   ASSERT_EQ(e.runs.size(), 1u);
   EXPECT_FALSE(e.runs[0].replayed());
   EXPECT_EQ(e.runs[0].implied.model.value, "cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit");
+  // "--tensor_parallel 2": underscores read as dashes, then argparse's unique prefix.
+  ASSERT_NE(e.runs[0].run.flag("--tensor-parallel-size"), nullptr);
+  EXPECT_EQ(e.runs[0].run.flag("--tensor-parallel-size")->values, std::vector<std::string>{"2"});
   EXPECT_DOUBLE_EQ(e.runs[0].run.first(Quantity::kKvTokens)->value, 75840);
   EXPECT_DOUBLE_EQ(e.runs[0].run.first(Quantity::kAvailableKvMemory)->value, 2.30);
 }
