@@ -200,6 +200,7 @@ void read_observed(MapReader& r, const std::string& engine, ScenarioObserved& ob
   observed.activation_peak = r.size("activation_peak");
   observed.non_torch_memory = r.size("non_torch_memory");
   observed.cuda_graph_estimate = r.size("cuda_graph_estimate");
+  observed.kv_cache_memory = r.size("kv_cache_memory");
   r.finish();
   if (observed.free_after_weights && observed.weight_load_usage) {
     r.error(r.child("weight_load_usage"),
@@ -209,7 +210,8 @@ void read_observed(MapReader& r, const std::string& engine, ScenarioObserved& ob
   static const std::vector<std::string> kSglang = {"free_before_weights", "free_after_weights",
                                                    "weight_load_usage"};
   static const std::vector<std::string> kVllm = {"model_loading", "activation_peak",
-                                                 "non_torch_memory", "cuda_graph_estimate"};
+                                                 "non_torch_memory", "cuda_graph_estimate",
+                                                 "kv_cache_memory"};
   const std::vector<std::string>* foreign = engine == "sglang" ? &kVllm
                                             : engine == "vllm" ? &kSglang
                                                                : nullptr;

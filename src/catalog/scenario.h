@@ -81,6 +81,10 @@ struct ScenarioObserved {
   std::optional<Bytes> activation_peak;      // vLLM "… GiB for peak activation"
   std::optional<Bytes> non_torch_memory;     // vLLM "… GiB for non-torch memory"
   std::optional<Bytes> cuda_graph_estimate;  // vLLM "Estimated CUDA graph memory: … GiB"
+  // vLLM "Available KV cache memory: … GiB" (or the exact "Current kv cache memory in use is
+  // … bytes"): replaces the budget's result, not the budget (unlike --kv-cache-memory, the
+  // profile and its log lines stay as they are).
+  std::optional<Bytes> kv_cache_memory;
   SourceLoc loc;
 };
 

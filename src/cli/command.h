@@ -35,6 +35,7 @@ Command diff_command();
 Command check_command();
 Command calibrate_command();
 Command plot_command();
+Command explain_command();
 
 }  // namespace gpumem::cli
 

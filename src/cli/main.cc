@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
       simulate_command(), validate_command(),  report_command(),  diff_command(),
       check_command(),    calibrate_command(), catalog_command(), plot_command(),
+      explain_command(),
   };
   return kCommands;
 }

@@ -164,6 +164,20 @@ TEST(VllmPinned, KvCacheMemoryOverrideReproducesCase28) {
   }
 }
 
+// The same start-up with the KV memory pinned (observed) instead of given as a flag: the
+// profile still runs and prints its lines, and the budget's result is the pinned bytes:
+// 59,212,694,937 // 2,097,152 = 28,234 blocks = 451,744 tokens.
+TEST(VllmPinned, ObservedKvCacheMemoryReplacesTheBudgetsResult) {
+  const Ledger l =
+      simulate(scenario("h100", 1, "0.10.2", "mistral-7b-instruct-v0.3",
+                        "    --max-model-len: 4096\n", "  kv_cache_memory: 59212694937B\n"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(size_fact(l, "available KV cache memory"), 59212694937);
+  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 28234);
+  EXPECT_TRUE(logged(l, "GPU KV cache size: 451,744 tokens"));
+  EXPECT_TRUE(logged(l, "Available KV cache memory: 55.15 GiB"));
+}
+
 TEST(VllmPinned, OverrideOfTheBlockCount) {
   const Ledger l = simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct",
                                      "    --num-gpu-blocks-override: 1000\n"
@@ -296,6 +310,11 @@ TEST(VllmErrors, FlagsVersionsAndObservedKeys) {
             "vllm.yaml:9:3: 'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph "
             "estimate (vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from "
             "0.17.0, with CUDA graphs and without --kv-cache-memory)");
+  EXPECT_EQ(
+      first_error(scenario("h100", 1, "0.10.2", "qwen3-8b", "    --kv-cache-memory: 1000000000\n",
+                           "  kv_cache_memory: 1GiB\n")),
+      "vllm.yaml:9:3: 'kv_cache_memory' is pinned and --kv-cache-memory is given: give one "
+      "of them");
 }
 
 }  // namespace

@@ -125,6 +125,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                 "(vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from 0.17.0, "
                 "with CUDA graphs and without --kv-cache-memory)");
   }
+  if (scenario.observed.kv_cache_memory && p.flags.kv_cache_memory_bytes) {
+    diags.error(scenario.observed.loc,
+                "'kv_cache_memory' is pinned and --kv-cache-memory is given: give one of them");
+  }
 
   // vllm env_override.py before PR #24141: NCCL_CUMEM_ENABLE=0 unless set. NVLink SHARP is
   // left at NCCL's default by vLLM; gpumem's NCCL model runs it off (nccl_topology.cc).

@@ -390,8 +390,8 @@ class RankStartup {
       available = bytes(*p_.flags.kv_cache_memory_bytes);
       env_.log(log_kv_cache_memory_override(init_free_, available, p_.rules));
     } else {
-      available =
-          available_kv_cache_memory(requested_, {weights_, peak_increase_, non_torch_, estimate_});
+      available = p_.observed.kv_cache_memory.value_or(
+          available_kv_cache_memory(requested_, {weights_, peak_increase_, non_torch_, estimate_}));
       env_.log(log_available_kv_cache_memory(available, p_.rules));
       if (estimate_ > bytes(0)) {
         env_.log(log_cudagraph_estimate_note(p_.args.gpu_memory_utilization, estimate_, total_));
@@ -401,7 +401,8 @@ class RankStartup {
     env_.fact({"available KV cache memory", available});
     // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
     // this step's tolerance by it.
-    if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes) {
+    if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes &&
+        !p_.observed.kv_cache_memory) {
       env_.fact({std::string(kStepUncertaintyPrefix) + "kv_cache", estimate_doubt_});
     }
     env_.fact({"page size (bytes per layer and block)", kv.page});

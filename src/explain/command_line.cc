@@ -1,0 +1,146 @@
+#include "explain/command_line.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "engine/sglang/flags.h"
+#include "engine/vllm/flags.h"
+#include "explain/logged_flags.h"
+
+namespace gpumem {
+namespace {
+
+std::vector<std::string> shell_words(std::string_view s) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '\'' || c == '"') {
+      const size_t close = s.find(c, i + 1);
+      const size_t end = close == std::string_view::npos ? s.size() : close;
+      word += s.substr(i + 1, end - i - 1);
+      in_word = true;
+      i = end;
+    } else if (c == '\\' && i + 1 < s.size() &&
+               !std::isspace(static_cast<unsigned char>(s[i + 1]))) {
+      word += s[++i];
+      in_word = true;
+    } else if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+bool is_number(const std::string& w) {
+  if (w.empty()) return false;
+  size_t i = w[0] == '-' ? 1 : 0;
+  if (i >= w.size()) return false;
+  for (; i < w.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(w[i])) && w[i] != '.') return false;
+  }
+  return true;
+}
+
+bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-' && !is_number(w); }
+
+// Where the engine's arguments start: after "vllm serve", "-m vllm.entrypoints...",
+// "-m sglang.launch_server"; npos when the words start no server.
+size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
+  for (size_t i = 0; i < w.size(); ++i) {
+    const std::string& t = w[i];
+    const bool vllm_bin = t == "vllm" || (t.size() > 5 && t.substr(t.size() - 5) == "/vllm");
+    if (vllm_bin && i + 1 < w.size() && w[i + 1] == "serve") {
+      engine = LogEngine::kVllm;
+      return i + 2;
+    }
+    if (t.rfind("vllm.entrypoints", 0) == 0) {
+      engine = LogEngine::kVllm;
+      return i + 1;
+    }
+    if (t == "sglang.launch_server" || t.rfind("sglang.launch_server", 0) == 0) {
+      engine = LogEngine::kSglang;
+      return i + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// Python's argparse (allow_abbrev) takes a unique prefix of a long flag: SGLang's "--tp 8"
+// is --tp-size. Unique among the flags gpumem's table knows.
+const FlagSpec* abbreviated_flag(LogEngine engine, std::string name) {
+  if (name.size() < 4 || name.substr(0, 2) != "--") return nullptr;
+  // vllm v0.10.2 utils/__init__.py FlexibleArgumentParser.parse_args: underscores are dashes.
+  if (engine == LogEngine::kVllm) std::replace(name.begin(), name.end(), '_', '-');
+  const std::span<const FlagSpec> table =
+      engine == LogEngine::kSglang ? sglang::flag_table() : vllm::flag_table();
+  const FlagSpec* found = nullptr;
+  for (const FlagSpec& f : table) {
+    if (f.name.substr(0, name.size()) != name) continue;
+    if (found != nullptr && found != &f) return nullptr;
+    found = &f;
+  }
+  return found;
+}
+
+}  // namespace
+
+std::optional<LaunchCommand> parse_launch_command(std::string_view text, int line) {
+  const std::vector<std::string> w = shell_words(text);
+  LaunchCommand cmd;
+  size_t i = arguments_start(w, cmd.engine);
+  if (i == std::string::npos) return std::nullopt;
+  // vllm v0.10.2 entrypoints/cli/serve.py: the model is the first positional argument.
+  if (cmd.engine == LogEngine::kVllm && i < w.size() && !is_flag(w[i]) && w[i - 1] == "serve") {
+    cmd.model = w[i++];
+  }
+  while (i < w.size()) {
+    if (!is_flag(w[i])) {
+      ++i;
+      continue;
+    }
+    std::string name = w[i++];
+    std::vector<std::string> values;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      values.push_back(name.substr(eq + 1));
+      name = name.substr(0, eq);
+    }
+    const FlagSpec* spec = find_flag_spec(cmd.engine, name);
+    if (spec == nullptr) spec = abbreviated_flag(cmd.engine, name);
+    if (values.empty()) {
+      if (spec != nullptr && spec->type == FlagType::kBool) {
+        values.push_back("true");
+      } else if (spec != nullptr && spec->type == FlagType::kIntList) {
+        while (i < w.size() && is_number(w[i])) values.push_back(w[i++]);
+      } else if (i < w.size() && !is_flag(w[i])) {
+        values.push_back(w[i++]);
+      }
+    }
+    const std::string model_flag = cmd.engine == LogEngine::kVllm ? "--model" : "--model-path";
+    if (spec != nullptr && spec->name == model_flag && !values.empty()) {
+      cmd.model = values.front();
+      continue;
+    }
+    if (spec == nullptr || values.empty()) {
+      cmd.unknown_flags.push_back(name);
+      continue;
+    }
+    LoggedFlag f;
+    f.flag = std::string(spec->name);
+    f.values = values;
+    f.is_list = spec->type == FlagType::kIntList;
+    f.line = line;
+    f.source = "launch command";
+    cmd.flags.push_back(std::move(f));
+  }
+  return cmd;
+}
+
+}  // namespace gpumem

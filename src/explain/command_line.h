@@ -1,0 +1,30 @@
+// A launch command quoted in a log: "$ vllm serve meta-llama/Meta-Llama-3-8B -tp 2",
+// "python3 -m vllm.entrypoints.openai.api_server --model X", "python3 -m
+// sglang.launch_server --model-path X --tp 4". Tokens are split as a POSIX shell would
+// (quotes, `--flag=value`); each flag is read against the engine's flag table, so a
+// store_true flag takes no value and a list flag takes the numbers after it.
+#ifndef GPUMEM_EXPLAIN_COMMAND_LINE_H_
+#define GPUMEM_EXPLAIN_COMMAND_LINE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "explain/startup_log.h"
+
+namespace gpumem {
+
+struct LaunchCommand {
+  LogEngine engine = LogEngine::kSglang;
+  std::optional<std::string> model;
+  std::vector<LoggedFlag> flags;           // flags gpumem's table knows, canonical names
+  std::vector<std::string> unknown_flags;  // as written
+};
+
+// Nothing when `text` does not start an SGLang or vLLM server.
+std::optional<LaunchCommand> parse_launch_command(std::string_view text, int line);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_EXPLAIN_COMMAND_LINE_H_

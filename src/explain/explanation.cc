@@ -1,0 +1,614 @@
+#include "explain/explanation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <variant>
+
+#include "core/python_format.h"
+#include "engine/fit_advice.h"
+#include "explain/log_reader.h"
+#include "explain/log_scan.h"
+
+namespace gpumem {
+namespace {
+
+constexpr double kBytesPerGib = static_cast<double>(1LL << 30);
+
+double half_unit(int decimals) { return decimals < 0 ? 0.0 : 0.5 * std::pow(10.0, -decimals); }
+
+// The quantity an `observed` key pins.
+std::optional<Quantity> pinned_quantity(const std::string& key) {
+  if (key == "free_before_weights") return Quantity::kFreeBeforeWeights;
+  if (key == "free_after_weights") return Quantity::kFreeAfterWeights;
+  if (key == "model_loading") return Quantity::kModelLoading;
+  if (key == "activation_peak") return Quantity::kActivationPeak;
+  if (key == "non_torch_memory") return Quantity::kNonTorchMemory;
+  if (key == "cuda_graph_estimate") return Quantity::kCudaGraphEstimate;
+  if (key == "kv_cache_memory") return Quantity::kAvailableKvMemory;
+  return std::nullopt;
+}
+
+std::optional<double> fact_number(const GpuLedger& g, std::string_view key) {
+  const Fact* f = g.fact(key);
+  if (f == nullptr) return std::nullopt;
+  if (const auto* b = std::get_if<Bytes>(&f->value)) return static_cast<double>(b->value());
+  if (const auto* i = std::get_if<std::int64_t>(&f->value)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&f->value)) return *d;
+  return std::nullopt;
+}
+
+// The replay's log of one GPU, read like the real one.
+LogRun predicted_run(const GpuLedger& g, LogEngine engine) {
+  std::string text;
+  for (const LedgerStep& s : g.steps) {
+    for (const std::string& line : s.log_lines) text += line + "\n";
+  }
+  Result<StartupLog> log = read_startup_log(text, engine);
+  if (!log.ok() || log.value().runs.empty()) return {};
+  return log.value().runs.front();
+}
+
+// Bytes one KV token takes on `g` (SGLang's cell size; vLLM's KV memory over its tokens).
+std::optional<double> bytes_per_token(const GpuLedger& g, LogEngine engine) {
+  if (engine == LogEngine::kSglang) return fact_number(g, "cell_size (bytes per token)");
+  const std::optional<double> kv = fact_number(g, "available KV cache memory");
+  const std::optional<double> tokens = fact_number(g, "GPU KV cache size (tokens)");
+  if (!kv || !tokens || *tokens <= 0) return std::nullopt;
+  return *kv / *tokens;
+}
+
+// A figure the replay's log does not print (a failed step stops the lines after it; V0-only
+// lines), taken from the replay's facts where it holds the same quantity.
+std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
+  const auto gib = [](std::optional<double> b) -> std::optional<double> {
+    if (!b) return std::nullopt;
+    return *b / kBytesPerGib;
+  };
+  switch (q) {
+    case Quantity::kTotalMemory:
+      return gib(static_cast<double>(g.total.value()));
+    case Quantity::kRequestedMemory:
+      return gib(fact_number(g, "requested memory (total x gpu_memory_utilization)"));
+    case Quantity::kGpuBlocks:
+      return fact_number(g, "num_gpu_blocks (MIN over ranks)");
+    case Quantity::kPeakTorchMemory: {
+      // vllm v0.6.4 worker.py: peak_torch_memory is the weights plus the activation peak.
+      const std::optional<double> w = fact_number(g, "model_memory_usage");
+      const std::optional<double> a = fact_number(g, "torch peak increase (activation peak)");
+      if (!w || !a) return std::nullopt;
+      return gib(*w + *a);
+    }
+    case Quantity::kKvTokens:
+    case Quantity::kKvTokensStorable: {
+      if (std::optional<double> t = fact_number(g, "GPU KV cache size (tokens)")) return t;
+      // vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
+      // longest request the cache holds.
+      const LedgerStep* failed = g.failed_step();
+      if (failed == nullptr) return std::nullopt;
+      const std::optional<PrintedNumber> n =
+          number_after(failed->message, "estimated maximum model length is ");
+      if (!n) return std::nullopt;
+      return n->value;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// How uncertain the KV input of a replay is, in bytes: half a unit of the pinned input's
+// last printed digit; the memory tolerance when the KV input is predicted, not pinned.
+double kv_input_uncertainty(const RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
+  const std::string key = engine == LogEngine::kSglang ? "free_after_weights" : "kv_cache_memory";
+  for (const Pin& p : r.pins) {
+    if (p.key != key || std::find(r.pinned.begin(), r.pinned.end(), key) == r.pinned.end()) {
+      continue;
+    }
+    if (p.size.back() == 'B' && p.size.find("GiB") == std::string::npos) return 0;  // exact
+    const size_t dot = p.size.find('.');
+    const int decimals =
+        dot == std::string::npos ? 0 : static_cast<int>(p.size.size() - 3 - dot - 1);
+    return half_unit(decimals) * kBytesPerGib;
+  }
+  return t.memory_gib * kBytesPerGib;
+}
+
+const GpuLedger* ledger_gpu(const Ledger& l, std::optional<int> rank) {
+  for (const GpuLedger& g : l.gpus) {
+    if (g.rank == rank.value_or(0)) return &g;
+  }
+  return l.gpus.empty() ? nullptr : &l.gpus.front();
+}
+
+void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
+  const Ledger& ledger = *r.ledger;
+  for (const Observation& o : r.run.observations) {
+    FigureCheck c;
+    c.quantity = o.quantity;
+    c.logged = o.value;
+    c.decimals = o.decimals;
+    c.line = o.line;
+    c.process = o.process;
+    const GpuLedger* g = ledger_gpu(ledger, o.rank);
+    if (g == nullptr) continue;
+    c.gpu = g->rank;
+    const LogRun predicted = predicted_run(*g, engine);
+    const Observation* p = predicted.first(o.quantity);
+    const bool pinned = std::any_of(r.pinned.begin(), r.pinned.end(), [&](const std::string& k) {
+      return pinned_quantity(k) == o.quantity;
+    });
+    if (p != nullptr) {
+      c.predicted = p->value;
+    } else {
+      c.predicted = from_facts(*g, o.quantity);
+    }
+    switch (quantity_unit(o.quantity)) {
+      case FigureUnit::kGiB:
+        c.tolerance = t.memory_gib + half_unit(o.decimals) + (p ? half_unit(p->decimals) : 0);
+        break;
+      case FigureUnit::kCount:
+      case FigureUnit::kRatio: {
+        const std::optional<double> per_token = bytes_per_token(*g, engine);
+        double tokens = per_token ? std::ceil(kv_input_uncertainty(r, engine, t) / *per_token) : 0;
+        if (engine == LogEngine::kVllm) tokens += t.vllm_block_tokens;
+        const std::optional<double> kv_tokens =
+            fact_number(*g, engine == LogEngine::kSglang ? "max_total_num_tokens"
+                                                         : "GPU KV cache size (tokens)");
+        if (o.quantity == Quantity::kKvTokens || o.quantity == Quantity::kKvTokensStorable) {
+          c.tolerance = tokens;
+        } else if (o.quantity == Quantity::kGpuBlocks) {
+          c.tolerance = std::ceil(tokens / t.vllm_block_tokens);
+        } else if (kv_tokens && *kv_tokens > 0) {
+          // Requests and concurrency scale with the token count.
+          c.tolerance = o.value * tokens / *kv_tokens + half_unit(o.decimals) +
+                        (o.quantity == Quantity::kMaxRunningRequests ? 1 : 0);
+        }
+        break;
+      }
+    }
+    if (pinned) {
+      c.verdict = Verdict::kPinned;
+    } else if (!c.predicted) {
+      c.verdict = Verdict::kNotPredicted;
+    } else {
+      c.verdict = std::fabs(*c.predicted - c.logged) <= c.tolerance + 1e-9 ? Verdict::kMatch
+                                                                           : Verdict::kMiss;
+    }
+    r.figures.push_back(c);
+  }
+  // Phase by phase: in the order the log printed them.
+  std::stable_sort(r.figures.begin(), r.figures.end(),
+                   [](const FigureCheck& a, const FigureCheck& b) { return a.line < b.line; });
+}
+
+std::string gib_text(Bytes b) {
+  return python_fixed(static_cast<double>(b.value()) / kBytesPerGib, 2) + " GiB";
+}
+
+std::string problem_text(const LoggedProblem& p) {
+  switch (p.kind) {
+    case ProblemKind::kOutOfMemory:
+      return "CUDA out of memory";
+    case ProblemKind::kKvCacheTooSmall:
+      return "the KV cache cannot hold one request of the maximum length";
+    case ProblemKind::kNoKvMemory:
+      return "no memory left for the KV cache";
+    case ProblemKind::kBudget:
+      return "free memory below the --gpu-memory-utilization budget";
+    case ProblemKind::kNotEnoughMemory:
+      return "the KV pool would be empty (Not enough memory)";
+    case ProblemKind::kImbalance:
+      return "memory unbalanced between ranks";
+    case ProblemKind::kOtherError:
+      return "error";
+  }
+  return "error";
+}
+
+// The logged figures alone, for a start-up that is not replayed.
+void logged_only(RunExplanation& r) {
+  for (const Observation& o : r.run.observations) {
+    FigureCheck c;
+    c.quantity = o.quantity;
+    c.logged = o.value;
+    c.decimals = o.decimals;
+    c.line = o.line;
+    c.process = o.process;
+    c.gpu = o.rank.value_or(0);
+    r.figures.push_back(c);
+  }
+  std::stable_sort(r.figures.begin(), r.figures.end(),
+                   [](const FigureCheck& a, const FigureCheck& b) { return a.line < b.line; });
+}
+
+// What the log itself says about how the start-up ended.
+void log_outcome(RunExplanation& r) {
+  if (!r.run.problems.empty()) {
+    const LoggedProblem& p = r.run.problems.front();
+    std::string text = "the log: start-up failed at line " + std::to_string(p.line) +
+                       (p.process.empty() ? "" : " (" + p.process + ")") + ": " + problem_text(p);
+    if (p.requested_gib && p.free_gib) {
+      text += ", asking " + python_fixed(*p.requested_gib, 2) + " GiB with " +
+              python_fixed(*p.free_gib, 2) + " GiB free (short by " +
+              python_fixed(*p.requested_gib - *p.free_gib, 2) + " GiB)";
+    }
+    r.diagnosis.push_back(text);
+  } else if (!r.run.phases.empty()) {
+    const PhaseMark& last = r.run.phases.back();
+    r.diagnosis.push_back("the log: no error; the last phase it shows is '" + last.phase +
+                          "' (line " + std::to_string(last.line) + ")");
+  }
+}
+
+void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInputs& inputs) {
+  const Ledger& l = *r.ledger;
+  const GpuLedger* failed = l.first_failure();
+  const GpuLedger& shown = failed != nullptr ? *failed : l.gpus.front();
+  std::string went = "where memory went on GPU " + std::to_string(shown.rank) + " (replay): ";
+  bool first = true;
+  for (const LedgerStep& s : shown.steps) {
+    // Below what two decimals of GiB show.
+    if (std::llabs(s.delta().value()) < (5LL << 20)) continue;
+    went += (first ? "" : ", ") + s.name + " " + gib_text(s.delta());
+    first = false;
+  }
+  if (!shown.steps.empty())
+    went +=
+        "; " + gib_text(shown.steps.back().free_after) + " free after " + shown.steps.back().name;
+  r.diagnosis.push_back(went);
+  if (r.implied.version_older_than_modelled && r.scenario_file.empty()) {
+    r.diagnosis.push_back("the log's release is older than every release gpumem models (" +
+                          r.implied.version.value +
+                          " is replayed): a miss may be the engine's history, not the model's");
+  }
+  log_outcome(r);
+  if (failed != nullptr) {
+    const LedgerStep& s = *failed->failed_step();
+    std::string text = "gpumem: GPU " + std::to_string(failed->rank) + " fails at step '" + s.name +
+                       "' (" + std::string(outcome_name(s.outcome)) + ")";
+    if (s.outcome == StepOutcome::kOutOfMemory) {
+      text += ": it asks " + gib_text(s.requested) + " with " + gib_text(s.free_at_failure) +
+              " free, short by " + gib_text(s.requested - s.free_at_failure);
+    } else if (!s.message.empty()) {
+      text += ": " + s.message;
+    }
+    r.diagnosis.push_back(text);
+    r.diagnosis.push_back(r.run.problems.empty()
+                              ? "MISS: the log shows no failure, gpumem predicts one"
+                              : "agrees with the log: the start-up does not fit");
+    // A pinned KV size would hide every change of the memory fraction from the advice.
+    Scenario unpinned = scenario;
+    unpinned.observed.kv_cache_memory.reset();
+    r.advice = advise_fit(unpinned, inputs, l);
+    if (const std::optional<PrintedNumber> n =
+            number_after(s.message, "estimated maximum model length is ")) {
+      r.diagnosis.push_back("smallest change of the request length: --max-model-len " +
+                            std::to_string(std::llround(n->value)) +
+                            " (vLLM's own estimate of what the KV cache holds)");
+    }
+  } else {
+    r.diagnosis.push_back("gpumem: every GPU completes its start-up");
+    if (!r.run.problems.empty()) {
+      r.diagnosis.push_back("MISS: the log shows a failure that gpumem does not predict");
+    }
+  }
+}
+
+void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainContext& ctx) {
+  if (!o.gpu.empty()) {
+    const GpuSpec* g = ctx.gpus.find(o.gpu);
+    s.gpu = {g != nullptr ? g->name : "",
+             g != nullptr ? "given with --gpu" : "--gpu " + o.gpu + " is not in the GPU catalog"};
+  }
+  if (!o.model.empty()) {
+    Diagnostics ignored;
+    s.model_resolved = ctx.models.find(o.model, ignored).ok();
+    s.model = {o.model, s.model_resolved ? "given with --model"
+                                         : "--model " + o.model + " is not in the model catalog"};
+  }
+  if (o.gpu_count > 0) {
+    s.gpus_per_node = std::max(o.gpu_count / s.nodes, 1);
+    s.count_note = std::to_string(o.gpu_count) + " GPUs given with --gpu-count";
+  }
+}
+
+std::string join_diagnostics(const Diagnostics& d) {
+  std::string out;
+  for (const Diagnostic& e : d.errors()) out += (out.empty() ? "" : "; ") + e.to_string();
+  return out;
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kMatch:
+      return "ok";
+    case Verdict::kMiss:
+      return "MISS";
+    case Verdict::kPinned:
+      return "pinned";
+    case Verdict::kNotPredicted:
+      return "not predicted";
+  }
+  return "";
+}
+
+RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& name,
+                           const Scenario* user, const ExplainOverrides& overrides,
+                           const ExplainContext& ctx) {
+  RunExplanation r;
+  r.run = run;
+  r.first_line = run.first_line;
+  r.last_line = run.last_line;
+  r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
+  fill_gaps(r.implied, overrides, ctx);
+  r.pins = r.implied.pins;
+  Diagnostics diags;
+  std::optional<Scenario> scenario;
+  if (user != nullptr) {
+    scenario = *user;
+    r.scenario_file = user->file;
+  } else if (!r.implied.complete()) {
+    r.not_replayed =
+        std::string("the scenario the log implies is incomplete: ") +
+        (r.implied.gpu.value.empty() ? "GPU unknown (" + r.implied.gpu.note + ")" : "") +
+        (r.implied.gpu.value.empty() && !r.implied.model_resolved ? "; " : "") +
+        (r.implied.model_resolved ? "" : "model unknown (" + r.implied.model.note + ")") +
+        ". Write it with --write-scenario, fill the gap and re-run with --scenario";
+    logged_only(r);
+    log_outcome(r);
+    return r;
+  } else {
+    scenario = parse_scenario(name + ".yaml", scenario_yaml(r.implied, ""), ctx.gpus, diags);
+    if (!scenario || !diags.empty()) {
+      r.not_replayed = "the implied scenario is invalid: " + join_diagnostics(diags);
+      logged_only(r);
+      log_outcome(r);
+      return r;
+    }
+    // The pins are applied below, as on a user's scenario, so both report them alike.
+    const SourceLoc loc = scenario->observed.loc;
+    scenario->observed = {};
+    scenario->observed.loc = loc;
+  }
+  r.pinned = apply_pins(*scenario, r.pins);
+  // Values the user's scenario pins itself drive the replay as well.
+  const ScenarioObserved& o = scenario->observed;
+  const std::pair<const char*, bool> own[] = {
+      {"free_before_weights", o.free_before_weights.has_value()},
+      {"free_after_weights", o.free_after_weights.has_value()},
+      {"model_loading", o.model_loading.has_value()},
+      {"activation_peak", o.activation_peak.has_value()},
+      {"non_torch_memory", o.non_torch_memory.has_value()},
+      {"cuda_graph_estimate", o.cuda_graph_estimate.has_value()},
+      {"kv_cache_memory", o.kv_cache_memory.has_value()}};
+  for (const auto& [key, set] : own) {
+    if (set && std::find(r.pinned.begin(), r.pinned.end(), key) == r.pinned.end()) {
+      r.pinned.push_back(key);
+    }
+  }
+  std::optional<SimulationConstants> constants = ctx.constants(*scenario, diags);
+  if (!constants) {
+    r.not_replayed = "no simulation constants: " + join_diagnostics(diags);
+    logged_only(r);
+    log_outcome(r);
+    return r;
+  }
+  const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
+  std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
+  if (!ledger || !diags.empty() || ledger->gpus.empty()) {
+    r.not_replayed = "the replay was refused: " + join_diagnostics(diags);
+    logged_only(r);
+    log_outcome(r);
+    return r;
+  }
+  r.ledger = std::move(ledger);
+  compare(r, engine, ctx.tolerances);
+  diagnose(r, *scenario, inputs);
+  return r;
+}
+
+Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,
+                        const ExplainOverrides& overrides, const ExplainContext& ctx) {
+  Explanation e;
+  e.log_file = log_file;
+  e.engine = log.engine;
+  std::string stem = log_file.substr(log_file.rfind('/') + 1);
+  stem = stem.substr(0, stem.rfind('.'));
+  for (size_t i = 0; i < log.runs.size(); ++i) {
+    const std::string name = log.runs.size() == 1 ? stem : stem + "-" + std::to_string(i + 1);
+    e.runs.push_back(explain_run(log.runs[i], log.engine, name, user, overrides, ctx));
+  }
+  return e;
+}
+
+ExitCode explanation_exit_code(const Explanation& e) {
+  ExitCode code = kExitOk;
+  for (const RunExplanation& r : e.runs) {
+    if (!r.replayed()) return kExitBadInput;
+    if (!r.ledger->fits()) code = kExitDoesNotFit;
+  }
+  return code;
+}
+
+namespace {
+
+std::string figure_text(double v, int decimals, Quantity q) {
+  switch (quantity_unit(q)) {
+    case FigureUnit::kGiB:
+      return decimals == kExact ? python_fixed(v, 4) + " GiB" : python_fixed(v, decimals) + " GiB";
+    case FigureUnit::kCount:
+      return std::to_string(std::llround(v));
+    case FigureUnit::kRatio:
+      return python_fixed(v, 2) + "x";
+  }
+  return "";
+}
+
+std::string error_text(const FigureCheck& c) {
+  if (!c.predicted) return "";
+  const double d = *c.predicted - c.logged;
+  switch (quantity_unit(c.quantity)) {
+    case FigureUnit::kGiB:
+      return fmt::format("{:+.2f} GiB", d);
+    case FigureUnit::kCount:
+      return fmt::format("{:+d}", std::llround(d));
+    case FigureUnit::kRatio:
+      return fmt::format("{:+.2f}x", d);
+  }
+  return "";
+}
+
+std::string tolerance_text(const FigureCheck& c) {
+  if (c.verdict == Verdict::kPinned || c.verdict == Verdict::kNotPredicted) return "";
+  switch (quantity_unit(c.quantity)) {
+    case FigureUnit::kGiB:
+      return fmt::format("{:.3f} GiB", c.tolerance);
+    case FigureUnit::kCount:
+      return fmt::format("{}", std::llround(std::floor(c.tolerance + 1e-9)));
+    case FigureUnit::kRatio:
+      return fmt::format("{:.2f}x", c.tolerance);
+  }
+  return "";
+}
+
+void scenario_lines(const RunExplanation& r, std::string& out, const std::string& bullet) {
+  const ImpliedScenario& s = r.implied;
+  if (!r.scenario_file.empty()) {
+    out += bullet + "scenario: " + r.scenario_file + " (given; the log only pins values)\n";
+  } else {
+    out += bullet + "gpu: " + (s.gpu.value.empty() ? "UNKNOWN" : s.gpu.value) + " x " +
+           std::to_string(s.gpus_per_node) +
+           (s.nodes > 1 ? " x " + std::to_string(s.nodes) + " nodes" : "") + " (" + s.gpu.note +
+           "; " + s.count_note + ")\n";
+    out += bullet + "engine: " + std::string(log_engine_name(s.engine)) + " " + s.version.value +
+           " (" + s.version.note + ")\n";
+    out += bullet + "model: " + (s.model.value.empty() ? "UNKNOWN" : s.model.value) + " (" +
+           s.model.note + ")\n";
+    std::string flags;
+    for (const LoggedFlag& f : s.args) {
+      flags += (flags.empty() ? "" : ", ") + f.flag;
+      for (const std::string& v : f.values) flags += " " + v;
+    }
+    out += bullet + "flags: " + (flags.empty() ? "none logged (engine defaults)" : flags) + "\n";
+  }
+  std::string pins;
+  for (const Pin& p : r.pins) {
+    if (r.replayed() && std::find(r.pinned.begin(), r.pinned.end(), p.key) == r.pinned.end()) {
+      continue;
+    }
+    pins += (pins.empty() ? "" : ", ") + p.key + " " + p.size + " (" + p.note + ")";
+  }
+  out += bullet + (r.replayed() ? "pinned: " : "would pin: ") + (pins.empty() ? "nothing" : pins) +
+         "\n";
+  if (r.ledger) {
+    out += bullet + "constants: " + r.ledger->calibration +
+           (r.ledger->calibrated ? "" : " (this GPU is not calibrated)") + "\n";
+  }
+}
+
+}  // namespace
+
+std::string render_explanation_text(const Explanation& e, bool markdown) {
+  std::string out;
+  const std::string engine = e.engine == LogEngine::kSglang ? "SGLang" : "vLLM";
+  out += markdown ? "# gpumem explain: " + e.log_file + "\n\n"
+                  : "gpumem explain: " + e.log_file + "\n";
+  out += engine + " log, " + std::to_string(e.runs.size()) + " start-up" +
+         (e.runs.size() == 1 ? "" : "s") + "\n";
+  const std::string bullet = markdown ? "- " : "  ";
+  for (size_t i = 0; i < e.runs.size(); ++i) {
+    const RunExplanation& r = e.runs[i];
+    const std::string title = "Start-up " + std::to_string(i + 1) + " (log lines " +
+                              std::to_string(r.first_line) + "-" + std::to_string(r.last_line) +
+                              ")";
+    out += markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
+    scenario_lines(r, out, bullet);
+    if (!r.replayed()) out += bullet + "not replayed: " + r.not_replayed + "\n";
+    if (r.replayed()) {
+      out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
+                        "column is what gpumem alone would print.\n"
+                      : "\n  Pinned figures drive the replay with the logged value; their "
+                        "predicted column is what\n  gpumem alone would print.\n";
+    }
+    out +=
+        markdown
+            ? "\n| line | gpu | figure | logged | predicted | error | tolerance | verdict |\n"
+              "|---:|---|---|---:|---:|---:|---:|---|\n"
+            : fmt::format("\n  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n", "line",
+                          "gpu", "figure", "logged", "predicted", "error", "tolerance", "verdict");
+    for (const FigureCheck& c : r.figures) {
+      const std::string predicted =
+          c.predicted
+              ? figure_text(*c.predicted,
+                            quantity_unit(c.quantity) == FigureUnit::kGiB ? 2 : kExact, c.quantity)
+              : "-";
+      const std::string row[] = {std::to_string(c.line),
+                                 std::to_string(c.gpu),
+                                 std::string(quantity_name(c.quantity)),
+                                 figure_text(c.logged, c.decimals, c.quantity),
+                                 predicted,
+                                 error_text(c),
+                                 tolerance_text(c),
+                                 std::string(verdict_name(c.verdict))};
+      out += markdown ? fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", row[0], row[1],
+                                    row[2], row[3], row[4], row[5], row[6], row[7])
+                      : fmt::format("  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n",
+                                    row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
+    }
+    out += markdown ? "\n### Diagnosis\n\n" : "\n  Diagnosis:\n";
+    for (const std::string& d : r.diagnosis) out += bullet + d + "\n";
+    if (!r.advice.empty()) {
+      out += bullet + "smallest flag change (fit advice):\n";
+      size_t start = r.advice.find_first_not_of('\n');
+      while (start != std::string::npos && start < r.advice.size()) {
+        const size_t end = r.advice.find('\n', start);
+        const std::string line =
+            r.advice.substr(start, end == std::string::npos ? end : end - start);
+        if (!line.empty()) out += (markdown ? "  - " : "    ") + line + "\n";
+        start = end == std::string::npos ? end : end + 1;
+      }
+    }
+  }
+  return out;
+}
+
+std::string render_explanation_json(const Explanation& e) {
+  nlohmann::ordered_json j;
+  j["log"] = e.log_file;
+  j["engine"] = log_engine_name(e.engine);
+  j["runs"] = nlohmann::ordered_json::array();
+  for (const RunExplanation& r : e.runs) {
+    nlohmann::ordered_json jr;
+    jr["first_line"] = r.first_line;
+    jr["last_line"] = r.last_line;
+    jr["scenario"] = r.scenario_file.empty() ? scenario_yaml(r.implied, "") : r.scenario_file;
+    jr["pinned"] = r.pinned;
+    jr["replayed"] = r.replayed();
+    if (!r.replayed()) jr["not_replayed"] = r.not_replayed;
+    jr["figures"] = nlohmann::ordered_json::array();
+    for (const FigureCheck& c : r.figures) {
+      nlohmann::ordered_json f;
+      f["line"] = c.line;
+      f["gpu"] = c.gpu;
+      f["process"] = c.process;
+      f["figure"] = quantity_name(c.quantity);
+      f["logged"] = c.logged;
+      f["predicted"] =
+          c.predicted ? nlohmann::ordered_json(*c.predicted) : nlohmann::ordered_json();
+      f["tolerance"] = c.tolerance;
+      f["verdict"] = verdict_name(c.verdict);
+      jr["figures"].push_back(f);
+    }
+    jr["diagnosis"] = r.diagnosis;
+    jr["fits"] = r.replayed() ? nlohmann::ordered_json(r.ledger->fits()) : nlohmann::ordered_json();
+    if (!r.advice.empty()) jr["advice"] = r.advice;
+    j["runs"].push_back(jr);
+  }
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gpumem

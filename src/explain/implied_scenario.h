@@ -1,0 +1,69 @@
+// The scenario a logged start-up implies: engine and release, GPU type and count, model,
+// the memory flags the log states, and the figures it printed that pin a replay. Every value
+// keeps where it came from (a line of the log, or why it is assumed), and the whole can be
+// written as a scenario YAML file the user edits and re-runs (`gpumem explain LOG
+// --scenario FILE`).
+//
+// What the log cannot say stays open: a GPU that is neither named nor sized, a model that is
+// not in the catalog (or not named). Such a scenario is still written, with the gap marked,
+// but cannot be replayed.
+#ifndef GPUMEM_EXPLAIN_IMPLIED_SCENARIO_H_
+#define GPUMEM_EXPLAIN_IMPLIED_SCENARIO_H_
+
+#include <string>
+#include <vector>
+
+#include "catalog/gpu_catalog.h"
+#include "catalog/model_catalog.h"
+#include "catalog/scenario.h"
+#include "explain/startup_log.h"
+
+namespace gpumem {
+
+struct Sourced {
+  std::string value;
+  std::string note;  // where it came from
+};
+
+// An `observed:` value the log printed: the key, its value as a size ("21.63GiB",
+// "59212694937B"), and the line(s) it was read from.
+struct Pin {
+  std::string key;
+  std::string size;
+  std::string note;
+};
+
+struct ImpliedScenario {
+  LogEngine engine = LogEngine::kSglang;
+  std::string name;
+  Sourced version;
+  bool version_older_than_modelled = false;
+  Sourced gpu;  // a catalog name; empty value when unknown
+  int gpus_per_node = 1;
+  int nodes = 1;
+  std::string count_note;
+  Sourced model;  // a catalog slug when resolved, else the name as logged (or empty)
+  bool model_resolved = false;
+  std::vector<LoggedFlag> args;       // flags that change start-up memory
+  std::vector<std::string> left_out;  // stated but not written, and why
+  std::vector<Pin> pins;
+
+  bool complete() const { return !gpu.value.empty() && model_resolved; }
+};
+
+ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::string& name,
+                               const GpuCatalog& gpus, const ModelCatalog& models);
+
+// The pins of a run (also used on a scenario the user gives).
+std::vector<Pin> log_pins(const LogRun& run, LogEngine engine);
+
+// The scenario as YAML, with `header` (comment lines) on top and every value's source as
+// a comment.
+std::string scenario_yaml(const ImpliedScenario& s, const std::string& header);
+
+// Sets each `observed` value of `s` that the scenario leaves unset; returns the keys set.
+std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_EXPLAIN_IMPLIED_SCENARIO_H_

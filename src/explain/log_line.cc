@@ -1,0 +1,215 @@
+#include "explain/log_line.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+
+namespace gpumem {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool digits_at(std::string_view s, size_t pos, size_t count) {
+  if (pos + count > s.size()) return false;
+  for (size_t i = pos; i < pos + count; ++i) {
+    if (!is_digit(s[i])) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// The number right after `key` in `text` ("TP3" with key "TP"), if `key` starts a word or
+// follows an underscore ("Worker_TP0").
+std::optional<int> labelled_number(std::string_view text, std::string_view key) {
+  for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+    const bool starts_word = at == 0 || text[at - 1] == ' ' || text[at - 1] == '_';
+    const size_t p = at + key.size();
+    if (!starts_word || p >= text.size() || !is_digit(text[p])) continue;
+    int value = 0;
+    std::from_chars(text.data() + p, text.data() + text.size(), value);
+    return value;
+  }
+  return std::nullopt;
+}
+
+// HH:MM:SS with optional ",mmm" or ".mmm"; the position after it, or npos.
+size_t match_time(std::string_view s, size_t p) {
+  if (!digits_at(s, p, 2) || p + 8 > s.size() || s[p + 2] != ':' || !digits_at(s, p + 3, 2) ||
+      s[p + 5] != ':' || !digits_at(s, p + 6, 2)) {
+    return std::string_view::npos;
+  }
+  p += 8;
+  if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+    ++p;
+    while (p < s.size() && is_digit(s[p])) ++p;
+  }
+  return p;
+}
+
+// SGLang: "[2025-03-08 12:29:13 TP0] " (labels optional). Returns the position after the
+// closing bracket, or npos; `labels` gets the rank labels.
+size_t match_sglang_frame(std::string_view s, size_t pos, std::string& labels) {
+  if (pos >= s.size() || s[pos] != '[' || !digits_at(s, pos + 1, 4) || pos + 11 > s.size() ||
+      s[pos + 5] != '-' || !digits_at(s, pos + 6, 2) || s[pos + 8] != '-' ||
+      !digits_at(s, pos + 9, 2)) {
+    return std::string_view::npos;
+  }
+  size_t p = pos + 11;
+  if (p < s.size() && (s[p] == ' ' || s[p] == 'T')) {
+    const size_t t = match_time(s, p + 1);
+    if (t == std::string_view::npos) return std::string_view::npos;
+    p = t;
+  }
+  const size_t close = s.find(']', p);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  labels = std::string(trim(s.substr(p, close - p)));
+  return close + 1;
+}
+
+// vLLM: "INFO 12-13 19:54:18 worker.py:243] " or "INFO 09-23 18:12:21 [gpu_worker.py:298] ".
+size_t match_vllm_frame(std::string_view s, size_t pos, std::string& level) {
+  static constexpr std::array<std::string_view, 6> kLevels = {"INFO",  "WARNING",  "ERROR",
+                                                              "DEBUG", "CRITICAL", "WARN"};
+  for (std::string_view l : kLevels) {
+    if (s.substr(pos, l.size()) != l || pos + l.size() >= s.size() || s[pos + l.size()] != ' ') {
+      continue;
+    }
+    size_t p = pos + l.size() + 1;
+    if (!digits_at(s, p, 2) || p + 6 > s.size() || s[p + 2] != '-' || !digits_at(s, p + 3, 2) ||
+        s[p + 5] != ' ') {
+      return std::string_view::npos;
+    }
+    p = match_time(s, p + 6);
+    if (p == std::string_view::npos || p >= s.size() || s[p] != ' ') return std::string_view::npos;
+    ++p;
+    // The source location: "[file.py:123]" or "file.py:123]".
+    const size_t close = s.find(']', p);
+    if (close == std::string_view::npos || close - p > 120) return std::string_view::npos;
+    const std::string_view source = s.substr(p, close - p);
+    const size_t colon = source.rfind(':');
+    if (colon == std::string_view::npos || !digits_at(source, colon + 1, 1)) {
+      return std::string_view::npos;
+    }
+    level = std::string(l);
+    return close + 1;
+  }
+  return std::string_view::npos;
+}
+
+// vLLM worker processes: "(VllmWorkerProcess pid=6494) ", "(VllmWorker rank=1 pid=42) ",
+// "(EngineCore_DP0 pid=3021) ", "(Worker_TP0 pid=26347) ".
+size_t match_process(std::string_view s, size_t pos, std::string& process) {
+  if (pos >= s.size() || s[pos] != '(') return std::string_view::npos;
+  const size_t close = s.find(')', pos);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  const std::string_view content = s.substr(pos + 1, close - pos - 1);
+  if (content.find("pid=") == std::string_view::npos &&
+      content.find("rank=") == std::string_view::npos) {
+    return std::string_view::npos;
+  }
+  process = std::string(content);
+  return close + 1;
+}
+
+bool word_start(std::string_view s, size_t i) {
+  return i == 0 || s[i - 1] == ' ' || s[i - 1] == '|' || s[i - 1] == '\t';
+}
+
+// Removes every frame from the front of `s` (and whatever precedes the first one).
+void unframe(std::string_view s, LogLine& out) {
+  constexpr size_t kSearch = 160;  // a frame starts within a container/timestamp prefix
+  size_t begin = 0;
+  for (size_t i = 0; i < s.size() && i < kSearch; ++i) {
+    if (!word_start(s, i)) continue;
+    std::string scratch;
+    if (match_process(s, i, scratch) != std::string_view::npos ||
+        match_sglang_frame(s, i, scratch) != std::string_view::npos ||
+        match_vllm_frame(s, i, scratch) != std::string_view::npos) {
+      begin = i;
+      break;
+    }
+  }
+  size_t p = begin;
+  std::string labels;
+  for (bool matched = true; matched;) {
+    while (p < s.size() && s[p] == ' ') ++p;
+    matched = false;
+    std::string text;
+    if (size_t e = match_process(s, p, text); e != std::string_view::npos) {
+      out.process = text;
+      p = e;
+      matched = true;
+      out.framed = true;
+    } else if (size_t e2 = match_sglang_frame(s, p, text); e2 != std::string_view::npos) {
+      labels = text;
+      if (!labels.empty()) out.process = labels;
+      p = e2;
+      matched = true;
+      out.framed = true;
+    } else if (size_t e3 = match_vllm_frame(s, p, text); e3 != std::string_view::npos) {
+      out.level = text;
+      p = e3;
+      matched = true;
+      out.framed = true;
+    }
+  }
+  out.message = std::string(trim(s.substr(p)));
+  const std::string_view who = out.process;
+  out.tp = labelled_number(who, "TP");
+  if (!out.tp) out.tp = labelled_number(who, "rank=");
+  out.pp = labelled_number(who, "PP");
+  out.dp = labelled_number(who, "DP");
+}
+
+}  // namespace
+
+std::string strip_ansi(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool esc = text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[';
+    const size_t open = esc ? i + 1 : i;
+    if (esc || text[i] == '[') {
+      size_t p = open + 1;
+      while (p < text.size() && (is_digit(text[p]) || text[p] == ';')) ++p;
+      // An escape ends with any final byte; a bare "[32m" only with 'm' after digits.
+      const bool has_params = p > open + 1;
+      if (p < text.size() &&
+          ((esc && text[p] >= '@' && text[p] <= '~') || (!esc && has_params && text[p] == 'm'))) {
+        i = p;
+        continue;
+      }
+    }
+    if (text[i] == '\x1b') continue;
+    out += text[i];
+  }
+  return out;
+}
+
+std::vector<LogLine> split_log_lines(std::string_view text) {
+  std::vector<LogLine> lines;
+  int number = 0;
+  while (!text.empty() || number == 0) {
+    const size_t nl = text.find('\n');
+    std::string_view raw = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++number;
+    // A progress bar redraws itself after '\r': the last non-empty redraw is what shows.
+    while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (size_t cr = raw.rfind('\r'); cr != std::string_view::npos) raw = raw.substr(cr + 1);
+    LogLine line;
+    line.number = number;
+    const std::string clean = strip_ansi(raw);
+    unframe(clean, line);
+    lines.push_back(std::move(line));
+    if (nl == std::string_view::npos) break;
+  }
+  return lines;
+}
+
+}  // namespace gpumem

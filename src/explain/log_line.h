@@ -1,0 +1,43 @@
+// One line of an engine log with the frame around the engine's message taken off: ANSI
+// colour codes, carriage-return progress redraws, timestamps, log levels, source locations,
+// and the rank or process prefix SGLang and vLLM put in front of a worker's lines:
+//
+//   [2025-03-08 12:29:13 TP3] Load weight end. ...                     SGLang, rank TP3
+//   (VllmWorker rank=1 pid=42) INFO 12-13 19:54:18 worker.py:243] ...  vLLM V0, rank 1
+//   (EngineCore_DP0 pid=3021) INFO 09-23 18:12:21 [gpu_model_runner.py:2392] ...   vLLM V1
+//
+// Anything in front of a recognised frame (a container name, a second timestamp) is dropped
+// too, so a log piped through docker or kubectl reads the same. Lines of different ranks may
+// interleave in any order: each keeps the rank its own prefix names.
+#ifndef GPUMEM_EXPLAIN_LOG_LINE_H_
+#define GPUMEM_EXPLAIN_LOG_LINE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpumem {
+
+struct LogLine {
+  int number = 0;         // 1-based line number in the log
+  std::string message;    // the engine's own text, trimmed
+  std::string process;    // what the prefix names: "TP3", "VllmWorkerProcess pid=6494"; "" if none
+  std::string level;      // INFO, WARNING, ERROR, ... when printed
+  std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"
+  std::optional<int> pp;  // SGLang "PP1"
+  std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"
+  bool framed = false;    // a timestamp, level or process prefix was taken off
+};
+
+// ESC[...m colour sequences, and the same sequences whose ESC byte a copy-paste lost
+// ("[32mINFO[0m").
+std::string strip_ansi(std::string_view text);
+
+// Every line of `text` (LF or CRLF), numbered from 1, framing removed. Empty lines are kept
+// (with an empty message) so numbers stay those of the file.
+std::vector<LogLine> split_log_lines(std::string_view text);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_EXPLAIN_LOG_LINE_H_

@@ -1,0 +1,19 @@
+// Reading an SGLang or vLLM start-up log: which engine wrote it (from the lines each engine
+// recognises, unless the caller says), and every start-up run in it. A log in which neither
+// engine recognises a line is an error: there is nothing to explain.
+#ifndef GPUMEM_EXPLAIN_LOG_READER_H_
+#define GPUMEM_EXPLAIN_LOG_READER_H_
+
+#include <optional>
+#include <string_view>
+
+#include "core/status.h"
+#include "explain/startup_log.h"
+
+namespace gpumem {
+
+Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngine> engine);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_EXPLAIN_LOG_READER_H_

@@ -1,0 +1,100 @@
+#include "explain/logged_flags.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/sglang/flags.h"
+#include "engine/vllm/flags.h"
+
+namespace gpumem {
+namespace {
+
+std::string dashes(std::string_view name) {
+  std::string out(name);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+// Dump keys whose flag has another name: vllm v0.10.2 config/__init__.py VllmConfig.__str__ prints
+// the resolved max_model_len as max_seq_len in the engine-config line.
+std::string flag_name_for_key(LogEngine engine, std::string_view key) {
+  if (engine == LogEngine::kVllm && key == "max_seq_len") return "--max-model-len";
+  return "--" + dashes(key);
+}
+
+}  // namespace
+
+const FlagSpec* find_flag_spec(LogEngine engine, std::string_view flag) {
+  const std::span<const FlagSpec> table =
+      engine == LogEngine::kSglang ? sglang::flag_table() : vllm::flag_table();
+  const std::string name = engine == LogEngine::kVllm && flag.substr(0, 2) == "--"
+                               ? "--" + dashes(flag.substr(2))
+                               : std::string(flag);
+  for (const FlagSpec& f : table) {
+    if (f.name == name) return &f;
+    for (std::string_view a : f.aliases) {
+      if (a == name) return &f;
+    }
+  }
+  return nullptr;
+}
+
+bool is_model_key(LogEngine engine, std::string_view key) {
+  if (engine == LogEngine::kSglang) return key == "model_path";
+  return key == "model";
+}
+
+std::optional<LoggedFlag> flag_from_python(LogEngine engine, std::string_view key,
+                                           const PyValue& value, int line,
+                                           const std::string& source) {
+  const FlagSpec* spec = find_flag_spec(engine, flag_name_for_key(engine, key));
+  if (spec == nullptr || value.kind == PyValue::Kind::kNone) return std::nullopt;
+  LoggedFlag f;
+  f.flag = std::string(spec->name);
+  f.line = line;
+  f.source = source;
+  switch (spec->type) {
+    case FlagType::kBool:
+      if (value.kind != PyValue::Kind::kBool || value.text != "True") return std::nullopt;
+      f.values = {"true"};
+      break;
+    case FlagType::kIntList:
+      if (value.kind == PyValue::Kind::kList) {
+        f.is_list = true;
+        for (const PyValue& item : value.items) {
+          if (item.kind != PyValue::Kind::kInt) return std::nullopt;
+          f.values.push_back(item.text);
+        }
+      } else if (value.kind == PyValue::Kind::kInt) {
+        f.is_list = true;
+        f.values = {value.text};
+      } else {
+        return std::nullopt;
+      }
+      break;
+    case FlagType::kInt:
+      if (value.kind != PyValue::Kind::kInt) return std::nullopt;
+      f.values = {value.text};
+      break;
+    case FlagType::kFloat:
+      if (value.kind != PyValue::Kind::kInt && value.kind != PyValue::Kind::kFloat) {
+        return std::nullopt;
+      }
+      f.values = {value.text};
+      break;
+    case FlagType::kString: {
+      std::string text = value.text;
+      // vLLM's config dump prints dtypes as torch objects ("torch.bfloat16").
+      if (text.rfind("torch.", 0) == 0) text = text.substr(6);
+      if (!spec->choices.empty() &&
+          std::find(spec->choices.begin(), spec->choices.end(), text) == spec->choices.end()) {
+        return std::nullopt;
+      }
+      f.values = {text};
+      break;
+    }
+  }
+  return f;
+}
+
+}  // namespace gpumem

@@ -1,0 +1,168 @@
+// SGLang's start-up lines (sglang v0.4.3 to v0.5.18 wordings; sources: model_runner.py
+// init_torch_distributed / load_model / init_memory_pool / init_device_graphs,
+// memory_pool.py, cuda_graph_runner.py, scheduler.py, server_args.py). SGLang prints GiB
+// and labels them "GB".
+#include "explain/logged_flags.h"
+#include "explain/python_literal.h"
+#include "explain/run_collector.h"
+
+namespace gpumem {
+namespace {
+
+// The figure after `key`, added as `q` (or restated when `restated`).
+bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q) {
+  const std::optional<PrintedNumber> n = number_after(l.message, key);
+  if (!n) return false;
+  c.add(q, *n, l);
+  return true;
+}
+
+// The process already printed its summary line: a later weight line is a new start-up.
+bool ready(const RunCollector& c, const LogLine& l) {
+  return c.printed(Quantity::kMaxRunningRequests, l.process) ||
+         c.printed(Quantity::kFreeAtReady, l.process);
+}
+
+// A second weight or pool line of a process before its summary is the speculative draft's
+// (speculative/eagle_worker.py builds a second ModelRunner on the same rank).
+bool draft_line(const RunCollector& c, const LogLine& l, Quantity target) {
+  return c.printed(target, l.process) && !ready(c, l);
+}
+
+std::string word_after(std::string_view m, std::string_view key) {
+  const size_t at = m.find(key);
+  if (at == std::string_view::npos) return "";
+  const size_t start = at + key.size();
+  const size_t end = m.find_first_of(", ", start);
+  return std::string(m.substr(start, end == std::string_view::npos ? end : end - start));
+}
+
+void read_server_args(const LogLine& l, RunCollector& c) {
+  c.start_of_run();
+  const std::string_view m = l.message;
+  std::optional<std::string> served;
+  for (const PyItem& item : parse_keyword_items(m.substr(m.find("server_args") + 11))) {
+    if (is_model_key(LogEngine::kSglang, item.key) && item.value.kind == PyValue::Kind::kString) {
+      c.run().model = item.value.text;
+      c.run().model_line = l.number;
+    } else if (item.key == "served_model_name" && item.value.kind == PyValue::Kind::kString) {
+      served = item.value.text;
+    } else if (std::optional<LoggedFlag> f = flag_from_python(
+                   LogEngine::kSglang, item.key, item.value, l.number, "server_args")) {
+      c.flag(std::move(*f));
+    }
+  }
+  // A local checkpoint path says less than the name it is served under.
+  if (served && (!c.run().model || c.run().model->find('/') == 0)) {
+    c.run().model = *served;
+    c.run().model_line = l.number;
+  }
+}
+
+void printed_flag(RunCollector& c, const LogLine& l, std::string flag, std::string value) {
+  LoggedFlag f;
+  f.flag = std::move(flag);
+  f.values = {std::move(value)};
+  f.line = l.number;
+  f.source = "printed";
+  c.flag(std::move(f));
+}
+
+void read_summary(const LogLine& l, RunCollector& c) {
+  // scheduler.py: "max_total_num_tokens=N, chunked_prefill_size=N, max_prefill_tokens=N,
+  // max_running_requests=N, context_len=N[, available_gpu_mem=X GB]".
+  const std::string_view m = l.message;
+  if (std::optional<PrintedNumber> t = number_after(m, "max_total_num_tokens=")) {
+    if (!c.printed(Quantity::kKvTokens, l.process)) c.add(Quantity::kKvTokens, *t, l);
+  }
+  figure(c, l, "max_running_requests=", Quantity::kMaxRunningRequests);
+  figure(c, l, "available_gpu_mem=", Quantity::kFreeAtReady);
+  for (const auto& [key, flag] :
+       {std::pair<std::string_view, std::string>{"chunked_prefill_size=", "--chunked-prefill-size"},
+        {"max_prefill_tokens=", "--max-prefill-tokens"},
+        {"context_len=", "--context-length"}}) {
+    if (std::optional<PrintedNumber> n = number_after(m, key); n && n->decimals < 0) {
+      printed_flag(c, l, flag, std::to_string(static_cast<long long>(n->value)));
+    }
+  }
+  c.phase("ready", l.number);
+}
+
+}  // namespace
+
+bool read_sglang_line(const LogLine& l, RunCollector& c) {
+  const std::string_view m = l.message;
+  if (starts_with(m, "server_args")) {
+    read_server_args(l, c);
+  } else if (contains(m, "Init torch distributed ends")) {
+    figure(c, l, "mem usage=", Quantity::kInitDistributedUsage);
+    c.phase("distributed", l.number);
+  } else if (starts_with(m, "Load weight begin")) {
+    if (!draft_line(c, l, Quantity::kFreeBeforeWeights)) {
+      figure(c, l, "avail mem=", Quantity::kFreeBeforeWeights);
+    }
+  } else if (starts_with(m, "Load weight end")) {
+    if (draft_line(c, l, Quantity::kWeightUsage)) {
+      figure(c, l, "mem usage=", Quantity::kDraftWeightUsage);
+      c.phase("draft weights", l.number);
+    } else {
+      figure(c, l, "avail mem=", Quantity::kFreeAfterWeights);
+      figure(c, l, "mem usage=", Quantity::kWeightUsage);
+      c.run().architecture = word_after(m, "type=");
+      c.run().dtype = word_after(m, "dtype=");
+      c.phase("weights", l.number);
+      // model_runner.py load_model prints "elapsed=" first in v0.5.9 and later releases.
+      if (!contains(m, "elapsed=")) {
+        c.clue("", "0.5.9", "'Load weight end' without 'elapsed='", l.number);
+      }
+    }
+  } else if (starts_with(m, "KV Cache is allocated")) {
+    if (!draft_line(c, l, Quantity::kKvTokens)) {
+      figure(c, l, "#tokens:", Quantity::kKvTokens);
+      figure(c, l, "K size:", Quantity::kKSize);
+      figure(c, l, "V size:", Quantity::kVSize);
+      if (!contains(m, "K size:")) figure(c, l, "KV size:", Quantity::kKvSize);
+      c.phase("kv cache", l.number);
+    }
+  } else if (starts_with(m, "Memory pool end")) {
+    if (!draft_line(c, l, Quantity::kFreeAfterPool)) {
+      figure(c, l, "avail mem=", Quantity::kFreeAfterPool);
+    }
+  } else if (starts_with(m, "Capture cuda graph begin")) {
+    figure(c, l, "avail mem=", Quantity::kFreeBeforeGraphs);
+    c.phase("cuda graphs", l.number);
+  } else if (starts_with(m, "Capture cuda graph bs")) {
+    if (std::optional<std::vector<long long>> bs = int_list_after(m, "bs")) {
+      LoggedFlag f;
+      f.flag = "--cuda-graph-bs";
+      for (long long b : *bs) f.values.push_back(std::to_string(b));
+      f.is_list = true;
+      f.line = l.number;
+      f.source = "printed";
+      c.flag(std::move(f));
+    }
+  } else if (starts_with(m, "Capture cuda graph end")) {
+    figure(c, l, "mem usage=", Quantity::kGraphUsage);
+    figure(c, l, "avail mem=", Quantity::kFreeAfterGraphs);
+    c.phase("cuda graphs done", l.number);
+  } else if (starts_with(m, "Capture draft")) {
+    c.phase("draft cuda graphs", l.number);
+  } else if (starts_with(m, "max_total_num_tokens=")) {
+    read_summary(l, c);
+  } else if (contains(m, "Custom allreduce is disabled")) {
+    c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
+  } else if (contains(m, "Not enough memory. Please try to increase --mem-fraction-static")) {
+    c.problem(ProblemKind::kNotEnoughMemory, l);
+  } else if (contains(m, "memory capacity is unbalanced")) {
+    c.problem(ProblemKind::kImbalance, l);
+  } else if (contains(m, "CUDA out of memory") || contains(m, "OutOfMemoryError")) {
+    c.problem(ProblemKind::kOutOfMemory, l);
+  } else if (contains(m, "Capture cuda graph failed")) {
+    c.problem(ProblemKind::kOtherError, l);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gpumem

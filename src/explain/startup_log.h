@@ -1,0 +1,156 @@
+// What an engine's start-up log says, read into numbers: the figures its memory lines print
+// (each with its line, the rank that printed it and the precision it was printed with), the
+// flags it states (argument dumps, launch commands, values its memory lines name), the model,
+// version and GPU where printed, and the errors that ended the start-up.
+//
+// One log may hold several start-ups (a user re-ran the server and pasted every attempt);
+// each is a `LogRun`. Units: SGLang's "GB" and vLLM's "GB"/"GiB" are all GiB (bytes / 2^30),
+// kept as printed in `value`; counts are exact; `decimals` says how a figure was rounded
+// (kExact for whole counts and byte counts).
+#ifndef GPUMEM_EXPLAIN_STARTUP_LOG_H_
+#define GPUMEM_EXPLAIN_STARTUP_LOG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpumem {
+
+enum class LogEngine { kSglang, kVllm };
+
+std::string_view log_engine_name(LogEngine e);  // "sglang", "vllm"
+
+// Each figure an engine prints about start-up memory. The comment names the line it is read
+// from; several wordings (releases) may feed one quantity.
+enum class Quantity {
+  // SGLang (model_runner.py, memory_pool.py, scheduler.py)
+  kInitDistributedUsage,  // "Init torch distributed ends. mem usage=X GB"
+  kFreeBeforeWeights,     // "Load weight begin. avail mem=X GB"
+  kWeightUsage,           // "Load weight end. ... mem usage=X GB"
+  kFreeAfterWeights,      // "Load weight end. ... avail mem=X GB"
+  kDraftWeightUsage,      // the speculative draft's own "Load weight end ... mem usage"
+  kKSize,                 // "KV Cache is allocated. #tokens: N, K size: X GB"
+  kVSize,                 // "... V size: X GB"
+  kKvSize,                // MLA: "... KV size: X GB"
+  kFreeAfterPool,         // "Memory pool end. avail mem=X GB"
+  kFreeBeforeGraphs,      // "Capture cuda graph begin. ... avail mem=X GB"
+  kFreeAfterGraphs,       // "Capture cuda graph end. ... avail mem=X GB"
+  kMaxRunningRequests,    // "max_running_requests=N"
+  kFreeAtReady,           // "available_gpu_mem=X GB"
+  // Both engines
+  kKvTokens,  // SGLang "#tokens: N" / "max_total_num_tokens=N"; vLLM "GPU KV cache size: N tokens"
+  kGraphUsage,  // SGLang "Capture cuda graph end. ... mem usage=X GB"; vLLM "Graph capturing
+                // finished ..., took X GiB"
+  // vLLM (worker.py / gpu_worker.py, gpu_model_runner.py, kv_cache_utils.py)
+  kTotalMemory,        // "total_gpu_memory X GiB"; "Free memory on device (F/T GiB)"
+  kFreeAtStartup,      // "Free memory on device (F/T GiB) on startup"
+  kRequestedMemory,    // "the current vLLM instance can use X GiB"; "Desired ... (u, X GiB)"
+  kModelLoading,       // "Model loading took X GiB"; V0 "Loading model weights took X GB"
+  kPeakTorchMemory,    // V0 "peak_torch_memory=X GiB" (weights included)
+  kNonTorchMemory,     // "non_torch_memory X GiB"; "X GiB for non-torch memory"
+  kActivationPeak,     // "PyTorch activation peak memory X GiB"; "X GiB for peak activation"
+  kCudaGraphEstimate,  // "Estimated CUDA graph memory: X GiB total"
+  kAvailableKvMemory,  // "Available KV cache memory: X GiB"; V0 "available_kv_cache_memory";
+                       // "Current kv cache memory in use is N bytes" (exact)
+  kGpuBlocks,          // V0 "# GPU blocks: N"
+  kMaxConcurrency,     // "Maximum concurrency for L tokens per request: Cx"
+  kKvTokensStorable,   // "... tokens that can be stored in KV cache (N)"
+};
+
+enum class FigureUnit { kGiB, kCount, kRatio };
+
+std::string_view quantity_name(Quantity q);  // "free after weights (A)"
+FigureUnit quantity_unit(Quantity q);
+
+inline constexpr int kExact = -1;
+
+struct Observation {
+  Quantity quantity;
+  double value = 0;       // GiB, a count or a ratio, as printed
+  int decimals = kExact;  // digits after the point as printed; kExact for exact values
+  int line = 0;
+  std::string process;      // the prefix that printed it ("TP3"); "" for the main process
+  std::optional<int> rank;  // the rank the prefix names, if it names one
+};
+
+// A flag the log states, spelled as on the engine's command line ("--tp-size").
+struct LoggedFlag {
+  std::string flag;
+  std::vector<std::string> values;
+  bool is_list = false;
+  int line = 0;
+  std::string source;  // "server_args", "launch command", "non-default args", "printed", ...
+};
+
+enum class ProblemKind {
+  kOutOfMemory,      // CUDA out of memory
+  kKvCacheTooSmall,  // vLLM: one request of max_model_len does not fit the KV cache
+  kNoKvMemory,       // vLLM: "No available memory for the cache blocks"
+  kBudget,           // vLLM: free memory below gpu_memory_utilization's budget
+  kNotEnoughMemory,  // SGLang: the profiled KV pool is empty ("Not enough memory")
+  kImbalance,        // SGLang: "The memory capacity is unbalanced"
+  kOtherError,
+};
+
+struct LoggedProblem {
+  ProblemKind kind;
+  std::string message;  // the line's text
+  int line = 0;
+  std::string process;
+  std::optional<double> requested_gib;  // OOM "Tried to allocate X"
+  std::optional<double> free_gib;       // OOM "of which X is free"
+};
+
+// Evidence about the engine's release from what a line looks like: the release is at least
+// `from` and below `before` (either may be empty).
+struct VersionClue {
+  std::string from;
+  std::string before;
+  std::string why;
+  int line = 0;
+};
+
+// A start-up phase the log reached, to say where a truncated or failed log stops.
+struct PhaseMark {
+  std::string phase;  // "weights", "kv cache", "cuda graphs", "ready", ...
+  int line = 0;
+};
+
+struct LogRun {
+  int first_line = 0;
+  int last_line = 0;
+  std::vector<Observation> observations;
+  std::vector<LoggedFlag> flags;
+  std::optional<std::string> model;  // Hugging Face name or path as logged
+  int model_line = 0;
+  std::optional<std::string> version;  // printed release
+  int version_line = 0;
+  std::vector<VersionClue> version_clues;
+  std::optional<std::string> gpu_name;  // as nvidia-smi / torch prints it
+  int gpu_name_line = 0;
+  std::optional<double> gpu_memory_total_mib;  // nvidia-smi memory.total
+  std::string architecture;                    // SGLang "type=Qwen2ForCausalLM"
+  std::string dtype;                           // "torch.bfloat16"
+  std::vector<LoggedProblem> problems;
+  std::vector<PhaseMark> phases;
+  std::vector<std::string> notes;  // other facts a line states (custom all-reduce disabled, ...)
+  int recognised_lines = 0;
+
+  const LoggedFlag* flag(std::string_view name) const;
+  // Observations of `q`, in log order.
+  std::vector<const Observation*> all(Quantity q) const;
+  const Observation* first(Quantity q) const;
+  bool empty() const;  // nothing usable
+};
+
+struct StartupLog {
+  LogEngine engine = LogEngine::kSglang;
+  std::vector<LogRun> runs;
+  int lines = 0;
+};
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_EXPLAIN_STARTUP_LOG_H_
