@@ -10,9 +10,14 @@
 namespace gpumem::sweep {
 namespace {
 
-// Points a worker claims at a time: few enough to balance the threads' load, many enough
-// that the shared counter is rarely touched.
-constexpr size_t kChunk = 64;
+// Points a worker claims at a time: at most this many, so that the shared counter is
+// rarely touched, and at least eight claims per thread, so that a small grid still spreads
+// over every thread and the last claims balance their load.
+constexpr size_t kMaxChunk = 64;
+
+size_t chunk_size(size_t total, int threads) {
+  return std::clamp<size_t>(total / (static_cast<size_t>(threads) * 8), 1, kMaxChunk);
+}
 
 }  // namespace
 
@@ -25,10 +30,11 @@ std::vector<PointResult> run_sweep(const Scenario& base, const Grid& grid,
   std::mutex mu;
   std::condition_variable finished;
   int running = std::max(1, options.threads);
+  const size_t chunk = chunk_size(total, running);
   auto work = [&] {
     PointEvaluator evaluator(base, grid, inputs);
-    for (size_t start = next.fetch_add(kChunk); start < total; start = next.fetch_add(kChunk)) {
-      const size_t end = std::min(total, start + kChunk);
+    for (size_t start = next.fetch_add(chunk); start < total; start = next.fetch_add(chunk)) {
+      const size_t end = std::min(total, start + chunk);
       for (size_t p = start; p < end; ++p) results[p] = evaluator.evaluate(p);
       done.fetch_add(end - start);
     }
