@@ -72,6 +72,8 @@ struct MlaConfig {
   std::int64_t kv_lora_rank = 0;
   std::int64_t qk_nope_head_dim = 0;
   std::int64_t qk_rope_head_dim = 0;
+
+  friend bool operator==(const MlaConfig&, const MlaConfig&) = default;
 };
 
 struct MoeConfig {
@@ -87,6 +89,8 @@ struct MoeConfig {
   bool router_bias = false;                          // gpt-oss router Linear has a bias
   bool router_correction_bias = false;               // e_score_correction_bias (noaux_tc routing)
   bool expert_bias = false;                          // gpt-oss experts have gate_up/down biases
+
+  friend bool operator==(const MoeConfig&, const MoeConfig&) = default;
 };
 
 enum class QuantMethod : unsigned char {
@@ -111,6 +115,8 @@ struct Quantization {
   // The checkpoint ships FP8 KV-cache scales (ModelOpt kv_cache_quant_algo FP8,
   // compressed-tensors kv_cache_scheme): engines then default the KV cache to FP8.
   bool kv_cache_fp8 = false;
+
+  friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
 struct Architecture {
@@ -163,6 +169,10 @@ struct Architecture {
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }
+
+  // Equal architectures have equal weights under equal layouts and rules (weights memoise
+  // on this).
+  friend bool operator==(const Architecture&, const Architecture&) = default;
 };
 
 // One value published for a model, with where it was read and how sure it is.

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <utility>
 
 #include "core/spelling.h"
 
@@ -22,6 +25,20 @@ std::optional<std::string> suggestion(std::string_view word,
 
 }  // namespace
 
+struct ModelCatalog::Cache {
+  struct Read {
+    Result<ModelEntry> entry;
+    Diagnostics diags;
+  };
+  std::mutex mu;
+  std::map<std::string, Read, std::less<>> reads;
+};
+
+ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs)
+    : directory_(std::move(directory)),
+      slugs_(std::move(slugs)),
+      cache_(std::make_shared<Cache>()) {}
+
 Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -39,14 +56,27 @@ Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
   return ModelCatalog(directory, std::move(slugs));
 }
 
-
 Result<ModelEntry> ModelCatalog::find(std::string_view slug, Diagnostics& diags) const {
   if (!std::binary_search(slugs_.begin(), slugs_.end(), slug)) {
     std::optional<std::string> s = suggestion(slug, slugs_);
     return not_found("unknown model '" + std::string(slug) + "'" +
                      (s ? "; did you mean '" + *s + "'?" : std::string()));
   }
-  return load_model_entry(directory_ + "/" + std::string(slug) + ".yaml", diags);
+  {
+    std::lock_guard lock(cache_->mu);
+    if (auto it = cache_->reads.find(slug); it != cache_->reads.end()) {
+      diags.append(it->second.diags);
+      return it->second.entry;
+    }
+  }
+  // Read outside the lock: two threads may both read a new slug, and both get the same.
+  Diagnostics local;
+  Result<ModelEntry> entry =
+      load_model_entry(directory_ + "/" + std::string(slug) + ".yaml", local);
+  diags.append(local);
+  std::lock_guard lock(cache_->mu);
+  cache_->reads.try_emplace(std::string(slug), Cache::Read{entry, std::move(local)});
+  return entry;
 }
 
 }  // namespace gpumem

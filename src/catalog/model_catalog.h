@@ -4,9 +4,16 @@
 // validates one entry on demand, so one broken file does not hide the others. An unknown
 // slug is an error that suggests the closest slug, by spelling or, for a truncated name
 // ("llama-3.1-70b"), the shortest slug it begins.
+//
+// An entry is read from disk once per catalog: `find` keeps each slug's outcome (the entry
+// or its error, and the diagnostics reading it gave) and replays it on later calls, since a
+// sweep resolves the same model for every point. The catalog's files are taken not to
+// change while it is open. Copies of a catalog share what it has read; `find` is safe to
+// call from several threads at once.
 #ifndef GPUMEM_CATALOG_MODEL_CATALOG_H_
 #define GPUMEM_CATALOG_MODEL_CATALOG_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,11 +37,13 @@ class ModelCatalog {
   Result<ModelEntry> find(std::string_view slug, Diagnostics& diags) const;
 
  private:
-  ModelCatalog(std::string directory, std::vector<std::string> slugs)
-      : directory_(std::move(directory)), slugs_(std::move(slugs)) {}
+  struct Cache;
+
+  ModelCatalog(std::string directory, std::vector<std::string> slugs);
 
   std::string directory_;
   std::vector<std::string> slugs_;
+  std::shared_ptr<Cache> cache_;  // never null
 };
 
 }  // namespace gpumem

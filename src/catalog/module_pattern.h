@@ -31,6 +31,10 @@ class ModulePattern {
 
   bool matches(std::string_view module) const;
   const std::string& text() const { return text_; }
+  // The text decides the kind and the expression, so equal texts are equal patterns.
+  friend bool operator==(const ModulePattern& a, const ModulePattern& b) {
+    return a.text_ == b.text_;
+  }
 
  private:
   enum class Kind { kName, kGlob, kRegex };
@@ -50,6 +54,7 @@ class ModulePatternSet {
   bool matches(std::string_view module) const;
   bool empty() const { return patterns_.empty(); }
   const std::vector<ModulePattern>& patterns() const { return patterns_; }
+  friend bool operator==(const ModulePatternSet&, const ModulePatternSet&) = default;
 
  private:
   std::vector<ModulePattern> patterns_;

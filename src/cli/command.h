@@ -29,6 +29,7 @@ const std::vector<Command>& commands();
 // Registration functions, one per cmd_*.cc.
 Command validate_command();
 Command simulate_command();
+Command sweep_command();
 Command catalog_command();
 Command report_command();
 Command diff_command();

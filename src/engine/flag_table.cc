@@ -67,7 +67,9 @@ std::optional<double> to_double(std::string_view s) {
   return v;
 }
 
-const FlagSpec* lookup(std::string_view flag, std::span<const FlagSpec> table) {
+}  // namespace
+
+const FlagSpec* find_flag(std::string_view flag, std::span<const FlagSpec> table) {
   for (const FlagSpec& f : table) {
     if (f.name == flag) return &f;
     for (std::string_view a : f.aliases) {
@@ -77,13 +79,11 @@ const FlagSpec* lookup(std::string_view flag, std::span<const FlagSpec> table) {
   return nullptr;
 }
 
-}  // namespace
-
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
                       std::string_view engine_name, Diagnostics& diags) {
   FlagValues out;
   for (const EngineArg& arg : args) {
-    const FlagSpec* spec = lookup(arg.flag, table);
+    const FlagSpec* spec = find_flag(arg.flag, table);
     if (spec == nullptr) {
       std::vector<std::string> names;
       for (const FlagSpec& f : table) {

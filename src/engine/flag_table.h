@@ -63,6 +63,9 @@ int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diag
 std::optional<std::int64_t> positive_flag_opt(const FlagValues& v, std::string_view flag,
                                               Diagnostics& diags);
 
+// The entry of `table` whose name or one of whose aliases is `flag`; null when none is.
+const FlagSpec* find_flag(std::string_view flag, std::span<const FlagSpec> table);
+
 // Reads `args` against `table`; every problem goes to `diags`.
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
                       std::string_view engine_name, Diagnostics& diags);

@@ -43,4 +43,12 @@ bool read_nccl_variable(const EnvVar& v, NcclSettings& settings, Diagnostics& di
   return true;
 }
 
+std::span<const std::string_view> nccl_variables() {
+  static constexpr std::string_view kNames[] = {
+      "NCCL_CUMEM_ENABLE",   "NCCL_RUNTIME_CONNECT", "NCCL_BUFFSIZE",  "NCCL_LL_BUFFSIZE",
+      "NCCL_LL128_BUFFSIZE", "NCCL_MIN_NCHANNELS",   "NCCL_MIN_CTAS",  "NCCL_MAX_NCHANNELS",
+      "NCCL_MAX_CTAS",       "NCCL_P2P_DISABLE",     "NCCL_P2P_LEVEL", "NCCL_NVLS_ENABLE"};
+  return kNames;
+}
+
 }  // namespace gpumem

@@ -5,6 +5,9 @@
 #ifndef GPUMEM_ENGINE_NCCL_ENVIRONMENT_H_
 #define GPUMEM_ENGINE_NCCL_ENVIRONMENT_H_
 
+#include <span>
+#include <string_view>
+
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "device/comm.h"
@@ -14,6 +17,9 @@ namespace gpumem {
 // Reads `v` into `settings` when it is one of the variables the NCCL model knows (a bad
 // value is an error at the value); returns false for any other variable.
 bool read_nccl_variable(const EnvVar& v, NcclSettings& settings, Diagnostics& diags);
+
+// The names `read_nccl_variable` reads, in its order.
+std::span<const std::string_view> nccl_variables();
 
 }  // namespace gpumem
 

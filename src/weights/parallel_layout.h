@@ -23,6 +23,8 @@ struct ParallelLayout {
   int ep_size = 1;
   bool enable_dp_attention = false;
   int dp_size = 1;
+
+  friend bool operator==(const ParallelLayout&, const ParallelLayout&) = default;
 };
 
 // Sizes and ranks must be in range, ep_size and (with DP attention) dp_size must divide

@@ -1,5 +1,8 @@
 #include "weights/rank_weights.h"
 
+#include <array>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "weights/layer_weights.h"
@@ -219,8 +222,12 @@ bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
          a.moe.num_experts == 256 && a.moe.num_shared_experts == 1 && l.ep_size == 1;
 }
 
-Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
-                                               const WeightRules& rules) {
+namespace {
+
+using Weights = Result<std::vector<WeightTensor>>;
+
+Weights build_rank_weights(const Architecture& a, const ParallelLayout& l,
+                           const WeightRules& rules) {
   GPUMEM_RETURN_IF_ERROR(validate_layout(l));
   if (a.is_draft_head()) {
     return invalid_input(a.name +
@@ -230,6 +237,47 @@ Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const Para
   ModelBuilder builder(a, l, rules);
   GPUMEM_RETURN_IF_ERROR(builder.build());
   return builder.take();
+}
+
+// The last few lists built, shared by every thread. A sweep or a fit search simulates one
+// model under a handful of layouts many times over; building a list (thousands of named
+// tensors, quantization patterns matched per module) costs far more than comparing an
+// architecture, so equal inputs reuse the list. Entries are immutable once stored.
+class WeightMemo {
+ public:
+  std::shared_ptr<const Weights> get(const Architecture& a, const ParallelLayout& l,
+                                     const WeightRules& rules) {
+    {
+      std::lock_guard lock(mu_);
+      for (const Entry& e : entries_) {
+        if (e.weights && e.layout == l && e.rules == rules && e.architecture == a) return e.weights;
+      }
+    }
+    auto built = std::make_shared<const Weights>(build_rank_weights(a, l, rules));
+    std::lock_guard lock(mu_);
+    entries_[next_] = Entry{a, l, rules, built};
+    next_ = (next_ + 1) % entries_.size();
+    return built;
+  }
+
+ private:
+  struct Entry {
+    Architecture architecture;
+    ParallelLayout layout;
+    WeightRules rules;
+    std::shared_ptr<const Weights> weights;  // null: an empty slot
+  };
+  std::mutex mu_;
+  std::array<Entry, 16> entries_;  // replaced oldest first
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
+                                               const WeightRules& rules) {
+  static WeightMemo memo;
+  return *memo.get(a, l, rules);
 }
 
 }  // namespace gpumem

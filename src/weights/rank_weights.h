@@ -36,6 +36,8 @@
 
 namespace gpumem {
 
+// One rank's tensors in allocation order. Pure in its arguments: the most recent lists are
+// kept and returned again for equal arguments (safe across threads).
 Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
                                                const WeightRules& rules);
 

@@ -57,6 +57,8 @@ struct WeightRules {
   // Which pipeline stages take the layers left over by num_layers % pp_size
   // (parallel_layout.h; SGLang's rule by default).
   PpPartition pp_partition = PpPartition::kExtraOnLastStages;
+
+  friend bool operator==(const WeightRules&, const WeightRules&) = default;
 };
 
 }  // namespace gpumem

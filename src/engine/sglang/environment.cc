@@ -42,4 +42,15 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   return env;
 }
 
+std::span<const std::string_view> modelled_variables() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names = {"SGLANG_CUSTOM_ALLREDUCE_ALGO",
+                                           "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK",
+                                           "SGLANG_FLASHINFER_WORKSPACE_SIZE"};
+    for (std::string_view n : nccl_variables()) names.push_back(n);
+    return names;
+  }();
+  return kNames;
+}
+
 }  // namespace gpumem::sglang

@@ -7,7 +7,9 @@
 #define GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
@@ -33,6 +35,9 @@ struct Environment {
 };
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags);
+
+// The variables `read_environment` reads: SGLang's own, then NCCL's.
+std::span<const std::string_view> modelled_variables();
 
 }  // namespace gpumem::sglang
 

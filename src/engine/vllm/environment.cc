@@ -1,5 +1,7 @@
 #include "engine/vllm/environment.h"
 
+#include <vector>
+
 #include "engine/env_value.h"
 #include "engine/nccl_environment.h"
 
@@ -22,6 +24,16 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
                 "unknown vLLM patch '" + engine.patches[i] + "'; gpumem models no vLLM patches");
   }
   return env;
+}
+
+std::span<const std::string_view> modelled_variables() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names = {"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+                                           "VLLM_ALLREDUCE_USE_SYMM_MEM"};
+    for (std::string_view n : nccl_variables()) names.push_back(n);
+    return names;
+  }();
+  return kNames;
 }
 
 }  // namespace gpumem::vllm

@@ -6,6 +6,8 @@
 #define GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_
 
 #include <optional>
+#include <span>
+#include <string_view>
 
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
@@ -23,6 +25,9 @@ struct Environment {
 };
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags);
+
+// The variables `read_environment` reads: vLLM's own, then NCCL's.
+std::span<const std::string_view> modelled_variables();
 
 }  // namespace gpumem::vllm
 

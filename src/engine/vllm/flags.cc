@@ -254,12 +254,9 @@ void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
   f.speculative = s;
 }
 
-// vllm utils/argparse_utils.py FlexibleArgumentParser: "--max_model_len" is "--max-model-len".
 std::vector<EngineArg> with_dashes(std::span<const EngineArg> args) {
   std::vector<EngineArg> out(args.begin(), args.end());
-  for (EngineArg& a : out) {
-    if (a.flag.rfind("--", 0) == 0) std::replace(a.flag.begin() + 2, a.flag.end(), '_', '-');
-  }
+  for (EngineArg& a : out) a.flag = dashed_flag(a.flag);
   return out;
 }
 
@@ -282,6 +279,12 @@ std::string_view cudagraph_mode_name(CudagraphMode m) {
 }
 
 std::span<const FlagSpec> flag_table() { return table(); }
+
+std::string dashed_flag(std::string_view flag) {
+  std::string out(flag);
+  if (out.rfind("--", 0) == 0) std::replace(out.begin() + 2, out.end(), '_', '-');
+  return out;
+}
 
 EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& rules,
                               Diagnostics& diags) {

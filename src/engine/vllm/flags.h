@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/scenario.h"
@@ -24,6 +25,9 @@
 namespace gpumem::vllm {
 
 std::span<const FlagSpec> flag_table();
+
+// vllm utils/argparse_utils.py FlexibleArgumentParser: "--max_model_len" is "--max-model-len".
+std::string dashed_flag(std::string_view flag);
 
 // vllm config/compilation.py CUDAGraphMode.
 enum class CudagraphMode { kNone, kPiecewise, kFull, kFullDecodeOnly, kFullAndPiecewise };

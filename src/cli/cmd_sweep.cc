@@ -1,0 +1,198 @@
+// `gpumem sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--best COLUMN]`: the scenario
+// simulated at every point of the grid the --vary arguments span, on every core, one row per
+// point as a table, CSV or JSON; with --best, only the point that maximises a column among
+// those that start. Exit code 0 when some point starts, 1 when none does, 2 on bad input.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "catalog/scenario.h"
+#include "cli/calibration_choice.h"
+#include "cli/command.h"
+#include "cli/workspace.h"
+#include "core/atomic_file.h"
+#include "core/spelling.h"
+#include "sweep/report.h"
+#include "sweep/sweep.h"
+
+namespace gpumem::cli {
+namespace {
+
+// A bar on stderr, drawn only when the sweep has run for a second and stderr is a terminal.
+class ProgressBar {
+ public:
+  ProgressBar() : start_(std::chrono::steady_clock::now()), terminal_(isatty(STDERR_FILENO)) {}
+
+  void update(size_t done, size_t total) {
+    if (!terminal_) return;
+    if (done == total) {
+      if (drawn_) std::fputs("\r\033[K", stderr);
+      drawn_ = false;
+      return;
+    }
+    if (std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+    constexpr size_t kWidth = 40;
+    const size_t filled = total == 0 ? 0 : done * kWidth / total;
+    std::fprintf(stderr, "\rsweep [%s%s] %3zu%% %zu/%zu points", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(), total == 0 ? 0 : done * 100 / total,
+                 done, total);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  bool terminal_;
+  bool drawn_ = false;
+};
+
+// Two axes varying the same key would make the grid contradict itself.
+void check_distinct(const std::vector<sweep::Axis>& axes, Diagnostics& diags) {
+  for (size_t a = 0; a < axes.size(); ++a) {
+    for (size_t b = 0; b < a; ++b) {
+      const bool same =
+          axes[a].kind == axes[b].kind &&
+          (axes[a].name.empty() ? axes[a].key == axes[b].key : axes[a].name == axes[b].name);
+      if (same) {
+        diags.error(axes[a].loc, "'" + axes[a].key + "' is varied already by --vary " +
+                                     std::to_string(axes[b].loc.line));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Command sweep_command() {
+  return {
+      "sweep", "simulate a scenario over a grid of flag, hardware or environment values",
+      [](CLI::App& app, const GlobalOptions& global) {
+        struct Options {
+          std::string scenario;
+          std::vector<std::string> vary;
+          std::string best;
+          std::string format = "table";
+          int threads = 0;
+          std::string output;
+          std::string calibration;
+        };
+        auto o = std::make_shared<Options>();
+        app.add_option("scenario", o->scenario, "scenario YAML file")->required();
+        app.add_option("--vary", o->vary,
+                       "KEY=V1,V2,... or KEY=A..B:STEP; KEY is an engine flag (--name), "
+                       "hardware.gpu, hardware.count, hardware.nodes, "
+                       "hardware.interconnect or an environment variable; repeat for a "
+                       "grid")
+            ->required();
+        app.add_option("--best", o->best,
+                       "print only the point that starts with the most kv_tokens (tokens), "
+                       "max_running_requests (requests) or min_headroom (headroom)");
+        app.add_option("--format", o->format, "table, csv or json")
+            ->check(CLI::IsMember({"table", "csv", "json"}));
+        app.add_option("-j,--jobs", o->threads, "threads (default: every core)");
+        app.add_option("-o,--output", o->output, "write to this file instead of stdout");
+        app.add_option("--calibration", o->calibration,
+                       "calibration entry (default: the one matching each GPU)");
+        return [o, &global]() -> ExitCode {
+          Diagnostics diags;
+          std::optional<Workspace> ws = open_workspace(global, diags);
+          if (!ws) return report_diagnostics(diags);
+          std::optional<Scenario> base = load_scenario(o->scenario, ws->gpus, diags);
+          if (!base || !diags.empty()) return report_diagnostics(diags);
+          if (base->engine.name != "sglang" && base->engine.name != "vllm") {
+            diags.error(base->engine.name_loc, "engine '" + base->engine.name +
+                                                   "' is not modelled; gpumem models sglang "
+                                                   "and vllm");
+            return report_diagnostics(diags);
+          }
+          std::vector<sweep::Axis> axes;
+          for (size_t i = 0; i < o->vary.size(); ++i) {
+            std::optional<sweep::Axis> axis =
+                sweep::parse_axis(o->vary[i], static_cast<int>(i) + 1, diags);
+            if (axis && sweep::check_axis(*axis, *base, ws->gpus, diags)) {
+              axes.push_back(std::move(*axis));
+            }
+          }
+          check_distinct(axes, diags);
+          std::optional<std::string_view> best;
+          if (!o->best.empty()) {
+            best = sweep::best_column(o->best);
+            if (!best) {
+              std::vector<std::string> names = {"tokens", "requests", "headroom"};
+              for (std::string_view c : sweep::best_columns()) names.emplace_back(c);
+              diags.error({"--best", 0, 0}, "'" + o->best +
+                                                "' is not a column --best can maximise "
+                                                "(tokens, requests, headroom)" +
+                                                did_you_mean(o->best, names));
+            }
+          }
+          if (o->threads < 0) {
+            diags.error({"-j", 0, 0}, "the number of threads must be positive, got " +
+                                          std::to_string(o->threads));
+          }
+          if (!diags.empty()) return report_diagnostics(diags);
+          if (!sweep::grid_size(axes)) {
+            diags.error({"--vary", 0, 0}, "the grid has more than " +
+                                              std::to_string(sweep::kMaxGridPoints) + " points");
+            return report_diagnostics(diags);
+          }
+          // The constants `gpumem simulate` would choose, for every GPU the grid reaches.
+          sweep::SweepInputs inputs{ws->gpus, ws->models, {}};
+          std::vector<std::string> gpus = {base->hardware.gpu};
+          for (const sweep::Axis& a : axes) {
+            if (a.kind == sweep::AxisKind::kGpu) gpus = a.values;
+          }
+          for (const std::string& g : gpus) {
+            Scenario on_gpu = *base;
+            on_gpu.hardware.gpu = g;
+            std::optional<SimulationConstants> c =
+                choose_calibration(*ws, on_gpu, o->calibration, diags);
+            if (!c) return report_diagnostics(diags);
+            inputs.constants.emplace_back(ws->gpus.find(g)->name, std::move(*c));
+          }
+          const sweep::Grid grid(std::move(axes));
+          ProgressBar bar;
+          sweep::SweepOptions options;
+          options.threads =
+              o->threads > 0 ? o->threads
+                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+          options.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
+          const std::vector<sweep::PointResult> results =
+              sweep::run_sweep(*base, grid, inputs, options);
+
+          sweep::SweepReport report;
+          report.scenario = base->name;
+          report.grid = &grid;
+          report.results = &results;
+          bool any_starts = false;
+          for (const sweep::PointResult& r : results) {
+            any_starts = any_starts || r.status == sweep::PointStatus::kFits;
+          }
+          if (best) {
+            report.best_by = std::string(*best);
+            if (std::optional<size_t> p = sweep::best_point(results, *best)) {
+              report.rows = {*p};
+            }
+          } else {
+            for (size_t p = 0; p < results.size(); ++p) report.rows.push_back(p);
+          }
+          const std::string text = o->format == "json"  ? sweep::render_sweep_json(report)
+                                   : o->format == "csv" ? sweep::render_sweep_csv(report)
+                                                        : sweep::render_sweep_table(report);
+          if (o->output.empty()) {
+            std::fputs(text.c_str(), stdout);
+          } else if (Status w = write_file_atomically(o->output, text); !w.ok()) {
+            std::fprintf(stderr, "%s\n", w.message().c_str());
+            return kExitBadInput;
+          }
+          if (best && report.rows.empty()) {
+            std::fprintf(stderr, "no point of the grid starts\n");
+          }
+          return any_starts ? kExitOk : kExitDoesNotFit;
+        };
+      }};
+}
+
+}  // namespace gpumem::cli

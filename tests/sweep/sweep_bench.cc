@@ -1,0 +1,116 @@
+// Speed of what-if evaluation, on the seed scenario (8 x RTX PRO 6000, Kimi-K2 TP 8 with an
+// EAGLE-3 draft): its catalogs and scenario are read once, then
+//  * BM_SimulateSeed: one simulate_scenario of the parsed scenario, on one core;
+//  * BM_EvaluateSeedPoint: one sweep point (scenario written in place, simulated and
+//    summarised) on one core, cycling over a 40-point grid;
+//  * BM_SweepSeed: a whole sweep of that grid on every core; items/s is evaluations/s;
+//  * BM_GpumemSimulate: `gpumem simulate` of the seed end to end, as a process (wall time).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "calib/calibration_file.h"
+#include "catalog/scenario.h"
+#include "engine/simulate.h"
+#include "sweep/evaluator.h"
+#include "sweep/sweep.h"
+
+namespace gpumem {
+namespace {
+
+#define GPUMEM_SEED_SCENARIO GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml"
+
+struct Seed {
+  GpuCatalog gpus;
+  ModelCatalog models;
+  Scenario scenario;
+  SimulationConstants constants;
+};
+
+const Seed& seed() {
+  static const Seed s = [] {
+    Diagnostics diags;
+    Seed out{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
+             *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm"),
+             {},
+             {}};
+    out.scenario = *load_scenario(GPUMEM_SEED_SCENARIO, out.gpus, diags);
+    out.constants = default_constants(*out.gpus.find(out.scenario.hardware.gpu));
+    return out;
+  }();
+  return s;
+}
+
+// 5 memory fractions x 4 CUDA-graph sizes x 2 custom all-reduce algorithms.
+sweep::Grid seed_grid() {
+  const Seed& s = seed();
+  Diagnostics diags;
+  std::vector<sweep::Axis> axes;
+  int ordinal = 0;
+  for (const char* arg : {"--mem-fraction-static=0.55..0.95:0.10", "--cuda-graph-max-bs=32..128:32",
+                          "SGLANG_CUSTOM_ALLREDUCE_ALGO=1stage,2stage"}) {
+    std::optional<sweep::Axis> a = sweep::parse_axis(arg, ++ordinal, diags);
+    sweep::check_axis(*a, s.scenario, s.gpus, diags);
+    axes.push_back(std::move(*a));
+  }
+  return sweep::Grid(std::move(axes));
+}
+
+sweep::SweepInputs seed_inputs() {
+  const Seed& s = seed();
+  sweep::SweepInputs inputs{s.gpus, s.models, {}};
+  inputs.constants.emplace_back(s.scenario.hardware.gpu, s.constants);
+  return inputs;
+}
+
+void BM_SimulateSeed(benchmark::State& state) {
+  const Seed& s = seed();
+  const SimulationInputs inputs{s.gpus, s.models, s.constants};
+  for (auto _ : state) {
+    Diagnostics diags;
+    std::optional<Ledger> ledger = simulate_scenario(s.scenario, inputs, diags);
+    benchmark::DoNotOptimize(ledger);
+  }
+}
+BENCHMARK(BM_SimulateSeed)->Unit(benchmark::kMicrosecond);
+
+void BM_EvaluateSeedPoint(benchmark::State& state) {
+  const sweep::Grid grid = seed_grid();
+  const sweep::SweepInputs inputs = seed_inputs();
+  sweep::PointEvaluator evaluator(seed().scenario, grid, inputs);
+  size_t point = 0;
+  for (auto _ : state) {
+    sweep::PointResult r = evaluator.evaluate(point);
+    benchmark::DoNotOptimize(r);
+    point = (point + 1) % grid.size();
+  }
+}
+BENCHMARK(BM_EvaluateSeedPoint)->Unit(benchmark::kMicrosecond);
+
+void BM_SweepSeed(benchmark::State& state) {
+  const sweep::Grid grid = seed_grid();
+  const sweep::SweepInputs inputs = seed_inputs();
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (auto _ : state) {
+    std::vector<sweep::PointResult> r =
+        sweep::run_sweep(seed().scenario, grid, inputs, {threads, {}});
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(grid.size()));
+}
+BENCHMARK(BM_SweepSeed)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GpumemSimulate(benchmark::State& state) {
+  const std::string command =
+      std::string(GPUMEM_BINARY) + " simulate " GPUMEM_SEED_SCENARIO " > /dev/null";
+  for (auto _ : state) {
+    if (std::system(command.c_str()) == -1) state.SkipWithError("cannot run gpumem");
+  }
+}
+BENCHMARK(BM_GpumemSimulate)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace gpumem
+
+BENCHMARK_MAIN();
