@@ -122,15 +122,21 @@ const GpuLedger* ledger_gpu(const Ledger& l, std::optional<int> rank) {
   return l.gpus.empty() ? nullptr : &l.gpus.front();
 }
 
+// A logged figure, before any prediction is set beside it.
+FigureCheck logged_figure(const Observation& o) {
+  FigureCheck c;
+  c.quantity = o.quantity;
+  c.logged = o.value;
+  c.decimals = o.decimals;
+  c.line = o.line;
+  c.process = o.process;
+  return c;
+}
+
 void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
   const Ledger& ledger = *r.ledger;
   for (const Observation& o : r.run.observations) {
-    FigureCheck c;
-    c.quantity = o.quantity;
-    c.logged = o.value;
-    c.decimals = o.decimals;
-    c.line = o.line;
-    c.process = o.process;
+    FigureCheck c = logged_figure(o);
     const GpuLedger* g = ledger_gpu(ledger, o.rank);
     if (g == nullptr) continue;
     c.gpu = g->rank;
@@ -210,12 +216,7 @@ std::string problem_text(const LoggedProblem& p) {
 // The logged figures alone, for a start-up that is not replayed.
 void logged_only(RunExplanation& r) {
   for (const Observation& o : r.run.observations) {
-    FigureCheck c;
-    c.quantity = o.quantity;
-    c.logged = o.value;
-    c.decimals = o.decimals;
-    c.line = o.line;
-    c.process = o.process;
+    FigureCheck c = logged_figure(o);
     c.gpu = o.rank.value_or(0);
     r.figures.push_back(c);
   }

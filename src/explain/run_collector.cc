@@ -44,6 +44,15 @@ bool RunCollector::printed(Quantity q, const std::string& process) const {
   return seen_.count({q, process}) > 0;
 }
 
+void RunCollector::printed_flag(const LogLine& line, std::string name, std::string value) {
+  LoggedFlag f;
+  f.flag = std::move(name);
+  f.values = {std::move(value)};
+  f.line = line.number;
+  f.source = "printed";
+  flag(std::move(f));
+}
+
 void RunCollector::flag(LoggedFlag f) {
   for (LoggedFlag& held : current_.flags) {
     if (held.flag != f.flag) continue;

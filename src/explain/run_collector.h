@@ -29,6 +29,8 @@ class RunCollector {
   bool printed(Quantity q, const std::string& process) const;
   // The first statement of a flag wins; a different later one is noted.
   void flag(LoggedFlag f);
+  // A flag's value that a log line printed outside the argument dump.
+  void printed_flag(const LogLine& line, std::string name, std::string value);
   void problem(ProblemKind kind, const LogLine& line);
   void phase(std::string name, int line);
   void clue(std::string from, std::string before, std::string why, int line);

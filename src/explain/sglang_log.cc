@@ -59,15 +59,6 @@ void read_server_args(const LogLine& l, RunCollector& c) {
   }
 }
 
-void printed_flag(RunCollector& c, const LogLine& l, std::string flag, std::string value) {
-  LoggedFlag f;
-  f.flag = std::move(flag);
-  f.values = {std::move(value)};
-  f.line = l.number;
-  f.source = "printed";
-  c.flag(std::move(f));
-}
-
 void read_summary(const LogLine& l, RunCollector& c) {
   // scheduler.py: "max_total_num_tokens=N, chunked_prefill_size=N, max_prefill_tokens=N,
   // max_running_requests=N, context_len=N[, available_gpu_mem=X GB]".
@@ -82,7 +73,7 @@ void read_summary(const LogLine& l, RunCollector& c) {
         {"max_prefill_tokens=", "--max-prefill-tokens"},
         {"context_len=", "--context-length"}}) {
     if (std::optional<PrintedNumber> n = number_after(m, key); n && n->decimals < 0) {
-      printed_flag(c, l, flag, std::to_string(static_cast<long long>(n->value)));
+      c.printed_flag(l, flag, std::to_string(static_cast<long long>(n->value)));
     }
   }
   c.phase("ready", l.number);

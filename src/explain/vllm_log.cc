@@ -21,15 +21,6 @@ bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q,
   return true;
 }
 
-void printed_flag(RunCollector& c, const LogLine& l, std::string flag, std::string value) {
-  LoggedFlag f;
-  f.flag = std::move(flag);
-  f.values = {std::move(value)};
-  f.line = l.number;
-  f.source = "printed";
-  c.flag(std::move(f));
-}
-
 // "0.90" as vLLM's --gpu-memory-utilization value.
 void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
   const size_t at = l.message.find(key);
@@ -40,12 +31,12 @@ void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
   const size_t end = rest.find_first_not_of("0123456789.", start);
   const std::string text(rest.substr(start, end == std::string_view::npos ? end : end - start));
   if (!number_at(text)) return;
-  printed_flag(c, l, "--gpu-memory-utilization", text);
+  c.printed_flag(l, "--gpu-memory-utilization", text);
 }
 
 void max_model_len(RunCollector& c, const LogLine& l, std::string_view key) {
   if (std::optional<PrintedNumber> n = number_after(l.message, key); n && n->decimals < 0) {
-    printed_flag(c, l, "--max-model-len", std::to_string(static_cast<long long>(n->value)));
+    c.printed_flag(l, "--max-model-len", std::to_string(static_cast<long long>(n->value)));
   }
 }
 

@@ -11,11 +11,9 @@
 #include <filesystem>
 #include <set>
 
-#include "catalog/scenario.h"
 #include "core/atomic_file.h"
-#include "engine/simulate.h"
 #include "picture/two_gpu_ledger.h"
-#include "support/test_catalogs.h"
+#include "support/bundled_scenario.h"
 
 namespace gpumem {
 namespace {
@@ -55,16 +53,7 @@ TEST(Gnuplot, TheScriptStacksTheMapsNumbersInGiBAndMarksTheFailure) {
       << script;
 }
 
-MemoryMap seed_map() {
-  Diagnostics diags;
-  std::optional<Scenario> s = load_scenario(
-      GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml", test_catalogs().gpus, diags);
-  EXPECT_TRUE(s) << diags.to_string();
-  const std::optional<Ledger> ledger =
-      simulate_scenario(*s, {test_catalogs().gpus, test_catalogs().models, {}}, diags);
-  EXPECT_TRUE(ledger) << diags.to_string();
-  return memory_map(*ledger);
-}
+MemoryMap seed_map() { return memory_map(simulate_bundled("seed-kimi-k2-pcie8-mfs055")); }
 
 fs::path scratch_dir() {
   const fs::path dir = fs::temp_directory_path() / ("gpumem-plot-test-" + std::to_string(getpid()));

@@ -5,10 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "catalog/scenario.h"
-#include "engine/simulate.h"
 #include "picture/two_gpu_ledger.h"
-#include "support/test_catalogs.h"
+#include "support/bundled_scenario.h"
 
 namespace gpumem {
 namespace {
@@ -42,16 +40,7 @@ TEST(MemoryMap, AGpuThatRanOutShowsTheRequestInsteadOfFreeMemory) {
   EXPECT_EQ(held(oom, Category::kKvCache), bytes(0));
 }
 
-MemoryMap bundled_map(const std::string& name) {
-  Diagnostics diags;
-  std::optional<Scenario> s =
-      load_scenario(GPUMEM_SOURCE_DIR "/scenarios/" + name + ".yaml", test_catalogs().gpus, diags);
-  EXPECT_TRUE(s) << diags.to_string();
-  const std::optional<Ledger> ledger =
-      simulate_scenario(*s, {test_catalogs().gpus, test_catalogs().models, {}}, diags);
-  EXPECT_TRUE(ledger) << diags.to_string();
-  return memory_map(*ledger);
-}
+MemoryMap bundled_map(const std::string& name) { return memory_map(simulate_bundled(name)); }
 
 TEST(MemoryMap, AnEngineErrorIsToldByItsFirstSentence) {
   const MemoryMap map = bundled_map("seed-kimi-k2-pcie8-mfs055");

@@ -11,7 +11,7 @@
 #include "catalog/scenario.h"
 #include "engine/simulate.h"
 #include "picture/two_gpu_ledger.h"
-#include "support/test_catalogs.h"
+#include "support/bundled_scenario.h"
 
 namespace gpumem {
 namespace {
@@ -96,14 +96,8 @@ TEST(Timeline, AnOutOfMemoryStepIsMarkedWithItsRequest) {
 }
 
 TEST(Timeline, ABundledScenarioGivesAValidTraceWithAProcessPerGpu) {
-  Diagnostics diags;
-  std::optional<Scenario> s = load_scenario(
-      GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml", test_catalogs().gpus, diags);
-  ASSERT_TRUE(s) << diags.to_string();
-  const std::optional<Ledger> ledger =
-      simulate_scenario(*s, {test_catalogs().gpus, test_catalogs().models, {}}, diags);
-  ASSERT_TRUE(ledger) << diags.to_string();
-  const Json doc = Json::parse(predicted_timeline(*ledger));
+  const Ledger ledger = simulate_bundled("seed-kimi-k2-pcie8-mfs055");
+  const Json doc = Json::parse(predicted_timeline(ledger));
   expect_valid_trace(doc);
   int processes = 0;
   for (const Json& e : doc.at("traceEvents")) processes += e.at("name") == "process_name";

@@ -5,36 +5,21 @@
 
 #include <gtest/gtest.h>
 
-#include "catalog/scenario.h"
-#include "engine/simulate.h"
-#include "support/test_catalogs.h"
+#include "support/bundled_scenario.h"
 
 namespace gpumem {
 namespace {
 
-const TestCatalogs& catalogs() { return test_catalogs(); }
-
-Ledger simulate(const std::string& scenario, const SimulationConstants& constants) {
-  Diagnostics diags;
-  std::optional<Scenario> s =
-      load_scenario(GPUMEM_SOURCE_DIR "/scenarios/" + scenario + ".yaml", catalogs().gpus, diags);
-  EXPECT_TRUE(s && diags.empty()) << diags.to_string();
-  SimulationInputs inputs{catalogs().gpus, catalogs().models, constants};
-  std::optional<Ledger> l = simulate_scenario(*s, inputs, diags);
-  EXPECT_TRUE(l && diags.empty()) << diags.to_string();
-  return *l;
-}
-
 TEST(LedgerDiff, NoChangeNoEntries) {
-  const Ledger a = simulate("h200x2-llama-3.1-8b-tp2", {});
+  const Ledger a = simulate_bundled("h200x2-llama-3.1-8b-tp2", {});
   EXPECT_TRUE(diff_ledgers(a, a).empty());
 }
 
 TEST(LedgerDiff, AChangedWorkspaceConstantIsNamedByStepGpuAndDelta) {
-  const Ledger before = simulate("h200x2-llama-3.1-8b-tp2", {});
+  const Ledger before = simulate_bundled("h200x2-llama-3.1-8b-tp2", {});
   SimulationConstants changed;
   changed.sglang.cublas_workspace_sm90 = mib(34);  // 32 MiB + 2 MiB
-  const Ledger after = simulate("h200x2-llama-3.1-8b-tp2", changed);
+  const Ledger after = simulate_bundled("h200x2-llama-3.1-8b-tp2", changed);
   const std::vector<LedgerChange> changes = diff_ledgers(before, after);
   ASSERT_FALSE(changes.empty());
   // The first change is the cublas step's own: both GPUs, +2 MiB.
@@ -53,10 +38,10 @@ TEST(LedgerDiff, AChangedWorkspaceConstantIsNamedByStepGpuAndDelta) {
 }
 
 TEST(LedgerDiff, AChangeThatBreaksTheFitIsReported) {
-  const Ledger before = simulate("h200x1-llama-3.1-8b", {});
+  const Ledger before = simulate_bundled("h200x1-llama-3.1-8b", {});
   SimulationConstants changed;
   changed.device.context_per_thread_slot = bytes(600'000);  // a 150 GiB context
-  const Ledger after = simulate("h200x1-llama-3.1-8b", changed);
+  const Ledger after = simulate_bundled("h200x1-llama-3.1-8b", changed);
   const std::vector<LedgerChange> changes = diff_ledgers(before, after);
   ASSERT_FALSE(changes.empty());
   EXPECT_EQ(changes.front().where, "result");
