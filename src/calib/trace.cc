@@ -29,8 +29,12 @@ std::optional<Bytes> field(const Json& sample, const char* key) {
 Result<Trace> read_trace(const std::string& path) {
   Result<std::string> text = read_file(path);
   if (!text.ok()) return text.status();
+  return parse_trace(path, *text);
+}
+
+Result<Trace> parse_trace(const std::string& path, const std::string& text) {
   try {
-    const Json j = Json::parse(*text);
+    const Json j = Json::parse(text);
     if (j.at("format").get<std::string>() != "gpumem.trace.v1") {
       return invalid_input(path + ": not a gpumem.trace.v1 trace");
     }

@@ -1,10 +1,9 @@
 #include "catalog/scenario.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -266,15 +265,12 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
 
 std::optional<Scenario> load_scenario(const std::string& path, const GpuCatalog& gpus,
                                       Diagnostics& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.error({path, 0, 0},
-                std::filesystem::exists(path) ? "cannot read the file" : "no such file");
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) {
+    diags.error({}, text.status().message());
     return std::nullopt;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_scenario(path, buffer.str(), gpus, diags);
+  return parse_scenario(path, *text, gpus, diags);
 }
 
 }  // namespace gpumem
