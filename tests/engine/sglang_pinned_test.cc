@@ -6,6 +6,7 @@
 
 #include "catalog/scenario.h"
 #include "engine/simulate.h"
+#include "engine/validate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -95,6 +96,26 @@ TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
             17'640'734'720 + 67'108'864);
   EXPECT_EQ(fact(*l, "req_to_token rows"), 3548);
   EXPECT_EQ(fact(*l, "max_running_requests"), 3548);
+}
+
+TEST(SglangErrors, MorePipelineStagesThanLayers) {
+  // 64 stages of Llama-3.1-8B's 32 layers: stages 32..63 would get no layer and a zero KV
+  // cell size, which divided the token count by zero (SIGFPE) before the plan refused it.
+  const std::string text =
+      "hardware: {gpu: h200, count: 8, nodes: 8}\n"
+      "engine:\n  name: sglang\n  version: 0.5.9\n  args:\n    --pp-size: 64\n"
+      "model: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("pp.yaml", text, catalogs().gpus, diags);
+  ASSERT_TRUE(s && diags.empty()) << diags.to_string();
+  validate_engine(*s, catalogs().gpus, catalogs().models, diags);
+  EXPECT_EQ(diags.to_string(),
+            "pp.yaml:6:16: --pp-size 64 is more than the 32 layers of llama-3.1-8b-instruct; a "
+            "pipeline stage would hold no layer\n");
+  diags = Diagnostics{};
+  EXPECT_FALSE(
+      simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags));
+  EXPECT_EQ(diags.errors().size(), 1u);
 }
 
 }  // namespace
