@@ -178,11 +178,16 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
 }
 
 int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
+  // Above any real deployment; a product of three such counts still fits in 64 bits.
+  constexpr std::int64_t kMaxCount = 4096;
   std::optional<std::int64_t> n = v.integer(flag);
   if (!n) return fallback;
-  if (*n < 1 || *n > 4096) {
+  if (*n < 1 || *n > kMaxCount) {
     diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+                std::string(flag) +
+                    (*n < 1 ? " must be a positive integer, got "
+                            : " must be at most " + std::to_string(kMaxCount) + ", got ") +
+                    std::to_string(*n));
     return fallback;
   }
   return static_cast<int>(*n);

@@ -118,5 +118,31 @@ TEST(SglangErrors, MorePipelineStagesThanLayers) {
   EXPECT_EQ(diags.errors().size(), 1u);
 }
 
+std::string validation_errors(const std::string& args) {
+  const std::string text =
+      "hardware: {gpu: h200, count: 8}\nengine:\n  name: sglang\n"
+      "  version: 0.5.9\n  args: {" +
+      args + "}\nmodel: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("layout.yaml", text, catalogs().gpus, diags);
+  EXPECT_TRUE(s && diags.empty()) << diags.to_string();
+  validate_engine(*s, catalogs().gpus, catalogs().models, diags);
+  return diags.to_string();
+}
+
+TEST(SglangErrors, ParallelCountsAreBoundedAndTheirProductDoesNotOverflow) {
+  EXPECT_EQ(validation_errors("--tp-size: 5000"),
+            "layout.yaml:5:21: --tp-size must be at most 4096, got 5000\n"
+            "layout.yaml:1:30: the hardware has 8 GPUs but --tp-size 1 × --pp-size 1 × "
+            "--dp-size 1 uses 1\n");
+  // 4096^3 = 68,719,476,736 GPUs: an int product overflowed (UB) before it was 64-bit.
+  EXPECT_EQ(validation_errors("--tp-size: 4096, --pp-size: 4096, --dp-size: 4096"),
+            "layout.yaml:1:30: the hardware has 8 GPUs but --tp-size 4096 × --pp-size 4096 × "
+            "--dp-size 4096 uses 68719476736\n"
+            "layout.yaml:5:21: --tp-size 4096 does not divide the 32 attention heads of "
+            "llama-3.1-8b-instruct; SGLang stops with AssertionError: 32 is not divisible by "
+            "4096\n");
+}
+
 }  // namespace
 }  // namespace gpumem
