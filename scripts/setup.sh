@@ -8,6 +8,10 @@ packages=(
   libboost-dev libeigen3-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gnuplot-nox
+  # scripts/fuzz.sh: clang 14 builds the libFuzzer targets. -fsanitize=fuzzer links
+  # libclang_rt.fuzzer-x86_64.a, which Debian 12 ships in libclang-rt-14-dev together with
+  # the ASan and UBSan runtimes (libfuzzer-14-dev holds only a standalone libFuzzer.a).
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()
