@@ -7,7 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-dev libeigen3-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # gpumem plot draws with gnuplot; the tests decode its PNGs with libpng.
   gnuplot-nox libpng-dev
+  # scripts/fuzz.sh: clang 14 builds the libFuzzer targets. -fsanitize=fuzzer links
+  # libclang_rt.fuzzer-x86_64.a, which Debian 12 ships in libclang-rt-14-dev together with
+  # the ASan and UBSan runtimes (libfuzzer-14-dev holds only a standalone libFuzzer.a).
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

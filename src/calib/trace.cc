@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/atomic_file.h"
+#include "sim/json_integer.h"
 #include "sim/ledger_json.h"
 
 namespace gpumem {
@@ -19,9 +20,10 @@ const TraceStep* Trace::step(std::string_view name) const {
 
 namespace {
 
+// A memory reading; never negative, so the difference of two cannot overflow.
 std::optional<Bytes> field(const Json& sample, const char* key) {
   if (!sample.contains(key) || sample.at(key).is_null()) return std::nullopt;
-  return bytes(sample.at(key).get<std::int64_t>());
+  return bytes(json_integer<std::int64_t>(sample.at(key), 0));
 }
 
 }  // namespace
@@ -29,8 +31,12 @@ std::optional<Bytes> field(const Json& sample, const char* key) {
 Result<Trace> read_trace(const std::string& path) {
   Result<std::string> text = read_file(path);
   if (!text.ok()) return text.status();
+  return parse_trace(path, *text);
+}
+
+Result<Trace> parse_trace(const std::string& path, const std::string& text) {
   try {
-    const Json j = Json::parse(*text);
+    const Json j = Json::parse(text);
     if (j.at("format").get<std::string>() != "gpumem.trace.v1") {
       return invalid_input(path + ": not a gpumem.trace.v1 trace");
     }
@@ -38,8 +44,8 @@ Result<Trace> read_trace(const std::string& path) {
     t.file = path;
     t.scenario = j.at("scenario").get<std::string>();
     t.scenario_file = j.at("scenario_file").get<std::string>();
-    t.rank = j.at("rank").get<int>();
-    t.world_size = j.at("world_size").get<int>();
+    t.rank = json_integer<int>(j.at("rank"), 0);
+    t.world_size = json_integer<int>(j.at("world_size"), 1);
     t.emulated = j.at("emulated").get<bool>();
     const Json& prov = j.at("provenance");
     const Json& device = prov.at("device");
@@ -47,9 +53,9 @@ Result<Trace> read_trace(const std::string& path) {
     if (device.contains("nvml") && device.at("nvml").contains("driver_version")) {
       t.driver_version = device.at("nvml").at("driver_version").get<std::string>();
     }
-    t.cuda_runtime = prov.at("cuda_runtime_version").get<int>();
-    t.nccl_version = prov.at("nccl_version").get<int>();
-    t.cuda_total = bytes(device.at("total_global_mem").get<std::int64_t>());
+    t.cuda_runtime = json_integer<int>(prov.at("cuda_runtime_version"), 0);
+    t.nccl_version = json_integer<int>(prov.at("nccl_version"), 0);
+    t.cuda_total = bytes(json_integer<std::int64_t>(device.at("total_global_mem"), 0));
     for (const Json& s : j.at("steps")) {
       TraceStep step;
       step.name = s.at("name").get<std::string>();
@@ -62,8 +68,8 @@ Result<Trace> read_trace(const std::string& path) {
       } else if (std::optional<Bytes> nb = field(before, "nvml_used")) {
         if (std::optional<Bytes> na = field(after, "nvml_used")) step.taken = *na - *nb;
       }
-      step.allocated_after = bytes(s.at("allocated_after_bytes").get<std::int64_t>());
-      step.reserved_after = bytes(s.at("reserved_after_bytes").get<std::int64_t>());
+      step.allocated_after = bytes(json_integer<std::int64_t>(s.at("allocated_after_bytes"), 0));
+      step.reserved_after = bytes(json_integer<std::int64_t>(s.at("reserved_after_bytes"), 0));
       step.wall_s = s.at("wall_s").get<double>();
       if (before.contains("t_mono_s") && before.at("t_mono_s").is_number()) {
         step.start_s = before.at("t_mono_s").get<double>();

@@ -52,6 +52,8 @@ struct Trace {
 };
 
 Result<Trace> read_trace(const std::string& path);
+// The same, from the file's text; `path` is used in messages.
+Result<Trace> parse_trace(const std::string& path, const std::string& text);
 // Every trace.rank<R>.json of `dir`, by rank; kNotFound when there is none.
 Result<std::vector<Trace>> read_trace_dir(const std::string& dir);
 // Every directory under `root` (recursively) that holds trace files, sorted.

@@ -5,11 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -703,23 +702,26 @@ std::optional<DType> read_dtype(const ConfigMap& m) {
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+// Parses YAML/JSON text; a syntax error becomes one diagnostic.
+std::optional<YAML::Node> parse_document(const std::string& path, const std::string& text,
+                                         Diagnostics& diags) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    const Diagnostic d = yaml_syntax_error(path, e);
+    diags.error(d.loc, d.message);
+    return std::nullopt;
+  }
+}
+
 // Reads and parses a YAML/JSON file; failures become one diagnostic.
 std::optional<YAML::Node> read_document(const std::string& path, Diagnostics& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.error({path, 0, 0}, "cannot open file");
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) {
+    diags.error({}, text.status().message());
     return std::nullopt;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  try {
-    return YAML::Load(buffer.str());
-  } catch (const YAML::Exception& e) {
-    diags.error(
-        {path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1},
-        "YAML syntax error: " + e.msg);
-    return std::nullopt;
-  }
+  return parse_document(path, *text, diags);
 }
 
 Status failure(const Diagnostics& local, Diagnostics& diags) {
@@ -837,9 +839,12 @@ Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags)
   return a;
 }
 
-Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags) {
-  Diagnostics local;
-  std::optional<YAML::Node> root = read_document(path, local);
+namespace {
+
+// The catalog entry of a parsed document (`root` is nullopt when it did not parse: its error
+// is in `local` already).
+Result<ModelEntry> read_model_entry(const std::string& path, const std::optional<YAML::Node>& root,
+                                    Diagnostics& local, Diagnostics& diags) {
   if (!root) return failure(local, diags);
 
   ModelEntry entry;
@@ -891,6 +896,21 @@ Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags)
   }
   if (!local.empty()) return failure(local, diags);
   return entry;
+}
+
+}  // namespace
+
+Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags) {
+  Diagnostics local;
+  const std::optional<YAML::Node> root = read_document(path, local);
+  return read_model_entry(path, root, local, diags);
+}
+
+Result<ModelEntry> parse_model_entry(const std::string& file, const std::string& text,
+                                     Diagnostics& diags) {
+  Diagnostics local;
+  const std::optional<YAML::Node> root = parse_document(file, text, local);
+  return read_model_entry(file, root, local, diags);
 }
 
 Result<Architecture> load_architecture_file(const std::string& path, Diagnostics& diags) {

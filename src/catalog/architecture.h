@@ -206,6 +206,9 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
 // Reads model/llm/<slug>.yaml: strict top-level keys (see model/llm/README.md), the
 // `config:` mapping read like a config.json.
 Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags);
+// The same, from the file's text; `file` names the entry (its stem is the slug).
+Result<ModelEntry> parse_model_entry(const std::string& file, const std::string& text,
+                                     Diagnostics& diags);
 Result<Architecture> load_architecture_file(const std::string& path, Diagnostics& diags);
 
 }  // namespace gpumem

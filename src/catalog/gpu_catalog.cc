@@ -28,14 +28,13 @@ bool parse_compute_capability(const std::string& text, GpuSpec& gpu) {
   }
 }
 
-}  // namespace
-
-std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags) {
-  Result<YamlDocument> doc = load_yaml_file(path);
+// The GPU entry of a parsed document; `doc` failed to parse when it holds an error.
+std::optional<GpuSpec> read_gpu_entry(const Result<YamlDocument>& doc, Diagnostics& diags) {
   if (!doc.ok()) {
     diags.error({}, doc.status().message());
     return std::nullopt;
   }
+  const std::string& path = doc->file;
   const size_t errors_before = diags.errors().size();
   MapReader r(path, doc->root, "the GPU entry", diags);
   GpuSpec gpu;
@@ -84,6 +83,17 @@ std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags
   }
   if (diags.errors().size() != errors_before) return std::nullopt;
   return gpu;
+}
+
+}  // namespace
+
+std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags) {
+  return read_gpu_entry(load_yaml_file(path), diags);
+}
+
+std::optional<GpuSpec> parse_gpu_entry(const std::string& file, const std::string& text,
+                                       Diagnostics& diags) {
+  return read_gpu_entry(parse_yaml(file, text), diags);
 }
 
 Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) {

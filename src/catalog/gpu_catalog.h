@@ -41,6 +41,9 @@ struct GpuSpec {
 
 // Reads one model/gpu/*.yaml file; errors go to `diags` with file:line:col.
 std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags);
+// The same, from the file's text; `file` is used in messages.
+std::optional<GpuSpec> parse_gpu_entry(const std::string& file, const std::string& text,
+                                       Diagnostics& diags);
 
 // All GPU types of a directory, found by name or alias.
 class GpuCatalog {

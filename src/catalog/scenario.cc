@@ -1,10 +1,10 @@
 #include "catalog/scenario.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -61,6 +61,7 @@ void read_hardware(MapReader& r, const GpuCatalog& gpus, ScenarioHardware& hw) {
               "'interconnect' must be nvlink or pcie, got '" + *link + "'");
     }
   }
+  const GpuSpec* spec = hw.gpu.empty() ? nullptr : gpus.find(hw.gpu);
   if (YAML::Node pre = r.child("preoccupied"); pre.IsDefined()) {
     MapReader p(file, pre, "'preoccupied'", r.diags());
     if (p.valid()) {
@@ -74,6 +75,12 @@ void read_hardware(MapReader& r, const GpuCatalog& gpus, ScenarioHardware& hw) {
           r.error(it->first, "GPU index " + std::to_string(*index) +
                                  " in 'preoccupied' is outside 0.." +
                                  std::to_string(hw.gpus_per_node - 1));
+          continue;
+        }
+        if (spec != nullptr && *size > spec->memory_total) {
+          r.error(it->second, "memory held on GPU " + std::to_string(*index) + " (" +
+                                  format_bytes(*size) + ") is more than one " + spec->name +
+                                  " has (" + format_bytes(spec->memory_total) + ")");
           continue;
         }
         if (!hw.preoccupied.emplace(static_cast<int>(*index), *size).second) {
@@ -191,7 +198,9 @@ void read_model(const std::string& file, const YAML::Node& node, Diagnostics& di
   m.finish();
 }
 
-void read_observed(MapReader& r, const std::string& engine, ScenarioObserved& observed) {
+// `gpu` is the scenario's GPU type, nullptr when unknown (reported already).
+void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
+                   ScenarioObserved& observed) {
   observed.loc = location(r.file(), r.node());
   observed.free_before_weights = r.size("free_before_weights");
   observed.free_after_weights = r.size("free_after_weights");
@@ -202,6 +211,23 @@ void read_observed(MapReader& r, const std::string& engine, ScenarioObserved& ob
   observed.cuda_graph_estimate = r.size("cuda_graph_estimate");
   observed.kv_cache_memory = r.size("kv_cache_memory");
   r.finish();
+  // Each is memory of one GPU; more than the GPU has is a typo, and would overflow the
+  // arithmetic that subtracts and adds these.
+  const std::pair<const char*, const std::optional<Bytes>*> measured[] = {
+      {"free_before_weights", &observed.free_before_weights},
+      {"free_after_weights", &observed.free_after_weights},
+      {"weight_load_usage", &observed.weight_load_usage},
+      {"model_loading", &observed.model_loading},
+      {"activation_peak", &observed.activation_peak},
+      {"non_torch_memory", &observed.non_torch_memory},
+      {"cuda_graph_estimate", &observed.cuda_graph_estimate}};
+  for (const auto& [key, value] : measured) {
+    if (gpu != nullptr && *value && **value > gpu->memory_total) {
+      r.error(r.child(key), "'" + std::string(key) + "' (" + format_bytes(**value) +
+                                ") is more than one " + gpu->name + " has (" +
+                                format_bytes(gpu->memory_total) + ")");
+    }
+  }
   if (observed.free_after_weights && observed.weight_load_usage) {
     r.error(r.child("weight_load_usage"),
             "give either 'free_after_weights' or 'weight_load_usage', not both");
@@ -255,7 +281,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
   }
   if (YAML::Node observed = top.child("observed"); observed.IsDefined()) {
     MapReader r(file, observed, "'observed'", diags);
-    if (r.valid()) read_observed(r, s.engine.name, s.observed);
+    if (r.valid()) read_observed(r, s.engine.name, gpus.find(s.hardware.gpu), s.observed);
   }
   if (std::optional<std::string> calibration = top.string("calibration")) {
     s.calibration = *calibration;
@@ -268,15 +294,12 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
 
 std::optional<Scenario> load_scenario(const std::string& path, const GpuCatalog& gpus,
                                       Diagnostics& diags) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diags.error({path, 0, 0},
-                std::filesystem::exists(path) ? "cannot read the file" : "no such file");
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) {
+    diags.error({}, text.status().message());
     return std::nullopt;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_scenario(path, buffer.str(), gpus, diags);
+  return parse_scenario(path, *text, gpus, diags);
 }
 
 }  // namespace gpumem

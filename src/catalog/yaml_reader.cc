@@ -1,11 +1,12 @@
 #include "catalog/yaml_reader.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/size_parse.h"
 #include "core/spelling.h"
 
@@ -18,25 +19,39 @@ SourceLoc location(const std::string& file, const YAML::Node& node) {
   return {file, m.line + 1, m.column + 1};
 }
 
+Diagnostic yaml_syntax_error(const std::string& file, const YAML::Exception& e) {
+  std::string message = "YAML syntax error: ";
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
+    // yaml-cpp 0.7 singledocparser.cpp HandleNode: a DepthGuard stops runaway recursion.
+    message += "nesting deeper than " + std::to_string(deep->depth() - 1) + " levels";
+  } else {
+    for (const char c : e.msg) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte >= 0x20 && byte != 0x7f) {
+        message += c;
+        continue;
+      }
+      constexpr char kHex[] = "0123456789abcdef";
+      message += {'\\', 'x', kHex[byte >> 4], kHex[byte & 0xf]};
+    }
+  }
+  const bool at = !e.mark.is_null();
+  return {{file, at ? e.mark.line + 1 : 0, at ? e.mark.column + 1 : 0}, std::move(message)};
+}
+
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text) {
   try {
     YAML::Node root = YAML::Load(text);
     return YamlDocument{std::move(file), root};
   } catch (const YAML::Exception& e) {
-    Diagnostic d{{file, e.mark.is_null() ? 0 : e.mark.line + 1,
-                  e.mark.is_null() ? 0 : e.mark.column + 1},
-                 "YAML syntax error: " + e.msg};
-    return invalid_input(d.to_string());
+    return invalid_input(yaml_syntax_error(file, e).to_string());
   }
 }
 
 Result<YamlDocument> load_yaml_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found(path + ": cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return io_error(path + ": cannot read file");
-  return parse_yaml(path, buffer.str());
+  Result<std::string> text = read_file(path);
+  if (!text.ok()) return text.status();
+  return parse_yaml(path, *text);
 }
 
 namespace {
@@ -53,8 +68,7 @@ std::optional<std::string> scalar_text(const std::string& file, const YAML::Node
                                        const std::string& what, const char* expected,
                                        Diagnostics& diags) {
   if (!node.IsScalar()) {
-    diags.error(location(file, node),
-                what + " must be " + expected + ", got " + describe(node));
+    diags.error(location(file, node), what + " must be " + expected + ", got " + describe(node));
     return std::nullopt;
   }
   return node.Scalar();
@@ -137,8 +151,7 @@ YAML::Node MapReader::child(std::string_view key, bool required) {
     if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
   }
   if (required) {
-    diags_.error(location(file_, node_),
-                 "missing key '" + std::string(key) + "' in " + what_);
+    diags_.error(location(file_, node_), "missing key '" + std::string(key) + "' in " + what_);
   }
   return YAML::Node(YAML::NodeType::Undefined);
 }

@@ -28,6 +28,11 @@ struct YamlDocument {
   YAML::Node root;
 };
 
+// The diagnostic of a document yaml-cpp could not parse, at the place it stopped. Its
+// message may quote a byte of the input; control bytes are written as \xNN so that binary
+// junk cannot cut or garble the message. Nesting beyond yaml-cpp's depth guard is said as
+// such (yaml-cpp itself calls it "bad file").
+Diagnostic yaml_syntax_error(const std::string& file, const YAML::Exception& e);
 // Parses `text` as YAML; a syntax error becomes one diagnostic and an empty Result.
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text);
 // Reads and parses a file; a missing or unreadable file is a diagnostic too.
@@ -43,8 +48,7 @@ SourceLoc location(const std::string& file, const YAML::Node& node);
 // nullopt when the key is absent or wrong; `required` keys report their absence.
 class MapReader {
  public:
-  MapReader(const std::string& file, const YAML::Node& node, std::string what,
-            Diagnostics& diags);
+  MapReader(const std::string& file, const YAML::Node& node, std::string what, Diagnostics& diags);
 
   bool valid() const { return valid_; }  // false when the node is not a mapping
   const YAML::Node& node() const { return node_; }

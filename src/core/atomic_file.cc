@@ -32,9 +32,12 @@ Status write_file_atomically(const std::string& path, const std::string& text) {
     }
     written += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  // The descriptor is closed whether or not fsync worked.
+  int failed = ::fsync(fd) != 0 ? errno : 0;
+  if (::close(fd) != 0 && failed == 0) failed = errno;
+  if (failed != 0) {
     std::remove(temp.c_str());
-    return io_error(path + ": cannot write: " + std::strerror(errno));
+    return io_error(path + ": cannot write: " + std::strerror(failed));
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
@@ -45,13 +48,19 @@ Status write_file_atomically(const std::string& path, const std::string& text) {
 }
 
 Result<std::string> read_file(const std::string& path) {
+  // An ifstream opens a directory on Linux and reads it as empty.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return invalid_input(path + ": is a directory, not a file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (!std::filesystem::exists(path)) return not_found(path + ": no such file");
+    if (!std::filesystem::exists(path, ec)) return not_found(path + ": no such file");
     return io_error(path + ": cannot read the file");
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
+  if (in.bad()) return io_error(path + ": cannot read the file");
   return buffer.str();
 }
 

@@ -12,7 +12,8 @@ namespace gpumem {
 
 Status write_file_atomically(const std::string& path, const std::string& text);
 
-// The whole contents of a file; kNotFound when it does not exist.
+// The whole contents of a file; kNotFound when it does not exist. Every input reader goes
+// through here, so a directory or an unreadable file gets the same message everywhere.
 Result<std::string> read_file(const std::string& path);
 
 }  // namespace gpumem

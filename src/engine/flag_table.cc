@@ -51,6 +51,23 @@ std::optional<SourceLoc> FlagValues::location(std::string_view flag) const {
 
 namespace {
 
+// Integer flags count GPUs, requests, tokens or batch sizes: held to 32 bits, their products
+// with per-token byte sizes stay far inside 64 bits. Byte counts are held to 2^48 (256 TiB),
+// so that sums and small multiples of them do too. Larger values were signed overflows
+// (undefined behaviour) in the engine models.
+std::int64_t flag_int_limit(FlagType type) {
+  return type == FlagType::kByteCount ? std::int64_t{1} << 48 : 2147483647;
+}
+
+bool fits_flag_int(FlagType type, std::int64_t v) {
+  return v >= -flag_int_limit(type) && v <= flag_int_limit(type);
+}
+
+std::string flag_int_range(FlagType type) {
+  return "from " + std::to_string(-flag_int_limit(type)) + " to " +
+         std::to_string(flag_int_limit(type));
+}
+
 std::optional<std::int64_t> to_int(std::string_view s) {
   std::int64_t v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -112,8 +129,10 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
       bool ok = true;
       for (const std::string& v : arg.values) {
         std::optional<std::int64_t> i = to_int(v);
-        if (!i) {
-          diags.error(arg.value_loc, what + " must be a list of integers, got '" + v + "'");
+        if (!i || !fits_flag_int(spec->type, *i)) {
+          diags.error(arg.value_loc, what + " must be a list of integers" +
+                                         (i ? " " + flag_int_range(spec->type) : std::string()) +
+                                         ", got '" + v + "'");
           ok = false;
           break;
         }
@@ -121,19 +140,20 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
       }
       if (!ok) continue;
     } else if (arg.is_list || arg.values.size() != 1) {
-      bad(spec->type == FlagType::kInt     ? "an integer"
-          : spec->type == FlagType::kFloat ? "a number"
-          : spec->type == FlagType::kBool  ? "true or false"
-                                           : "a string");
+      bad(spec->type == FlagType::kInt || spec->type == FlagType::kByteCount ? "an integer"
+          : spec->type == FlagType::kFloat                                   ? "a number"
+          : spec->type == FlagType::kBool                                    ? "true or false"
+                                                                             : "a string");
       continue;
     } else {
       const std::string& v = arg.values[0];
       switch (spec->type) {
         case FlagType::kInt:
-          if (std::optional<std::int64_t> i = to_int(v)) {
+        case FlagType::kByteCount:
+          if (std::optional<std::int64_t> i = to_int(v); i && fits_flag_int(spec->type, *i)) {
             entry.ints.push_back(*i);
           } else {
-            bad("an integer");
+            bad(i ? "an integer " + flag_int_range(spec->type) : "an integer");
             continue;
           }
           break;
@@ -178,11 +198,16 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
 }
 
 int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {
+  // Above any real deployment; a product of three such counts still fits in 64 bits.
+  constexpr std::int64_t kMaxCount = 4096;
   std::optional<std::int64_t> n = v.integer(flag);
   if (!n) return fallback;
-  if (*n < 1 || *n > 4096) {
+  if (*n < 1 || *n > kMaxCount) {
     diags.error(*v.location(flag),
-                std::string(flag) + " must be a positive integer, got " + std::to_string(*n));
+                std::string(flag) +
+                    (*n < 1 ? " must be a positive integer, got "
+                            : " must be at most " + std::to_string(kMaxCount) + ", got ") +
+                    std::to_string(*n));
     return fallback;
   }
   return static_cast<int>(*n);

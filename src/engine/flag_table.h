@@ -19,7 +19,8 @@
 
 namespace gpumem {
 
-enum class FlagType { kInt, kFloat, kBool, kString, kIntList };
+// kByteCount: an integer number of bytes (read like kInt, with a wider range).
+enum class FlagType { kInt, kByteCount, kFloat, kBool, kString, kIntList };
 
 struct FlagSpec {
   std::string_view name;  // canonical spelling, with dashes

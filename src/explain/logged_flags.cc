@@ -73,6 +73,7 @@ std::optional<LoggedFlag> flag_from_python(LogEngine engine, std::string_view ke
       }
       break;
     case FlagType::kInt:
+    case FlagType::kByteCount:
       if (value.kind != PyValue::Kind::kInt) return std::nullopt;
       f.values = {value.text};
       break;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 namespace gpumem::probe {
 namespace {
@@ -91,13 +92,15 @@ NcclLogSummary summarize_nccl_log(std::string_view text, int max_lines) {
       if (at > 0 && std::isalpha(static_cast<unsigned char>(line[at - 1]))) continue;
       std::size_t used = 0;
       const std::optional<long long> size = leading_int(line.substr(at + marker.size()), &used);
-      if (!size) continue;
+      // A negative size is not an allocation; a sum that would overflow is not a real log's.
+      if (!size || *size < 0) break;
       auto it = std::find_if(out.allocations.begin(), out.allocations.end(),
                              [&](const NcclAllocTotal& t) { return t.kind == kind; });
       if (it == out.allocations.end()) {
         out.allocations.push_back({std::string(kind), 0, bytes(0)});
         it = out.allocations.end() - 1;
       }
+      if (it->requested.value() > std::numeric_limits<std::int64_t>::max() - *size) break;
       ++it->count;
       it->requested += bytes(*size);
       break;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/json_integer.h"
+
 namespace gpumem {
 
 using Json = nlohmann::ordered_json;
@@ -38,15 +40,15 @@ std::vector<Fact> facts_from_json(const Json& array) {
     Fact f;
     f.key = j.at("key").get<std::string>();
     if (j.contains("int")) {
-      f.value = j.at("int").get<std::int64_t>();
+      f.value = json_integer<std::int64_t>(j.at("int"));
     } else if (j.contains("float")) {
       f.value = j.at("float").get<double>();
     } else if (j.contains("bytes")) {
-      f.value = bytes(j.at("bytes").get<std::int64_t>());
+      f.value = bytes(json_integer<std::int64_t>(j.at("bytes")));
     } else if (j.contains("string")) {
       f.value = j.at("string").get<std::string>();
     } else {
-      f.value = j.at("ints").get<std::vector<std::int64_t>>();
+      f.value = json_integers(j.at("ints"));
     }
     out.push_back(std::move(f));
   }
@@ -90,19 +92,20 @@ LedgerStep step_from_json(const Json& j) {
   s.name = j.at("name").get<std::string>();
   s.outcome = outcome_from(j.at("outcome").get<std::string>());
   s.message = j.at("message").get<std::string>();
-  s.used_after = bytes(j.at("used_after_bytes").get<std::int64_t>());
-  s.free_after = bytes(j.at("free_after_bytes").get<std::int64_t>());
-  s.peak_used = bytes(j.at("peak_used_bytes").get<std::int64_t>());
+  s.used_after = bytes(json_integer<std::int64_t>(j.at("used_after_bytes")));
+  s.free_after = bytes(json_integer<std::int64_t>(j.at("free_after_bytes")));
+  s.peak_used = bytes(json_integer<std::int64_t>(j.at("peak_used_bytes")));
   const Json& delta = j.at("delta_bytes");
   for (size_t c = 0; c < kCategoryCount; ++c) {
-    s.delta_by_category[c] = bytes(delta.at(std::string(kCategoryNames[c])).get<std::int64_t>());
+    s.delta_by_category[c] =
+        bytes(json_integer<std::int64_t>(delta.at(std::string(kCategoryNames[c]))));
   }
-  s.allocated_after = bytes(j.at("allocated_after_bytes").get<std::int64_t>());
-  s.reserved_after = bytes(j.at("reserved_after_bytes").get<std::int64_t>());
-  s.allocated_delta = bytes(j.at("allocated_delta_bytes").get<std::int64_t>());
-  s.reserved_delta = bytes(j.at("reserved_delta_bytes").get<std::int64_t>());
-  s.requested = bytes(j.at("requested_bytes").get<std::int64_t>());
-  s.free_at_failure = bytes(j.at("free_at_failure_bytes").get<std::int64_t>());
+  s.allocated_after = bytes(json_integer<std::int64_t>(j.at("allocated_after_bytes")));
+  s.reserved_after = bytes(json_integer<std::int64_t>(j.at("reserved_after_bytes")));
+  s.allocated_delta = bytes(json_integer<std::int64_t>(j.at("allocated_delta_bytes")));
+  s.reserved_delta = bytes(json_integer<std::int64_t>(j.at("reserved_delta_bytes")));
+  s.requested = bytes(json_integer<std::int64_t>(j.at("requested_bytes")));
+  s.free_at_failure = bytes(json_integer<std::int64_t>(j.at("free_at_failure_bytes")));
   s.log_lines = j.at("log").get<std::vector<std::string>>();
   return s;
 }
@@ -153,11 +156,11 @@ Result<Ledger> ledger_from_json(const std::string& text) {
     l.facts = facts_from_json(j.at("facts"));
     for (const Json& gj : j.at("gpus")) {
       GpuLedger g;
-      g.gpu = gj.at("gpu").get<int>();
-      g.node = gj.at("node").get<int>();
-      g.rank = gj.at("rank").get<int>();
-      g.total = bytes(gj.at("total_bytes").get<std::int64_t>());
-      g.used_before = bytes(gj.at("used_before_bytes").get<std::int64_t>());
+      g.gpu = json_integer<int>(gj.at("gpu"), 0);
+      g.node = json_integer<int>(gj.at("node"), 0);
+      g.rank = json_integer<int>(gj.at("rank"), 0);
+      g.total = bytes(json_integer<std::int64_t>(gj.at("total_bytes")));
+      g.used_before = bytes(json_integer<std::int64_t>(gj.at("used_before_bytes")));
       g.facts = facts_from_json(gj.at("facts"));
       for (const Json& sj : gj.at("steps")) g.steps.push_back(step_from_json(sj));
       l.gpus.push_back(std::move(g));

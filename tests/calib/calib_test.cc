@@ -41,6 +41,24 @@ TEST(Trace, ReadsStepsAndMeasuredCosts) {
   EXPECT_EQ(t.step("cublas")->taken->value(), 106'954'752);  // 32 MiB workspace + 70 MiB
 }
 
+TEST(Trace, RejectsNumbersThatDoNotFitInsteadOfCastingThem) {
+  // Found by fuzz_trace: a rank of 1e300 was converted to an int (undefined behaviour), and
+  // readings of -2^63 and 2^63-1 overflowed when subtracted. Both inputs are in its corpus.
+  const std::string corpus = GPUMEM_SOURCE_DIR "/tests/fuzz/corpus/trace/";
+  Result<Trace> huge_rank = read_trace(corpus + "float-rank.json");
+  ASSERT_FALSE(huge_rank.ok());
+  EXPECT_EQ(huge_rank.status().message(),
+            corpus +
+                "float-rank.json: malformed trace: [json.exception.type_error.302] expected an "
+                "integer from 0 to 2147483647, got 1e+300");
+  Result<Trace> extreme = read_trace(corpus + "extreme-bytes.json");
+  ASSERT_FALSE(extreme.ok());
+  EXPECT_EQ(extreme.status().message(),
+            corpus +
+                "extreme-bytes.json: malformed trace: [json.exception.type_error.302] expected "
+                "an integer from 0 to 9223372036854775807, got -9223372036854775808");
+}
+
 TEST(Check, WeightsAndKvAgreeExactlyAndCublasIsFlagged) {
   Result<std::vector<Trace>> traces = read_trace_dir(kRun);
   const Scenario s = scenario_of(kRun);

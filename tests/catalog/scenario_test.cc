@@ -154,5 +154,50 @@ TEST(Scenario, EmptyAndNonMappingFiles) {
   EXPECT_EQ(errors_of("- 1\n- 2\n"), "s.yaml:1:1: the scenario must be a mapping, got a list\n");
 }
 
+TEST(Scenario, MemoryAmountsAreAtMostWhatTheGpuHas) {
+  // Found by fuzz_scenario: 2^63-1 B held on two GPUs, or observed free, overflowed the sums
+  // of the start-up (signed overflow). An H200 has 150,754,820,096 B (nvidia-smi total).
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 2, preoccupied: {1: 150754820097B}}\n"
+                      "engine: {name: sglang, version: 0.5.9, args: {--tp-size: 2}}\n"
+                      "model: llama-3.1-8b-instruct\n"),
+            "s.yaml:1:50: memory held on GPU 1 (150,754,820,097 B) is more than one "
+            "h200-sxm-141gb has (150,754,820,096 B)\n");
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 1}\n"
+                      "engine: {name: sglang, version: 0.5.9}\n"
+                      "model: llama-3.1-8b-instruct\n"
+                      "observed: {free_before_weights: 9223372036854775807B}\n"),
+            "s.yaml:4:33: 'free_before_weights' (9,223,372,036,854,775,807 B) is more than one "
+            "h200-sxm-141gb has (150,754,820,096 B)\n");
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 2, preoccupied: {1: 150754820096B}}\n"
+                      "engine: {name: sglang, version: 0.5.9, args: {--tp-size: 2}}\n"
+                      "model: llama-3.1-8b-instruct\n"),
+            "");
+}
+
+TEST(Scenario, EngineIntegerFlagsAreBounded) {
+  // Found by fuzz_scenario: --max-running-requests 2^63-1 times the bytes of a request, and
+  // --cuda-graph-bs or --max-num-seqs 2^63-1 times 2, overflowed in the engine models.
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 1}\n"
+                      "engine: {name: sglang, version: 0.5.9, args: {--max-running-requests: "
+                      "2147483648, --cuda-graph-bs: [1, -9223372036854775808]}}\n"
+                      "model: llama-3.1-8b-instruct\n"),
+            "s.yaml:2:71: '--max-running-requests' must be an integer from -2147483647 to "
+            "2147483647, got '2147483648'\n"
+            "s.yaml:2:100: '--cuda-graph-bs' must be a list of integers from -2147483647 to "
+            "2147483647, got '-9223372036854775808'\n");
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 1}\n"
+                      "engine: {name: vllm, version: 0.11.0, args: {--max-num-seqs: "
+                      "99999999999999999999}}\n"
+                      "model: llama-3.1-8b-instruct\n"),
+            "s.yaml:2:62: '--max-num-seqs' must be an integer, got '99999999999999999999'\n");
+  // Byte counts may be larger: up to 2^48 = 281,474,976,710,656.
+  EXPECT_EQ(errors_of("hardware: {gpu: h200, count: 1}\n"
+                      "engine: {name: vllm, version: 0.11.0, args: {--kv-cache-memory: "
+                      "281474976710657}}\n"
+                      "model: llama-3.1-8b-instruct\n"),
+            "s.yaml:2:65: '--kv-cache-memory' must be an integer from -281474976710656 to "
+            "281474976710656, got '281474976710657'\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -59,5 +59,23 @@ TEST(YamlReader, SyntaxErrorHasLocation) {
             "t.yaml:2:2: YAML syntax error: end of sequence flow not found");
 }
 
+TEST(YamlReader, SyntaxErrorEscapesControlBytesOfTheInput) {
+  // yaml-cpp quotes the bad escape's byte; a NUL used to end the message early (no newline).
+  Result<YamlDocument> doc = parse_yaml("t.yaml", std::string("a: \"x\\\0y\"\n", 10));
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.status().message(),
+            "t.yaml:1:8: YAML syntax error: unknown escape character: \\x00");
+}
+
+TEST(YamlReader, DeepNestingIsSaidAsSuch) {
+  // yaml-cpp 0.7's depth guard stops at 500 nested nodes and calls that "bad file"; it marks
+  // the end of the line (its scanner reads the whole flow before the parser nests).
+  Result<YamlDocument> doc =
+      parse_yaml("t.yaml", "a: " + std::string(3000, '[') + std::string(3000, ']') + "\n");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.status().message(),
+            "t.yaml:1:6004: YAML syntax error: nesting deeper than 499 levels");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -6,6 +6,7 @@
 
 #include "catalog/scenario.h"
 #include "engine/simulate.h"
+#include "engine/validate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -95,6 +96,52 @@ TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
             17'640'734'720 + 67'108'864);
   EXPECT_EQ(fact(*l, "req_to_token rows"), 3548);
   EXPECT_EQ(fact(*l, "max_running_requests"), 3548);
+}
+
+TEST(SglangErrors, MorePipelineStagesThanLayers) {
+  // 64 stages of Llama-3.1-8B's 32 layers: stages 32..63 would get no layer and a zero KV
+  // cell size, which divided the token count by zero (SIGFPE) before the plan refused it.
+  const std::string text =
+      "hardware: {gpu: h200, count: 8, nodes: 8}\n"
+      "engine:\n  name: sglang\n  version: 0.5.9\n  args:\n    --pp-size: 64\n"
+      "model: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("pp.yaml", text, catalogs().gpus, diags);
+  ASSERT_TRUE(s && diags.empty()) << diags.to_string();
+  validate_engine(*s, catalogs().gpus, catalogs().models, diags);
+  EXPECT_EQ(diags.to_string(),
+            "pp.yaml:6:16: --pp-size 64 is more than the 32 layers of llama-3.1-8b-instruct; a "
+            "pipeline stage would hold no layer\n");
+  diags = Diagnostics{};
+  EXPECT_FALSE(
+      simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags));
+  EXPECT_EQ(diags.errors().size(), 1u);
+}
+
+std::string validation_errors(const std::string& args) {
+  const std::string text =
+      "hardware: {gpu: h200, count: 8}\nengine:\n  name: sglang\n"
+      "  version: 0.5.9\n  args: {" +
+      args + "}\nmodel: llama-3.1-8b-instruct\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("layout.yaml", text, catalogs().gpus, diags);
+  EXPECT_TRUE(s && diags.empty()) << diags.to_string();
+  validate_engine(*s, catalogs().gpus, catalogs().models, diags);
+  return diags.to_string();
+}
+
+TEST(SglangErrors, ParallelCountsAreBoundedAndTheirProductDoesNotOverflow) {
+  EXPECT_EQ(validation_errors("--tp-size: 5000"),
+            "layout.yaml:5:21: --tp-size must be at most 4096, got 5000\n"
+            "layout.yaml:1:30: the hardware has 8 GPUs but --tp-size 1 × --pp-size 1 × "
+            "--dp-size 1 uses 1\n");
+  // 4096^3 = 68,719,476,736 GPUs: an int product overflowed (UB) before it was 64-bit.
+  EXPECT_EQ(validation_errors("--tp-size: 4096, --pp-size: 4096, --dp-size: 4096"),
+            "layout.yaml:1:30: the hardware has 8 GPUs but --tp-size 4096 × --pp-size 4096 × "
+            "--dp-size 4096 uses 68719476736\n"
+            "layout.yaml:5:21: --tp-size 4096 does not divide the 32 attention heads of "
+            "llama-3.1-8b-instruct; SGLang stops with AssertionError: 32 is not divisible by "
+            "4096\n");
 }
 
 }  // namespace

@@ -31,7 +31,8 @@ TEST(MemoryMap, ABarHoldsEachCategoryAtTheEndAndTheFreeRest) {
 }
 
 TEST(MemoryMap, AGpuThatRanOutShowsTheRequestInsteadOfFreeMemory) {
-  const MemoryBar& oom = memory_map(two_gpu_ledger()).bars[1];
+  const MemoryMap map = memory_map(two_gpu_ledger());
+  const MemoryBar& oom = map.bars[1];
   EXPECT_EQ(oom.outcome, StepOutcome::kOutOfMemory);
   EXPECT_EQ(oom.last_step, "kv");
   EXPECT_EQ(oom.free, bytes(0));

@@ -62,5 +62,18 @@ TEST(NcclLog, SummaryCountsDeviceAllocationsOnly) {
   EXPECT_EQ(s.kept_lines[0], "h:10:10 [0] NCCL INFO NCCL version 2.28.9+cuda13.0");
 }
 
+TEST(NcclLog, NegativeAndOverflowingSizesAreNotSummed) {
+  // Found by fuzzing: two sizes of 2^63 - 1 overflowed the sum; a negative one shrank it.
+  const std::string log =
+      "h:1:2 [0] NCCL INFO x.cc:1 Cuda Alloc Size 9223372036854775807 pointer 0x1\n"
+      "h:1:2 [0] NCCL INFO x.cc:1 Cuda Alloc Size 9223372036854775807 pointer 0x2\n"
+      "h:1:2 [0] NCCL INFO x.cc:1 Cuda Alloc Size 99999999999999999999 pointer 0x3\n"
+      "h:1:2 [0] NCCL INFO x.cc:1 Cuda Alloc Size -5 pointer 0x4\n";
+  const NcclLogSummary s = summarize_nccl_log(log, 4);
+  ASSERT_EQ(s.allocations.size(), 1u);
+  EXPECT_EQ(s.allocations[0].count, 1);
+  EXPECT_EQ(s.allocations[0].requested.value(), 9'223'372'036'854'775'807);
+}
+
 }  // namespace
 }  // namespace gpumem::probe

@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/json_integer.h"
+
 namespace gpumem {
 namespace {
+
+using Json = nlohmann::ordered_json;
 
 Ledger sample() {
   Ledger l;
@@ -61,6 +65,31 @@ TEST(LedgerJson, RejectsOtherFormats) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "not a gpumem.ledger.v1 ledger (format 'other')");
   EXPECT_FALSE(ledger_from_json("{").ok());
+}
+
+TEST(JsonInteger, AcceptsOnlyIntegersThatFit) {
+  EXPECT_EQ(json_integer<int>(Json(2147483647)), 2147483647);
+  EXPECT_EQ(json_integer<std::int64_t>(Json(9223372036854775807ULL)), 9223372036854775807LL);
+  EXPECT_EQ(json_integer<int>(Json(-3)), -3);
+  EXPECT_THROW(json_integer<int>(Json(2147483648LL)), Json::type_error);
+  EXPECT_THROW(json_integer<int>(Json(1e300)), Json::type_error);
+  EXPECT_THROW(json_integer<int>(Json(2.0)), Json::type_error);
+  EXPECT_THROW(json_integer<std::int64_t>(Json(9223372036854775808ULL)), Json::type_error);
+  EXPECT_THROW(json_integer<int>(Json(-1), 0), Json::type_error);
+  EXPECT_THROW(json_integer<int>(Json("1")), Json::type_error);
+  EXPECT_EQ(json_integers(Json::parse("[1, -2, 3]")), (std::vector<std::int64_t>{1, -2, 3}));
+  EXPECT_THROW(json_integers(Json(1)), Json::type_error);
+  EXPECT_THROW(json_integers(Json::parse("[1, 0.5]")), Json::type_error);
+}
+
+TEST(LedgerJson, RejectsAGpuIndexThatIsNotACount) {
+  Json j = Json::parse(ledger_to_json(sample()));
+  j["gpus"][0]["gpu"] = 1e300;
+  Result<Ledger> r = ledger_from_json(j.dump());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "malformed ledger JSON: [json.exception.type_error.302] expected an integer from 0 "
+            "to 2147483647, got 1e+300");
 }
 
 }  // namespace

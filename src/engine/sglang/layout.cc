@@ -4,14 +4,14 @@
 
 namespace gpumem::sglang {
 
-int gpus_needed(const ServerFlags& flags) {
-  const int replicas = flags.enable_dp_attention ? 1 : flags.dp_size;
-  return flags.tp_size * flags.pp_size * replicas;
+std::int64_t gpus_needed(const ServerFlags& flags) {
+  const std::int64_t replicas = flags.enable_dp_attention ? 1 : flags.dp_size;
+  return std::int64_t{flags.tp_size} * flags.pp_size * replicas;
 }
 
 void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags) {
   const int have = scenario.total_gpus();
-  const int need = gpus_needed(flags);
+  const std::int64_t need = gpus_needed(flags);
   if (have > 0 && need != have) {
     std::string formula = "--tp-size " + std::to_string(flags.tp_size) + " × --pp-size " +
                           std::to_string(flags.pp_size);

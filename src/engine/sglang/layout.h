@@ -2,6 +2,8 @@
 #ifndef GPUMEM_ENGINE_SGLANG_LAYOUT_H_
 #define GPUMEM_ENGINE_SGLANG_LAYOUT_H_
 
+#include <cstdint>
+
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "engine/sglang/flags.h"
@@ -12,7 +14,8 @@ namespace gpumem::sglang {
 // attention) splits the TP group instead of adding replicas
 // (sglang v0.5.9 server_args.py _handle_data_parallelism; dp_attention.py
 // compute_dp_attention_world_info).
-int gpus_needed(const ServerFlags& flags);
+// 64-bit: three flags of up to 4096 each overflow an int.
+std::int64_t gpus_needed(const ServerFlags& flags);
 
 // Checks the layout against the hardware and SGLang's own rules.
 void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags);

@@ -74,6 +74,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                             std::to_string(p.attention_tp));
     return std::nullopt;
   }
+  // sglang v0.5.9 distributed/utils.py get_pp_indices gives every stage past the last layer
+  // an empty range, and model_runner_kv_cache_mixin.py profile_max_num_token then divides by
+  // the zero cell size of such a stage.
+  if (p.pp > p.model.num_hidden_layers) {
+    diags.error(p.flags.raw.location("--pp-size").value_or(scenario.engine.name_loc),
+                "--pp-size " + std::to_string(p.pp) + " is more than the " +
+                    std::to_string(p.model.num_hidden_layers) + " layers of " + p.model.name +
+                    "; a pipeline stage would hold no layer");
+    return std::nullopt;
+  }
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);

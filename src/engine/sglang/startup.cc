@@ -233,6 +233,8 @@ class RankStartup {
                                        (1.0 + static_cast<double>(p_.draft->num_hidden_layers) /
                                                   static_cast<double>(stage_.kv.layers)));
     }
+    // The plan refuses stages without layers; a zero cell here would divide by zero below.
+    if (cell <= 0) return internal_error("the KV cache of this stage has no bytes per token");
     const double mfs = p_.args.mem_fraction_static;
     const EngineGiB rest = profile_rest(f_, a_used, mfs);
     const std::int64_t profiled = profile_max_num_token(f_, a_used, mfs, cell);

@@ -28,7 +28,7 @@ const std::vector<FlagSpec>& table() {
        {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2"}},
       {"--block-size", {}, FlagType::kInt, true, {}},
       {"--enforce-eager", {}, FlagType::kBool, true, {}},
-      {"--kv-cache-memory", {"--kv-cache-memory-bytes"}, FlagType::kInt, true, {}},
+      {"--kv-cache-memory", {"--kv-cache-memory-bytes"}, FlagType::kByteCount, true, {}},
       {"--num-gpu-blocks-override", {}, FlagType::kInt, true, {}},
       {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
       {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
