@@ -1,0 +1,466 @@
+// Reading a Hugging Face config.json into an Architecture (architecture.h: load_hf_config,
+// parse_hf_config): the family from `architectures`, the defaults its config class fills
+// in, heads, layers, MoE, MLA, RoPE scaling, EAGLE-3 draft heads and the quantization block.
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <optional>
+
+#include "catalog/architecture.h"
+#include "catalog/config_map.h"
+#include "catalog/hf_quantization.h"
+#include "core/spelling.h"
+
+namespace gpumem {
+
+namespace {
+
+struct FamilyByName {
+  std::string_view architecture;
+  ArchitectureFamily family;
+};
+
+constexpr std::array<FamilyByName, 11> kFamilies = {{
+    {"LlamaForCausalLM", ArchitectureFamily::kLlama},
+    {"MistralForCausalLM", ArchitectureFamily::kLlama},
+    {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
+    {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
+    {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
+    {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
+    {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
+    {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
+    {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
+    {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
+    {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
+}};
+
+// Gemma3ForCausalLM is the text-only class of the same family.
+constexpr FamilyByName kGemma3TextOnly = {"Gemma3ForCausalLM", ArchitectureFamily::kGemma3};
+
+std::optional<ArchitectureFamily> family_of(std::string_view architecture) {
+  if (architecture == kGemma3TextOnly.architecture) return kGemma3TextOnly.family;
+  for (const FamilyByName& f : kFamilies) {
+    if (f.architecture == architecture) return f.family;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> family_architecture_names() {
+  std::vector<std::string> names;
+  for (const FamilyByName& f : kFamilies) names.emplace_back(f.architecture);
+  names.emplace_back(kGemma3TextOnly.architecture);
+  return names;
+}
+
+// Values a Hugging Face config class fills in when config.json omits the key. Only families
+// whose real config.json files rely on such defaults need entries.
+struct FamilyDefaults {
+  std::optional<std::int64_t> vocab_size;
+  std::optional<std::int64_t> max_position_embeddings;
+  std::optional<std::int64_t> sliding_window;
+  bool tie_word_embeddings = false;
+  double rope_theta = 10000.0;
+  double rope_local_base_freq = 0.0;
+  std::int64_t sliding_window_pattern = 0;
+  std::int64_t num_shared_experts = 0;
+  std::int64_t first_k_dense_replace = 0;
+};
+
+FamilyDefaults defaults_for(ArchitectureFamily family) {
+  FamilyDefaults d;
+  switch (family) {
+    case ArchitectureFamily::kGemma3:
+      // transformers models/gemma3/configuration_gemma3.py Gemma3TextConfig.__init__
+      d.vocab_size = 262208;
+      d.max_position_embeddings = 131072;
+      d.sliding_window = 4096;
+      d.tie_word_embeddings = true;
+      d.rope_theta = 1000000.0;
+      d.rope_local_base_freq = 10000.0;
+      d.sliding_window_pattern = 6;
+      break;
+    case ArchitectureFamily::kDeepseekV3:
+      // transformers models/deepseek_v3/configuration_deepseek_v3.py DeepseekV3Config.__init__
+      d.num_shared_experts = 1;
+      d.first_k_dense_replace = 3;
+      break;
+    case ArchitectureFamily::kGlm4Moe:
+      // transformers models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig.__init__
+      d.num_shared_experts = 1;
+      d.first_k_dense_replace = 1;
+      break;
+    default:
+      break;
+  }
+  return d;
+}
+
+std::optional<RopeType> rope_type_of(std::string_view name) {
+  if (name == "default") return RopeType::kDefault;
+  if (name == "linear") return RopeType::kLinear;
+  if (name == "dynamic") return RopeType::kDynamic;
+  if (name == "llama3") return RopeType::kLlama3;
+  if (name == "yarn") return RopeType::kYarn;
+  return std::nullopt;
+}
+
+void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
+  const YAML::Node node = text.get("rope_scaling");
+  if (!node.IsDefined()) return;
+  ConfigMap m(text.file(), node, "'rope_scaling'", text.diags());
+  if (!m.valid()) return;
+  // sglang v0.5.9 layers/rotary_embedding.py get_rope: "rope_type", else the older "type"
+  const char* type_key = m.has("rope_type") ? "rope_type" : "type";
+  std::optional<std::string> type = m.string(type_key);
+  if (!type) {
+    if (!m.has(type_key)) m.missing("rope_type");
+    return;
+  }
+  std::optional<RopeType> t = rope_type_of(*type);
+  if (!t) {
+    m.error(type_key, "rope_scaling type '" + *type +
+                          "' is not modelled; gpumem models default, linear, dynamic, "
+                          "llama3 and yarn");
+    return;
+  }
+  out.type = *t;
+  out.factor = m.number("factor").value_or(1.0);
+  out.original_max_position_embeddings = m.integer("original_max_position_embeddings").value_or(0);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->second.IsScalar()) continue;
+    const std::string key = it->first.Scalar();
+    const std::string value = it->second.Scalar();
+    if (value == "true" || value == "false") {
+      out.parameters.emplace_back(key, value == "true" ? 1.0 : 0.0);
+      continue;
+    }
+    double v = 0;
+    const char* end = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), end, v, std::chars_format::general);
+    if (ec == std::errc() && ptr == end) out.parameters.emplace_back(key, v);
+  }
+  std::sort(out.parameters.begin(), out.parameters.end());
+}
+
+void parse_layer_types(const ConfigMap& text, Architecture& a) {
+  std::optional<std::vector<std::string>> types = text.strings("layer_types");
+  if (!types) return;
+  if (static_cast<std::int64_t>(types->size()) != a.num_hidden_layers) {
+    text.error("layer_types", "'layer_types' has " + std::to_string(types->size()) +
+                                  " entries but 'num_hidden_layers' is " +
+                                  std::to_string(a.num_hidden_layers));
+    return;
+  }
+  a.layer_types.clear();
+  for (const std::string& t : *types) {
+    if (t == "full_attention") {
+      a.layer_types.push_back(LayerAttention::kFull);
+    } else if (t == "sliding_attention") {
+      a.layer_types.push_back(LayerAttention::kSliding);
+    } else {
+      text.error("layer_types",
+                 "unknown layer type '" + t + "'; expected full_attention or sliding_attention");
+      return;
+    }
+  }
+}
+
+void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
+  a.layer_types.assign(static_cast<size_t>(a.num_hidden_layers), LayerAttention::kFull);
+  switch (a.family) {
+    case ArchitectureFamily::kGptOss:
+      a.sliding_window = text.positive("sliding_window");
+      if (!text.has("layer_types")) text.missing("layer_types");
+      parse_layer_types(text, a);
+      break;
+    case ArchitectureFamily::kGemma3: {
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+      if (text.has("layer_types")) {
+        parse_layer_types(text, a);
+        break;
+      }
+      // transformers Gemma3TextConfig.__init__: layer i slides unless (i + 1) % pattern == 0
+      const std::int64_t pattern =
+          text.positive("sliding_window_pattern", d.sliding_window_pattern);
+      if (pattern == 0) break;
+      for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
+        if ((i + 1) % pattern != 0) a.layer_types[i] = LayerAttention::kSliding;
+      }
+      break;
+    }
+    case ArchitectureFamily::kQwen2:
+    case ArchitectureFamily::kQwen3:
+    case ArchitectureFamily::kQwen3Moe:
+      // transformers Qwen2Attention: layers from max_window_layers on slide when enabled
+      if (text.boolean("use_sliding_window").value_or(false)) {
+        a.sliding_window = text.positive("sliding_window");
+        const std::int64_t first = text.positive("max_window_layers");
+        for (std::int64_t i = first; i < a.num_hidden_layers; ++i) {
+          a.layer_types[i] = LayerAttention::kSliding;
+        }
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
+  MoeConfig& m = a.moe;
+  switch (a.family) {
+    case ArchitectureFamily::kMixtral:
+      m.num_experts = text.positive("num_local_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok");
+      m.moe_intermediate_size = a.intermediate_size;
+      break;
+    case ArchitectureFamily::kQwen3Moe:
+      m.num_experts = text.positive("num_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok");
+      m.moe_intermediate_size = text.positive("moe_intermediate_size");
+      m.decoder_sparse_step = text.positive("decoder_sparse_step", 1);
+      m.mlp_only_layers = text.integers("mlp_only_layers").value_or(std::vector<std::int64_t>{});
+      break;
+    case ArchitectureFamily::kDeepseekV3:
+    case ArchitectureFamily::kGlm4Moe: {
+      m.num_experts = text.positive("n_routed_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok");
+      m.moe_intermediate_size = text.positive("moe_intermediate_size");
+      m.num_shared_experts = text.integer("n_shared_experts").value_or(d.num_shared_experts);
+      m.first_k_dense_replace =
+          text.integer("first_k_dense_replace").value_or(d.first_k_dense_replace);
+      m.moe_layer_freq = text.positive("moe_layer_freq", 1);
+      m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
+      // sglang v0.5.9 deepseek_v2.py MoEGate.__init__: the bias exists for noaux_tc routing,
+      // the only method of DeepSeek-V3-style checkpoints (the config class default);
+      // glm4_moe.py Glm4MoeGate.__init__ always has it.
+      m.router_correction_bias = a.family == ArchitectureFamily::kGlm4Moe ||
+                                 text.string("topk_method").value_or("noaux_tc") == "noaux_tc";
+      break;
+    }
+    case ArchitectureFamily::kGptOss:
+      m.num_experts = text.positive("num_local_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok", text.integer("experts_per_token"));
+      m.moe_intermediate_size = a.intermediate_size;
+      m.router_bias = true;  // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock: router bias=True
+      m.expert_bias = true;  // sglang v0.5.9 gpt_oss.py: FusedMoE(..., with_bias=True)
+      break;
+    default:
+      break;
+  }
+}
+
+void parse_mla(const ConfigMap& text, Architecture& a) {
+  a.attention = AttentionKind::kMla;
+  a.mla.q_lora_rank = text.integer("q_lora_rank").value_or(0);
+  a.mla.kv_lora_rank = text.positive("kv_lora_rank");
+  a.mla.qk_nope_head_dim = text.positive("qk_nope_head_dim");
+  a.mla.qk_rope_head_dim = text.positive("qk_rope_head_dim");
+  a.head_dim = a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim;
+  a.v_head_dim = text.positive("v_head_dim");
+}
+
+void parse_heads(const ConfigMap& text, Architecture& a) {
+  a.num_key_value_heads = text.positive("num_key_value_heads", a.num_attention_heads);
+  if (a.num_attention_heads > 0 && a.num_key_value_heads > 0 &&
+      a.num_attention_heads % a.num_key_value_heads != 0) {
+    text.error("num_key_value_heads", "'num_attention_heads' " +
+                                          std::to_string(a.num_attention_heads) +
+                                          " is not a multiple of 'num_key_value_heads' " +
+                                          std::to_string(a.num_key_value_heads));
+  }
+  if (a.family == ArchitectureFamily::kDeepseekV3 && text.has("kv_lora_rank")) {
+    parse_mla(text, a);
+    return;
+  }
+  if (text.has("head_dim")) {
+    a.head_dim = text.positive("head_dim");
+  } else if (a.num_attention_heads > 0 && a.hidden_size > 0) {
+    if (a.hidden_size % a.num_attention_heads != 0) {
+      text.error("num_attention_heads", "'hidden_size' " + std::to_string(a.hidden_size) +
+                                            " is not divisible by 'num_attention_heads' " +
+                                            std::to_string(a.num_attention_heads) +
+                                            " and 'head_dim' is not given");
+    } else {
+      a.head_dim = a.hidden_size / a.num_attention_heads;
+    }
+  }
+  a.v_head_dim = a.head_dim;
+}
+
+void set_family_attention_features(const ConfigMap& text, Architecture& a) {
+  a.qkv_bias = a.attention_bias;
+  a.o_proj_bias = a.attention_bias;
+  switch (a.family) {
+    case ArchitectureFamily::kQwen2:
+      // sglang v0.5.9 qwen2.py Qwen2Attention: qkv_proj bias=True, o_proj bias=False
+      a.qkv_bias = true;
+      a.o_proj_bias = false;
+      break;
+    case ArchitectureFamily::kQwen3:
+    case ArchitectureFamily::kQwen3Moe:
+      a.qk_norm = true;  // sglang v0.5.9 qwen3.py Qwen3Attention: q_norm, k_norm
+      break;
+    case ArchitectureFamily::kGlm4Moe:
+      // sglang v0.5.9 glm4_moe.py Glm4MoeAttention: o_proj bias=False
+      a.o_proj_bias = false;
+      a.qk_norm = text.boolean("use_qk_norm").value_or(false);
+      break;
+    case ArchitectureFamily::kGptOss:
+      a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
+      break;
+    case ArchitectureFamily::kGemma3:
+      a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
+      a.sandwich_norms = true;
+      break;
+    case ArchitectureFamily::kLlamaEagle3:
+      // sglang v0.5.9 llama_eagle3.py LlamaDecoderLayer: qkv_proj rebuilt with bias=False
+      a.qkv_bias = false;
+      break;
+    default:
+      break;
+  }
+}
+
+void parse_eagle3(const ConfigMap& text, Architecture& a) {
+  // sglang v0.5.9 llama_eagle3.py LlamaForCausalLMEagle3: draft_vocab_size None -> vocab
+  a.draft_vocab_size = text.integer("draft_vocab_size").value_or(a.vocab_size);
+  if (a.draft_vocab_size <= 0) {
+    text.error("draft_vocab_size",
+               "'draft_vocab_size' must be positive, got " + std::to_string(a.draft_vocab_size));
+  }
+  // sglang v0.5.9 llama_eagle3.py LlamaModel: fc takes 3 x target_hidden_size (or hidden)
+  a.eagle_fc_input_size = 3 * text.positive("target_hidden_size", a.hidden_size);
+  const YAML::Node eagle = text.get("eagle_config");
+  if (eagle.IsDefined()) {
+    ConfigMap e(text.file(), eagle, "'eagle_config'", text.diags());
+    if (e.valid()) {
+      a.eagle_aux_layer_ids =
+          e.integers("eagle_aux_hidden_state_layer_ids").value_or(std::vector<std::int64_t>{});
+    }
+  }
+}
+
+std::optional<DType> read_dtype(const ConfigMap& m) {
+  for (const char* key : {"torch_dtype", "dtype"}) {
+    std::optional<std::string> text = m.string(key);
+    if (!text) continue;
+    std::optional<DType> t = parse_model_dtype(*text);
+    if (!t) {
+      m.error(key, "unknown dtype '" + *text + "' in '" + key +
+                       "'; expected bfloat16, float16 or float32" +
+                       did_you_mean(*text, model_dtype_names()));
+    }
+    return t;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& config,
+                                     std::string name, Diagnostics& diags) {
+  Diagnostics local;
+  ConfigMap top(file, config, "'config'", local);
+  if (!top.valid()) return config_failure(local, diags);
+
+  Architecture a;
+  a.name = std::move(name);
+  std::optional<std::vector<std::string>> archs = top.strings("architectures");
+  if (!archs && !top.has("architectures")) top.missing("architectures");
+  if (archs && archs->empty()) top.error("architectures", "'architectures' is empty");
+  if (!archs || archs->empty()) return config_failure(local, diags);
+  a.hf_architecture = archs->front();
+  std::optional<ArchitectureFamily> family = family_of(a.hf_architecture);
+  if (!family) {
+    local.error(location(file, top.get("architectures")[0]),
+                "unknown architecture '" + a.hf_architecture + "'" +
+                    did_you_mean(a.hf_architecture, family_architecture_names()));
+    return config_failure(local, diags);
+  }
+  a.family = *family;
+  a.model_type = top.string("model_type").value_or("");
+  const FamilyDefaults d = defaults_for(a.family);
+
+  // Multimodal configs (Gemma 3) nest the language model under text_config.
+  const YAML::Node text_node = top.get("text_config");
+  std::optional<ConfigMap> nested;
+  if (text_node.IsDefined()) {
+    nested.emplace(file, text_node, "'text_config'", local);
+    if (!nested->valid()) return config_failure(local, diags);
+  }
+  const ConfigMap& text = nested ? *nested : top;
+
+  std::optional<DType> dtype = read_dtype(text);
+  if (!dtype && nested) dtype = read_dtype(top);
+  a.dtype = dtype.value_or(DType::kFloat32);
+
+  a.hidden_size = text.positive("hidden_size");
+  a.num_hidden_layers = text.positive("num_hidden_layers");
+  a.num_attention_heads = text.positive("num_attention_heads");
+  a.intermediate_size = text.positive("intermediate_size");
+  a.vocab_size = text.positive("vocab_size", d.vocab_size);
+  a.max_position_embeddings = text.positive("max_position_embeddings", d.max_position_embeddings);
+  a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
+  // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
+  a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
+  parse_heads(text, a);
+  set_family_attention_features(text, a);
+  parse_moe(text, d, a);
+  if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
+
+  a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
+  if (a.family == ArchitectureFamily::kGemma3) {
+    a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
+  }
+  a.partial_rotary_factor = text.number("partial_rotary_factor").value_or(1.0);
+  if (a.partial_rotary_factor <= 0.0 || a.partial_rotary_factor > 1.0) {
+    text.error("partial_rotary_factor", "'partial_rotary_factor' must be in (0, 1]");
+  }
+  a.rotary_dim =
+      a.attention == AttentionKind::kMla
+          ? a.mla.qk_rope_head_dim
+          : static_cast<std::int64_t>(a.partial_rotary_factor * static_cast<double>(a.head_dim));
+  parse_rope_scaling(text, a.rope_scaling);
+
+  if (a.is_draft_head()) parse_eagle3(text, a);
+  a.num_nextn_predict_layers = text.integer("num_nextn_predict_layers").value_or(0);
+
+  YAML::Node quant = text.get("quantization_config");
+  if (!quant.IsDefined() && nested) quant = top.get("quantization_config");
+  if (quant.IsDefined()) {
+    ConfigMap q(file, quant, "'quantization_config'", local);
+    if (q.valid()) parse_quantization(q, a.quantization);
+  }
+
+  if (!local.empty()) return config_failure(local, diags);
+  return a;
+}
+
+Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags) {
+  Diagnostics local;
+  std::optional<YAML::Node> root = read_document(path, local);
+  if (!root) return config_failure(local, diags);
+  Result<Architecture> a = parse_hf_config(path, *root, path, diags);
+  if (!a.ok() || a->quantization.method != QuantMethod::kNone) return a;
+  // sglang v0.5.9 configs/model_config.py _parse_quant_hf_config: ModelOpt exports declare
+  // their quantization in hf_quant_config.json beside config.json.
+  const std::string quant_path =
+      (std::filesystem::path(path).parent_path() / "hf_quant_config.json").string();
+  if (!std::filesystem::exists(quant_path)) return a;
+  std::optional<YAML::Node> quant_root = read_document(quant_path, local);
+  if (quant_root) {
+    ConfigMap top(quant_path, *quant_root, "'hf_quant_config'", local);
+    if (top.valid()) {
+      const YAML::Node block = top.get("quantization");
+      if (!block.IsDefined()) top.missing("quantization");
+      if (block.IsDefined()) {
+        ConfigMap q(quant_path, block, "'quantization'", local);
+        if (q.valid()) parse_modelopt(q, a->quantization);
+      }
+    }
+  }
+  if (!local.empty()) return config_failure(local, diags);
+  return a;
+}
+
+}  // namespace gpumem
