@@ -19,6 +19,9 @@ std::string pool_name(PoolId pool) { return "mempool_id " + std::to_string(pool.
 CachingAllocator::CachingAllocator(Device& device, const AllocatorConfig& config)
     : device_(device), config_(config), large_(false, nullptr), small_(true, nullptr) {
   assert(validate_config(config).ok());
+  // A large model's weights alone are a few thousand blocks: grow the table once, not by
+  // doubling through the start-up.
+  blocks_.reserve(4096);
 }
 
 CachingAllocator::~CachingAllocator() = default;

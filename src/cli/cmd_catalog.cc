@@ -41,12 +41,12 @@ ExitCode print_models(const Workspace& ws) {
     if (!e.ok()) continue;
     const Architecture& a = e->architecture;
     const std::int64_t params = parameter_count(a);
-    Result<std::vector<WeightTensor>> w =
-        a.is_draft_head() ? Result<std::vector<WeightTensor>>(std::vector<WeightTensor>{})
-                          : rank_weights(a, ParallelLayout{}, WeightRules{});
+    Result<WeightList> w = a.is_draft_head() ? Result<WeightList>(WeightList())
+                                             : rank_weights(a, ParallelLayout{}, WeightRules{});
     const std::string tp1 =
         !a.is_draft_head() && w.ok()
-            ? fmt::format("{:.1f} GiB", static_cast<double>(resident_bytes(*w).value()) / (1 << 30))
+            ? fmt::format("{:.1f} GiB",
+                          static_cast<double>(resident_bytes(tensors_of(*w)).value()) / (1 << 30))
             : "-";
     fmt::print(
         "{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", slug, format_count(params),

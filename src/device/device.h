@@ -74,6 +74,12 @@ class Device {
   // driver allocates the executable's own memory.
   virtual Status begin_graph_capture() = 0;
   virtual Status launch_kernel(std::span<const DevicePtr> buffers, Bytes bytes_touched) = 0;
+  // `count` kernels that touch no buffer of their own, one after the other. A forward pass
+  // launches tens of thousands; a device that only counts them can say so in one call.
+  virtual Status launch_kernels(int count, Bytes bytes_touched) {
+    for (int i = 0; i < count; ++i) GPUMEM_RETURN_IF_ERROR(launch_kernel({}, bytes_touched));
+    return {};
+  }
   virtual Result<GraphId> end_graph_capture() = 0;
 
   // Loads a library's kernels and its handle state (cuBLAS on the first GEMM), charged to

@@ -5,7 +5,7 @@
 #ifndef GPUMEM_ENGINE_WEIGHT_LOADING_H_
 #define GPUMEM_ENGINE_WEIGHT_LOADING_H_
 
-#include <vector>
+#include <span>
 
 #include "alloc/caching_allocator.h"
 #include "core/status.h"
@@ -13,7 +13,7 @@
 
 namespace gpumem {
 
-Status load_weight_tensors(CachingAllocator& allocator, const std::vector<WeightTensor>& tensors);
+Status load_weight_tensors(CachingAllocator& allocator, std::span<const WeightTensor> tensors);
 
 }  // namespace gpumem
 

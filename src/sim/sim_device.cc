@@ -1,5 +1,6 @@
 #include "sim/sim_device.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gpumem {
@@ -71,23 +72,29 @@ Result<DevicePtr> SimDevice::malloc(Bytes size, Category category) {
   charge(charged, category);
   const std::uint64_t address = next_address_;
   next_address_ += static_cast<std::uint64_t>(round_up(size, constants_.page_size).value());
-  allocations_.emplace(address, Allocation{charged, size, category});
+  allocations_.push_back(Allocation{address, charged, size, category, true});
   return DevicePtr{address};
 }
 
+SimDevice::Allocation* SimDevice::find_allocation(std::uint64_t address) {
+  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), address,
+                             [](const Allocation& a, std::uint64_t x) { return a.address < x; });
+  return it != allocations_.end() && it->address == address && it->live ? &*it : nullptr;
+}
+
 void SimDevice::free(DevicePtr ptr) {
-  auto it = allocations_.find(ptr.address);
-  if (it == allocations_.end()) return;
-  release(it->second.footprint, it->second.category);
-  allocations_.erase(it);
+  Allocation* a = find_allocation(ptr.address);
+  if (a == nullptr) return;
+  release(a->footprint, a->category);
+  a->live = false;
 }
 
 Result<IpcHandle> SimDevice::ipc_export(DevicePtr ptr) {
-  auto it = allocations_.find(ptr.address);
-  if (it == allocations_.end()) return internal_error("cudaIpcGetMemHandle of an unknown pointer");
+  const Allocation* a = find_allocation(ptr.address);
+  if (a == nullptr) return internal_error("cudaIpcGetMemHandle of an unknown pointer");
   IpcHandle h;
   std::memcpy(h.bytes.data(), &ptr.address, sizeof ptr.address);
-  h.size = it->second.size;
+  h.size = a->size;
   return h;
 }
 
@@ -121,6 +128,11 @@ Status SimDevice::begin_graph_capture() {
 
 Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) {
   if (capturing_) ++nodes_in_capture_;
+  return {};
+}
+
+Status SimDevice::launch_kernels(int count, Bytes) {
+  if (capturing_) nodes_in_capture_ += count;
   return {};
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "catalog/gpu_catalog.h"
 #include "device/device.h"
@@ -32,6 +33,7 @@ class SimDevice final : public Device {
   void ipc_close(DevicePtr mapped) override;
   Status begin_graph_capture() override;
   Status launch_kernel(std::span<const DevicePtr> buffers, Bytes bytes_touched) override;
+  Status launch_kernels(int count, Bytes bytes_touched) override;
   Result<GraphId> end_graph_capture() override;
   Status load_library(std::string_view library) override;
 
@@ -71,11 +73,18 @@ class SimDevice final : public Device {
   std::array<Bytes, kCategoryCount> by_category_{};
 
   struct Allocation {
+    std::uint64_t address;
     Bytes footprint;
     Bytes size;
     Category category;
+    bool live;
   };
-  std::unordered_map<std::uint64_t, Allocation> allocations_;
+  // The live allocation at `address`; null when there is none.
+  Allocation* find_allocation(std::uint64_t address);
+  // Every allocation made, by address: addresses only grow, so a new one goes at the end,
+  // and a freed one stays as a tombstone (live = false) rather than shifting the rest —
+  // a start-up makes thousands of cudaMallocs and empty_cache frees them in bulk.
+  std::vector<Allocation> allocations_;
   std::unordered_map<std::uint64_t, Bytes> ipc_mappings_;
   std::uint64_t next_address_ = 1ULL << 40;
 

@@ -224,10 +224,8 @@ bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
 
 namespace {
 
-using Weights = Result<std::vector<WeightTensor>>;
-
-Weights build_rank_weights(const Architecture& a, const ParallelLayout& l,
-                           const WeightRules& rules) {
+Result<std::vector<WeightTensor>> build_rank_weights(const Architecture& a, const ParallelLayout& l,
+                                                     const WeightRules& rules) {
   GPUMEM_RETURN_IF_ERROR(validate_layout(l));
   if (a.is_draft_head()) {
     return invalid_input(a.name +
@@ -242,22 +240,27 @@ Weights build_rank_weights(const Architecture& a, const ParallelLayout& l,
 // The last few lists built, shared by every thread. A sweep or a fit search simulates one
 // model under a handful of layouts many times over; building a list (thousands of named
 // tensors, quantization patterns matched per module) costs far more than comparing an
-// architecture, so equal inputs reuse the list. Entries are immutable once stored.
+// architecture, so equal inputs reuse the list (or the error). Lists are immutable.
 class WeightMemo {
  public:
-  std::shared_ptr<const Weights> get(const Architecture& a, const ParallelLayout& l,
-                                     const WeightRules& rules) {
+  Result<WeightList> get(const Architecture& a, const ParallelLayout& l, const WeightRules& rules) {
     {
       std::lock_guard lock(mu_);
       for (const Entry& e : entries_) {
-        if (e.weights && e.layout == l && e.rules == rules && e.architecture == a) return e.weights;
+        if (e.weights && e.layout == l && e.rules == rules && e.architecture == a) {
+          return *e.weights;
+        }
       }
     }
-    auto built = std::make_shared<const Weights>(build_rank_weights(a, l, rules));
+    Result<std::vector<WeightTensor>> built = build_rank_weights(a, l, rules);
+    auto shared = std::make_shared<const Result<WeightList>>(
+        built.ok() ? Result<WeightList>(
+                         std::make_shared<const std::vector<WeightTensor>>(std::move(*built)))
+                   : Result<WeightList>(built.status()));
     std::lock_guard lock(mu_);
-    entries_[next_] = Entry{a, l, rules, built};
+    entries_[next_] = Entry{a, l, rules, shared};
     next_ = (next_ + 1) % entries_.size();
-    return built;
+    return *shared;
   }
 
  private:
@@ -265,7 +268,7 @@ class WeightMemo {
     Architecture architecture;
     ParallelLayout layout;
     WeightRules rules;
-    std::shared_ptr<const Weights> weights;  // null: an empty slot
+    std::shared_ptr<const Result<WeightList>> weights;  // null: an empty slot
   };
   std::mutex mu_;
   std::array<Entry, 16> entries_;  // replaced oldest first
@@ -274,10 +277,10 @@ class WeightMemo {
 
 }  // namespace
 
-Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
-                                               const WeightRules& rules) {
+Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
+                                const WeightRules& rules) {
   static WeightMemo memo;
-  return *memo.get(a, l, rules);
+  return memo.get(a, l, rules);
 }
 
 }  // namespace gpumem

@@ -37,9 +37,9 @@
 namespace gpumem {
 
 // One rank's tensors in allocation order. Pure in its arguments: the most recent lists are
-// kept and returned again for equal arguments (safe across threads).
-Result<std::vector<WeightTensor>> rank_weights(const Architecture& a, const ParallelLayout& l,
-                                               const WeightRules& rules);
+// kept and the same list is returned again for equal arguments (safe across threads).
+Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
+                                const WeightRules& rules);
 
 // Whether the engine folds the shared expert into the routed FusedMoE for this model and
 // layout (sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts).

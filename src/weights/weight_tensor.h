@@ -10,6 +10,7 @@
 #define GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,6 +39,16 @@ struct WeightTensor {
   // kResident when it is never released.
   int released_after = kResident;
 };
+
+// A rank's tensor list, shared and immutable: plans hold lists by reference because a sweep
+// or a fit search builds plans with the same lists many times over, and a list of
+// thousands of named tensors costs far more to copy and destroy than to share.
+using WeightList = std::shared_ptr<const std::vector<WeightTensor>>;
+
+// The tensors of `list`; none for a null list.
+inline std::span<const WeightTensor> tensors_of(const WeightList& list) {
+  return list ? std::span<const WeightTensor>(*list) : std::span<const WeightTensor>();
+}
 
 // Bytes of the tensors still allocated once the whole list has been replayed.
 Bytes resident_bytes(std::span<const WeightTensor> tensors);

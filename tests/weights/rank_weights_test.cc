@@ -28,9 +28,9 @@ Architecture model(const std::string& slug) {
 
 std::vector<WeightTensor> weights(const Architecture& a, ParallelLayout l,
                                   const WeightRules& rules = {}) {
-  Result<std::vector<WeightTensor>> w = rank_weights(a, l, rules);
+  Result<WeightList> w = rank_weights(a, l, rules);
   EXPECT_TRUE(w.ok()) << w.status().message();
-  return w.ok() ? *w : std::vector<WeightTensor>{};
+  return w.ok() ? **w : std::vector<WeightTensor>{};
 }
 
 const WeightTensor* find(const std::vector<WeightTensor>& ts, const std::string& name) {
@@ -137,8 +137,7 @@ TEST(RankWeights, KvHeadsAreReplicatedWhenTpExceedsThem) {
 
 TEST(RankWeights, TensorParallelMustDivideHeads) {
   // Qwen2.5-7B has 28 query heads: TP8 cannot split them.
-  Result<std::vector<WeightTensor>> w =
-      rank_weights(model("qwen2.5-7b-instruct"), {.tp_size = 8}, {});
+  Result<WeightList> w = rank_weights(model("qwen2.5-7b-instruct"), {.tp_size = 8}, {});
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(),
             "num_attention_heads 28 is not divisible by the attention tensor-parallel size 8");
@@ -376,8 +375,7 @@ TEST(RankWeights, DraftRopeCacheIsSharedWhenItsKeyEqualsTheTargets) {
 
 TEST(RankWeights, Fp8BlockShapesThatDoNotSplitAreRejected) {
   // Qwen3-235B-A22B-FP8 at TP8: 1536 / 8 = 192 rows per expert is not a multiple of 128.
-  Result<std::vector<WeightTensor>> w =
-      rank_weights(model("qwen3-235b-a22b-fp8"), {.tp_size = 8}, {});
+  Result<WeightList> w = rank_weights(model("qwen3-235b-a22b-fp8"), {.tp_size = 8}, {});
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(),
             "model.layers.0.mlp.experts: The output_size of gate's and up's weight = 192 is "
@@ -503,8 +501,7 @@ TEST(RankWeights, CompressedTensorsLinearLayersAndModelOptPerChannel) {
 
 TEST(RankWeights, LayoutsTheModelCannotTakeAreErrors) {
   // Mistral's 32768-row vocabulary does not split over 3 ranks.
-  Result<std::vector<WeightTensor>> w =
-      rank_weights(model("mistral-7b-instruct-v0.3"), {.tp_size = 3}, {});
+  Result<WeightList> w = rank_weights(model("mistral-7b-instruct-v0.3"), {.tp_size = 3}, {});
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(),
             "vocabulary of 32768 rows, padded to 32768, is not divisible by tensor-parallel "

@@ -120,7 +120,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     ParallelLayout layout{
         p.tp, 0, p.pp, stage, p.flags.ep_size, p.flags.enable_dp_attention, p.flags.dp_size};
     s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp);
-    Result<std::vector<WeightTensor>> w = rank_weights(p.model, layout, rules);
+    Result<WeightList> w = rank_weights(p.model, layout, rules);
     if (!w.ok()) {
       diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
                               w.status().message());
@@ -139,7 +139,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                     "the draft model cannot be laid out: " + dw.status().message());
         return std::nullopt;
       }
-      s.draft_weights = std::move(*dw);
+      s.draft_weights = std::make_shared<const std::vector<WeightTensor>>(std::move(*dw));
       ModelFacts draft_facts = p.facts;
       draft_facts.use_mla = p.draft->attention == AttentionKind::kMla;
       draft_facts.hybrid_swa = false;

@@ -31,9 +31,9 @@ namespace gpumem::sglang {
 
 struct StagePlan {
   LayerRange layers;
-  std::vector<WeightTensor> weights;  // one rank's tensors, in allocation order
+  WeightList weights;  // one rank's tensors, in allocation order
   KvGeometry kv;
-  std::vector<WeightTensor> draft_weights;  // EAGLE draft, when speculative decoding is on
+  WeightList draft_weights;  // EAGLE draft, when speculative decoding is on
   KvGeometry draft_kv;
 };
 

@@ -146,12 +146,12 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.weights)));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
     env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_));
-    env_.fact({"weights allocated (logical)", resident_bytes(stage_.weights)});
+    env_.fact({"weights allocated (logical)", resident_bytes(tensors_of(stage_.weights))});
     return {};
   }
 
@@ -159,7 +159,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.draft_weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.draft_weights)));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,
@@ -410,10 +410,8 @@ class RankStartup {
         for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
         done = true;
       }
-      const int kernels = kernels_per_layer(arch, layer, k_.kernels);
-      for (int k = 0; k < kernels; ++k) {
-        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
-      }
+      GPUMEM_RETURN_IF_ERROR(
+          env_.device.launch_kernels(kernels_per_layer(arch, layer, k_.kernels), hidden));
       for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
         GPUMEM_RETURN_IF_ERROR(all_reduce(persistent[0], hidden, registered));
       }
@@ -425,9 +423,7 @@ class RankStartup {
         if (!h.ok()) return h.status();
         live.push_back(*h);
       }
-      for (int k = 0; k < k_.kernels.head; ++k) {
-        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
-      }
+      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(k_.kernels.head, hidden));
       for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
     }
     for (BlockHandle h : persistent) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));

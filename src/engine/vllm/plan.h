@@ -30,9 +30,9 @@ namespace gpumem::vllm {
 
 struct StagePlan {
   LayerRange layers;
-  std::vector<WeightTensor> weights;        // one rank's tensors, in allocation order
-  std::vector<WeightTensor> draft_weights;  // the EAGLE-3 head, loaded after the target
-  std::vector<KvLayerSpec> kv_layers;       // the target's layers, then the draft's
+  WeightList weights;                  // one rank's tensors, in allocation order
+  WeightList draft_weights;            // the EAGLE-3 head, loaded after the target
+  std::vector<KvLayerSpec> kv_layers;  // the target's layers, then the draft's
   KvCacheLayout kv;
 };
 

@@ -145,12 +145,13 @@ class RankStartup {
     // gpu_model_runner.py load_model under DeviceMemoryProfiler: the torch-allocated
     // increase, the EAGLE draft included.
     const Bytes before = env_.allocator.memory_allocated();
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.weights));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, stage_.draft_weights));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.weights)));
+    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.draft_weights)));
     const Bytes measured = env_.allocator.memory_allocated() - before;
     weights_ = p_.observed.model_loading.value_or(measured);
-    env_.fact({"weights allocated (logical)",
-               resident_bytes(stage_.weights) + resident_bytes(stage_.draft_weights)});
+    env_.fact(
+        {"weights allocated (logical)", resident_bytes(tensors_of(stage_.weights)) +
+                                            resident_bytes(tensors_of(stage_.draft_weights))});
     env_.fact({"model_memory_usage", weights_});
     env_.log(log_model_loading(weights_, p_.rules));
     return {};
@@ -226,10 +227,8 @@ class RankStartup {
                    nullptr));
         done = true;
       }
-      const int kernels = layer_kernels(a, layer, attention_kernels, k_.activations);
-      for (int i = 0; i < kernels; ++i) {
-        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
-      }
+      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(
+          layer_kernels(a, layer, attention_kernels, k_.activations), hidden));
       for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
         GPUMEM_RETURN_IF_ERROR(all_reduce(*h, hidden, capture));
       }
@@ -239,9 +238,7 @@ class RankStartup {
     if (last_stage_) {
       Result<BlockHandle> norm = allocate(hidden, Category::kActivations);
       if (!norm.ok()) return norm.status();
-      for (int i = 0; i < k_.activations.final_norm_kernels; ++i) {
-        GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernel({}, hidden));
-      }
+      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(k_.activations.final_norm_kernels, hidden));
       GPUMEM_RETURN_IF_ERROR(free(*h));
       out = *norm;
     }
