@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <future>
 #include <vector>
 
 #include "engine/vllm/version.h"
@@ -73,41 +75,56 @@ bool fits(const Scenario& s, const SimulationInputs& inputs) {
   return l && diags.empty() && l->fits();
 }
 
+// The nearest fraction, in steps of 0.01, that makes the scenario start; ties go up.
+std::optional<double> nearest_fraction(const Scenario& scenario, const SimulationInputs& inputs,
+                                       const Knobs& k, double current_fraction) {
+  const int current = static_cast<int>(std::lround(current_fraction * 100));
+  for (int delta = 1; delta < 100; ++delta) {
+    for (int sign : {+1, -1}) {
+      const int candidate = current + sign * delta;
+      if (candidate < 5 || candidate > k.fraction_max_percent) continue;
+      const std::string value = fmt::format("{:.2f}", candidate / 100.0);
+      if (fits(with_flag(scenario, k.fraction_flag, value), inputs)) return candidate / 100.0;
+    }
+  }
+  return std::nullopt;
+}
+
+// The largest CUDA-graph size below `current` that makes the scenario start, searched in
+// coarser steps for large sizes.
+std::optional<std::int64_t> largest_graph_size(const Scenario& scenario,
+                                               const SimulationInputs& inputs, const Knobs& k,
+                                               std::int64_t current) {
+  for (std::int64_t bs = current - 1; bs >= 1; --bs) {
+    Scenario s = with_flag(scenario, k.graph_flag, std::to_string(bs));
+    std::erase_if(s.engine.args, [&](const EngineArg& a) {
+      for (const std::string& r : k.graph_flags_replaced) {
+        if (canonical(a.flag) == r) return true;
+      }
+      return false;
+    });
+    if (fits(s, inputs)) return bs;
+    bs = bs > 8 ? bs - bs / 8 : bs;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 FitAdvice find_fit(const Scenario& scenario, const SimulationInputs& inputs, const Ledger& ledger) {
   const Knobs k = knobs_for(scenario);
   FitAdvice advice;
-  if (const Fact* f = ledger.fact(k.fraction_fact)) {
-    const int current = static_cast<int>(std::lround(std::get<double>(f->value) * 100));
-    for (int delta = 1; delta < 100 && !advice.memory_fraction; ++delta) {
-      for (int sign : {+1, -1}) {
-        const int candidate = current + sign * delta;
-        if (candidate < 5 || candidate > k.fraction_max_percent) continue;
-        const std::string value = fmt::format("{:.2f}", candidate / 100.0);
-        if (fits(with_flag(scenario, k.fraction_flag, value), inputs)) {
-          advice.memory_fraction = candidate / 100.0;
-          break;
-        }
-      }
-    }
-  }
+  // The two searches are independent: the graph size is searched on a second thread, so
+  // a scenario that does not start is advised in the time of the longer search.
+  std::future<std::optional<std::int64_t>> graph_size;
   if (const Fact* f = ledger.fact(k.graph_fact)) {
-    for (std::int64_t bs = std::get<std::int64_t>(f->value) - 1; bs >= 1; --bs) {
-      Scenario s = with_flag(scenario, k.graph_flag, std::to_string(bs));
-      std::erase_if(s.engine.args, [&](const EngineArg& a) {
-        for (const std::string& r : k.graph_flags_replaced) {
-          if (canonical(a.flag) == r) return true;
-        }
-        return false;
-      });
-      if (fits(s, inputs)) {
-        advice.graph_size = bs;
-        break;
-      }
-      bs = bs > 8 ? bs - bs / 8 : bs;  // coarser steps for large sizes
-    }
+    graph_size = std::async(std::launch::async, largest_graph_size, std::cref(scenario),
+                            std::cref(inputs), std::cref(k), std::get<std::int64_t>(f->value));
   }
+  if (const Fact* f = ledger.fact(k.fraction_fact)) {
+    advice.memory_fraction = nearest_fraction(scenario, inputs, k, std::get<double>(f->value));
+  }
+  if (graph_size.valid()) advice.graph_size = graph_size.get();
   return advice;
 }
 
