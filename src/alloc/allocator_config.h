@@ -53,6 +53,7 @@ struct AllocatorConfig {
   Bytes effective_max_split_size() const {
     return max_split_size.value_or(bytes(std::numeric_limits<std::int64_t>::max()));
   }
+  friend bool operator==(const AllocatorConfig&, const AllocatorConfig&) = default;
 };
 
 // Ok, or kInvalidInput with PyTorch's own message for a value it would refuse.

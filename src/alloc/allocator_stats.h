@@ -31,6 +31,7 @@ struct MemoryStat {
   void decrease(Bytes amount) { current -= amount; }
   // pytorch c10/core/CachingDeviceAllocator.h Stat::reset_peak
   void reset_peak() { peak = current; }
+  friend bool operator==(const MemoryStat&, const MemoryStat&) = default;
 };
 
 struct AllocatorStats {
@@ -51,6 +52,7 @@ struct AllocatorStats {
     for (MemoryStat& s : allocated_by_category) s.reset_peak();
     for (MemoryStat& s : reserved_by_category) s.reset_peak();
   }
+  friend bool operator==(const AllocatorStats&, const AllocatorStats&) = default;
 };
 
 }  // namespace gpumem

@@ -151,6 +151,39 @@ std::optional<PrivatePoolInfo> CachingAllocator::pool_info(PoolId pool) const {
   return PrivatePoolInfo{p->reserved, p->segments, p->use_count};
 }
 
+std::optional<CachingAllocator::State> CachingAllocator::snapshot() const {
+  if (!private_pools_.empty()) return std::nullopt;
+  State s;
+  s.blocks = blocks_;
+  s.in_small_pool.resize(blocks_.size());
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    s.in_small_pool[i] = blocks_[i].pool == &small_;
+    s.blocks[i].pool = nullptr;
+  }
+  s.recycled = recycled_;
+  s.large_free = large_.free;
+  s.small_free = small_.free;
+  s.stats = stats_;
+  s.last_oom = last_oom_;
+  s.next_pool_id = next_pool_id_;
+  return s;
+}
+
+void CachingAllocator::restore(const State& s) {
+  assert(private_pools_.empty() && routing_.empty());
+  blocks_ = s.blocks;
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    // A recycled record has no pool; a live one belongs to one of the two default pools.
+    if (blocks_[i].live) blocks_[i].pool = s.in_small_pool[i] ? &small_ : &large_;
+  }
+  recycled_ = s.recycled;
+  large_.free = s.large_free;
+  small_.free = s.small_free;
+  stats_ = s.stats;
+  last_oom_ = s.last_oom;
+  next_pool_id_ = s.next_pool_id;
+}
+
 CachingAllocator::BlockPool& CachingAllocator::pool_for(Bytes rounded) {
   const bool small = is_small_request(rounded, config_);
   // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::get_pool (the most

@@ -110,6 +110,7 @@ class CachingAllocator {
   // torch.cuda.empty_cache().
   void empty_cache();
 
+  const AllocatorConfig& config() const { return config_; }
   const AllocatorStats& stats() const { return stats_; }
   Bytes memory_allocated() const { return stats_.allocated.current; }
   Bytes memory_reserved() const { return stats_.reserved.current; }
@@ -134,6 +135,16 @@ class CachingAllocator {
   // Empty when no such pool exists (never created, or gone after its last segment).
   std::optional<PrivatePoolInfo> pool_info(PoolId pool) const;
 
+  struct State;
+  // The whole state of an allocator that has no private pool, free of pointers: two such
+  // allocators with equal configs and equal states, over devices that answer alike, behave
+  // identically, so a replay can be answered by restoring the state it once ended in
+  // (sim/weight_load_memo.h). Empty while a private pool exists.
+  std::optional<State> snapshot() const;
+  // REQUIRES: no private pool exists; `state` came from snapshot() of an allocator with
+  // this config.
+  void restore(const State& state);
+
  private:
   static constexpr std::uint32_t kNone = BlockHandle::kNullIndex;
 
@@ -153,6 +164,7 @@ class CachingAllocator {
     Category segment_category = Category::kOther;  // request that created its segment
     bool allocated = false;
     bool live = false;  // false while the record sits on the recycling list
+    friend bool operator==(const Block&, const Block&) = default;
   };
 
   struct BlockPool {
@@ -206,6 +218,18 @@ class CachingAllocator {
   std::vector<std::unique_ptr<PrivatePool>> private_pools_;
   std::vector<PrivatePool*> routing_;  // PyTorch's captures_underway, oldest first
   std::uint64_t next_pool_id_ = 1;
+};
+
+struct CachingAllocator::State {
+  std::vector<Block> blocks;  // `pool` null: `in_small_pool` says which default pool
+  std::vector<bool> in_small_pool;
+  std::vector<std::uint32_t> recycled;
+  FreeBlockIndex large_free;
+  FreeBlockIndex small_free;
+  AllocatorStats stats;
+  std::optional<OomReport> last_oom;
+  std::uint64_t next_pool_id = 1;
+  friend bool operator==(const State&, const State&) = default;
 };
 
 }  // namespace gpumem

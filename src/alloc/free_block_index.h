@@ -26,6 +26,7 @@ class FreeBlockIndex {
     Bytes size;
     std::uint64_t address = 0;
     std::uint32_t block = 0;  // the allocator's record of the block
+    friend bool operator==(const Entry&, const Entry&) = default;
   };
 
   // Position of the best fit for `size`; size() when no entry is large enough.
@@ -53,6 +54,8 @@ class FreeBlockIndex {
   const Entry& operator[](std::size_t pos) const { return entries_[pos]; }
   std::size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
+
+  friend bool operator==(const FreeBlockIndex&, const FreeBlockIndex&) = default;
 
  private:
   static bool less(const Entry& a, const Entry& b) {

@@ -29,6 +29,7 @@ struct OomReport {
   Bytes allocated;            // memory_allocated() at the failure
   Bytes reserved;             // memory_reserved() at the failure
   Bytes private_pool_cached;  // free blocks cached in private (CUDA-graph) pools
+  friend bool operator==(const OomReport&, const OomReport&) = default;
 };
 
 // pytorch c10/cuda/CUDACachingAllocator.cpp format_size

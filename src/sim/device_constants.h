@@ -52,6 +52,7 @@ struct DeviceConstants {
   // Kernels and handle state a library loads into the context on first use, by library.
   // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.
   std::map<std::string, Bytes, std::less<>> library_load = {{"cublas", mib(0)}};
+  friend bool operator==(const DeviceConstants&, const DeviceConstants&) = default;
 };
 
 }  // namespace gpumem

@@ -14,6 +14,7 @@
 #include "device/device.h"
 #include "device/step_observer.h"
 #include "sim/ledger.h"
+#include "sim/weight_loading.h"
 
 namespace gpumem {
 
@@ -27,6 +28,8 @@ struct RankEnv {
   CachingAllocator& allocator;
   StepObserver& observer;
   std::vector<Fact>& facts;
+  // Null: every weight list is replayed through the allocator (the probe).
+  WeightLoads* weight_loads = nullptr;
 
   // Runs `body` as the step `name`: announces it, runs it, records how it ended, and
   // returns that status, so a program stops at its first failed step with
@@ -38,6 +41,11 @@ struct RankEnv {
     return s;
   }
   void fact(Fact f) { facts.push_back(std::move(f)); }
+  // Allocates `list`'s tensors through the rank's allocator, in order (weight_loading.h).
+  Status load_weights(const WeightList& list) {
+    return weight_loads != nullptr ? weight_loads->load(allocator, list)
+                                   : load_weight_tensors(allocator, tensors_of(list));
+  }
   void log(std::string_view line) { observer.log_line(line); }
 };
 

@@ -6,6 +6,7 @@
 
 #include "sim/ledger_recorder.h"
 #include "sim/sim_device.h"
+#include "sim/weight_load_memo.h"
 
 namespace gpumem {
 namespace {
@@ -19,13 +20,14 @@ void run_one(const SimMachine& machine, const SimRank& rank, int world_size, Ren
   CachingAllocator allocator(device, allocator_config);
   SimComm comm(rank.rank, world_size, device, rendezvous, machine.links, machine.nccl);
   LedgerRecorder recorder(device, allocator, out);
+  SimWeightLoads weight_loads(device);
   out.rank = rank.rank;
   out.node = rank.node;
   out.gpu = rank.local_rank;
   out.total = device.total();
   out.used_before = rank.preoccupied;
   RankEnv env{rank.rank, world_size, rank.local_rank, rank.node, device,
-              comm,      allocator,  recorder,        out.facts};
+              comm,      allocator,  recorder,        out.facts, &weight_loads};
   program(env);
   const LedgerStep* failed = out.failed_step();
   if (failed != nullptr && failed->outcome != StepOutcome::kAborted) {

@@ -42,35 +42,24 @@ class SimDevice final : public Device {
   // fit.
   Status charge_driver(Bytes size, Category category, std::string_view what);
 
-  bool capturing() const { return capturing_; }
+  bool capturing() const { return state_.capturing; }
 
   // What the driver charges for a raw allocation of `size`.
   Bytes footprint(Bytes size) const;
 
-  Bytes total() const { return total_; }
-  Bytes used() const { return used_; }  // includes other processes' memory
-  Bytes used_by(Category c) const { return by_category_[static_cast<size_t>(c)]; }
-  Bytes peak_used() const { return peak_; }
-  void reset_peak() { peak_ = used_; }
+  Bytes total() const { return state_.total; }
+  Bytes used() const { return state_.used; }  // includes other processes' memory
+  Bytes used_by(Category c) const { return state_.by_category[static_cast<size_t>(c)]; }
+  Bytes peak_used() const { return state_.peak; }
+  void reset_peak() { state_.peak = state_.used; }
 
   // The last allocation that did not fit, for the ledger's OOM record.
   struct FailedRequest {
     Bytes requested;
     Bytes free;
+    friend bool operator==(const FailedRequest&, const FailedRequest&) = default;
   };
-  const FailedRequest& last_failure() const { return last_failure_; }
-
- private:
-  void charge(Bytes b, Category c);
-  void release(Bytes b, Category c);
-
-  const DeviceConstants constants_;
-  Bytes total_;
-  Bytes context_size_;
-  bool context_created_ = false;
-  Bytes used_;
-  Bytes peak_;
-  std::array<Bytes, kCategoryCount> by_category_{};
+  const FailedRequest& last_failure() const { return state_.last_failure; }
 
   struct Allocation {
     std::uint64_t address;
@@ -78,27 +67,49 @@ class SimDevice final : public Device {
     Bytes size;
     Category category;
     bool live;
+    friend bool operator==(const Allocation&, const Allocation&) = default;
   };
+
+  // Everything the device holds besides its constants. Two devices with equal constants and
+  // equal states answer every call alike, so a memoised replay can restore the state a
+  // replay ended in (sim/weight_load_memo.h).
+  struct State {
+    Bytes total;
+    Bytes context_size;
+    bool context_created = false;
+    Bytes used;
+    Bytes peak;
+    std::array<Bytes, kCategoryCount> by_category{};
+    // Every allocation made, by address: addresses only grow, so a new one goes at the end,
+    // and a freed one stays as a tombstone (live = false) rather than shifting the rest —
+    // a start-up makes thousands of cudaMallocs and empty_cache frees them in bulk.
+    std::vector<Allocation> allocations;
+    std::unordered_map<std::uint64_t, Bytes> ipc_mappings;
+    std::uint64_t next_address = 1ULL << 40;
+    // Small cudaMallocs share pages: what is left of the page they are packed into.
+    Bytes small_page_left;
+    // Graph executables: what instantiated graphs use of the driver's pool, and the pool.
+    Bytes graph_exec_used;
+    Bytes graph_exec_reserved;
+    bool capturing = false;
+    int nodes_in_capture = 0;
+    int graphs = 0;
+    std::unordered_map<std::string, bool> libraries_loaded;
+    FailedRequest last_failure{bytes(0), bytes(0)};
+    friend bool operator==(const State&, const State&) = default;
+  };
+  const DeviceConstants& constants() const { return constants_; }
+  const State& state() const { return state_; }
+  void restore(const State& state) { state_ = state; }
+
+ private:
+  void charge(Bytes b, Category c);
+  void release(Bytes b, Category c);
   // The live allocation at `address`; null when there is none.
   Allocation* find_allocation(std::uint64_t address);
-  // Every allocation made, by address: addresses only grow, so a new one goes at the end,
-  // and a freed one stays as a tombstone (live = false) rather than shifting the rest —
-  // a start-up makes thousands of cudaMallocs and empty_cache frees them in bulk.
-  std::vector<Allocation> allocations_;
-  std::unordered_map<std::uint64_t, Bytes> ipc_mappings_;
-  std::uint64_t next_address_ = 1ULL << 40;
 
-  // Small cudaMallocs share pages: what is left of the page they are packed into.
-  Bytes small_page_left_;
-  // Graph executables: what instantiated graphs use of the driver's pool, and the pool.
-  Bytes graph_exec_used_;
-  Bytes graph_exec_reserved_;
-
-  bool capturing_ = false;
-  int nodes_in_capture_ = 0;
-  int graphs_ = 0;
-  std::unordered_map<std::string, bool> libraries_loaded_;
-  FailedRequest last_failure_{bytes(0), bytes(0)};
+  const DeviceConstants constants_;
+  State state_;
 };
 
 }  // namespace gpumem

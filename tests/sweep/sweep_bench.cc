@@ -5,9 +5,13 @@
 //    summarised) on one core, cycling over a 40-point grid;
 //  * BM_SweepSeed: a whole sweep of that grid on every core; items/s is evaluations/s;
 //  * BM_GpumemSimulate: `gpumem simulate` of the seed end to end, as a process (wall time).
+// The single-core benchmarks also report heap_allocs: operator new calls per iteration,
+// counted by this program's own global operator new.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 #include "calib/calibration_file.h"
@@ -16,8 +20,30 @@
 #include "sweep/evaluator.h"
 #include "sweep/sweep.h"
 
+namespace {
+std::atomic<std::int64_t> heap_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  heap_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+// GCC 12 takes the free() of a replaced operator delete for a mismatched pair.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
+
 namespace gpumem {
 namespace {
+
+// Heap allocations per iteration of the loop that ran since `start`.
+void report_heap_allocations(benchmark::State& state, std::int64_t start) {
+  state.counters["heap_allocs"] = benchmark::Counter(
+      static_cast<double>(heap_allocations.load() - start), benchmark::Counter::kAvgIterations);
+}
 
 #define GPUMEM_SEED_SCENARIO GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml"
 
@@ -67,11 +93,13 @@ sweep::SweepInputs seed_inputs() {
 void BM_SimulateSeed(benchmark::State& state) {
   const Seed& s = seed();
   const SimulationInputs inputs{s.gpus, s.models, s.constants};
+  const std::int64_t start = heap_allocations.load();
   for (auto _ : state) {
     Diagnostics diags;
     std::optional<Ledger> ledger = simulate_scenario(s.scenario, inputs, diags);
     benchmark::DoNotOptimize(ledger);
   }
+  report_heap_allocations(state, start);
 }
 BENCHMARK(BM_SimulateSeed)->Unit(benchmark::kMicrosecond);
 
@@ -80,11 +108,13 @@ void BM_EvaluateSeedPoint(benchmark::State& state) {
   const sweep::SweepInputs inputs = seed_inputs();
   sweep::PointEvaluator evaluator(seed().scenario, grid, inputs);
   size_t point = 0;
+  const std::int64_t start = heap_allocations.load();
   for (auto _ : state) {
     sweep::PointResult r = evaluator.evaluate(point);
     benchmark::DoNotOptimize(r);
     point = (point + 1) % grid.size();
   }
+  report_heap_allocations(state, start);
 }
 BENCHMARK(BM_EvaluateSeedPoint)->Unit(benchmark::kMicrosecond);
 

@@ -6,7 +6,6 @@
 #include "core/python_format.h"
 #include "engine/ipc_sharing.h"
 #include "engine/sglang/log_lines.h"
-#include "engine/weight_loading.h"
 
 namespace gpumem::sglang {
 namespace {
@@ -146,7 +145,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.weights)));
+    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.weights));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
@@ -159,7 +158,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.draft_weights)));
+    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,

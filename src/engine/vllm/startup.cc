@@ -7,7 +7,6 @@
 
 #include "engine/ipc_sharing.h"
 #include "engine/vllm/log_lines.h"
-#include "engine/weight_loading.h"
 
 namespace gpumem::vllm {
 namespace {
@@ -145,8 +144,8 @@ class RankStartup {
     // gpu_model_runner.py load_model under DeviceMemoryProfiler: the torch-allocated
     // increase, the EAGLE draft included.
     const Bytes before = env_.allocator.memory_allocated();
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.weights)));
-    GPUMEM_RETURN_IF_ERROR(load_weight_tensors(env_.allocator, tensors_of(stage_.draft_weights)));
+    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.weights));
+    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
     weights_ = p_.observed.model_loading.value_or(measured);
     env_.fact(

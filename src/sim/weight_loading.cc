@@ -1,4 +1,4 @@
-#include "engine/weight_loading.h"
+#include "sim/weight_loading.h"
 
 #include <algorithm>
 #include <utility>
