@@ -3,6 +3,8 @@
 //  * BM_SimulateSeed: one simulate_scenario of the parsed scenario, on one core;
 //  * BM_EvaluateSeedPoint: one sweep point (scenario written in place, simulated and
 //    summarised) on one core, cycling over a 40-point grid;
+//  * BM_SimulatePipelined16: a 16-GPU pipeline-parallel scenario whose rank classes meet on
+//    threads;
 //  * BM_SweepSeed: a whole sweep of that grid on every core; items/s is evaluations/s;
 //  * BM_GpumemSimulate: `gpumem simulate` of the seed end to end, as a process (wall time).
 // The single-core benchmarks also report heap_allocs: operator new calls per iteration,
@@ -54,17 +56,19 @@ struct Seed {
   SimulationConstants constants;
 };
 
+Seed load_bundled(const char* scenario) {
+  Diagnostics diags;
+  Seed out{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
+           *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm"),
+           {},
+           {}};
+  out.scenario = *load_scenario(scenario, out.gpus, diags);
+  out.constants = default_constants(*out.gpus.find(out.scenario.hardware.gpu));
+  return out;
+}
+
 const Seed& seed() {
-  static const Seed s = [] {
-    Diagnostics diags;
-    Seed out{*GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags),
-             *ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm"),
-             {},
-             {}};
-    out.scenario = *load_scenario(GPUMEM_SEED_SCENARIO, out.gpus, diags);
-    out.constants = default_constants(*out.gpus.find(out.scenario.hardware.gpu));
-    return out;
-  }();
+  static const Seed s = load_bundled(GPUMEM_SEED_SCENARIO);
   return s;
 }
 
@@ -102,6 +106,20 @@ void BM_SimulateSeed(benchmark::State& state) {
   report_heap_allocations(state, start);
 }
 BENCHMARK(BM_SimulateSeed)->Unit(benchmark::kMicrosecond);
+
+// 16 H100s, Llama 3.1 405B at TP8 x PP2 over two nodes: four classes of ranks on their own
+// threads, meeting for every collective (wall time: the threads share the cores).
+void BM_SimulatePipelined16(benchmark::State& state) {
+  static const Seed s =
+      load_bundled(GPUMEM_SOURCE_DIR "/scenarios/h100x16-llama-3.1-405b-tp8-pp2.yaml");
+  const SimulationInputs inputs{s.gpus, s.models, s.constants};
+  for (auto _ : state) {
+    Diagnostics diags;
+    std::optional<Ledger> ledger = simulate_scenario(s.scenario, inputs, diags);
+    benchmark::DoNotOptimize(ledger);
+  }
+}
+BENCHMARK(BM_SimulatePipelined16)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_EvaluateSeedPoint(benchmark::State& state) {
   const sweep::Grid grid = seed_grid();
