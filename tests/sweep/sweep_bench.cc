@@ -107,8 +107,9 @@ void BM_SimulateSeed(benchmark::State& state) {
 }
 BENCHMARK(BM_SimulateSeed)->Unit(benchmark::kMicrosecond);
 
-// 16 H100s, Llama 3.1 405B at TP8 x PP2 over two nodes: four classes of ranks on their own
-// threads, meeting for every collective (wall time: the threads share the cores).
+// 16 H100s, Llama 3.1 405B at TP8 x PP2 over two nodes: two classes of ranks (one per
+// pipeline stage) on their own threads, meeting for every collective (wall time: the threads share
+// the cores).
 void BM_SimulatePipelined16(benchmark::State& state) {
   static const Seed s =
       load_bundled(GPUMEM_SOURCE_DIR "/scenarios/h100x16-llama-3.1-405b-tp8-pp2.yaml");
