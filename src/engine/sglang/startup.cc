@@ -357,10 +357,8 @@ class RankStartup {
     for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
       const std::int64_t tokens = *it * tokens_per_bs;
       // cuda_graph_runner.py capture_one_batch_size: two eager runs before capturing.
-      for (int warmup = 0; warmup < 2; ++warmup) {
-        GPUMEM_RETURN_IF_ERROR(
-            forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr));
-      }
+      GPUMEM_RETURN_IF_ERROR(
+          warm_up_twice(arch, shape, first_layer, last_layer, tokens, vocab, with_head));
       GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool_));
       Status s = env_.device.begin_graph_capture();
       if (s.ok()) {
@@ -378,6 +376,24 @@ class RankStartup {
       env_.log(log_capturing_batch(*it, *avail));
     }
     return {};
+  }
+
+  // Two eager forwards. When the first made no new segment on any rank, every request it
+  // made was served from cached blocks and freed again, so the free blocks are as they
+  // were (neighbours merge back): the second makes the same requests against the same
+  // blocks and leaves everything as it found it, so it is not replayed. The ranks agree
+  // first, because a forward's all-reduces are collectives.
+  Status warm_up_twice(const Architecture& arch, const GraphShape& shape, std::int64_t first_layer,
+                       std::int64_t last_layer, std::int64_t tokens, std::int64_t vocab,
+                       bool with_head) {
+    const std::int64_t segments = env_.allocator.stats().device_mallocs;
+    GPUMEM_RETURN_IF_ERROR(
+        forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr));
+    const bool grew = env_.allocator.stats().device_mallocs != segments;
+    Result<std::int64_t> none_grew = env_.comm.min_over_world(grew ? 0 : 1);
+    if (!none_grew.ok()) return none_grew.status();
+    if (*none_grew == 1) return {};
+    return forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr);
   }
 
   // One forward over `tokens` tokens: activations allocated and freed layer by layer (only
