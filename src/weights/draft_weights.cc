@@ -5,6 +5,7 @@
 
 #include "weights/layer_weights.h"
 #include "weights/linear_weights.h"
+#include "weights/list_memo.h"
 #include "weights/rope_cache.h"
 #include "weights/tensor_list.h"
 
@@ -16,12 +17,11 @@ RopeSpec target_rope(const Architecture& target) {
   return rope_spec(target, target.max_position_embeddings);
 }
 
-}  // namespace
-
-Result<std::vector<WeightTensor>> draft_weights(const Architecture& draft,
-                                                const Architecture& target,
-                                                std::int64_t target_context_len,
-                                                const ParallelLayout& l, const WeightRules& rules) {
+Result<std::vector<WeightTensor>> build_draft_weights(const Architecture& draft,
+                                                      const Architecture& target,
+                                                      std::int64_t target_context_len,
+                                                      const ParallelLayout& l,
+                                                      const WeightRules& rules) {
   GPUMEM_RETURN_IF_ERROR(validate_layout(l));
   if (!draft.is_draft_head()) {
     return invalid_input(draft.name + " is not an EAGLE-3 draft head");
@@ -103,6 +103,16 @@ Result<std::vector<WeightTensor>> draft_weights(const Architecture& draft,
   if (draft.eagle_fc_input_size == 3 * h) list.release(embed);
   list.add("hot_token_id", {draft.draft_vocab_size}, DType::kInt64);
   return list.take();
+}
+
+}  // namespace
+
+Result<WeightList> draft_weights(const Architecture& draft, const Architecture& target,
+                                 std::int64_t target_context_len, const ParallelLayout& l,
+                                 const WeightRules& rules) {
+  static ListMemo<Architecture, Architecture, std::int64_t, ParallelLayout, WeightRules> memo;
+  return memo.get(draft, target, target_context_len, l, rules,
+                  [&] { return build_draft_weights(draft, target, target_context_len, l, rules); });
 }
 
 }  // namespace gpumem

@@ -30,10 +30,10 @@
 
 namespace gpumem {
 
-Result<std::vector<WeightTensor>> draft_weights(const Architecture& draft,
-                                                const Architecture& target,
-                                                std::int64_t target_context_len,
-                                                const ParallelLayout& l, const WeightRules& rules);
+// Pure in its arguments: equal arguments get the same list back (list_memo.h).
+Result<WeightList> draft_weights(const Architecture& draft, const Architecture& target,
+                                 std::int64_t target_context_len, const ParallelLayout& l,
+                                 const WeightRules& rules);
 
 }  // namespace gpumem
 

@@ -1,12 +1,10 @@
 #include "weights/rank_weights.h"
 
-#include <array>
-#include <memory>
-#include <mutex>
 #include <string>
 
 #include "weights/layer_weights.h"
 #include "weights/linear_weights.h"
+#include "weights/list_memo.h"
 #include "weights/moe_weights.h"
 #include "weights/tensor_list.h"
 
@@ -237,50 +235,12 @@ Result<std::vector<WeightTensor>> build_rank_weights(const Architecture& a, cons
   return builder.take();
 }
 
-// The last few lists built, shared by every thread. A sweep or a fit search simulates one
-// model under a handful of layouts many times over; building a list (thousands of named
-// tensors, quantization patterns matched per module) costs far more than comparing an
-// architecture, so equal inputs reuse the list (or the error). Lists are immutable.
-class WeightMemo {
- public:
-  Result<WeightList> get(const Architecture& a, const ParallelLayout& l, const WeightRules& rules) {
-    {
-      std::lock_guard lock(mu_);
-      for (const Entry& e : entries_) {
-        if (e.weights && e.layout == l && e.rules == rules && e.architecture == a) {
-          return *e.weights;
-        }
-      }
-    }
-    Result<std::vector<WeightTensor>> built = build_rank_weights(a, l, rules);
-    auto shared = std::make_shared<const Result<WeightList>>(
-        built.ok() ? Result<WeightList>(
-                         std::make_shared<const std::vector<WeightTensor>>(std::move(*built)))
-                   : Result<WeightList>(built.status()));
-    std::lock_guard lock(mu_);
-    entries_[next_] = Entry{a, l, rules, shared};
-    next_ = (next_ + 1) % entries_.size();
-    return *shared;
-  }
-
- private:
-  struct Entry {
-    Architecture architecture;
-    ParallelLayout layout;
-    WeightRules rules;
-    std::shared_ptr<const Result<WeightList>> weights;  // null: an empty slot
-  };
-  std::mutex mu_;
-  std::array<Entry, 16> entries_;  // replaced oldest first
-  size_t next_ = 0;
-};
-
 }  // namespace
 
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
                                 const WeightRules& rules) {
-  static WeightMemo memo;
-  return memo.get(a, l, rules);
+  static ListMemo<Architecture, ParallelLayout, WeightRules> memo;
+  return memo.get(a, l, rules, [&] { return build_rank_weights(a, l, rules); });
 }
 
 }  // namespace gpumem

@@ -332,9 +332,9 @@ TEST(RankWeights, GptOss20bMxfp4Tp1) {
 TEST(RankWeights, KimiK2Eagle3DraftHeadTp8) {
   const Architecture draft = model("eagle3-kimi-k2");
   const Architecture target = model("kimi-k2-thinking");
-  Result<std::vector<WeightTensor>> r = draft_weights(draft, target, 262144, {.tp_size = 8}, {});
+  Result<WeightList> r = draft_weights(draft, target, 262144, {.tp_size = 8}, {});
   ASSERT_TRUE(r.ok()) << r.status().message();
-  const std::vector<WeightTensor>& w = *r;
+  const std::vector<WeightTensor>& w = **r;
   // Resident, one of 8 ranks (64 heads -> 8, 64 KV heads -> 8, head_dim 128, hidden 7168):
   //   fc [7168, 3 x 7168] bf16, unsharded                 = 308,281,344
   //   qkv_proj [(8 + 16) x 128 = 3072, 2 x 7168] x 2       =  88,080,384
@@ -368,9 +368,9 @@ TEST(RankWeights, DraftRopeCacheIsSharedWhenItsKeyEqualsTheTargets) {
   Architecture draft = model("eagle3-llama3.3-instruct-70b");
   Architecture target = draft;
   target.family = ArchitectureFamily::kLlama;
-  Result<std::vector<WeightTensor>> w = draft_weights(draft, target, 4096, {.tp_size = 8}, {});
+  Result<WeightList> w = draft_weights(draft, target, 4096, {.tp_size = 8}, {});
   ASSERT_TRUE(w.ok()) << w.status().message();
-  EXPECT_EQ(find(*w, "model.midlayer.self_attn.rotary_emb.cos_sin_cache"), nullptr);
+  EXPECT_EQ(find(**w, "model.midlayer.self_attn.rotary_emb.cos_sin_cache"), nullptr);
 }
 
 TEST(RankWeights, Fp8BlockShapesThatDoNotSplitAreRejected) {

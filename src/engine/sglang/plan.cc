@@ -132,14 +132,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       ParallelLayout draft_layout = layout;
       draft_layout.pp_size = 1;
       draft_layout.pp_rank = 0;
-      Result<std::vector<WeightTensor>> dw =
+      Result<WeightList> dw =
           draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules);
       if (!dw.ok()) {
         diags.error(*p.flags.raw.location("--speculative-draft-model-path"),
                     "the draft model cannot be laid out: " + dw.status().message());
         return std::nullopt;
       }
-      s.draft_weights = std::make_shared<const std::vector<WeightTensor>>(std::move(*dw));
+      s.draft_weights = *dw;
       ModelFacts draft_facts = p.facts;
       draft_facts.use_mla = p.draft->attention == AttentionKind::kMla;
       draft_facts.hybrid_swa = false;

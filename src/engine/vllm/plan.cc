@@ -170,14 +170,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       // target with the same TP layout (tensors as gpumem's EAGLE-3 head, draft_weights.h;
       // UNCONFIRMED that vLLM's llama_eagle3.py allocates exactly these), and its attention
       // layers join the KV-cache spec.
-      Result<std::vector<WeightTensor>> dw =
+      Result<WeightList> dw =
           draft_weights(*p.draft, p.model, p.facts.max_model_len, layout, rules);
       if (!dw.ok()) {
         diags.error(*p.flags.raw.location("--speculative-config"),
                     "the draft model cannot be laid out: " + dw.status().message());
         return std::nullopt;
       }
-      s.draft_weights = std::make_shared<const std::vector<WeightTensor>>(std::move(*dw));
+      s.draft_weights = *dw;
       ModelFacts draft_facts = p.facts;
       draft_facts.use_mla = false;
       for (const KvLayerSpec& d :
