@@ -11,7 +11,7 @@
 #include "cli/command.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
-#include "explain/explanation.h"
+#include "explain/explanation_render.h"
 #include "explain/log_reader.h"
 
 namespace gpumem::cli {

@@ -114,9 +114,6 @@ Explanation explain_log(const StartupLog& log, const std::string& log_file, cons
 // replayed (the scenario it implies is incomplete or wrong).
 ExitCode explanation_exit_code(const Explanation& e);
 
-std::string render_explanation_text(const Explanation& e, bool markdown);
-std::string render_explanation_json(const Explanation& e);
-
 }  // namespace gpumem
 
 #endif  // GPUMEM_EXPLAIN_EXPLANATION_H_
