@@ -63,6 +63,7 @@ std::vector<ActivationTensor> layer_activations(const Architecture& a, const Mod
                                                 const GraphShape& s, std::int64_t layer,
                                                 std::int64_t n) {
   std::vector<ActivationTensor> out;
+  out.reserve(16);
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.attention_tp);
   const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / s.attention_tp);
@@ -107,6 +108,7 @@ std::vector<ActivationTensor> layer_activations(const Architecture& a, const Mod
 std::vector<ActivationTensor> head_activations(const Architecture& a, const GraphShape& s,
                                                std::int64_t n, std::int64_t vocab) {
   std::vector<ActivationTensor> out;
+  out.reserve(4);
   out.push_back({"final_norm", elems(n * a.hidden_size, kHalf), false});
   const std::int64_t padded = (vocab + 63) / 64 * 64;
   out.push_back({"lm_head", elems(n * padded / s.tp, kHalf), false});

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/architecture.h"
@@ -34,7 +35,7 @@ struct GraphBuffer {
 // A buffer live during a forward, allocated in list order and freed at the end of its layer
 // (or, for the head's tensors, at the end of the forward).
 struct ActivationTensor {
-  std::string name;
+  std::string_view name;  // a literal: a forward builds these lists thousands of times
   Bytes bytes;
   bool layer_scoped = true;  // freed at the end of its layer; false: lives to the forward's end
 };
