@@ -4,7 +4,7 @@
 #include <set>
 
 #include "core/python_format.h"
-#include "engine/ipc_sharing.h"
+#include "engine/sglang/graph_capture.h"
 #include "engine/sglang/log_lines.h"
 
 namespace gpumem::sglang {
@@ -348,130 +348,6 @@ class RankStartup {
     return {};
   }
 
-  // Captures one graph per batch size, largest first, into the shared pool.
-  Status capture_graphs(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
-                        const Architecture& arch, std::int64_t first_layer, std::int64_t last_layer,
-                        std::int64_t vocab, bool with_head,
-                        std::set<std::uint64_t>& registered_bases) {
-    GraphShape shape = p_.graph;
-    for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
-      const std::int64_t tokens = *it * tokens_per_bs;
-      // cuda_graph_runner.py capture_one_batch_size: two eager runs before capturing.
-      GPUMEM_RETURN_IF_ERROR(
-          warm_up_twice(arch, shape, first_layer, last_layer, tokens, vocab, with_head));
-      GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool_));
-      Status s = env_.device.begin_graph_capture();
-      if (s.ok()) {
-        s = forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head,
-                    &registered_bases);
-      }
-      if (s.ok()) s = env_.device.end_graph_capture().status();
-      Status end = env_.allocator.end_allocate_to_pool(pool_);
-      GPUMEM_RETURN_IF_ERROR(s);
-      GPUMEM_RETURN_IF_ERROR(end);
-      // cuda_graph_runner.py capture: the progress bar's description, free memory read
-      // without emptying the cache.
-      Result<EngineGiB> avail = available_gib(false, /*empty_cache=*/false);
-      if (!avail.ok()) return avail.status();
-      env_.log(log_capturing_batch(*it, *avail));
-    }
-    return {};
-  }
-
-  // Two eager forwards. When the first made no new segment on any rank, every request it
-  // made was served from cached blocks and freed again, so the free blocks are as they
-  // were (neighbours merge back): the second makes the same requests against the same
-  // blocks and leaves everything as it found it, so it is not replayed. The ranks agree
-  // first, because a forward's all-reduces are collectives.
-  Status warm_up_twice(const Architecture& arch, const GraphShape& shape, std::int64_t first_layer,
-                       std::int64_t last_layer, std::int64_t tokens, std::int64_t vocab,
-                       bool with_head) {
-    const std::int64_t segments = env_.allocator.stats().device_mallocs;
-    GPUMEM_RETURN_IF_ERROR(
-        forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr));
-    const bool grew = env_.allocator.stats().device_mallocs != segments;
-    Result<std::int64_t> none_grew = env_.comm.min_over_world(grew ? 0 : 1);
-    if (!none_grew.ok()) return none_grew.status();
-    if (*none_grew == 1) return {};
-    return forward(arch, shape, first_layer, last_layer, tokens, vocab, with_head, nullptr);
-  }
-
-  // One forward over `tokens` tokens: activations allocated and freed layer by layer (only
-  // the first layer of each kind allocates: later ones repeat its pattern exactly), the
-  // layer's kernels, and its two all-reduces. `registered` collects the base allocations of
-  // custom all-reduce inputs captured into a graph.
-  Status forward(const Architecture& arch, const GraphShape& shape, std::int64_t first_layer,
-                 std::int64_t last_layer, std::int64_t tokens, std::int64_t vocab, bool with_head,
-                 std::set<std::uint64_t>* registered) {
-    const Bytes hidden = bytes(tokens * arch.hidden_size * 2);
-    std::vector<BlockHandle> persistent;
-    for (int i = 0; i < 2; ++i) {  // hidden states and residual
-      Result<BlockHandle> h = env_.allocator.allocate(hidden, Category::kActivations);
-      if (!h.ok()) return h.status();
-      persistent.push_back(*h);
-    }
-    bool dense_done = false;
-    bool moe_done = false;
-    for (std::int64_t layer = first_layer; layer < last_layer; ++layer) {
-      const bool moe = arch.is_moe_layer(layer);
-      bool& done = moe ? moe_done : dense_done;
-      if (!done) {
-        std::vector<BlockHandle> live;
-        for (const ActivationTensor& t : layer_activations(arch, p_.facts, shape, layer, tokens)) {
-          Result<BlockHandle> h = env_.allocator.allocate(t.bytes, Category::kActivations);
-          if (!h.ok()) return h.status();
-          live.push_back(*h);
-        }
-        for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
-        done = true;
-      }
-      GPUMEM_RETURN_IF_ERROR(
-          env_.device.launch_kernels(kernels_per_layer(arch, layer, k_.kernels), hidden));
-      for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
-        GPUMEM_RETURN_IF_ERROR(all_reduce(persistent[0], hidden, registered));
-      }
-    }
-    if (with_head) {
-      std::vector<BlockHandle> live;
-      for (const ActivationTensor& t : head_activations(arch, shape, tokens, vocab)) {
-        Result<BlockHandle> h = env_.allocator.allocate(t.bytes, Category::kActivations);
-        if (!h.ok()) return h.status();
-        live.push_back(*h);
-      }
-      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(k_.kernels.head, hidden));
-      for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
-    }
-    for (BlockHandle h : persistent) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
-    return {};
-  }
-
-  // sglang v0.5.9 parallel_state.py GroupCoordinator.all_reduce: the custom kernel when it
-  // is on and the input fits its 8 MiB buffer, else PyNccl.
-  Status all_reduce(BlockHandle input, Bytes size, std::set<std::uint64_t>* registered) {
-    const CustomAllReduceSizes car;
-    if (p_.custom_all_reduce.enabled && size <= car.max_size) {
-      if (registered != nullptr) {
-        Result<BaseAllocation> base = env_.allocator.base_allocation(input);
-        if (!base.ok()) return base.status();
-        registered->insert(base->base.address);
-      }
-      return env_.device.launch_kernel({}, size);
-    }
-    Result<DevicePtr> p = env_.allocator.address(input);
-    if (!p.ok()) return p.status();
-    return env_.comm.all_reduce(tp_comm_, *p, size);
-  }
-
-  // custom_all_reduce.py register_graph_buffers: the IPC handle of every distinct base
-  // allocation the captured all-reduces read is exchanged, and each peer opens it.
-  Status register_graph_buffers(const std::set<std::uint64_t>& bases) {
-    if (!p_.custom_all_reduce.enabled) return {};
-    for (std::uint64_t base : bases) {
-      GPUMEM_RETURN_IF_ERROR(open_peer_handles(env_.device, env_.comm, tp_group_, DevicePtr{base}));
-    }
-    return {};
-  }
-
   Status allocate_buffers(const std::vector<GraphBuffer>& buffers) {
     for (const GraphBuffer& b : buffers)
       GPUMEM_RETURN_IF_ERROR(allocate(b.bytes, Category::kGraphs));
@@ -493,11 +369,12 @@ class RankStartup {
     // A GEMM on the capture stream gets its own cuBLAS workspace (per handle and stream).
     GPUMEM_RETURN_IF_ERROR(allocate(cublas_workspace(), Category::kWorkspace));
     pool_ = env_.allocator.create_pool();
+    GraphCapture capture(p_, k_.kernels, env_, tp_group_, tp_comm_, pool_);
     std::set<std::uint64_t> registered;
-    GPUMEM_RETURN_IF_ERROR(capture_graphs(capture_bs_, p_.graph.tokens_per_bs, p_.model,
-                                          stage_.layers.start, stage_.layers.end,
-                                          p_.model.vocab_size, pp_rank_ == p_.pp - 1, registered));
-    GPUMEM_RETURN_IF_ERROR(register_graph_buffers(registered));
+    GPUMEM_RETURN_IF_ERROR(capture.capture(capture_bs_, p_.graph.tokens_per_bs, p_.model,
+                                           stage_.layers, p_.model.vocab_size,
+                                           pp_rank_ == p_.pp - 1, registered));
+    GPUMEM_RETURN_IF_ERROR(capture.register_buffers(registered));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_capture_end(engine_gib(before->value() - after->value()), *after));
@@ -513,21 +390,23 @@ class RankStartup {
     if (sizes.empty()) return {};
     GraphShape shape = p_.graph;
     shape.max_bs = sizes.back();
+    GraphCapture capture(p_, k_.kernels, env_, tp_group_, tp_comm_, pool_);
+    const LayerRange layers{0, d.num_hidden_layers};
     std::set<std::uint64_t> registered;
     const std::int64_t draft_vocab = d.draft_vocab_size > 0 ? d.draft_vocab_size : d.vocab_size;
     if (s.num_steps > 1) {
       shape.tokens_per_bs = s.eagle_topk;
       GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(d, p_.facts, shape, false)));
       for (std::int64_t step = 0; step + 1 < s.num_steps; ++step) {
-        GPUMEM_RETURN_IF_ERROR(capture_graphs(sizes, s.eagle_topk, d, 0, d.num_hidden_layers,
-                                              draft_vocab, true, registered));
+        GPUMEM_RETURN_IF_ERROR(
+            capture.capture(sizes, s.eagle_topk, d, layers, draft_vocab, true, registered));
       }
     }
     shape.tokens_per_bs = s.num_draft_tokens;
     GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(d, p_.facts, shape, false)));
-    GPUMEM_RETURN_IF_ERROR(capture_graphs(sizes, s.num_draft_tokens, d, 0, d.num_hidden_layers,
-                                          draft_vocab, true, registered));
-    return register_graph_buffers(registered);
+    GPUMEM_RETURN_IF_ERROR(
+        capture.capture(sizes, s.num_draft_tokens, d, layers, draft_vocab, true, registered));
+    return capture.register_buffers(registered);
   }
 
   Status ready() {

@@ -6,7 +6,7 @@
 // free_memory (F), weights, [draft_weights from v0.5.14], kv_cache (A, T, pools), cublas,
 // attention_backend, cuda_graphs, [draft_weights, draft_kv_cache, draft_cuda_graphs up to
 // v0.5.13], ready. Each rank records facts (F, A, cell size, token counts, batch sizes) and
-// the log lines SGLang would print.
+// the log lines SGLang would print. The graph steps capture through graph_capture.h.
 #ifndef GPUMEM_ENGINE_SGLANG_STARTUP_H_
 #define GPUMEM_ENGINE_SGLANG_STARTUP_H_
 
