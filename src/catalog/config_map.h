@@ -163,13 +163,6 @@ class ConfigMap {
   static std::string quoted(std::string_view key) { return "'" + std::string(key) + "'"; }
 
  private:
-  // How a node reads in a message: "a list", "a mapping" or its quoted text.
-  static std::string describe(const YAML::Node& node) {
-    if (node.IsSequence()) return "a list";
-    if (node.IsMap()) return "a mapping";
-    return "'" + node.Scalar() + "'";
-  }
-
   const std::string& file_;
   YAML::Node node_;
   std::string what_;

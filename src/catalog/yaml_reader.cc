@@ -54,14 +54,14 @@ Result<YamlDocument> load_yaml_file(const std::string& path) {
   return parse_yaml(path, *text);
 }
 
-namespace {
-
 std::string describe(const YAML::Node& node) {
   if (node.IsNull()) return "nothing";
   if (node.IsSequence()) return "a list";
   if (node.IsMap()) return "a mapping";
   return "'" + node.Scalar() + "'";
 }
+
+namespace {
 
 // The scalar's text, or nullopt (with a diagnostic) when `node` is not a plain scalar.
 std::optional<std::string> scalar_text(const std::string& file, const YAML::Node& node,

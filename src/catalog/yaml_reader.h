@@ -40,6 +40,8 @@ Result<YamlDocument> load_yaml_file(const std::string& path);
 
 // Where `node` starts, as a 1-based location in `file`.
 SourceLoc location(const std::string& file, const YAML::Node& node);
+// How a node reads in a message: "nothing", "a list", "a mapping" or its quoted text.
+std::string describe(const YAML::Node& node);
 
 // A cursor over one YAML mapping that knows which keys its schema accepts.
 //

@@ -256,6 +256,11 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
             "compressed-tensors and mxfp4\n");
 }
 
+TEST(ArchitectureErrors, AConfigThatIsNotAMappingSaysWhatItIs) {
+  EXPECT_EQ(config_errors("[1, 2]"), "t.json:1:1: 'config' must be a mapping, got a list\n");
+  EXPECT_EQ(config_errors("null"), "t.json:1:1: 'config' must be a mapping, got nothing\n");
+}
+
 TEST(ArchitectureErrors, CatalogEntryTopLevelKeysAreStrict) {
   const std::string path = write_temp("tiny-llama.yaml",
                                       "name: tiny-lama\n"
