@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/alloc/fake_device.h"
@@ -117,6 +119,51 @@ TEST(CachingAllocator, FreedBlockIsReusedWithoutANewSegment) {
   EXPECT_EQ(device.events().size(), 1u);
   EXPECT_EQ(a.memory_allocated().value(), 3'145'728);
   EXPECT_EQ(a.memory_reserved().value(), 20'971'520);
+}
+
+// The free blocks of both default pools as (address, size), record indices left out.
+std::vector<std::pair<std::uint64_t, std::int64_t>> free_blocks(const CachingAllocator& a) {
+  std::vector<std::pair<std::uint64_t, std::int64_t>> out;
+  const std::optional<CachingAllocator::State> s = a.snapshot();
+  EXPECT_TRUE(s.has_value());
+  if (!s) return out;
+  for (const FreeBlockIndex* index : {&s->large_free, &s->small_free}) {
+    for (const FreeBlockIndex::Entry& e : index->entries())
+      out.emplace_back(e.address, e.size.value());
+  }
+  return out;
+}
+
+// What SGLang's warm-up elision (sglang/graph_capture.cc) rests on: requests served wholly
+// from cached blocks and all freed again leave the free blocks as they were (split pieces
+// merge back), so the same requests a second time take the same addresses.
+TEST(CachingAllocator, RequestsServedFromTheCacheAndFreedLeaveItAsItWas) {
+  FakeDevice device(gib(1));
+  CachingAllocator a(device, AllocatorConfig{});
+  const BlockHandle kept = must_allocate(a, mib(9));   // 20 MiB segment: 11 MiB cached after
+  must_free(a, must_allocate(a, mib(30)));             // a 30 MiB segment, cached whole
+  const BlockHandle small = must_allocate(a, kib(3));  // a 2 MiB small segment, mostly cached
+  const auto before = free_blocks(a);
+  ASSERT_EQ(before.size(), 3u);
+  const size_t device_events = device.events().size();
+
+  std::vector<std::uint64_t> first_addresses;
+  for (int run = 0; run < 2; ++run) {
+    std::vector<BlockHandle> live;
+    for (Bytes size : {mib(4), kib(700), mib(25), mib(6), kib(2), mib(1) + bytes(1)}) {
+      live.push_back(must_allocate(a, size, Category::kActivations));
+    }
+    std::vector<std::uint64_t> addresses;
+    for (BlockHandle h : live) addresses.push_back(address_of(a, h));
+    for (BlockHandle h : live) must_free(a, h);
+    EXPECT_EQ(device.events().size(), device_events);  // no segment made or returned
+    EXPECT_EQ(free_blocks(a), before);
+    if (run == 0) first_addresses = addresses;
+    EXPECT_EQ(addresses, first_addresses);
+  }
+  EXPECT_EQ(a.memory_allocated(), mib(9) + kib(3));  // 3 KiB is a multiple of 512 B
+  must_free(a, kept);
+  must_free(a, small);
 }
 
 TEST(CachingAllocator, SmallPoolSplitsDownTo512Bytes) {

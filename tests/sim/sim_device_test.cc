@@ -112,5 +112,19 @@ TEST(SimDevice, GraphExecutableChargedAtInstantiation) {
   EXPECT_FALSE(d.end_graph_capture().ok());
 }
 
+TEST(SimDevice, KernelsLaunchedTogetherCountAsManyNodes) {
+  // The same five graphs, 100 nodes each, recorded by one launch_kernels(100) per graph,
+  // and eager launches in between that record nothing.
+  SimDevice d(h200(), DeviceConstants{}, bytes(0));
+  const std::int64_t expected_graph_memory[] = {0, 0, 2LL << 20, 2LL << 20, 4LL << 20};
+  for (std::int64_t expected : expected_graph_memory) {
+    ASSERT_TRUE(d.launch_kernels(1000, bytes(0)).ok());
+    ASSERT_TRUE(d.begin_graph_capture().ok());
+    ASSERT_TRUE(d.launch_kernels(100, bytes(0)).ok());
+    ASSERT_TRUE(d.end_graph_capture().ok());
+    EXPECT_EQ(d.used_by(Category::kGraphs).value(), expected);
+  }
+}
+
 }  // namespace
 }  // namespace gpumem

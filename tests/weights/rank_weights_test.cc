@@ -135,6 +135,18 @@ TEST(RankWeights, KvHeadsAreReplicatedWhenTpExceedsThem) {
   EXPECT_EQ(parameter_bytes(w), 8'947'097'600 + 2 * 155'713'536 + 16'384);
 }
 
+TEST(RankWeights, EqualArgumentsGetTheSameListBack) {
+  // Plans share lists, and the simulator's weight-load memo recognises a list by identity.
+  const Architecture llama = model("llama-3.1-8b-instruct");
+  Result<WeightList> a = rank_weights(llama, {.tp_size = 2}, {});
+  Result<WeightList> b = rank_weights(llama, {.tp_size = 2}, {});
+  Result<WeightList> other = rank_weights(llama, {.tp_size = 4}, {});
+  ASSERT_TRUE(a.ok() && b.ok() && other.ok());
+  EXPECT_EQ(a->get(), b->get());
+  EXPECT_NE(a->get(), other->get());
+  EXPECT_EQ((*a)->size(), (*other)->size());
+}
+
 TEST(RankWeights, TensorParallelMustDivideHeads) {
   // Qwen2.5-7B has 28 query heads: TP8 cannot split them.
   Result<WeightList> w = rank_weights(model("qwen2.5-7b-instruct"), {.tp_size = 8}, {});
