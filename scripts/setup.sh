@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libboost-dev libeigen3-dev libyaml-cpp-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libboost-dev libeigen3-dev libyaml-cpp-dev libre2-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # gpumem plot draws with gnuplot; the tests decode its PNGs with libpng.
   gnuplot-nox libpng-dev

@@ -1,5 +1,7 @@
 #include "catalog/module_pattern.h"
 
+#include <re2/re2.h>
+
 namespace gpumem {
 namespace {
 
@@ -46,14 +48,14 @@ bool matches_module_or_parent(std::string_view module, const Matcher& matcher) {
 
 Result<ModulePattern> ModulePattern::parse(std::string text) {
   if (text.starts_with(kRegexPrefix)) {
-    try {
-      auto regex = std::make_shared<const std::regex>(text.substr(kRegexPrefix.size()),
-                                                      std::regex::ECMAScript);
-      return ModulePattern(std::move(text), Kind::kRegex, std::move(regex));
-    } catch (const std::regex_error& e) {
+    RE2::Options options;
+    options.set_log_errors(false);  // the message is returned, not printed
+    auto regex = std::make_shared<const RE2>(text.substr(kRegexPrefix.size()), options);
+    if (!regex->ok()) {
       return invalid_input("invalid regular expression in module pattern '" + text +
-                           "': " + e.what());
+                           "': " + regex->error());
     }
+    return ModulePattern(std::move(text), Kind::kRegex, std::move(regex));
   }
   const Kind kind = text.find('*') != std::string::npos ? Kind::kGlob : Kind::kName;
   return ModulePattern(std::move(text), kind, nullptr);
@@ -67,8 +69,8 @@ bool ModulePattern::matches(std::string_view module) const {
       return matches_module_or_parent(module,
                                       [this](std::string_view m) { return glob_match(text_, m); });
     case Kind::kRegex:
-      return std::regex_search(module.begin(), module.end(), *regex_,
-                               std::regex_constants::match_continuous);
+      return regex_->Match(re2::StringPiece(module.data(), module.size()), 0, module.size(),
+                           RE2::ANCHOR_START, nullptr, 0);
   }
   return false;
 }

@@ -9,18 +9,22 @@
 // A name or glob matches a module when it matches the whole module name or a dotted prefix
 // of it (the module lives inside the listed one); `*` matches any run of characters. A `re:`
 // pattern follows Python's re.match: anchored at the start of the module name, not at the
-// end. Module names are the checkpoint's (Hugging Face) names, e.g.
-// `model.layers.3.self_attn.q_proj`.
+// end. RE2 runs it: Python's syntax without look-around and back-references (which RE2
+// rejects with a message), in time linear in the module name. Module names are the checkpoint's
+// (Hugging Face) names, e.g. `model.layers.3.self_attn.q_proj`.
 #ifndef GPUMEM_CATALOG_MODULE_PATTERN_H_
 #define GPUMEM_CATALOG_MODULE_PATTERN_H_
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/status.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace gpumem {
 
@@ -38,13 +42,13 @@ class ModulePattern {
 
  private:
   enum class Kind { kName, kGlob, kRegex };
-  ModulePattern(std::string text, Kind kind, std::shared_ptr<const std::regex> regex)
+  ModulePattern(std::string text, Kind kind, std::shared_ptr<const re2::RE2> regex)
       : text_(std::move(text)), kind_(kind), regex_(std::move(regex)) {}
 
   std::string text_;
   Kind kind_;
   // Shared so that an Architecture stays cheap to copy; the regex is immutable.
-  std::shared_ptr<const std::regex> regex_;
+  std::shared_ptr<const re2::RE2> regex_;
 };
 
 // Any-of a list of patterns; empty matches nothing.

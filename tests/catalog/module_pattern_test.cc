@@ -34,11 +34,27 @@ TEST(ModulePattern, RegexesAreAnchoredAtTheStartOnly) {
   EXPECT_FALSE(pattern("re:norm").matches("model.norm"));  // not a search
 }
 
+TEST(ModulePattern, RegexesUsePythonSyntax) {
+  // A named group, as Python writes it; ECMAScript (std::regex) has no (?P<...>).
+  const ModulePattern p = pattern("re:model\\.layers\\.(?P<layer>[0-9]+)\\.self_attn");
+  EXPECT_TRUE(p.matches("model.layers.12.self_attn.o_proj"));
+  EXPECT_FALSE(p.matches("model.layers.x.self_attn.o_proj"));
+}
+
 TEST(ModulePattern, InvalidRegexIsAnError) {
   Result<ModulePattern> p = ModulePattern::parse("re:(unclosed");
   ASSERT_FALSE(p.ok());
-  EXPECT_TRUE(p.status().message().starts_with(
-      "invalid regular expression in module pattern 're:(unclosed': "));
+  EXPECT_EQ(p.status().message(),
+            "invalid regular expression in module pattern 're:(unclosed': missing ): (unclosed");
+}
+
+TEST(ModulePattern, LookAroundIsRejectedNotMisread) {
+  // Python accepts look-ahead; RE2 does not run it, so the pattern is refused, by name.
+  Result<ModulePattern> p = ModulePattern::parse("re:.*(?!mlp).*");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
+            "invalid regular expression in module pattern 're:.*(?!mlp).*': invalid perl "
+            "operator: (?!");
 }
 
 }  // namespace
