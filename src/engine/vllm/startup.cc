@@ -3,21 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <optional>
 
 #include "engine/ipc_sharing.h"
+#include "engine/vllm/forward_pass.h"
 #include "engine/vllm/log_lines.h"
 
 namespace gpumem::vllm {
 namespace {
 
 Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
-
-// What one graph capture records for custom all-reduce registration.
-struct Capture {
-  std::set<std::uint64_t> bases;  // distinct base allocations of captured inputs
-  std::int64_t custom_calls = 0;  // captured custom all-reduce calls (their addresses)
-};
 
 // One rank's start-up. Members hold what vLLM's worker keeps between steps.
 class RankStartup {
@@ -28,8 +23,7 @@ class RankStartup {
         env_(env),
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]),
-        last_stage_(pp_rank_ == plan.pp - 1),
-        element_bytes_(element_size(plan.facts.served_dtype).value()) {
+        last_stage_(pp_rank_ == plan.pp - 1) {
     for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(pp_rank_ * plan.tp + t);
     for (int s = 0; s < plan.pp; ++s) pp_group_.push_back(s * plan.tp + plan.tp_rank_of(env.rank));
   }
@@ -102,6 +96,8 @@ class RankStartup {
     if (p_.model.moe.num_experts > 0 && p_.tp > 1) {
       GPUMEM_RETURN_IF_ERROR(pynccl(tp_group_).status());
     }
+    // Every forward from here on reduces over the TP communicator.
+    forward_.emplace(p_, k_.activations, env_, tp_comm_);
     return {};
   }
 
@@ -156,119 +152,6 @@ class RankStartup {
     return {};
   }
 
-  // Replays activations: each freed right after the tensor its free_after names; the rest
-  // are freed at the end, or handed back in `survivors`.
-  Status replay(const std::vector<Activation>& list, std::vector<BlockHandle>* survivors) {
-    std::vector<BlockHandle> handles(list.size());
-    std::vector<bool> freed(list.size(), false);
-    for (size_t i = 0; i < list.size(); ++i) {
-      Result<BlockHandle> h = allocate(list[i].bytes, Category::kActivations);
-      if (!h.ok()) return h.status();
-      handles[i] = *h;
-      for (size_t j = 0; j < i; ++j) {
-        if (!freed[j] && list[j].free_after == static_cast<int>(i)) {
-          GPUMEM_RETURN_IF_ERROR(free(handles[j]));
-          freed[j] = true;
-        }
-      }
-    }
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (freed[i]) continue;
-      if (survivors != nullptr) {
-        survivors->push_back(handles[i]);
-      } else {
-        GPUMEM_RETURN_IF_ERROR(free(handles[i]));
-      }
-    }
-    return {};
-  }
-
-  // vllm distributed/device_communicators/cuda_communicator.py CudaCommunicator.all_reduce:
-  // custom all-reduce below its max size, then symmetric memory below its own, else PyNccl.
-  Status all_reduce(BlockHandle input, Bytes size, Capture* capture) {
-    const AllReducePlan& ar = p_.all_reduce;
-    if (ar.custom.enabled && size < ar.custom.max_size) {
-      if (capture != nullptr) {
-        Result<BaseAllocation> base = env_.allocator.base_allocation(input);
-        if (!base.ok()) return base.status();
-        capture->bases.insert(base->base.address);
-        ++capture->custom_calls;
-      }
-      return env_.device.launch_kernel({}, size);
-    }
-    if (ar.symm_mem.enabled && size < ar.symm_mem.max_size) {
-      return env_.device.launch_kernel({}, size);
-    }
-    Result<DevicePtr> ptr = env_.allocator.address(input);
-    if (!ptr.ok()) return ptr.status();
-    return env_.comm.all_reduce(tp_comm_, *ptr, size);
-  }
-
-  // One forward over `tokens` tokens through this stage: the residual stream's two buffers,
-  // each layer kind's transient tensors (later layers of a kind repeat the first's pattern
-  // exactly, so only the first allocates), every layer's kernels and two all-reduces, and
-  // the final norm on the last stage. `out` is the output hidden states, for the caller to
-  // free.
-  Status forward(std::int64_t tokens, bool attention_kernels, Capture* capture, BlockHandle& out) {
-    const Architecture& a = p_.model;
-    const Bytes hidden = bytes(tokens * a.hidden_size * element_bytes_);
-    Result<BlockHandle> h = allocate(hidden, Category::kActivations);
-    if (!h.ok()) return h.status();
-    Result<BlockHandle> residual = allocate(hidden, Category::kActivations);
-    if (!residual.ok()) return residual.status();
-    bool dense_done = false;
-    bool moe_done = false;
-    for (std::int64_t layer = stage_.layers.start; layer < stage_.layers.end; ++layer) {
-      bool& done = a.is_moe_layer(layer) ? moe_done : dense_done;
-      if (!done) {
-        GPUMEM_RETURN_IF_ERROR(
-            replay(layer_activations(a, p_.shape, layer, tokens, element_bytes_, k_.activations),
-                   nullptr));
-        done = true;
-      }
-      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(
-          layer_kernels(a, layer, attention_kernels, k_.activations), hidden));
-      for (int reduce = 0; reduce < 2 && p_.tp > 1; ++reduce) {
-        GPUMEM_RETURN_IF_ERROR(all_reduce(*h, hidden, capture));
-      }
-    }
-    GPUMEM_RETURN_IF_ERROR(free(*residual));
-    out = *h;
-    if (last_stage_) {
-      Result<BlockHandle> norm = allocate(hidden, Category::kActivations);
-      if (!norm.ok()) return norm.status();
-      GPUMEM_RETURN_IF_ERROR(env_.device.launch_kernels(k_.activations.final_norm_kernels, hidden));
-      GPUMEM_RETURN_IF_ERROR(free(*h));
-      out = *norm;
-    }
-    return {};
-  }
-
-  // gpu_model_runner.py _dummy_sampler_run: the sampled rows' hidden states, their logits
-  // and the sampler's tensors, live together, then freed.
-  Status logits_and_sampler(std::int64_t requests) {
-    std::vector<BlockHandle> live;
-    Result<BlockHandle> rows =
-        allocate(bytes(requests * p_.model.hidden_size * element_bytes_), Category::kActivations);
-    if (!rows.ok()) return rows.status();
-    live.push_back(*rows);
-    GPUMEM_RETURN_IF_ERROR(
-        replay(logits_activations(p_.model, p_.shape, requests, element_bytes_), &live));
-    GPUMEM_RETURN_IF_ERROR(replay(sampler_activations(p_.model, requests, k_.activations), &live));
-    for (BlockHandle b : live) GPUMEM_RETURN_IF_ERROR(free(b));
-    return {};
-  }
-
-  // gpu_model_runner.py _dummy_run followed by the dummy sampler (last stage only).
-  Status dummy_run_with_sampler(std::int64_t tokens) {
-    BlockHandle out;
-    GPUMEM_RETURN_IF_ERROR(forward(tokens, true, nullptr, out));
-    if (last_stage_) {
-      GPUMEM_RETURN_IF_ERROR(logits_and_sampler(std::min(p_.args.max_num_seqs, tokens)));
-    }
-    return free(out);
-  }
-
   Bytes cublas_workspace() const {
     return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
   }
@@ -287,7 +170,7 @@ class RankStartup {
     if (p_.facts.attention_backend == "FLASHINFER") {
       GPUMEM_RETURN_IF_ERROR(allocate_kept(k_.flashinfer_workspace, Category::kWorkspace));
     }
-    GPUMEM_RETURN_IF_ERROR(dummy_run_with_sampler(p_.args.max_num_batched_tokens));
+    GPUMEM_RETURN_IF_ERROR(forward_->dummy_run_with_sampler(p_.args.max_num_batched_tokens));
     const Bytes measured = env_.allocator.max_memory_allocated() - before_peak;
     peak_increase_ = p_.observed.activation_peak.value_or(measured);
     env_.fact({"torch peak increase (activation peak)", peak_increase_});
@@ -303,22 +186,6 @@ class RankStartup {
     const Bytes non_torch = m.total - m.free - env_.allocator.memory_reserved();
     non_torch_ = p_.observed.non_torch_memory.value_or(non_torch - init_non_torch_);
     env_.fact({"non-torch increase", non_torch_});
-  }
-
-  // _warmup_and_capture: cudagraph_num_of_warmups (1) eager run, then the run captured
-  // into `pool`.
-  Status capture_size(std::int64_t tokens, bool full, PoolId pool, Capture& capture) {
-    BlockHandle out;
-    GPUMEM_RETURN_IF_ERROR(forward(tokens, full, nullptr, out));
-    GPUMEM_RETURN_IF_ERROR(free(out));
-    GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool));
-    Status s = env_.device.begin_graph_capture();
-    if (s.ok()) s = forward(tokens, full, &capture, out);
-    if (s.ok()) s = free(out);
-    if (s.ok()) s = env_.device.end_graph_capture().status();
-    Status end = env_.allocator.end_allocate_to_pool(pool);
-    GPUMEM_RETURN_IF_ERROR(s);
-    return end;
   }
 
   Status cuda_graph_estimate() {
@@ -351,7 +218,8 @@ class RankStartup {
       for (size_t i = 0; i < std::min<size_t>(2, sizes.size()); ++i) {
         const Bytes before = env_.device.mem_get_info().free;
         Capture ignored;
-        GPUMEM_RETURN_IF_ERROR(capture_size(sizes[sizes.size() - 1 - i], is_full, pool, ignored));
+        GPUMEM_RETURN_IF_ERROR(
+            forward_->capture_size(sizes[sizes.size() - 1 - i], is_full, pool, ignored));
         ++captures;
         samples.push_back(before - env_.device.mem_get_info().free);
         // Each sample is multiplied by the mode's remaining captures, so one 2 MiB page more
@@ -462,7 +330,7 @@ class RankStartup {
       if (sizes.empty()) continue;
       env_.log(log_capturing(is_full, static_cast<std::int64_t>(sizes.size())));
       for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
-        GPUMEM_RETURN_IF_ERROR(capture_size(*it, is_full, pool, capture));
+        GPUMEM_RETURN_IF_ERROR(forward_->capture_size(*it, is_full, pool, capture));
       }
     }
     graph_memory_ = start_free - env_.device.mem_get_info().free;
@@ -493,7 +361,8 @@ class RankStartup {
     // for logits and other sampling related tensors of max possible shape" on the last PP
     // rank, after the capture so that empty_cache does not release them.
     if (!last_stage_) return {};
-    return dummy_run_with_sampler(std::min(p_.args.max_num_seqs, p_.args.max_num_batched_tokens));
+    return forward_->dummy_run_with_sampler(
+        std::min(p_.args.max_num_seqs, p_.args.max_num_batched_tokens));
   }
 
   const Plan& p_;
@@ -502,10 +371,10 @@ class RankStartup {
   const int pp_rank_;
   const StagePlan& stage_;
   const bool last_stage_;
-  const std::int64_t element_bytes_;
   std::vector<int> tp_group_;
   std::vector<int> pp_group_;
   CommunicatorId tp_comm_;
+  std::optional<ForwardPass> forward_;
   Bytes init_free_;
   Bytes total_;
   Bytes init_non_torch_;
