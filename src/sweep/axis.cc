@@ -311,11 +311,17 @@ bool check_axis(Axis& axis, const Scenario& base, const GpuCatalog& gpus, Diagno
   if (axis.key.starts_with("env.") || looks_like_env_name(axis.key)) {
     return check_env(axis, base, diags);
   }
-  diags.error(at(axis, 1), "unknown sweep key '" + axis.key +
-                               "': a key is an engine flag (--name), hardware.gpu, "
-                               "hardware.count, hardware.nodes, hardware.interconnect or an "
-                               "environment variable" +
-                               did_you_mean(axis.key, all_keys(base.engine.name)));
+  // A hardware field without its section ("gpu") is a slip no spelling distance catches.
+  const std::string in_hardware = "hardware." + axis.key;
+  const bool is_hardware_field = std::find(std::begin(kHardwareKeys), std::end(kHardwareKeys),
+                                           in_hardware) != std::end(kHardwareKeys);
+  diags.error(at(axis, 1),
+              "unknown sweep key '" + axis.key +
+                  "': a key is an engine flag (--name), hardware.gpu, "
+                  "hardware.count, hardware.nodes, hardware.interconnect or an "
+                  "environment variable" +
+                  (is_hardware_field ? "; did you mean '" + in_hardware + "'?"
+                                     : did_you_mean(axis.key, all_keys(base.engine.name))));
   return false;
 }
 

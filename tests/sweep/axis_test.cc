@@ -151,5 +151,12 @@ TEST(SweepAxis, UnknownKeyOfNoKindSuggestsAKey) {
             "an environment variable; did you mean '--mem-fraction-static'?\n");
 }
 
+TEST(SweepAxis, HardwareFieldWithoutItsSectionSuggestsTheKey) {
+  EXPECT_EQ(check_error("gpu=h200,b200", seed()),
+            "--vary:1:1: unknown sweep key 'gpu': a key is an engine flag (--name), hardware.gpu, "
+            "hardware.count, hardware.nodes, hardware.interconnect or an environment variable; "
+            "did you mean 'hardware.gpu'?\n");
+}
+
 }  // namespace
 }  // namespace gpumem::sweep
