@@ -199,7 +199,7 @@ std::uint32_t CachingAllocator::take_free_block(BlockPool& pool, Bytes rounded) 
   // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::get_free_block: only
   // the best fit is considered; if the max_split_size rules refuse it, the search fails.
   const std::size_t pos = pool.free.best_fit(rounded);
-  if (pos == pool.free.size() || !may_serve(pool.free[pos].size, rounded, config_)) return kNone;
+  if (pos == pool.free.size() || !may_serve(pool.free[pos].size(), rounded, config_)) return kNone;
   const std::uint32_t index = pool.free[pos].block;
   pool.free.erase_at(pos);
   return index;
@@ -308,9 +308,9 @@ bool CachingAllocator::release_oversize_blocks(BlockPool& pool, Bytes rounded) {
     return true;
   }
   Bytes released;
-  while (!free.empty() && released < target && free[free.size() - 1].size >= max_split) {
+  while (!free.empty() && released < target && free[free.size() - 1].size() >= max_split) {
     const std::uint32_t index = free[free.size() - 1].block;
-    released += free[free.size() - 1].size;
+    released += free[free.size() - 1].size();
     free.erase_at(free.size() - 1);
     release_segment(index);
   }
@@ -372,10 +372,10 @@ Status CachingAllocator::out_of_memory(Bytes size, Bytes segment) {
   report.reserved = stats_.reserved.current;
   for (const std::unique_ptr<PrivatePool>& p : private_pools_) {
     for (const FreeBlockIndex::Entry& e : p->large.free.entries()) {
-      report.private_pool_cached += e.size;
+      report.private_pool_cached += e.size();
     }
     for (const FreeBlockIndex::Entry& e : p->small.free.entries()) {
-      report.private_pool_cached += e.size;
+      report.private_pool_cached += e.size();
     }
   }
   ++stats_.ooms;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "core/units.h"
@@ -22,12 +23,20 @@ namespace gpumem {
 
 class FreeBlockIndex {
  public:
+  // The size is held as a byte count rather than a Bytes quantity: Boost.Units' quantity
+  // is not trivially copyable, so a vector of such entries shifts them one by one; this
+  // entry is, and insert and erase move the tail with one memmove.
   struct Entry {
-    Bytes size;
-    std::uint64_t address = 0;
-    std::uint32_t block = 0;  // the allocator's record of the block
+    Entry(Bytes size, std::uint64_t address, std::uint32_t block)
+        : size_bytes(size.value()), address(address), block(block) {}
+    Bytes size() const { return bytes(size_bytes); }
+
+    std::int64_t size_bytes;
+    std::uint64_t address;
+    std::uint32_t block;  // the allocator's record of the block
     friend bool operator==(const Entry&, const Entry&) = default;
   };
+  static_assert(std::is_trivially_copyable_v<Entry>);
 
   // Position of the best fit for `size`; size() when no entry is large enough.
   std::size_t best_fit(Bytes size) const {
@@ -59,7 +68,7 @@ class FreeBlockIndex {
 
  private:
   static bool less(const Entry& a, const Entry& b) {
-    return a.size != b.size ? a.size < b.size : a.address < b.address;
+    return a.size_bytes != b.size_bytes ? a.size_bytes < b.size_bytes : a.address < b.address;
   }
   std::size_t position_of(const Entry& e) const {
     return static_cast<std::size_t>(std::lower_bound(entries_.begin(), entries_.end(), e, less) -

@@ -42,7 +42,7 @@ TEST(FreeBlockIndex, EraseRemovesExactlyTheNamedBlock) {
   index.insert({mib(14), 200, 4});
   index.erase({mib(12), 300, 1});
   EXPECT_EQ(blocks_in_order(index), (std::vector<std::uint32_t>{3, 4}));
-  index.erase_if([](const FreeBlockIndex::Entry& e) { return e.size > mib(13); });
+  index.erase_if([](const FreeBlockIndex::Entry& e) { return e.size() > mib(13); });
   EXPECT_EQ(blocks_in_order(index), (std::vector<std::uint32_t>{3}));
   index.erase_at(0);
   EXPECT_TRUE(index.empty());
