@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <future>
 
 #include "catalog/yaml_reader.h"
 
@@ -105,22 +104,11 @@ Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) 
   }
   if (ec) return not_found(dir + ": cannot read the GPU catalog: " + ec.message());
   std::sort(files.begin(), files.end());
-  // yaml-cpp reads a GPU file in a fifth of a millisecond, a good part of a whole `gpumem
-  // simulate`; the files are independent, so the second half is read on another thread.
-  // Entries and messages keep file order.
-  std::vector<std::optional<GpuSpec>> entries(files.size());
-  std::vector<Diagnostics> messages(files.size());
-  auto read_range = [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) entries[i] = load_gpu_file(files[i], messages[i]);
-  };
-  const size_t half = files.size() / 2;
-  std::future<void> second_half = std::async(std::launch::async, read_range, half, files.size());
-  read_range(0, half);
-  second_half.get();
   GpuCatalog catalog;
-  for (size_t i = 0; i < files.size(); ++i) {
-    diags.append(messages[i]);
-    if (entries[i]) catalog.gpus_.push_back(std::move(*entries[i]));
+  for (const std::string& f : files) {
+    if (std::optional<GpuSpec> gpu = load_gpu_file(f, diags)) {
+      catalog.gpus_.push_back(std::move(*gpu));
+    }
   }
   return catalog;
 }
