@@ -27,8 +27,8 @@ class FreeBlockIndex {
   // is not trivially copyable, so a vector of such entries shifts them one by one; this
   // entry is, and insert and erase move the tail with one memmove.
   struct Entry {
-    Entry(Bytes size, std::uint64_t address, std::uint32_t block)
-        : size_bytes(size.value()), address(address), block(block) {}
+    Entry(Bytes block_size, std::uint64_t block_address, std::uint32_t block_record)
+        : size_bytes(block_size.value()), address(block_address), block(block_record) {}
     Bytes size() const { return bytes(size_bytes); }
 
     std::int64_t size_bytes;
