@@ -200,7 +200,7 @@ std::uint32_t CachingAllocator::take_free_block(BlockPool& pool, Bytes rounded) 
   // the best fit is considered; if the max_split_size rules refuse it, the search fails.
   const std::size_t pos = pool.free.best_fit(rounded);
   if (pos == pool.free.size() || !may_serve(pool.free[pos].size(), rounded, config_)) return kNone;
-  const std::uint32_t index = pool.free[pos].block;
+  const std::uint32_t index = pool.free[pos].block();
   pool.free.erase_at(pos);
   return index;
 }
@@ -302,14 +302,14 @@ bool CachingAllocator::release_oversize_blocks(BlockPool& pool, Bytes rounded) {
   FreeBlockIndex& free = pool.free;
   const std::size_t pos = free.best_fit(target);
   if (pos < free.size()) {
-    const std::uint32_t index = free[pos].block;
+    const std::uint32_t index = free[pos].block();
     free.erase_at(pos);
     release_segment(index);
     return true;
   }
   Bytes released;
   while (!free.empty() && released < target && free[free.size() - 1].size() >= max_split) {
-    const std::uint32_t index = free[free.size() - 1].block;
+    const std::uint32_t index = free[free.size() - 1].block();
     released += free[free.size() - 1].size();
     free.erase_at(free.size() - 1);
     release_segment(index);
@@ -334,9 +334,9 @@ void CachingAllocator::release_cached_blocks() {
 void CachingAllocator::release_unsplit_blocks(BlockPool& pool) {
   // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::release_blocks
   pool.free.erase_if([this](const FreeBlockIndex::Entry& e) {
-    const Block& b = blocks_[e.block];
+    const Block& b = blocks_[e.block()];
     if (b.prev != kNone || b.next != kNone) return false;
-    release_segment(e.block);
+    release_segment(e.block());
     return true;
   });
 }

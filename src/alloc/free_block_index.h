@@ -23,18 +23,23 @@ namespace gpumem {
 
 class FreeBlockIndex {
  public:
-  // The size is held as a byte count rather than a Bytes quantity: Boost.Units' quantity
-  // is not trivially copyable, so a vector of such entries shifts them one by one; this
-  // entry is, and insert and erase move the tail with one memmove.
-  struct Entry {
-    Entry(Bytes block_size, std::uint64_t block_address, std::uint32_t block_record)
-        : size_bytes(block_size.value()), address(block_address), block(block_record) {}
-    Bytes size() const { return bytes(size_bytes); }
-
-    std::int64_t size_bytes;
-    std::uint64_t address;
-    std::uint32_t block;  // the allocator's record of the block
+  // The size is stored as a byte count and handed out as Bytes: Boost.Units' quantity is
+  // not trivially copyable, so a vector of entries holding one shifts them one by one on
+  // insert and erase; this entry is trivially copyable, and they move with one memmove.
+  class Entry {
+   public:
+    Entry(Bytes size, std::uint64_t address, std::uint32_t block)
+        : size_bytes_(size.value()), address_(address), block_(block) {}
+    Bytes size() const { return bytes(size_bytes_); }
+    std::uint64_t address() const { return address_; }
+    std::uint32_t block() const { return block_; }  // the allocator's record of the block
     friend bool operator==(const Entry&, const Entry&) = default;
+
+   private:
+    friend class FreeBlockIndex;
+    std::int64_t size_bytes_;
+    std::uint64_t address_;
+    std::uint32_t block_;
   };
   static_assert(std::is_trivially_copyable_v<Entry>);
 
@@ -68,7 +73,7 @@ class FreeBlockIndex {
 
  private:
   static bool less(const Entry& a, const Entry& b) {
-    return a.size_bytes != b.size_bytes ? a.size_bytes < b.size_bytes : a.address < b.address;
+    return a.size_bytes_ != b.size_bytes_ ? a.size_bytes_ < b.size_bytes_ : a.address_ < b.address_;
   }
   std::size_t position_of(const Entry& e) const {
     return static_cast<std::size_t>(std::lower_bound(entries_.begin(), entries_.end(), e, less) -

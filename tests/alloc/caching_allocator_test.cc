@@ -129,7 +129,7 @@ std::vector<std::pair<std::uint64_t, std::int64_t>> free_blocks(const CachingAll
   if (!s) return out;
   for (const FreeBlockIndex* index : {&s->large_free, &s->small_free}) {
     for (const FreeBlockIndex::Entry& e : index->entries())
-      out.emplace_back(e.address, e.size_bytes);
+      out.emplace_back(e.address(), e.size().value());
   }
   return out;
 }

@@ -10,7 +10,7 @@ namespace {
 
 std::vector<std::uint32_t> blocks_in_order(const FreeBlockIndex& index) {
   std::vector<std::uint32_t> out;
-  for (const FreeBlockIndex::Entry& e : index.entries()) out.push_back(e.block);
+  for (const FreeBlockIndex::Entry& e : index.entries()) out.push_back(e.block());
   return out;
 }
 
@@ -29,9 +29,9 @@ TEST(FreeBlockIndex, BestFitIsTheSmallestFittingBlockAtTheLowestAddress) {
   index.insert({mib(12), 300, 1});
   index.insert({mib(12), 100, 3});
   index.insert({mib(14), 200, 4});
-  EXPECT_EQ(index[index.best_fit(mib(11))].block, 3u);
-  EXPECT_EQ(index[index.best_fit(mib(12))].block, 3u);
-  EXPECT_EQ(index[index.best_fit(mib(13))].block, 4u);
+  EXPECT_EQ(index[index.best_fit(mib(11))].block(), 3u);
+  EXPECT_EQ(index[index.best_fit(mib(12))].block(), 3u);
+  EXPECT_EQ(index[index.best_fit(mib(13))].block(), 4u);
   EXPECT_EQ(index.best_fit(mib(15)), index.size());
 }
 
