@@ -6,6 +6,7 @@
 //  * BM_SimulatePipelined16: a 16-GPU pipeline-parallel scenario whose rank classes meet on
 //    threads;
 //  * BM_SweepSeed: a whole sweep of that grid on every core; items/s is evaluations/s;
+//  * BM_LoadGpuCatalog: reading model/gpu, part of every `gpumem simulate`;
 //  * BM_GpumemSimulate: `gpumem simulate` end to end, as a process (wall time), of the seed,
 //    of one H200 with Llama 3.1 8B, and of the 16-GPU pipeline.
 // The single-core benchmarks also report heap_allocs: operator new calls per iteration,
@@ -157,6 +158,18 @@ BENCHMARK(BM_SweepSeed)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // `gpumem simulate` of a bundled scenario, as a process: start-up, catalogs, simulation, and
 // for a scenario that does not start (the seed), the fit advice's searches.
+// What every `gpumem simulate` pays before simulating: yaml-cpp reading the 15 GPU files of
+// model/gpu (about 1 KB each) into the GPU catalog.
+void BM_LoadGpuCatalog(benchmark::State& state) {
+  for (auto _ : state) {
+    Diagnostics diags;
+    Result<GpuCatalog> gpus = GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags);
+    if (!gpus.ok() || !diags.empty()) state.SkipWithError("cannot load model/gpu");
+    benchmark::DoNotOptimize(gpus);
+  }
+}
+BENCHMARK(BM_LoadGpuCatalog)->Unit(benchmark::kMillisecond);
+
 // Spawned directly, not through a shell (std::system's /bin/sh would add a millisecond).
 void BM_GpumemSimulate(benchmark::State& state, const char* scenario) {
   const std::string binary = GPUMEM_BINARY;
