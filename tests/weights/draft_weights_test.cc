@@ -59,5 +59,17 @@ TEST(DraftWeights, DraftRopeCacheIsSharedWhenItsKeyEqualsTheTargets) {
   EXPECT_EQ(find(**w, "model.midlayer.self_attn.rotary_emb.cos_sin_cache"), nullptr);
 }
 
+TEST(DraftWeights, EqualArgumentsGetTheSameListBack) {
+  // The simulator's weight-load memo recognises the draft's list by identity, as the target's.
+  const Architecture draft = model("eagle3-llama3.1-instruct-8b");
+  const Architecture target = model("llama-3.1-8b-instruct");
+  Result<WeightList> a = draft_weights(draft, target, 131072, {.tp_size = 1}, {});
+  Result<WeightList> b = draft_weights(draft, target, 131072, {.tp_size = 1}, {});
+  Result<WeightList> longer = draft_weights(draft, target, 262144, {.tp_size = 1}, {});
+  ASSERT_TRUE(a.ok() && b.ok() && longer.ok());
+  EXPECT_EQ(a->get(), b->get());
+  EXPECT_NE(a->get(), longer->get());
+}
+
 }  // namespace
 }  // namespace gpumem
