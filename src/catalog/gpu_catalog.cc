@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "catalog/yaml_reader.h"
 
@@ -49,8 +50,18 @@ std::optional<GpuSpec> read_gpu_entry(const Result<YamlDocument>& doc, Diagnosti
               "'compute_capability' must look like \"9.0\", got '" + *cc + "'");
     }
   }
-  gpu.sm_count = static_cast<int>(r.integer("sm_count", true).value_or(0));
-  gpu.max_threads_per_sm = static_cast<int>(r.integer("max_threads_per_sm", true).value_or(0));
+  // Counts of hardware units: a GPU has at least one of each, and they fit an int.
+  auto unit_count = [&r](std::string_view key) {
+    const std::optional<std::int64_t> n = r.integer(key, true);
+    if (n && (*n < 1 || *n > std::numeric_limits<int>::max())) {
+      r.error(r.child(key),
+              "'" + std::string(key) + "' must be a positive count, got " + std::to_string(*n));
+      return 0;
+    }
+    return static_cast<int>(n.value_or(0));
+  };
+  gpu.sm_count = unit_count("sm_count");
+  gpu.max_threads_per_sm = unit_count("max_threads_per_sm");
   gpu.memory_type = r.string("memory_type").value_or("");
   if (std::optional<std::string> link = r.string("interconnect", true)) {
     if (*link == "nvlink") {
