@@ -1,7 +1,6 @@
 #include "picture/gnuplot.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -30,17 +29,40 @@ constexpr std::array<const char*, kCategoryCount> kCategoryColours = {
 
 double gib(Bytes b) { return static_cast<double>(b.value()) / (1LL << 30); }
 
-// A gnuplot double-quoted string: backslash escapes are interpreted, so backslashes and
-// quotes are escaped and newlines written as \n.
-std::string gnuplot_string(const std::string& s) {
+// Text from the scenario (its name, labels) as a gnuplot string expression that gnuplot
+// never expands: single-quoted strings take no backquote command substitution, no macro and
+// no escape (the only special character is the quote itself, written twice). A newline
+// cannot stand in one, so lines are joined with the one double-quoted string that holds no
+// input text, "\n"; other control characters become spaces.
+std::string gnuplot_literal(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\n') {
+      out += "' . \"\\n\" . '";
+    } else if (c == '\'') {
+      out += "''";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// A bar's label as a column of the inline data block: gnuplot reads data lines without
+// substitution, and a label stays one double-quoted column on one line — no quote, newline or
+// other control character from the input survives to end the column or the line.
+std::string data_label(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
+    if (c == '"') {
+      out += '\'';
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += ' ';
+    } else {
+      out += c;
     }
-    out += c;
   }
   return out + "\"";
 }
@@ -100,7 +122,7 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
     out += fmt::format("set terminal svg size {},{} noenhanced\n", kWidthPx, kHeightPx);
   }
   out += "set output\n";  // standard output
-  out += "set title " + gnuplot_string(title) + "\n";
+  out += "set title " + gnuplot_literal(title) + "\n";
   out += "set style data histograms\nset style histogram rowstacked\n";
   out += "set style fill solid 0.9 border rgb '#404040'\nset boxwidth 0.6\n";
   out += "set ylabel 'GiB'\nset grid ytics\nset key outside right top vertical\n";
@@ -120,14 +142,14 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
                        : b.outcome == StepOutcome::kAborted   ? "aborted"
                                                               : "error";
     out += fmt::format(
-        "set label \"{}\" at first {}, first {:.6f} center offset 0,1 tc rgb '{}' front\n", mark, i,
+        "set label '{}' at first {}, first {:.6f} center offset 0,1 tc rgb '{}' front\n", mark, i,
         std::max(stack, capacity), kCapacityColour);
   }
   // The bars, one row per GPU; every value in GiB. A category a start-up gave back in full
   // nets to zero; a negative net (never produced by the engines) is drawn as zero.
   out += "$map << EOD\n";
   for (const MemoryBar& b : map.bars) {
-    out += gnuplot_string(b.label);
+    out += data_label(b.label);
     for (const Series& s : shown) out += fmt::format(" {:.6f}", std::max(0.0, gib(s.value(b))));
     out += "\n";
   }
@@ -136,11 +158,11 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
   for (size_t i = 0; i < shown.size(); ++i) {
     const Series& s = shown[i];
     out += i == 0 ? "$map using 2:xtic(1)" : fmt::format(", '' using {}", i + 2);
-    out += " title " + gnuplot_string(s.title) + " lc rgb '" + s.colour + "'";
+    out += " title " + gnuplot_literal(s.title) + " lc rgb '" + s.colour + "'";
     if (s.title == "request that did not fit") out += " fillstyle pattern 4";
   }
   // The capacity line drawn above, named in the key through an empty series.
-  out += fmt::format(", NaN title \"capacity {:.2f} GiB\" with lines dt 2 lw 2 lc rgb '{}'\n",
+  out += fmt::format(", NaN title 'capacity {:.2f} GiB' with lines dt 2 lw 2 lc rgb '{}'\n",
                      capacity, kCapacityColour);
   return out;
 }
@@ -148,16 +170,8 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
 Status draw_memory_map(const MemoryMap& map, const std::string& path) {
   Result<PictureFormat> format = picture_format_for(path);
   if (!format.ok()) return format.status();
-  namespace fs = std::filesystem;
-  const fs::path script_path =
-      fs::temp_directory_path() / fmt::format("gpumem-plot-{}.gp", ::getpid());
-  if (Status w = write_file_atomically(script_path.string(), memory_map_script(map, *format));
-      !w.ok()) {
-    return w;
-  }
-  Result<ChildResult> run = run_child({"gnuplot", script_path.string()});
-  std::error_code ignored;
-  fs::remove(script_path, ignored);
+  // The script goes through gnuplot's standard input: no temporary file to name or clean up.
+  Result<ChildResult> run = run_child({"gnuplot"}, memory_map_script(map, *format));
   if (!run.ok()) {
     if (run.status().code() == StatusCode::kNotFound) {
       return not_found(
