@@ -5,6 +5,7 @@
 
 #include "catalog/yaml_reader.h"
 #include "core/atomic_file.h"
+#include "core/file_name.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -266,7 +267,15 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
   Scenario s;
   s.file = file;
   MapReader top(file, doc->root, "the scenario", diags);
-  s.name = top.string("name").value_or(std::filesystem::path(file).stem().string());
+  if (std::optional<std::string> name = top.string("name")) {
+    // The name becomes the golden report's file name (core/file_name.h).
+    if (Status safe = check_file_name(*name, "the scenario's name"); !safe.ok()) {
+      top.error(top.child("name"), safe.message());
+    }
+    s.name = *name;
+  } else {
+    s.name = std::filesystem::path(file).stem().string();
+  }
   s.description = top.string("description").value_or("");
   if (YAML::Node hw = top.child("hardware", true); hw.IsDefined()) {
     MapReader r(file, hw, "'hardware'", diags);
@@ -294,7 +303,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
 
 std::optional<Scenario> load_scenario(const std::string& path, const GpuCatalog& gpus,
                                       Diagnostics& diags) {
-  Result<std::string> text = read_file(path);
+  Result<std::string> text = read_file(path, InputKind::kScenario);
   if (!text.ok()) {
     diags.error({}, text.status().message());
     return std::nullopt;

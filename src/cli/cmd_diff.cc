@@ -12,6 +12,7 @@
 #include "cli/scenario_set.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
+#include "core/child_process.h"
 #include "engine/simulate.h"
 #include "report/ledger_diff.h"
 #include "sim/ledger_json.h"
@@ -23,22 +24,32 @@ bool write_golden(const Workspace& ws, const std::string& file, const std::strin
 
 namespace {
 
-// `git show REV:PATH`, or a Status when git or the file at that revision is missing.
-Result<std::string> git_show(const std::string& rev, const std::string& path) {
-  const std::string command = "git show '" + rev + ":" + path + "' 2>/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return io_error("cannot run git");
-  std::string text;
-  char buffer[65536];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) text.append(buffer, n);
-  const int rc = pclose(pipe.release());
-  if (rc != 0) return not_found(path + " does not exist at revision " + rev);
-  return text;
+// The commit `rev` names, checked by git itself. git runs from an argument vector, never a
+// shell, and a revision that starts with '-' is refused before git sees it as an option.
+Result<std::string> resolve_revision(const std::string& rev) {
+  if (rev.empty() || rev.front() == '-' || rev.find('\0') != std::string::npos) {
+    return invalid_input("--base '" + rev + "' is not a git revision");
+  }
+  Result<ChildResult> git =
+      run_child({"git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"});
+  if (!git.ok()) return git.status();
+  if (git->exit_code != 0 || git->out.size() < 41) {
+    return invalid_input("--base '" + rev + "' names no commit of this git repository");
+  }
+  return git->out.substr(0, git->out.find('\n'));
+}
+
+// The text of PATH at `commit` (a full hash from resolve_revision).
+Result<std::string> git_show(const std::string& commit, const std::string& rev,
+                             const std::string& path) {
+  Result<ChildResult> git = run_child({"git", "show", commit + ":" + path});
+  if (!git.ok()) return git.status();
+  if (git->exit_code != 0) return not_found(path + " does not exist at revision " + rev);
+  return git->out;
 }
 
 Result<Ledger> read_ledger(const std::string& path) {
-  Result<std::string> text = read_file(path);
+  Result<std::string> text = read_file(path, InputKind::kLedger);
   if (!text.ok()) return text.status();
   Result<Ledger> l = ledger_from_json(*text);
   if (!l.ok()) return invalid_input(path + ": " + l.status().message());
@@ -79,6 +90,15 @@ Command diff_command() {
               }
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
+              std::string base_commit;
+              if (!o->base.empty()) {
+                Result<std::string> commit = resolve_revision(o->base);
+                if (!commit.ok()) {
+                  diags.error({}, commit.status().message());
+                  return report_diagnostics(diags);
+                }
+                base_commit = *commit;
+              }
               int changed = 0;
               int compared = 0;
               for (const std::string& f : scenario_files(o->files)) {
@@ -90,10 +110,14 @@ Command diff_command() {
                 SimulationInputs inputs{ws->gpus, ws->models, *constants};
                 std::optional<Ledger> fresh = simulate_scenario(*s, inputs, diags);
                 if (!fresh || !diags.empty()) continue;
-                const std::string path = golden_path(o->golden, s->name, ".json");
+                const Result<std::string> path = golden_path(o->golden, s->name, ".json");
+                if (!path.ok()) {
+                  diags.error({f, 0, 0}, path.status().message());
+                  continue;
+                }
                 Result<Ledger> golden = [&]() -> Result<Ledger> {
-                  if (o->base.empty()) return read_ledger(path);
-                  Result<std::string> text = git_show(o->base, path);
+                  if (o->base.empty()) return read_ledger(*path);
+                  Result<std::string> text = git_show(base_commit, o->base, *path);
                   if (!text.ok()) return text.status();
                   return ledger_from_json(*text);
                 }();

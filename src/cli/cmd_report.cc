@@ -23,12 +23,18 @@ bool write_golden(const Workspace& ws, const std::string& file, const std::strin
   if (!sim) return false;
   const Ledger& ledger = sim->ledger;
   const std::string md = render_markdown(ledger) + advise_fit(sim->scenario, sim->inputs, ledger);
+  const Result<std::string> md_path = golden_path(golden_dir, sim->scenario.name, ".md");
+  const Result<std::string> json_path = golden_path(golden_dir, sim->scenario.name, ".json");
+  if (!md_path.ok() || !json_path.ok()) {
+    diags.error({file, 0, 0},
+                md_path.ok() ? json_path.status().message() : md_path.status().message());
+    return false;
+  }
   std::error_code ec;
   std::filesystem::create_directories(golden_dir, ec);
-  for (const auto& [ext, text] :
-       {std::pair<std::string, std::string>{".md", md}, {".json", ledger_to_json(ledger)}}) {
-    if (Status w = write_file_atomically(golden_path(golden_dir, sim->scenario.name, ext), text);
-        !w.ok()) {
+  for (const auto& [path, text] :
+       {std::pair<std::string, std::string>{*md_path, md}, {*json_path, ledger_to_json(ledger)}}) {
+    if (Status w = write_file_atomically(path, text); !w.ok()) {
       diags.error({}, w.message());
       return false;
     }

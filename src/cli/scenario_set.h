@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
+
 namespace gpumem::cli {
 
 inline constexpr char kScenarioDir[] = "scenarios";
@@ -14,9 +16,10 @@ inline constexpr char kGoldenDir[] = "reports/scenarios";
 // `files` if not empty, else scenarios/*.yaml sorted by name.
 std::vector<std::string> scenario_files(const std::vector<std::string>& files);
 
-// reports/scenarios/<stem of file> + extension (".json" or ".md").
-std::string golden_path(const std::string& golden_dir, const std::string& scenario_name,
-                        const std::string& extension);
+// <golden_dir>/<scenario name> + extension (".json" or ".md"); an error when the name is not
+// a safe file name (core/file_name.h), so no scenario writes outside <golden_dir>.
+Result<std::string> golden_path(const std::string& golden_dir, const std::string& scenario_name,
+                                const std::string& extension);
 
 }  // namespace gpumem::cli
 
