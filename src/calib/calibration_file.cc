@@ -38,12 +38,12 @@ std::string quoted(const std::string& s) {
 }  // namespace
 
 std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags) {
-  Result<YamlDocument> doc = load_yaml_file(path);
+  Result<YamlDocument> doc = load_yaml_file(path, InputKind::kCatalog);
   if (!doc.ok()) {
     diags.error({}, doc.status().message());
     return std::nullopt;
   }
-  const size_t before = diags.errors().size();
+  const size_t before = diags.count();
   MapReader r(path, doc->root, "the calibration file", diags);
   CalibrationFile f;
   f.name = r.string("name", true).value_or("");
@@ -68,7 +68,7 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
     }
   }
   r.finish();
-  if (diags.errors().size() != before) return std::nullopt;
+  if (diags.count() != before) return std::nullopt;
   return f;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/atomic_file.h"
+#include "core/directory.h"
 #include "sim/json_integer.h"
 #include "sim/ledger_json.h"
 
@@ -29,7 +30,7 @@ std::optional<Bytes> field(const Json& sample, const char* key) {
 }  // namespace
 
 Result<Trace> read_trace(const std::string& path) {
-  Result<std::string> text = read_file(path);
+  Result<std::string> text = read_file(path, InputKind::kTrace);
   if (!text.ok()) return text.status();
   return parse_trace(path, *text);
 }
@@ -92,15 +93,15 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
 
 Result<std::vector<Trace>> read_trace_dir(const std::string& dir) {
   std::vector<Trace> out;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("trace.rank", 0) != 0 || e.path().extension() != ".json") continue;
-    Result<Trace> t = read_trace(e.path().string());
+  Result<std::vector<std::filesystem::path>> entries = list_directory(dir);
+  if (!entries.ok()) return entries.status();
+  for (const std::filesystem::path& p : *entries) {
+    const std::string name = p.filename().string();
+    if (name.rfind("trace.rank", 0) != 0 || p.extension() != ".json") continue;
+    Result<Trace> t = read_trace(p.string());
     if (!t.ok()) return t.status();
     out.push_back(std::move(*t));
   }
-  if (ec) return not_found(dir + ": " + ec.message());
   if (out.empty()) return not_found(dir + ": no trace.rank<R>.json here");
   std::sort(out.begin(), out.end(), [](const Trace& a, const Trace& b) { return a.rank < b.rank; });
   return out;

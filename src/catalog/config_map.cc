@@ -4,21 +4,21 @@
 
 namespace gpumem {
 
-// Parses YAML/JSON text; a syntax error becomes one diagnostic.
+// Parses YAML/JSON text; a syntax error or a second document becomes one diagnostic.
 std::optional<YAML::Node> parse_document(const std::string& path, const std::string& text,
                                          Diagnostics& diags) {
-  try {
-    return YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    const Diagnostic d = yaml_syntax_error(path, e);
-    diags.error(d.loc, d.message);
+  Result<YamlDocument> doc = parse_yaml(path, text);
+  if (!doc.ok()) {
+    diags.error({}, doc.status().message());
     return std::nullopt;
   }
+  return doc->root;
 }
 
 // Reads and parses a YAML/JSON file; failures become one diagnostic.
-std::optional<YAML::Node> read_document(const std::string& path, Diagnostics& diags) {
-  Result<std::string> text = read_file(path);
+std::optional<YAML::Node> read_document(const std::string& path, InputKind kind,
+                                        Diagnostics& diags) {
+  Result<std::string> text = read_file(path, kind);
   if (!text.ok()) {
     diags.error({}, text.status().message());
     return std::nullopt;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/diagnostics.h"
 #include "core/status.h"
 
@@ -174,7 +175,8 @@ class ConfigMap {
 std::optional<YAML::Node> parse_document(const std::string& path, const std::string& text,
                                          Diagnostics& diags);
 // Reads and parses a YAML/JSON file; failures become one diagnostic.
-std::optional<YAML::Node> read_document(const std::string& path, Diagnostics& diags);
+std::optional<YAML::Node> read_document(const std::string& path, InputKind kind,
+                                        Diagnostics& diags);
 // A read that failed: `local`'s diagnostics join `diags`, and their text is the status.
 Status config_failure(const Diagnostics& local, Diagnostics& diags);
 

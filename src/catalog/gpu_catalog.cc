@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "catalog/yaml_reader.h"
+#include "core/directory.h"
 
 namespace gpumem {
 
@@ -36,7 +37,7 @@ std::optional<GpuSpec> read_gpu_entry(const Result<YamlDocument>& doc, Diagnosti
     return std::nullopt;
   }
   const std::string& path = doc->file;
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   MapReader r(path, doc->root, "the GPU entry", diags);
   GpuSpec gpu;
   gpu.file = path;
@@ -92,14 +93,14 @@ std::optional<GpuSpec> read_gpu_entry(const Result<YamlDocument>& doc, Diagnosti
   if (gpu.cuda_total && *gpu.cuda_total > gpu.memory_total) {
     r.error(r.child("cuda_total"), "'cuda_total' is larger than 'memory_total'");
   }
-  if (diags.errors().size() != errors_before) return std::nullopt;
+  if (diags.count() != errors_before) return std::nullopt;
   return gpu;
 }
 
 }  // namespace
 
 std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags) {
-  return read_gpu_entry(load_yaml_file(path), diags);
+  return read_gpu_entry(load_yaml_file(path, InputKind::kCatalog), diags);
 }
 
 std::optional<GpuSpec> parse_gpu_entry(const std::string& file, const std::string& text,
@@ -108,13 +109,14 @@ std::optional<GpuSpec> parse_gpu_entry(const std::string& file, const std::strin
 }
 
 Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) {
-  std::error_code ec;
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  Result<std::vector<std::filesystem::path>> entries = list_directory(dir);
+  if (!entries.ok()) {
+    return not_found("cannot read the GPU catalog: " + entries.status().message());
   }
-  if (ec) return not_found(dir + ": cannot read the GPU catalog: " + ec.message());
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files;
+  for (const std::filesystem::path& p : *entries) {
+    if (p.extension() == ".yaml") files.push_back(p.string());
+  }
   GpuCatalog catalog;
   for (const std::string& f : files) {
     if (std::optional<GpuSpec> gpu = load_gpu_file(f, diags)) {

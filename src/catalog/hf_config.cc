@@ -9,6 +9,7 @@
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
 #include "catalog/hf_quantization.h"
+#include "core/directory.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -438,7 +439,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
 
 Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags) {
   Diagnostics local;
-  std::optional<YAML::Node> root = read_document(path, local);
+  std::optional<YAML::Node> root = read_document(path, InputKind::kModelConfig, local);
   if (!root) return config_failure(local, diags);
   Result<Architecture> a = parse_hf_config(path, *root, path, diags);
   if (!a.ok() || a->quantization.method != QuantMethod::kNone) return a;
@@ -446,8 +447,8 @@ Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags)
   // their quantization in hf_quant_config.json beside config.json.
   const std::string quant_path =
       (std::filesystem::path(path).parent_path() / "hf_quant_config.json").string();
-  if (!std::filesystem::exists(quant_path)) return a;
-  std::optional<YAML::Node> quant_root = read_document(quant_path, local);
+  if (!path_exists(quant_path)) return a;
+  std::optional<YAML::Node> quant_root = read_document(quant_path, InputKind::kModelConfig, local);
   if (quant_root) {
     ConfigMap top(quant_path, *quant_root, "'hf_quant_config'", local);
     if (top.valid()) {

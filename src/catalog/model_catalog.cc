@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/directory.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -41,18 +42,16 @@ ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs
 
 Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
+  if (!is_directory_path(directory)) {
     return not_found(directory + ": model catalog directory not found");
   }
+  Result<std::vector<fs::path>> entries = list_directory(directory);
+  if (!entries.ok()) return entries.status();
   std::vector<std::string> slugs;
-  for (const fs::directory_entry& e : fs::directory_iterator(directory, ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".yaml") {
-      slugs.push_back(e.path().stem().string());
-    }
+  for (const fs::path& p : *entries) {
+    if (p.extension() == ".yaml" && is_regular_file_path(p)) slugs.push_back(p.stem().string());
   }
-  if (ec) return io_error(directory + ": cannot list directory: " + ec.message());
-  std::sort(slugs.begin(), slugs.end());
+  std::sort(slugs.begin(), slugs.end());  // by slug, which find() searches (not by file name)
   return ModelCatalog(directory, std::move(slugs));
 }
 

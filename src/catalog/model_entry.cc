@@ -74,7 +74,7 @@ Result<ModelEntry> read_model_entry(const std::string& path, const std::optional
 
 Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags) {
   Diagnostics local;
-  const std::optional<YAML::Node> root = read_document(path, local);
+  const std::optional<YAML::Node> root = read_document(path, InputKind::kCatalog, local);
   return read_model_entry(path, root, local, diags);
 }
 

@@ -41,15 +41,22 @@ Diagnostic yaml_syntax_error(const std::string& file, const YAML::Exception& e) 
 
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text) {
   try {
-    YAML::Node root = YAML::Load(text);
-    return YamlDocument{std::move(file), root};
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      // A second document would be parsed and then ignored: refused instead, where it starts.
+      const Diagnostic d{location(file, documents[1]),
+                         "a second YAML document starts here; gpumem reads one document per "
+                         "file (split it into files of their own)"};
+      return invalid_input(d.to_string());
+    }
+    return YamlDocument{std::move(file), documents.empty() ? YAML::Node() : documents[0]};
   } catch (const YAML::Exception& e) {
     return invalid_input(yaml_syntax_error(file, e).to_string());
   }
 }
 
-Result<YamlDocument> load_yaml_file(const std::string& path) {
-  Result<std::string> text = read_file(path);
+Result<YamlDocument> load_yaml_file(const std::string& path, InputKind kind) {
+  Result<std::string> text = read_file(path, kind);
   if (!text.ok()) return text.status();
   return parse_yaml(path, *text);
 }

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/diagnostics.h"
 #include "core/status.h"
 #include "core/units.h"
@@ -33,10 +34,12 @@ struct YamlDocument {
 // junk cannot cut or garble the message. Nesting beyond yaml-cpp's depth guard is said as
 // such (yaml-cpp itself calls it "bad file").
 Diagnostic yaml_syntax_error(const std::string& file, const YAML::Exception& e);
-// Parses `text` as YAML; a syntax error becomes one diagnostic and an empty Result.
+// Parses `text` as one YAML document; a syntax error, or a second document (which would
+// otherwise be silently ignored), becomes one diagnostic and an empty Result.
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text);
-// Reads and parses a file; a missing or unreadable file is a diagnostic too.
-Result<YamlDocument> load_yaml_file(const std::string& path);
+// Reads (within its kind's size cap) and parses a file; a missing or unreadable file is a
+// diagnostic too.
+Result<YamlDocument> load_yaml_file(const std::string& path, InputKind kind);
 
 // Where `node` starts, as a 1-based location in `file`.
 SourceLoc location(const std::string& file, const YAML::Node& node);

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "calib/calibration_file.h"
+#include "core/directory.h"
 #include "core/spelling.h"
 
 namespace gpumem::cli {
@@ -15,15 +16,15 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   namespace fs = std::filesystem;
   const std::string dir = ws.model_dir + "/calibration";
   std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  if (Result<std::vector<fs::path>> entries = list_directory(dir); entries.ok()) {
+    for (const fs::path& p : *entries) {
+      if (p.extension() == ".yaml") files.push_back(p.string());
+    }
   }
-  std::sort(files.begin(), files.end());
   const std::string wanted = !pin.empty() ? pin : s.calibration.value_or("");
   if (!wanted.empty()) {
     const std::string path = dir + "/" + wanted + ".yaml";
-    if (!fs::exists(path)) {
+    if (!path_exists(path)) {
       std::vector<std::string> names;
       for (const std::string& f : files) names.push_back(fs::path(f).stem().string());
       const SourceLoc where = pin.empty() ? s.calibration_loc : SourceLoc{};

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/directory.h"
+
 namespace gpumem::cli {
 
 std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags) {
@@ -15,7 +17,7 @@ std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics
   } else {
     dir = GPUMEM_DEFAULT_MODEL_DIR;
   }
-  if (!std::filesystem::is_directory(dir)) {
+  if (!is_directory_path(dir)) {
     diags.error({dir, 0, 0}, "the model directory does not exist");
     return std::nullopt;
   }

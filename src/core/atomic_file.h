@@ -1,10 +1,26 @@
-// Writing an output file so that readers see either the old file or the whole new one:
-// the text goes to a temporary file next to the target, which is then renamed over it. A
-// failure leaves no partial file behind.
+// Reading inputs and writing outputs, with one set of rules for every command.
+//
+// Writing: an output file is written so that readers see either the old file or the whole new
+// one — the text goes to a temporary file next to the target, which is then renamed over it.
+// A failure, or SIGINT/SIGTERM/SIGHUP/SIGQUIT arriving meanwhile, leaves no partial file and
+// no temporary behind. Only regular files are replaced: a target that is a symbolic link, a
+// FIFO, a device or a directory is refused (renaming over it would silently turn it into a
+// regular file, or write somewhere the user did not name).
+//
+// Reading: every input goes through read_file with its kind, whose size cap is documented in
+// the README ("Input limits"): an input larger than its cap (or an endless one, /dev/zero) is
+// refused with the cap in the message before it is parsed. FIFOs and process substitution
+// (`<(kubectl logs ...)`) are read like files. A missing file, a symbolic-link loop, a
+// directory on the way that cannot be searched and a path too long each have their own message.
 #ifndef GPUMEM_CORE_ATOMIC_FILE_H_
 #define GPUMEM_CORE_ATOMIC_FILE_H_
 
+#include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/status.h"
 
@@ -12,9 +28,53 @@ namespace gpumem {
 
 Status write_file_atomically(const std::string& path, const std::string& text);
 
-// The whole contents of a file; kNotFound when it does not exist. Every input reader goes
-// through here, so a directory or an unreadable file gets the same message everywhere.
-Result<std::string> read_file(const std::string& path);
+// Several outputs, all or nothing: every file is written to its temporary first, and only
+// when all were written are they renamed into place (a command that writes a calibration file
+// and its reports leaves either all of them new or none).
+Status write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
+
+class PendingTemporary;
+
+// One output written to its temporary and not yet renamed into place; removed when dropped
+// uncommitted.
+class StagedFile {
+ public:
+  static Result<StagedFile> stage(const std::string& path, const std::string& text);
+  Status commit();
+
+  StagedFile(StagedFile&& other) noexcept;
+  StagedFile& operator=(StagedFile&&) = delete;
+  ~StagedFile();
+
+ private:
+  StagedFile() = default;
+  std::string path_;
+  std::string temp_;  // empty once committed
+  std::unique_ptr<PendingTemporary> registration_;
+};
+
+// What an input is, for its size cap.
+enum class InputKind {
+  kScenario,     // a scenario YAML: 1 MiB
+  kCatalog,      // a model/GPU/calibration catalog entry: 4 MiB
+  kModelConfig,  // config.json, hf_quant_config.json, a safetensors index: 64 MiB
+  kLog,          // an engine's start-up log: 256 MiB
+  kTrace,        // a probe trace or result file: 64 MiB
+  kLedger,       // a ledger JSON: 64 MiB
+};
+
+struct InputLimit {
+  std::size_t max_bytes;
+  std::string_view what;  // "a scenario"
+};
+
+InputLimit input_limit(InputKind kind);
+
+// The whole contents of a file, at most its kind's cap; kNotFound when it does not exist.
+Result<std::string> read_file(const std::string& path, InputKind kind);
+
+// Why `path` cannot be opened, from errno: "no such file", "a symbolic link loop", ...
+std::string open_failure(const std::string& path, int error);
 
 }  // namespace gpumem
 

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "core/directory.h"
+
 namespace gpumem {
 namespace {
 
@@ -24,8 +26,8 @@ std::optional<Architecture> from_config(const std::string& path, const SourceLoc
                                         Diagnostics& diags) {
   namespace fs = std::filesystem;
   std::string file = path;
-  if (fs::is_directory(file)) file = (fs::path(file) / "config.json").string();
-  if (!fs::exists(file)) {
+  if (is_directory_path(file)) file = (fs::path(file) / "config.json").string();
+  if (!path_exists(file)) {
     diags.error(where, "no Hugging Face config at '" + file + "'");
     return std::nullopt;
   }
@@ -52,10 +54,10 @@ std::optional<Architecture> resolve_model_reference(const std::string& reference
       reference.find('/') != std::string::npos || reference.ends_with(".json");
   if (looks_like_path) {
     fs::path p(reference);
-    if (p.is_relative() && fs::exists(fs::path(relative_to).parent_path() / p)) {
+    if (p.is_relative() && path_exists(fs::path(relative_to).parent_path() / p)) {
       p = fs::path(relative_to).parent_path() / p;
     }
-    if (fs::exists(p)) return from_config(p.string(), where, diags);
+    if (path_exists(p)) return from_config(p.string(), where, diags);
   }
   return from_catalog(reference, where, catalog, diags);
 }

@@ -134,7 +134,7 @@ Finished Runner::collect(const Instance& in, const JobOutcome& outcome) const {
   f.wall_s = outcome.wall_s;
   for (int r = 0; r < static_cast<int>(in.gpus.size()); ++r) {
     json rank;
-    auto text = read_file(result_path(in, r));
+    auto text = read_file(result_path(in, r), InputKind::kTrace);
     if (text.ok()) {
       rank = json::parse(*text, nullptr, /*allow_exceptions=*/false);
       if (rank.is_discarded()) {
@@ -149,7 +149,7 @@ Finished Runner::collect(const Instance& in, const JobOutcome& outcome) const {
       rank["process"] = describe_exit(outcome.children[r]);
     }
     if (in.job->nccl_debug) {
-      auto log = read_file(nccl_log_path(in, r));
+      auto log = read_file(nccl_log_path(in, r), InputKind::kLog);
       if (log.ok()) {
         const NcclLogSummary s = summarize_nccl_log(*log, kNcclLogLinesKept);
         json channels = json::array();
@@ -429,7 +429,7 @@ Result<int> count_gpus_in_child(const std::string& self_exe, const std::filesyst
                                     worker_argv(self_exe, FactKind::kCountGpus, 0, result, timeout),
                                     environment_with({}, {})});
   const JobOutcome outcome = run_job(std::move(spec), kKillGrace);
-  auto text = read_file(result);
+  auto text = read_file(result, InputKind::kTrace);
   const json rank = text.ok() ? json::parse(*text, nullptr, false) : json();
   if (!rank.is_object() || !ok_field(rank)) {
     const std::string why =

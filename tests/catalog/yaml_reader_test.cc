@@ -77,5 +77,20 @@ TEST(YamlReader, DeepNestingIsSaidAsSuch) {
             "t.yaml:1:6004: YAML syntax error: nesting deeper than 499 levels");
 }
 
+TEST(YamlReader, ASecondDocumentIsRefusedWhereItStarts) {
+  // It used to be parsed and then ignored: a broken second document passed validate.
+  Result<YamlDocument> doc = parse_yaml("t.yaml", "a: 1\n---\nb: [1\n");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.status().message(),
+            "t.yaml:4:1: YAML syntax error: end of sequence flow not found");
+  doc = parse_yaml("t.yaml", "a: 1\n---\nb: 2\n");
+  ASSERT_FALSE(doc.ok());
+  EXPECT_EQ(doc.status().message(),
+            "t.yaml:3:1: a second YAML document starts here; gpumem reads one document per file "
+            "(split it into files of their own)");
+  // A document end marker alone starts no second document.
+  EXPECT_TRUE(parse_yaml("t.yaml", "---\na: 1\n...\n").ok());
+}
+
 }  // namespace
 }  // namespace gpumem

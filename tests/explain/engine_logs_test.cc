@@ -30,7 +30,7 @@ std::optional<SimulationConstants> constants_for(const Scenario& s, Diagnostics&
 Explanation explain_case(const std::string& log_file, const ExplainOverrides& fill = {},
                          const std::string& scenario_file = "") {
   const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, constants_for, {}};
-  Result<std::string> text = read_file(kDir + log_file);
+  Result<std::string> text = read_file(kDir + log_file, InputKind::kLog);
   EXPECT_TRUE(text.ok()) << log_file;
   Result<StartupLog> log = read_startup_log(text.value(), std::nullopt);
   EXPECT_TRUE(log.ok()) << log.status().message();

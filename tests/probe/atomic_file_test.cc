@@ -12,7 +12,7 @@ TEST(AtomicFile, JsonWithInvalidUtf8IsStillWritten) {
   const nlohmann::json value = {{"line", std::string("NCCL INFO \xff\xfe end")},
                                 {"bytes", 2097152}};
   ASSERT_TRUE(write_json_atomically(f, value).ok());
-  auto text = read_file(f.string());
+  auto text = read_file(f.string(), InputKind::kTrace);
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text,
             "{\n \"bytes\": 2097152,\n \"line\": \"NCCL INFO \xef\xbf\xbd\xef\xbf\xbd end\"\n}\n");

@@ -35,7 +35,7 @@ class FactsRunnerTest : public ::testing::Test {
     return run_facts(o);
   }
   json file(const std::string& name) {
-    auto text = read_file(out_ / name);
+    auto text = read_file(out_ / name, InputKind::kTrace);
     EXPECT_TRUE(text.ok()) << name;
     return text.ok() ? json::parse(*text) : json();
   }

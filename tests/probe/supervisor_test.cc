@@ -69,7 +69,7 @@ TEST(Supervisor, GrandchildrenDieWithTheJob) {
                    sh("rank 1", "sleep 0.3; exit 1")}),
               5s);
   EXPECT_EQ(out.state, JobState::kFailed);
-  auto text = read_file(pid_file);
+  auto text = read_file(pid_file, InputKind::kTrace);
   ASSERT_TRUE(text.ok());
   std::filesystem::remove(pid_file);
   EXPECT_TRUE(gone(std::stoi(*text)));

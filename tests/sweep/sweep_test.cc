@@ -39,7 +39,7 @@ struct Dimension {
   std::vector<std::string> values;
 };
 
-std::string read(const std::string& path) { return *read_file(path); }
+std::string read(const std::string& path) { return *read_file(path, InputKind::kLedger); }
 
 SimulationConstants constants_of(const std::string& gpu) {
   return default_constants(*test_catalogs().gpus.find(gpu));
