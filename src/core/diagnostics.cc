@@ -1,5 +1,7 @@
 #include "core/diagnostics.h"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace gpumem {
@@ -15,16 +17,22 @@ std::string Diagnostic::to_string() const {
 }
 
 void Diagnostics::error(SourceLoc loc, std::string message) {
-  errors_.push_back({std::move(loc), std::move(message)});
+  ++count_;
+  if (errors_.size() < kMaxKept) errors_.push_back({std::move(loc), std::move(message)});
 }
 
 void Diagnostics::append(const Diagnostics& other) {
-  errors_.insert(errors_.end(), other.errors_.begin(), other.errors_.end());
+  for (const Diagnostic& d : other.errors_) {
+    if (errors_.size() < kMaxKept) errors_.push_back(d);
+  }
+  count_ += other.count_;
 }
 
 std::string Diagnostics::to_string() const {
   std::string out;
   for (const Diagnostic& d : errors_) out += d.to_string() + "\n";
+  if (count_ > errors_.size())
+    out += fmt::format("... and {} more errors\n", count_ - errors_.size());
   return out;
 }
 

@@ -14,8 +14,8 @@ namespace gpumem {
 
 struct SourceLoc {
   std::string file;  // empty: the message already starts with its location
-  int line = 0;    // 1-based; 0 when the whole file is meant
-  int column = 0;  // 1-based; 0 when unknown
+  int line = 0;      // 1-based; 0 when the whole file is meant
+  int column = 0;    // 1-based; 0 when unknown
 };
 
 struct Diagnostic {
@@ -26,18 +26,25 @@ struct Diagnostic {
   std::string to_string() const;
 };
 
+// At most kMaxKept errors are kept (a file with a million unknown keys must not print, or
+// hold, a million lines); the rest are only counted.
 class Diagnostics {
  public:
+  static constexpr size_t kMaxKept = 100;
+
   void error(SourceLoc loc, std::string message);
   void append(const Diagnostics& other);
 
-  bool empty() const { return errors_.empty(); }
+  bool empty() const { return count_ == 0; }
+  size_t count() const { return count_; }
   const std::vector<Diagnostic>& errors() const { return errors_; }
-  // All errors, one per line, in the order they were found.
+  // The kept errors, one per line, in the order they were found, then "... and N more
+  // errors" when some were only counted.
   std::string to_string() const;
 
  private:
   std::vector<Diagnostic> errors_;
+  size_t count_ = 0;
 };
 
 }  // namespace gpumem

@@ -170,7 +170,7 @@ bool check_flag(Axis& axis, const Scenario& base, Diagnostics& diags) {
   }
   axis.kind = AxisKind::kFlag;
   axis.name = std::string(spec->name);
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   for (size_t i = 0; i < axis.values.size(); ++i) {
     EngineArg arg;
     arg.flag = flag;
@@ -179,7 +179,7 @@ bool check_flag(Axis& axis, const Scenario& base, Diagnostics& diags) {
     arg.value_loc = at(axis, axis.value_columns[i]);
     read_flags({&arg, 1}, {spec, 1}, engine_title(engine), diags);
   }
-  return diags.errors().size() == errors_before;
+  return diags.count() == errors_before;
 }
 
 bool check_count(Axis& axis, const std::string& what, int highest, Diagnostics& diags) {
@@ -247,7 +247,7 @@ bool check_env(Axis& axis, const Scenario& base, Diagnostics& diags) {
   }
   axis.kind = AxisKind::kEnv;
   axis.name = name;
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   for (size_t i = 0; i < axis.values.size(); ++i) {
     ScenarioEngine probe;
     probe.env.push_back({name, axis.values[i], at(axis, 1), at(axis, axis.value_columns[i])});
@@ -257,7 +257,7 @@ bool check_env(Axis& axis, const Scenario& base, Diagnostics& diags) {
       sglang::read_environment(probe, diags);
     }
   }
-  return diags.errors().size() == errors_before;
+  return diags.count() == errors_before;
 }
 
 }  // namespace
@@ -277,7 +277,7 @@ std::optional<Axis> parse_axis(std::string_view argument, int ordinal, Diagnosti
   axis.key = std::string(argument.substr(0, equals));
   const std::string_view spec = argument.substr(equals + 1);
   const int spec_column = static_cast<int>(equals) + 2;
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   if (std::optional<std::vector<std::string>> range =
           expand_range(axis, spec, spec_column, diags)) {
     axis.values = std::move(*range);
@@ -301,7 +301,7 @@ std::optional<Axis> parse_axis(std::string_view argument, int ordinal, Diagnosti
       start = comma + 1;
     }
   }
-  if (diags.errors().size() != errors_before) return std::nullopt;
+  if (diags.count() != errors_before) return std::nullopt;
   return axis;
 }
 

@@ -115,7 +115,7 @@ TEST(SglangErrors, MorePipelineStagesThanLayers) {
   diags = Diagnostics{};
   EXPECT_FALSE(
       simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags));
-  EXPECT_EQ(diags.errors().size(), 1u);
+  EXPECT_EQ(diags.count(), 1u);
 }
 
 std::string validation_errors(const std::string& args) {

@@ -22,7 +22,7 @@ std::vector<std::int64_t> batch_sizes_to_capture(std::vector<std::int64_t> bs,
 
 std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                               const ModelCatalog& models, Diagnostics& diags) {
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   Plan p;
   p.scenario = scenario.name;
   std::optional<Version> version = parse_version(scenario.engine.version);
@@ -157,7 +157,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
   p.graph.ep = p.flags.ep_size;
   p.graph.moe_tp = p.tp / p.flags.ep_size;
   p.observed = scenario.observed;
-  if (diags.errors().size() != errors_before) return std::nullopt;
+  if (diags.count() != errors_before) return std::nullopt;
   return p;
 }
 

@@ -30,7 +30,7 @@ WeightRules weight_rules(const Plan& p) {
 
 std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
                               const ModelCatalog& models, Diagnostics& diags) {
-  const size_t errors_before = diags.errors().size();
+  const size_t errors_before = diags.count();
   Plan p;
   p.scenario = scenario.name;
   std::optional<Version> version = parse_version(scenario.engine.version);
@@ -194,7 +194,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     p.stages.push_back(std::move(s));
   }
   p.observed = scenario.observed;
-  if (diags.errors().size() != errors_before) return std::nullopt;
+  if (diags.count() != errors_before) return std::nullopt;
   return p;
 }
 
