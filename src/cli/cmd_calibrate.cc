@@ -12,8 +12,10 @@
 #include "calib/calibration_file.h"
 #include "calib/fit.h"
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
+#include "core/file_name.h"
 
 namespace gpumem::cli {
 namespace {
@@ -26,129 +28,138 @@ std::string summary_text(const ErrorSummary& s) {
 }  // namespace
 
 Command calibrate_command() {
-  return {
-      "calibrate", "fit the simulator's constants to probe traces (least squares)",
-      [](CLI::App& app, const GlobalOptions& global) {
-        struct Options {
-          std::vector<std::string> roots;
-          std::string output;
-          std::vector<std::string> hold_out;
-          std::string report_dir = "reports/calibration";
-        };
-        auto o = std::make_shared<Options>();
-        app.add_option("traces", o->roots, "directories searched for probe traces")->required();
-        app.add_option("-o,--output", o->output, "calibration file to write")->required();
-        app.add_option("--hold-out", o->hold_out, "scenario names checked but never fitted on");
-        app.add_option("--report-dir", o->report_dir, "where the <gpu>x<count>.md reports go")
-            ->capture_default_str();
-        return [o, &global]() -> ExitCode {
-          Diagnostics diags;
-          std::optional<Workspace> ws = open_workspace(global, diags);
-          if (!ws) return report_diagnostics(diags);
-          std::vector<FitRun> runs;
-          const std::set<std::string> held(o->hold_out.begin(), o->hold_out.end());
-          for (const std::string& root : o->roots) {
-            for (const std::string& dir : find_trace_dirs(root)) {
-              Result<std::vector<Trace>> traces = read_trace_dir(dir);
-              if (!traces.ok()) {
-                diags.error({}, traces.status().message());
-                continue;
+  return {"calibrate", "fit the simulator's constants to probe traces (least squares)",
+          [](CLI::App& app, const GlobalOptions& global) {
+            struct Options {
+              std::vector<std::string> roots;
+              std::string output;
+              std::vector<std::string> hold_out;
+              std::string report_dir = "reports/calibration";
+            };
+            auto o = std::make_shared<Options>();
+            app.add_option("traces", o->roots, "directories searched for probe traces")->required();
+            app.add_option("-o,--output", o->output, "calibration file to write")->required();
+            app.add_option("--hold-out", o->hold_out, "scenario names checked but never fitted on");
+            app.add_option("--report-dir", o->report_dir, "where the <gpu>x<count>.md reports go")
+                ->capture_default_str();
+            return [o, &global]() -> ExitCode {
+              Diagnostics diags;
+              if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
+              std::optional<Workspace> ws = open_workspace(global, diags);
+              if (!ws) return report_diagnostics(diags);
+              std::vector<FitRun> runs;
+              const std::set<std::string> held(o->hold_out.begin(), o->hold_out.end());
+              for (const std::string& root : o->roots) {
+                for (const std::string& dir : find_trace_dirs(root)) {
+                  Result<std::vector<Trace>> traces = read_trace_dir(dir);
+                  if (!traces.ok()) {
+                    diags.error({}, traces.status().message());
+                    continue;
+                  }
+                  std::optional<Scenario> s = load_scenario(
+                      (std::filesystem::path(dir) / "scenario.yaml").string(), ws->gpus, diags);
+                  if (!s) continue;
+                  s->name = traces->front().scenario;  // the copy is named scenario.yaml
+                  const bool held_out = held.count(s->name) > 0;
+                  runs.push_back({dir, std::move(*s), std::move(*traces), held_out});
+                }
               }
-              std::optional<Scenario> s = load_scenario(
-                  (std::filesystem::path(dir) / "scenario.yaml").string(), ws->gpus, diags);
-              if (!s) continue;
-              s->name = traces->front().scenario;  // the copy is named scenario.yaml
-              const bool held_out = held.count(s->name) > 0;
-              runs.push_back({dir, std::move(*s), std::move(*traces), held_out});
-            }
-          }
-          if (!diags.empty()) return report_diagnostics(diags);
-          if (runs.empty()) {
-            diags.error({}, "no probe traces found");
-            return report_diagnostics(diags);
-          }
-          const GpuSpec* gpu = ws->gpus.find(runs.front().scenario.hardware.gpu);
-          for (const FitRun& r : runs) {
-            if (ws->gpus.find(r.scenario.hardware.gpu) != gpu) {
-              diags.error({}, r.dir + ": another GPU type; calibrate one GPU type at a time");
-            }
-          }
-          if (!diags.empty() || gpu == nullptr) return report_diagnostics(diags);
-          std::vector<const Parameter*> params;
-          for (const Parameter& p : calibration_parameters()) params.push_back(&p);
-          const CheckTolerances tolerances;
-          Result<FitOutcome> fit = fit_constants(runs, ws->gpus, ws->models,
-                                                 default_constants(*gpu), params, tolerances);
-          if (!fit.ok()) {
-            diags.error({}, fit.status().message());
-            return report_diagnostics(diags);
-          }
-          const Trace& t = runs.front().traces.front();
-          CalibrationFile file;
-          file.name = std::filesystem::path(o->output).stem().string();
-          file.gpu = gpu->name;
-          file.provenance = {{"gpu", t.gpu_name},
-                             {"driver", t.driver_version},
-                             {"cuda_runtime", std::to_string(t.cuda_runtime)},
-                             {"nccl", std::to_string(t.nccl_version)}};
-          std::string fitted_dirs;
-          std::string held_dirs;
-          for (const FitRun& r : runs) {
-            (r.held_out ? held_dirs : fitted_dirs) +=
-                (r.held_out ? held_dirs : fitted_dirs).empty() ? r.dir : ", " + r.dir;
-          }
-          file.provenance.emplace_back("fitted_on", fitted_dirs);
-          file.provenance.emplace_back("held_out", held_dirs);
-          file.constants = fit->values;
-          const ErrorSummary fitted = summarize(fit->fitted);
-          const ErrorSummary held_out = summarize(fit->held_out);
-          file.residuals = {{"fitted", summary_text(fitted)},
-                            {"held_out", summary_text(held_out)},
-                            {"iterations", std::to_string(fit->iterations)}};
-          if (Status w = write_file_atomically(o->output, calibration_file_text(file)); !w.ok()) {
-            diags.error({}, w.message());
-            return report_diagnostics(diags);
-          }
-          // One report per <gpu>x<count>: every trace's check table.
-          std::map<int, std::string> reports;
-          auto add = [&](const FitRun& run, const CheckResult& c, bool is_held) {
-            const int count = run.scenario.total_gpus();
-            std::string& text = reports[count];
-            text += (is_held ? "Held out. " : "Fitted on. ") + std::string("Trace: `") + run.dir +
-                    "`\n\n" + render_check(c);
-          };
-          size_t f = 0;
-          size_t h = 0;
-          for (const FitRun& run : runs) {
-            if (run.held_out) {
-              add(run, fit->held_out[h++], true);
-            } else {
-              add(run, fit->fitted[f++], false);
-            }
-          }
-          std::error_code ec;
-          std::filesystem::create_directories(o->report_dir, ec);
-          for (const auto& [count, body] : reports) {
-            std::string text = fmt::format(
-                "# Calibration check: {} x {}\n\nWritten by `gpumem calibrate`. Constants: "
-                "`{}`.\n\n- fitted: {}\n- held out: {}\n\n",
-                gpu->name, count, o->output, summary_text(fitted), summary_text(held_out));
-            text += "| constant | value |\n| --- | ---: |\n";
-            for (const auto& [name, value] : fit->values) {
-              text +=
-                  fmt::format("| {} | {} ({}) |\n", name, format_bytes(value), format_mib(value));
-            }
-            text += "\n" + body;
-            // Named as the probe's trace folders are: the GPU's short alias ("h200x2").
-            const std::string short_name = gpu->aliases.empty() ? gpu->name : gpu->aliases[0];
-            const std::string path = fmt::format("{}/{}x{}.md", o->report_dir, short_name, count);
-            if (Status w = write_file_atomically(path, text); !w.ok()) diags.error({}, w.message());
-          }
-          std::printf("fitted: %s\nheld out: %s\nwrote %s\n", summary_text(fitted).c_str(),
-                      summary_text(held_out).c_str(), o->output.c_str());
-          return report_diagnostics(diags);
-        };
-      }};
+              if (!diags.empty()) return report_diagnostics(diags);
+              if (runs.empty()) {
+                diags.error({}, "no probe traces found");
+                return report_diagnostics(diags);
+              }
+              const GpuSpec* gpu = ws->gpus.find(runs.front().scenario.hardware.gpu);
+              for (const FitRun& r : runs) {
+                if (ws->gpus.find(r.scenario.hardware.gpu) != gpu) {
+                  diags.error({}, r.dir + ": another GPU type; calibrate one GPU type at a time");
+                }
+              }
+              if (!diags.empty() || gpu == nullptr) return report_diagnostics(diags);
+              std::vector<const Parameter*> params;
+              for (const Parameter& p : calibration_parameters()) params.push_back(&p);
+              const CheckTolerances tolerances;
+              Result<FitOutcome> fit = fit_constants(runs, ws->gpus, ws->models,
+                                                     default_constants(*gpu), params, tolerances);
+              if (!fit.ok()) {
+                diags.error({}, fit.status().message());
+                return report_diagnostics(diags);
+              }
+              const Trace& t = runs.front().traces.front();
+              CalibrationFile file;
+              file.name = std::filesystem::path(o->output).stem().string();
+              file.gpu = gpu->name;
+              file.provenance = {{"gpu", t.gpu_name},
+                                 {"driver", t.driver_version},
+                                 {"cuda_runtime", std::to_string(t.cuda_runtime)},
+                                 {"nccl", std::to_string(t.nccl_version)}};
+              std::string fitted_dirs;
+              std::string held_dirs;
+              for (const FitRun& r : runs) {
+                (r.held_out ? held_dirs : fitted_dirs) +=
+                    (r.held_out ? held_dirs : fitted_dirs).empty() ? r.dir : ", " + r.dir;
+              }
+              file.provenance.emplace_back("fitted_on", fitted_dirs);
+              file.provenance.emplace_back("held_out", held_dirs);
+              file.constants = fit->values;
+              const ErrorSummary fitted = summarize(fit->fitted);
+              const ErrorSummary held_out = summarize(fit->held_out);
+              file.residuals = {{"fitted", summary_text(fitted)},
+                                {"held_out", summary_text(held_out)},
+                                {"iterations", std::to_string(fit->iterations)}};
+              // The calibration file and its reports are written all or nothing.
+              std::vector<std::pair<std::string, std::string>> outputs = {
+                  {o->output, calibration_file_text(file)}};
+              // One report per <gpu>x<count>: every trace's check table.
+              std::map<int, std::string> reports;
+              auto add = [&](const FitRun& run, const CheckResult& c, bool is_held) {
+                const int count = run.scenario.total_gpus();
+                std::string& text = reports[count];
+                text += (is_held ? "Held out. " : "Fitted on. ") + std::string("Trace: `") +
+                        run.dir + "`\n\n" + render_check(c);
+              };
+              size_t f = 0;
+              size_t h = 0;
+              for (const FitRun& run : runs) {
+                if (run.held_out) {
+                  add(run, fit->held_out[h++], true);
+                } else {
+                  add(run, fit->fitted[f++], false);
+                }
+              }
+              std::error_code ec;
+              std::filesystem::create_directories(o->report_dir, ec);
+              // Named as the probe's trace folders are: the GPU's short alias ("h200x2").
+              const std::string short_name = gpu->aliases.empty() ? gpu->name : gpu->aliases[0];
+              for (const auto& [count, body] : reports) {
+                std::string text = fmt::format(
+                    "# Calibration check: {} x {}\n\nWritten by `gpumem calibrate`. Constants: "
+                    "`{}`.\n\n- fitted: {}\n- held out: {}\n\n",
+                    gpu->name, count, o->output, summary_text(fitted), summary_text(held_out));
+                text += "| constant | value |\n| --- | ---: |\n";
+                for (const auto& [name, value] : fit->values) {
+                  text += fmt::format("| {} | {} ({}) |\n", name, format_bytes(value),
+                                      format_mib(value));
+                }
+                text += "\n" + body;
+                Result<std::string> path =
+                    file_in_directory(o->report_dir, fmt::format("{}x{}", short_name, count), ".md",
+                                      "the GPU's name");
+                if (!path.ok()) {
+                  diags.error({}, path.status().message());
+                  return report_diagnostics(diags);
+                }
+                outputs.emplace_back(*path, std::move(text));
+              }
+              if (Status w = write_files_atomically(outputs); !w.ok()) {
+                diags.error({}, w.message());
+                return report_diagnostics(diags);
+              }
+              std::printf("fitted: %s\nheld out: %s\nwrote %s\n", summary_text(fitted).c_str(),
+                          summary_text(held_out).c_str(), o->output.c_str());
+              return report_diagnostics(diags);
+            };
+          }};
 }
 
 }  // namespace gpumem::cli

@@ -16,6 +16,7 @@
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/size_parse.h"
@@ -66,7 +67,14 @@ Command check_command() {
           tol.median_step_error = *median_step;
           std::vector<std::string> dirs = o->traces;
           if (!o->all.empty()) {
-            for (const std::string& d : find_trace_dirs(o->all)) dirs.push_back(d);
+            const std::vector<std::string> found = find_trace_dirs(o->all);
+            if (found.empty()) {
+              diags.error({}, "--all " + o->all +
+                                  ": no trace directories (trace.rank<R>.json) "
+                                  "under it; nothing to check");
+              return report_diagnostics(diags);
+            }
+            dirs.insert(dirs.end(), found.begin(), found.end());
           }
           if (dirs.empty()) {
             diags.error({}, "give --trace DIR or --all DIR");
@@ -76,7 +84,21 @@ Command check_command() {
             diags.error({}, "--timeline draws one probe run: give exactly one --trace DIR");
             return report_diagnostics(diags);
           }
-          int failed = 0;
+          if (!o->timeline.empty()) {
+            std::vector<std::string> inputs = files_in(dirs.front());
+            inputs.push_back(o->scenario);
+            if (!output_allowed("--timeline", o->timeline, inputs, diags)) {
+              return report_diagnostics(diags);
+            }
+          }
+          // All or nothing: every directory is read and simulated first; a directory that
+          // cannot be checked (bad input) means no table is printed, only the errors (exit 2).
+          struct Checked {
+            std::string dir;
+            CheckResult result;
+            std::string timeline;
+          };
+          std::vector<Checked> checked;
           for (const std::string& dir : dirs) {
             Result<std::vector<Trace>> traces = read_trace_dir(dir);
             if (!traces.ok()) {
@@ -86,29 +108,42 @@ Command check_command() {
             const std::string file = o->scenario.empty()
                                          ? (std::filesystem::path(dir) / "scenario.yaml").string()
                                          : o->scenario;
-            std::optional<Scenario> s = load_scenario(file, ws->gpus, diags);
-            if (!s || !diags.empty()) continue;
+            Diagnostics local;
+            std::optional<Scenario> s = load_scenario(file, ws->gpus, local);
+            if (!s || !local.empty()) {
+              diags.append(local);
+              continue;
+            }
             if (o->scenario.empty()) s->name = traces->front().scenario;
             std::optional<SimulationConstants> constants =
-                choose_calibration(*ws, *s, o->calibration, diags);
-            if (!constants) continue;
-            SimulationInputs inputs{ws->gpus, ws->models, *constants};
-            std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
-            if (!ledger || !diags.empty()) continue;
-            if (!o->timeline.empty()) {
-              if (Status w =
-                      write_file_atomically(o->timeline, compared_timeline(*ledger, *traces));
-                  !w.ok()) {
-                diags.error({}, w.message());
-                continue;
-              }
+                choose_calibration(*ws, *s, o->calibration, local);
+            if (!constants) {
+              diags.append(local);
+              continue;
             }
-            const CheckResult r = check_ledger(*ledger, *traces, tol);
-            std::printf("%s", render_check(r).c_str());
-            std::printf("trace: %s\n\n", dir.c_str());
-            if (!r.passed()) ++failed;
+            SimulationInputs inputs{ws->gpus, ws->models, *constants};
+            std::optional<Ledger> ledger = simulate_scenario(*s, inputs, local);
+            if (!ledger || !local.empty()) {
+              diags.append(local);
+              continue;
+            }
+            checked.push_back(
+                {dir, check_ledger(*ledger, *traces, tol),
+                 o->timeline.empty() ? std::string() : compared_timeline(*ledger, *traces)});
           }
           if (!diags.empty()) return report_diagnostics(diags);
+          if (!o->timeline.empty()) {
+            if (Status w = write_file_atomically(o->timeline, checked.front().timeline); !w.ok()) {
+              diags.error({}, w.message());
+              return report_diagnostics(diags);
+            }
+          }
+          int failed = 0;
+          for (const Checked& c : checked) {
+            std::printf("%s", render_check(c.result).c_str());
+            std::printf("trace: %s\n\n", c.dir.c_str());
+            if (!c.result.passed()) ++failed;
+          }
           std::printf("%d of %zu trace directories outside tolerance\n", failed, dirs.size());
           return failed == 0 ? kExitOk : kExitCheckFailed;
         };

@@ -4,17 +4,49 @@
 // pinned, and prints logged vs predicted phase by phase with a diagnosis. Exit code 0 when the
 // replay starts, 1 when it does not fit, 2 for a log with nothing usable or a start-up that
 // cannot be replayed (the implied scenario has a gap: fill it and pass --scenario).
+#include <fmt/format.h>
+
 #include <cstdio>
 
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "explain/explanation_render.h"
 #include "explain/log_reader.h"
 
 namespace gpumem::cli {
+namespace {
+
+// Keeps only the start-up --startup names. A scenario file holds one start-up, so writing one
+// (--write-scenario) or replaying one (--scenario) needs a single start-up: a log with several
+// must say which.
+template <typename Options>
+Status choose_startup(StartupLog& log, int startup, const Options& o) {
+  const size_t count = log.runs.size();
+  if (startup > 0) {
+    if (static_cast<size_t>(startup) > count) {
+      return invalid_input(fmt::format("--startup {}: the log holds {} start-up{}", startup, count,
+                                       count == 1 ? "" : "s"));
+    }
+    log.runs = {log.runs[static_cast<size_t>(startup) - 1]};
+    return {};
+  }
+  if (count > 1 && (!o.write_scenario.empty() || !o.scenario.empty())) {
+    std::string spans;
+    for (const LogRun& r : log.runs) {
+      spans += fmt::format("{}{}-{}", spans.empty() ? "" : ", ", r.first_line, r.last_line);
+    }
+    return invalid_input(
+        fmt::format("the log holds {} start-ups (lines {}); {} takes one: add --startup N", count,
+                    spans, o.write_scenario.empty() ? "--scenario" : "--write-scenario"));
+  }
+  return {};
+}
+
+}  // namespace
 
 Command explain_command() {
   return {"explain", "explain a real SGLang or vLLM start-up log: logged vs predicted, diagnosis",
@@ -25,6 +57,7 @@ Command explain_command() {
               std::string write_scenario;
               std::string engine;
               std::string format = "table";
+              int startup = 0;  // 1-based; 0: every start-up of the log
               ExplainOverrides fill;
             };
             auto o = std::make_shared<Options>();
@@ -33,6 +66,9 @@ Command explain_command() {
                            "replay this scenario instead of the one the log implies");
             app.add_option("--write-scenario", o->write_scenario,
                            "write the scenario the log implies to this file (YAML)");
+            app.add_option("--startup", o->startup,
+                           "explain only the N-th start-up of a log that holds several")
+                ->check(CLI::PositiveNumber);
             app.add_option("--engine", o->engine, "sglang or vllm (default: detected)")
                 ->check(CLI::IsMember({"sglang", "vllm"}));
             app.add_option("--gpu", o->fill.gpu, "the GPU type, when the log does not print it");
@@ -45,9 +81,13 @@ Command explain_command() {
                 ->check(CLI::IsMember({"table", "markdown", "json"}));
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
+              if (!output_allowed("--write-scenario", o->write_scenario, {o->log, o->scenario},
+                                  diags)) {
+                return report_diagnostics(diags);
+              }
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
-              Result<std::string> text = read_file(o->log);
+              Result<std::string> text = read_file(o->log, InputKind::kLog);
               if (!text.ok()) {
                 std::fprintf(stderr, "%s\n", text.status().message().c_str());
                 return kExitBadInput;
@@ -59,6 +99,10 @@ Command explain_command() {
               Result<StartupLog> log = read_startup_log(text.value(), engine);
               if (!log.ok()) {
                 std::fprintf(stderr, "%s: %s\n", o->log.c_str(), log.status().message().c_str());
+                return kExitBadInput;
+              }
+              if (Status chosen = choose_startup(*log, o->startup, *o); !chosen.ok()) {
+                std::fprintf(stderr, "%s: %s\n", o->log.c_str(), chosen.message().c_str());
                 return kExitBadInput;
               }
               std::optional<Scenario> user;
@@ -76,17 +120,18 @@ Command explain_command() {
               const Explanation e =
                   explain_log(log.value(), o->log, user ? &*user : nullptr, o->fill, ctx);
               if (!o->write_scenario.empty()) {
-                std::string yaml;
-                for (size_t i = 0; i < e.runs.size(); ++i) {
-                  const std::string header =
-                      "# The scenario implied by " + o->log + ", start-up " +
-                      std::to_string(i + 1) + " (log lines " +
-                      std::to_string(e.runs[i].first_line) + "-" +
-                      std::to_string(e.runs[i].last_line) +
-                      "), written by gpumem explain.\n# Edit it and re-run: gpumem explain " +
-                      o->log + " --scenario FILE\n";
-                  yaml += (i ? "---\n" : "") + scenario_yaml(e.runs[i].implied, header);
-                }
+                // One start-up (choose_startup made sure), so one document, which
+                // --scenario reads back for that same start-up.
+                const std::string again =
+                    o->startup > 0 ? " --startup " + std::to_string(o->startup) : "";
+                const std::string header =
+                    "# The scenario implied by " + o->log + ", start-up " +
+                    std::to_string(o->startup > 0 ? o->startup : 1) + " (log lines " +
+                    std::to_string(e.runs[0].first_line) + "-" +
+                    std::to_string(e.runs[0].last_line) +
+                    "), written by gpumem explain.\n# Edit it and re-run: gpumem explain " +
+                    o->log + again + " --scenario FILE\n";
+                const std::string yaml = scenario_yaml(e.runs[0].implied, header);
                 if (Status s = write_file_atomically(o->write_scenario, yaml); !s.ok()) {
                   std::fprintf(stderr, "%s\n", s.message().c_str());
                   return kExitBadInput;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "picture/gnuplot.h"
@@ -27,6 +28,9 @@ Command plot_command() {
                        "calibration entry (default: the one matching the GPU)");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
+          if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+            return report_diagnostics(diags);
+          }
           if (Result<PictureFormat> f = picture_format_for(o->output); !f.ok()) {
             diags.error({}, "-o " + f.status().message());
             return report_diagnostics(diags);

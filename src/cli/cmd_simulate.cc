@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
@@ -34,6 +35,9 @@ Command simulate_command() {
                            "calibration entry (default: the one matching the GPU)");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
+              if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+                return report_diagnostics(diags);
+              }
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
               RenderOptions render;

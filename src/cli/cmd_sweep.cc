@@ -11,6 +11,7 @@
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
+#include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/spelling.h"
@@ -97,6 +98,9 @@ Command sweep_command() {
                        "calibration entry (default: the one matching each GPU)");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
+          if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+            return report_diagnostics(diags);
+          }
           std::optional<Workspace> ws = open_workspace(global, diags);
           if (!ws) return report_diagnostics(diags);
           std::optional<Scenario> base = load_scenario(o->scenario, ws->gpus, diags);

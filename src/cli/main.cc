@@ -1,7 +1,12 @@
 // gpumem: command-line entry point. Parses the subcommand, runs it, and maps its result to
 // the exit codes of core/exit_codes.h. The only place that exits.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "cli/command.h"
@@ -17,11 +22,31 @@ const std::vector<Command>& commands() {
   return kCommands;
 }
 
+// What was printed must have reached standard output (`gpumem simulate X > /dev/full` loses
+// it all): a write error there is reported and fails the command, whatever it found.
+int finish_output(int code) {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    const int error = errno;
+    std::fprintf(
+        stderr, "gpumem: cannot write to standard output: %s\n",
+        error != 0 ? std::strerror(error) : "a write failed (disk full, or the reader gone)");
+    return code == kExitInternal ? kExitInternal : kExitBadInput;
+  }
+  return code;
+}
+
 }  // namespace gpumem::cli
 
 int main(int argc, char** argv) {
   using namespace gpumem;
   using namespace gpumem::cli;
+  // Output to a file or a pipe is buffered whole (up to 1 MiB), so that a failing write is
+  // seen at the final flush with its reason; a terminal keeps its line buffering.
+  static std::array<char, 1 << 20> stdout_buffer;
+  if (::isatty(STDOUT_FILENO) == 0) {
+    std::setvbuf(stdout, stdout_buffer.data(), _IOFBF, stdout_buffer.size());
+  }
   CLI::App app{"gpumem: GPU memory of LLM serving start-up, step by step, per GPU"};
   app.require_subcommand(0, 1);
   GlobalOptions global;
@@ -40,15 +65,24 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitBadInput;
   }
+  int code = kExitOk;
+  bool ran = false;
   try {
     for (auto& [sub, run] : handlers) {
-      if (sub->parsed()) return run();
+      if (sub->parsed()) {
+        code = run();
+        ran = true;
+        break;
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpumem: internal error: %s\n", e.what());
     return kExitInternal;
   }
-  std::printf("usage: gpumem <command> [options]   (gpumem <command> --help for its options)\n\n");
-  for (const Command& c : commands()) std::printf("  %-10s %s\n", c.name, c.summary);
-  return kExitOk;
+  if (!ran) {
+    std::printf(
+        "usage: gpumem <command> [options]   (gpumem <command> --help for its options)\n\n");
+    for (const Command& c : commands()) std::printf("  %-10s %s\n", c.name, c.summary);
+  }
+  return finish_output(code);
 }
