@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "calib/parameters.h"
 #include "catalog/yaml_reader.h"
 #include "core/spelling.h"
@@ -37,7 +39,8 @@ std::string quoted(const std::string& s) {
 
 }  // namespace
 
-std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags) {
+std::optional<CalibrationFile> load_calibration_file(const std::string& path,
+                                                     const GpuCatalog& gpus, Diagnostics& diags) {
   Result<YamlDocument> doc = load_yaml_file(path, InputKind::kCatalog);
   if (!doc.ok()) {
     diags.error({}, doc.status().message());
@@ -48,11 +51,17 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
   CalibrationFile f;
   f.name = r.string("name", true).value_or("");
   f.gpu = r.string("gpu", true).value_or("");
+  // A GPU name the catalog does not hold would match no scenario, and that GPU would be
+  // simulated uncalibrated without a word.
+  if (!f.gpu.empty() && gpus.find(f.gpu) == nullptr) {
+    r.error(r.child("gpu"), "unknown GPU '" + f.gpu + "'" + did_you_mean(f.gpu, gpus.names()));
+  }
   f.provenance = read_texts(r, "provenance");
   f.residuals = read_texts(r, "residuals");
   if (YAML::Node c = r.child("constants", true); c.IsDefined()) {
     MapReader cr(path, c, "'constants'", diags);
     if (cr.valid()) {
+      std::set<std::string> seen;
       for (auto it = c.begin(); it != c.end(); ++it) {
         const YAML::Node key = it->first;
         const std::string name = key.Scalar();
@@ -61,8 +70,21 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
                                                did_you_mean(name, parameter_names()));
           continue;
         }
+        if (!seen.insert(name).second) {
+          diags.error(location(path, key), "calibration constant '" + name + "' is given twice");
+          continue;
+        }
         if (std::optional<Bytes> v = scalar_size(path, it->second, "'" + name + "'", diags)) {
           f.constants.emplace_back(name, *v);
+        }
+      }
+      // A constant left out would take its published default while every report says
+      // "calibrated": a calibration gives them all.
+      for (const Parameter& p : calibration_parameters()) {
+        if (seen.count(std::string(p.name)) == 0) {
+          diags.error(location(path, c), "calibration constant '" + std::string(p.name) +
+                                             "' is missing; a calibration file gives every "
+                                             "constant (gpumem calibrate writes them all)");
         }
       }
     }

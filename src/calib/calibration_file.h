@@ -31,7 +31,10 @@ struct CalibrationFile {
   std::vector<std::pair<std::string, std::string>> residuals;
 };
 
-std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags);
+// Reads and checks a calibration file: its GPU must be in `gpus`, every constant of
+// calib/parameters.h given once; errors as file:line:col in `diags`.
+std::optional<CalibrationFile> load_calibration_file(const std::string& path,
+                                                     const GpuCatalog& gpus, Diagnostics& diags);
 
 // The YAML text of `file`, deterministic.
 std::string calibration_file_text(const CalibrationFile& file);

@@ -229,6 +229,16 @@ void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
                                 format_bytes(gpu->memory_total) + ")");
     }
   }
+  // Loading weights only takes memory: free memory after them above free memory before them
+  // is a typo (or two runs mixed up), and would make the weights' size negative.
+  if (observed.free_before_weights && observed.free_after_weights &&
+      *observed.free_after_weights > *observed.free_before_weights) {
+    r.error(r.child("free_after_weights"), "'free_after_weights' (" +
+                                               format_bytes(*observed.free_after_weights) +
+                                               ") is more than 'free_before_weights' (" +
+                                               format_bytes(*observed.free_before_weights) +
+                                               "); loading the weights cannot free memory");
+  }
   if (observed.free_after_weights && observed.weight_load_usage) {
     r.error(r.child("weight_load_usage"),
             "give either 'free_after_weights' or 'weight_load_usage', not both");

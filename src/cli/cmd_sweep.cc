@@ -163,8 +163,12 @@ Command sweep_command() {
               o->threads > 0 ? o->threads
                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
           options.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
-          const std::vector<sweep::PointResult> results =
-              sweep::run_sweep(*base, grid, inputs, options);
+          const sweep::SweepOutcome outcome = sweep::run_sweep(*base, grid, inputs, options);
+          if (!outcome.thread_failure.empty()) {
+            std::fprintf(stderr, "gpumem sweep: ran on %d of %d threads: %s\n", outcome.threads,
+                         options.threads, outcome.thread_failure.c_str());
+          }
+          const std::vector<sweep::PointResult>& results = outcome.results;
 
           sweep::SweepReport report;
           report.scenario = base->name;

@@ -7,6 +7,7 @@
 #include "calib/calibration_file.h"
 #include "calib/check.h"
 #include "calib/fit.h"
+#include "calib/parameters.h"
 #include "calib/trace.h"
 #include "support/test_catalogs.h"
 
@@ -94,8 +95,8 @@ TEST(Check, StatedUncertaintyWidensOnlyItsStep) {
   const Scenario s = scenario_of(run);
   const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
   Diagnostics diags;
-  std::optional<CalibrationFile> file =
-      load_calibration_file(GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", diags);
+  std::optional<CalibrationFile> file = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
   ASSERT_TRUE(file) << diags.to_string();
   std::optional<Ledger> l = simulate_scenario(
       s, SimulationInputs{catalogs().gpus, catalogs().models, constants_from(*file, gpu)}, diags);
@@ -145,33 +146,61 @@ TEST(Fit, RecoversContextAndCublasFromRepeatedRuns) {
   EXPECT_EQ(e.steps, 27);  // 9 steps x 3 runs
 }
 
-TEST(CalibrationFile, RoundTripsAndRejectsUnknownConstants) {
-  CalibrationFile f;
-  f.name = "h200-test";
-  f.gpu = "h200-sxm-141gb";
-  f.provenance = {{"driver", "580.159.04"}};
-  f.constants = {{"context", bytes(552'402'944)}, {"cublas_load", mib(70)}};
-  f.residuals = {{"fitted", "24 steps"}};
-  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+// A calibration file's text with every constant, plus `extra` lines under constants.
+std::string calibration_text(const std::string& gpu, const std::string& extra,
+                             const std::string& left_out = "") {
+  std::string text = "name: x\ngpu: " + gpu + "\nconstants:\n";
+  for (const Parameter& p : calibration_parameters()) {
+    if (p.name != left_out) text += "  " + std::string(p.name) + ": 1MiB\n";
+  }
+  return text + extra;
+}
+
+std::string load_errors(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "calibration-errors.yaml";
   FILE* out = std::fopen(path.c_str(), "w");
-  std::fputs(calibration_file_text(f).c_str(), out);
+  std::fputs(text.c_str(), out);
   std::fclose(out);
   Diagnostics diags;
-  std::optional<CalibrationFile> back = load_calibration_file(path, diags);
+  EXPECT_FALSE(load_calibration_file(path, catalogs().gpus, diags));
+  std::string errors = diags.to_string();
+  for (size_t at = errors.find(path); at != std::string::npos; at = errors.find(path)) {
+    errors.replace(at, path.size(), "c.yaml");
+  }
+  return errors;
+}
+
+TEST(CalibrationFile, RoundTrips) {
+  Diagnostics diags;
+  std::optional<CalibrationFile> f = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(f) << diags.to_string();
+  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+  FILE* out = std::fopen(path.c_str(), "w");
+  std::fputs(calibration_file_text(*f).c_str(), out);
+  std::fclose(out);
+  std::optional<CalibrationFile> back = load_calibration_file(path, catalogs().gpus, diags);
   ASSERT_TRUE(back) << diags.to_string();
-  EXPECT_EQ(back->constants, f.constants);
+  EXPECT_EQ(back->constants, f->constants);
+  EXPECT_EQ(back->provenance, f->provenance);
   const SimulationConstants c = constants_from(*back, *catalogs().gpus.find("h200"));
   EXPECT_TRUE(c.calibrated);
-  EXPECT_EQ(c.device.context_base.value(), 552'402'944);
+  EXPECT_EQ(c.device.context_base.value(), 552'454'437);
+}
 
-  out = std::fopen(path.c_str(), "w");
-  std::fputs("name: x\ngpu: h200-sxm-141gb\nconstants:\n  contxt: 1GiB\n", out);
-  std::fclose(out);
-  Diagnostics bad;
-  EXPECT_FALSE(load_calibration_file(path, bad));
-  EXPECT_EQ(bad.to_string(), path +
-                                 ":4:3: unknown calibration constant 'contxt'; did you mean "
-                                 "'context'?\n");
+TEST(CalibrationFile, RejectsWhatWouldBeSilentlyWrong) {
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  contxt: 1GiB\n")),
+            "c.yaml:9:3: unknown calibration constant 'contxt'; did you mean 'context'?\n");
+  // Last one used to win.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  context: 2GiB\n")),
+            "c.yaml:9:3: calibration constant 'context' is given twice\n");
+  // Its default used to stand in while the reports said "calibrated".
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "", "cublas_load")),
+            "c.yaml:4:3: calibration constant 'cublas_load' is missing; a calibration file gives "
+            "every constant (gpumem calibrate writes them all)\n");
+  // It used to match no scenario, so the GPU it was meant for ran uncalibrated.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141", "")),
+            "c.yaml:2:6: unknown GPU 'h200-sxm-141'; did you mean 'h200-sxm-141gb'?\n");
 }
 
 }  // namespace

@@ -148,8 +148,7 @@ void BM_SweepSeed(benchmark::State& state) {
   const sweep::SweepInputs inputs = seed_inputs();
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (auto _ : state) {
-    std::vector<sweep::PointResult> r =
-        sweep::run_sweep(seed().scenario, grid, inputs, {threads, {}});
+    sweep::SweepOutcome r = sweep::run_sweep(seed().scenario, grid, inputs, {threads, {}});
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(grid.size()));

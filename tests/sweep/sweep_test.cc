@@ -112,7 +112,7 @@ Outcome run(const std::string& path, const std::vector<Dimension>& dims,
   }
   const Grid grid(axes);
   Outcome out;
-  out.sweep = run_sweep(base, grid, inputs, SweepOptions{threads, {}});
+  out.sweep = run_sweep(base, grid, inputs, SweepOptions{threads, {}}).results;
   // The same points as nested loops, first dimension outermost.
   std::vector<size_t> index(dims.size(), 0);
   for (size_t p = 0; p < grid.size(); ++p) {
@@ -215,6 +215,23 @@ TEST(Sweep, ProgressIsReportedToTheEnd) {
                                              }});
   EXPECT_GE(calls, 1u);
   EXPECT_EQ(last_done, 8u);
+}
+
+TEST(Sweep, WorkersAreCappedByThePointsOfTheGrid) {
+  const TestCatalogs& c = test_catalogs();
+  Diagnostics diags;
+  const Scenario base =
+      *load_scenario(GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml", c.gpus, diags);
+  std::optional<Axis> a = parse_axis("--cuda-graph-max-bs=8,16", 1, diags);
+  ASSERT_TRUE(a && check_axis(*a, base, c.gpus, diags));
+  SweepInputs inputs{c.gpus, c.models, {}};
+  inputs.constants.emplace_back(base.hardware.gpu, constants_of(base.hardware.gpu));
+  const Grid grid({*a});
+  // `-j 100000` for two points used to start 100,000 threads.
+  const SweepOutcome out = run_sweep(base, grid, inputs, SweepOptions{100000, {}});
+  EXPECT_EQ(out.threads, 2);
+  EXPECT_EQ(out.thread_failure, "");
+  EXPECT_EQ(out.results.size(), 2u);
 }
 
 }  // namespace

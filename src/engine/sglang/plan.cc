@@ -36,7 +36,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
   p.rules = rules_for(p.version);
   p.flags = read_server_flags(scenario.engine, diags);
   p.env = read_environment(scenario.engine, diags);
-  check_layout(scenario, p.flags, diags);
+  // The layout is computable before any arithmetic uses it (attention TP = TP / DP).
+  if (!check_layout(scenario, p.flags, diags)) return std::nullopt;
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
   const bool model_named =
       !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
