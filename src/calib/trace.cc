@@ -5,6 +5,7 @@
 
 #include "core/atomic_file.h"
 #include "core/directory.h"
+#include "core/json_location.h"
 #include "sim/json_integer.h"
 #include "sim/ledger_json.h"
 
@@ -87,7 +88,7 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     t.facts = facts_from_json(j.at("facts"));
     return t;
   } catch (const nlohmann::json::exception& e) {
-    return invalid_input(path + ": malformed trace: " + e.what());
+    return invalid_input(json_error(path, text, "malformed trace", e));
   }
 }
 

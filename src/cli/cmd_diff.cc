@@ -51,9 +51,7 @@ Result<std::string> git_show(const std::string& commit, const std::string& rev,
 Result<Ledger> read_ledger(const std::string& path) {
   Result<std::string> text = read_file(path, InputKind::kLedger);
   if (!text.ok()) return text.status();
-  Result<Ledger> l = ledger_from_json(*text);
-  if (!l.ok()) return invalid_input(path + ": " + l.status().message());
-  return l;
+  return ledger_from_json(path, *text);
 }
 
 }  // namespace
@@ -119,7 +117,7 @@ Command diff_command() {
                   if (o->base.empty()) return read_ledger(*path);
                   Result<std::string> text = git_show(base_commit, o->base, *path);
                   if (!text.ok()) return text.status();
-                  return ledger_from_json(*text);
+                  return ledger_from_json(o->base + ":" + *path, *text);
                 }();
                 ++compared;
                 if (!golden.ok()) {

@@ -110,11 +110,21 @@ Sourced resolve_gpu(const LogRun& run, const GpuCatalog& gpus) {
                 : why.empty() ? "neither the GPU's name nor its total memory is printed"
                               : why + " matches no GPU in the catalog"};
   }
+  // Several GPUs share a total (24564 MiB: RTX 3090 Ti and RTX 4090): the newest generation is
+  // taken (highest compute capability, then most SMs), as the logs users bring are recent; the
+  // note names the others, and --gpu chooses.
+  std::stable_sort(matches.begin(), matches.end(), [&](const std::string& a, const std::string& b) {
+    const GpuSpec& ga = *gpus.find(a);
+    const GpuSpec& gb = *gpus.find(b);
+    const int ca = ga.compute_capability_major * 10 + ga.compute_capability_minor;
+    const int cb = gb.compute_capability_major * 10 + gb.compute_capability_minor;
+    return ca != cb ? ca > cb : ga.sm_count > gb.sm_count;
+  });
   std::string note = why + " matches " + matches.front();
   if (matches.size() > 1) {
     note += " (also ";
     for (size_t i = 1; i < matches.size(); ++i) note += (i > 1 ? ", " : "") + matches[i];
-    note += ": the first is taken)";
+    note += ": the newest generation is taken; --gpu chooses)";
   }
   return {matches.front(), note};
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/json_integer.h"
+#include "core/json_location.h"
 
 namespace gpumem {
 
@@ -140,12 +141,14 @@ std::string ledger_to_json(const Ledger& ledger) {
   return j.dump(1) + "\n";
 }
 
-Result<Ledger> ledger_from_json(const std::string& text) {
+Result<Ledger> ledger_from_json(const std::string& file, const std::string& text) {
   try {
     const Json j = Json::parse(text);
     if (j.at("format").get<std::string>() != kLedgerFormat) {
-      return invalid_input("not a " + std::string(kLedgerFormat) + " ledger (format '" +
-                           j.at("format").get<std::string>() + "')");
+      return invalid_input(Diagnostic{location_of_pointer(file, text, "/format"),
+                                      "not a " + std::string(kLedgerFormat) + " ledger (format '" +
+                                          j.at("format").get<std::string>() + "')"}
+                               .to_string());
     }
     Ledger l;
     l.scenario = j.at("scenario").get<std::string>();
@@ -167,7 +170,7 @@ Result<Ledger> ledger_from_json(const std::string& text) {
     }
     return l;
   } catch (const nlohmann::json::exception& e) {
-    return invalid_input(std::string("malformed ledger JSON: ") + e.what());
+    return invalid_input(json_error(file, text, "malformed ledger JSON", e));
   }
 }
 

@@ -22,7 +22,8 @@ std::string ledger_to_json(const Ledger& ledger);
 // traces so both carry the engine's numbers in one form.
 nlohmann::ordered_json facts_to_json(const std::vector<Fact>& facts);
 std::vector<Fact> facts_from_json(const nlohmann::ordered_json& array);
-Result<Ledger> ledger_from_json(const std::string& text);
+// The ledger in `text`; errors as `file:line:col: message`.
+Result<Ledger> ledger_from_json(const std::string& file, const std::string& text);
 
 }  // namespace gpumem
 

@@ -144,5 +144,20 @@ TEST(SglangErrors, ParallelCountsAreBoundedAndTheirProductDoesNotOverflow) {
             "4096\n");
 }
 
+// A flag whose memory effect is not modelled is refused by name: answering as if it were not
+// there would be silently optimistic (SGLang's --quantization fp8 used to change nothing).
+TEST(SglangErrors, FlagsWhoseMemoryIsNotModelledAreRefusedByName) {
+  EXPECT_EQ(validation_errors("--tp-size: 8, --quantization: fp8"),
+            "layout.yaml:5:40: --quantization fp8 quantizes llama-3.1-8b-instruct online, which "
+            "gpumem does not model; name a quantized checkpoint instead\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --enable-flashinfer-allreduce-fusion: true"),
+            "layout.yaml:5:62: --enable-flashinfer-allreduce-fusion allocates FlashInfer's fused "
+            "all-reduce workspace, which gpumem does not model\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --speculative-algorithm: NEXTN"),
+            "layout.yaml:5:49: --speculative-algorithm NEXTN drafts with the checkpoint's own MTP "
+            "layers, which gpumem does not model; give the MTP head with "
+            "--speculative-draft-model-path\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/json_location.h"
 #include "sim/json_integer.h"
 
 namespace gpumem {
@@ -46,7 +47,7 @@ Ledger sample() {
 TEST(LedgerJson, RoundTripsExactly) {
   const Ledger l = sample();
   const std::string text = ledger_to_json(l);
-  Result<Ledger> back = ledger_from_json(text);
+  Result<Ledger> back = ledger_from_json("l.json", text);
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(ledger_to_json(*back), text);
   EXPECT_EQ(back->gpus[1].steps[1].requested.value(), 200LL << 30);
@@ -61,10 +62,14 @@ TEST(LedgerJson, VerdictAndFirstFailure) {
 }
 
 TEST(LedgerJson, RejectsOtherFormats) {
-  Result<Ledger> r = ledger_from_json(R"({"format": "other"})");
+  Result<Ledger> r = ledger_from_json("l.json", R"({"format": "other"})");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "not a gpumem.ledger.v1 ledger (format 'other')");
-  EXPECT_FALSE(ledger_from_json("{").ok());
+  EXPECT_EQ(r.status().message(), "l.json:1:12: not a gpumem.ledger.v1 ledger (format 'other')");
+  r = ledger_from_json("l.json", "{\n  \"format\":\n}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "l.json:3:1: malformed ledger JSON: parse error: syntax error while parsing value - "
+            "unexpected '}'; expected '[', '{', or a literal");
 }
 
 TEST(JsonInteger, AcceptsOnlyIntegersThatFit) {
@@ -85,10 +90,14 @@ TEST(JsonInteger, AcceptsOnlyIntegersThatFit) {
 TEST(LedgerJson, RejectsAGpuIndexThatIsNotACount) {
   Json j = Json::parse(ledger_to_json(sample()));
   j["gpus"][0]["gpu"] = 1e300;
-  Result<Ledger> r = ledger_from_json(j.dump());
+  const std::string text = j.dump(1);
+  Result<Ledger> r = ledger_from_json("l.json", text);
   ASSERT_FALSE(r.ok());
+  // The place is the value's line and column in the file.
+  const SourceLoc at = location_of_pointer("l.json", text, "/gpus/0/gpu");
+  EXPECT_EQ(at.line, 17);
   EXPECT_EQ(r.status().message(),
-            "malformed ledger JSON: [json.exception.type_error.302] expected an integer from 0 "
+            "l.json:17:11: malformed ledger JSON: expected an integer from 0 "
             "to 2147483647, got 1e+300");
 }
 
