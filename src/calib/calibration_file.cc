@@ -6,6 +6,7 @@
 
 #include "calib/parameters.h"
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -41,7 +42,18 @@ std::string quoted(const std::string& s) {
 
 std::optional<CalibrationFile> load_calibration_file(const std::string& path,
                                                      const GpuCatalog& gpus, Diagnostics& diags) {
-  Result<YamlDocument> doc = load_yaml_file(path, InputKind::kCatalog);
+  Result<std::string> text = read_file(path, InputKind::kCatalog);
+  if (!text.ok()) {
+    diags.error({}, text.status().message());
+    return std::nullopt;
+  }
+  return parse_calibration_file(path, *text, gpus, diags);
+}
+
+std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
+                                                      const std::string& text,
+                                                      const GpuCatalog& gpus, Diagnostics& diags) {
+  Result<YamlDocument> doc = parse_yaml(path, text);
   if (!doc.ok()) {
     diags.error({}, doc.status().message());
     return std::nullopt;

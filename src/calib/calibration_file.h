@@ -35,6 +35,10 @@ struct CalibrationFile {
 // calib/parameters.h given once; errors as file:line:col in `diags`.
 std::optional<CalibrationFile> load_calibration_file(const std::string& path,
                                                      const GpuCatalog& gpus, Diagnostics& diags);
+// The same, from the file's text; `path` is used in messages.
+std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
+                                                      const std::string& text,
+                                                      const GpuCatalog& gpus, Diagnostics& diags);
 
 // The YAML text of `file`, deterministic.
 std::string calibration_file_text(const CalibrationFile& file);

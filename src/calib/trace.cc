@@ -105,7 +105,62 @@ Result<std::vector<Trace>> read_trace_dir(const std::string& dir) {
   }
   if (out.empty()) return not_found(dir + ": no trace.rank<R>.json here");
   std::sort(out.begin(), out.end(), [](const Trace& a, const Trace& b) { return a.rank < b.rank; });
+  // One run of one scenario: every rank once, and the ranks agree on what they ran. A missing
+  // or doubled rank, or traces of two runs mixed in one directory, would be checked (and
+  // fitted) as if they were one start-up.
+  const Trace& first = out.front();
+  for (const Trace& t : out) {
+    const auto disagree = [&](const char* what, const std::string& a, const std::string& b) {
+      return invalid_input(t.file + ": " + what + " '" + b + "' disagrees with " + first.file +
+                           " ('" + a + "'); a trace directory holds one run");
+    };
+    if (t.world_size != first.world_size) {
+      return disagree("world size", std::to_string(first.world_size), std::to_string(t.world_size));
+    }
+    if (t.scenario != first.scenario) return disagree("scenario", first.scenario, t.scenario);
+    if (t.gpu_name != first.gpu_name) return disagree("GPU", first.gpu_name, t.gpu_name);
+    if (t.rank >= t.world_size) {
+      return invalid_input(t.file + ": rank " + std::to_string(t.rank) +
+                           " is not below the world size " + std::to_string(t.world_size));
+    }
+  }
+  for (size_t r = 0; r < out.size(); ++r) {
+    if (r > 0 && out[r].rank == out[r - 1].rank) {
+      return invalid_input(out[r].file + ": rank " + std::to_string(out[r].rank) +
+                           " is traced twice (also " + out[r - 1].file + ")");
+    }
+  }
+  if (static_cast<int>(out.size()) != first.world_size) {
+    std::string missing;
+    size_t next = 0;
+    for (int r = 0; r < first.world_size; ++r) {
+      if (next < out.size() && out[next].rank == r) {
+        ++next;
+      } else {
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      }
+    }
+    return invalid_input(dir + ": world size " + std::to_string(first.world_size) + " but " +
+                         std::to_string(out.size()) + " rank traces" +
+                         (missing.empty() ? "" : "; missing rank " + missing));
+  }
   return out;
+}
+
+Status check_traces_match(const Scenario& scenario, const GpuSpec& gpu,
+                          const std::vector<Trace>& traces) {
+  const Trace& t = traces.front();
+  if (scenario.total_gpus() != t.world_size) {
+    return invalid_input(t.file + ": traced on " + std::to_string(t.world_size) +
+                         " ranks, but the scenario " + scenario.file + " runs " +
+                         std::to_string(scenario.total_gpus()) + " GPUs");
+  }
+  // The probe records the driver's name of the GPU; the catalog knows it as nvidia_smi_name.
+  if (!t.gpu_name.empty() && t.gpu_name != gpu.nvidia_smi_name) {
+    return invalid_input(t.file + ": measured on '" + t.gpu_name + "', but the scenario " +
+                         scenario.file + " names " + gpu.name + " ('" + gpu.nvidia_smi_name + "')");
+  }
+  return {};
 }
 
 std::vector<std::string> find_trace_dirs(const std::string& root) {

@@ -115,6 +115,12 @@ Command check_command() {
               continue;
             }
             if (o->scenario.empty()) s->name = traces->front().scenario;
+            if (const GpuSpec* gpu = ws->gpus.find(s->hardware.gpu); gpu != nullptr) {
+              if (Status m = check_traces_match(*s, *gpu, *traces); !m.ok()) {
+                diags.error({}, m.message());
+                continue;
+              }
+            }
             std::optional<SimulationConstants> constants =
                 choose_calibration(*ws, *s, o->calibration, local);
             if (!constants) {

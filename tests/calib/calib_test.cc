@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "calib/calibration_file.h"
 #include "calib/check.h"
 #include "calib/fit.h"
 #include "calib/parameters.h"
 #include "calib/trace.h"
+#include "core/atomic_file.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -23,6 +26,57 @@ Scenario scenario_of(const std::string& dir) {
   std::optional<Scenario> s = load_scenario(dir + "/scenario.yaml", catalogs().gpus, diags);
   EXPECT_TRUE(s && diags.empty()) << diags.to_string();
   return *s;
+}
+
+// A copy of a two-GPU run in a directory of its own, to break.
+std::string copy_of_two_gpu_run(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / ("trace-dir-" + name);
+  fs::remove_all(dir);
+  fs::copy(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1", dir);
+  return dir.string();
+}
+
+void replace_in(const std::string& file, const std::string& from, const std::string& to) {
+  std::string text = *read_file(file, InputKind::kTrace);
+  text.replace(text.find(from), from.size(), to);
+  std::ofstream(file) << text;
+}
+
+TEST(Trace, ADirectoryMustHoldExactlyOneRun) {
+  std::string dir = copy_of_two_gpu_run("missing");
+  std::filesystem::remove(dir + "/trace.rank1.json");
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + ": world size 2 but 1 rank traces; missing rank 1");
+
+  dir = copy_of_two_gpu_run("doubled");
+  std::filesystem::copy_file(dir + "/trace.rank0.json", dir + "/trace.rank1.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + "/trace.rank1.json: rank 0 is traced twice (also " + dir + "/trace.rank0.json)");
+
+  dir = copy_of_two_gpu_run("mixed");
+  replace_in(dir + "/trace.rank1.json", "\"scenario\": \"h200x2-llama8b-tp2\"",
+             "\"scenario\": \"h200x2-llama70b-tp2\"");
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + "/trace.rank1.json: scenario 'h200x2-llama70b-tp2' disagrees with " + dir +
+                "/trace.rank0.json ('h200x2-llama8b-tp2'); a trace directory holds one run");
+}
+
+TEST(Trace, TheScenarioMustRunTheTracedGpusAndCount) {
+  Result<std::vector<Trace>> traces =
+      read_trace_dir(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1");
+  ASSERT_TRUE(traces.ok());
+  const Scenario one_gpu = scenario_of(kRun);
+  EXPECT_EQ(check_traces_match(one_gpu, *catalogs().gpus.find("h200"), *traces).message(),
+            traces->front().file + ": traced on 2 ranks, but the scenario " + one_gpu.file +
+                " runs 1 GPUs");
+  const Scenario two_gpu =
+      scenario_of(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1");
+  EXPECT_EQ(check_traces_match(two_gpu, *catalogs().gpus.find("b200"), *traces).message(),
+            traces->front().file + ": measured on 'NVIDIA H200', but the scenario " + two_gpu.file +
+                " names b200 ('NVIDIA B200')");
+  EXPECT_TRUE(check_traces_match(two_gpu, *catalogs().gpus.find("h200"), *traces).ok());
 }
 
 TEST(Trace, ReadsStepsAndMeasuredCosts) {
