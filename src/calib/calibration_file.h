@@ -19,7 +19,7 @@
 
 #include "catalog/gpu_catalog.h"
 #include "core/diagnostics.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 

@@ -6,8 +6,8 @@
 #include "core/atomic_file.h"
 #include "core/directory.h"
 #include "core/json_location.h"
-#include "sim/json_integer.h"
-#include "sim/ledger_json.h"
+#include "runtime/json_integer.h"
+#include "runtime/ledger_json.h"
 
 namespace gpumem {
 
@@ -39,8 +39,14 @@ Result<Trace> read_trace(const std::string& path) {
 Result<Trace> parse_trace(const std::string& path, const std::string& text) {
   try {
     const Json j = Json::parse(text);
-    if (j.at("format").get<std::string>() != "gpumem.trace.v1") {
-      return invalid_input(path + ": not a gpumem.trace.v1 trace");
+    // v1 and /2 differ only in how facts are keyed, which facts_from_json reads both ways.
+    const std::string format = j.at("format").get<std::string>();
+    if (format != "gpumem.trace/2" && format != "gpumem.trace.v1") {
+      return invalid_input(Diagnostic{location_of_pointer(path, text, "/format"),
+                                      "not a gpumem probe trace (format '" + format +
+                                          "'; gpumem reads "
+                                          "gpumem.trace/2 and gpumem.trace.v1)"}
+                               .to_string());
     }
     Trace t;
     t.file = path;

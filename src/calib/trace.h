@@ -17,7 +17,7 @@
 #include "core/status.h"
 #include "core/units.h"
 #include "device/category.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

@@ -20,8 +20,8 @@
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/size_parse.h"
-#include "engine/simulate.h"
 #include "picture/timeline.h"
+#include "simulate/simulate.h"
 
 namespace gpumem::cli {
 

@@ -7,10 +7,10 @@
 #include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
-#include "engine/fit_advice.h"
 #include "picture/timeline.h"
 #include "report/render.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
+#include "simulate/fit_advice.h"
 
 namespace gpumem::cli {
 
@@ -68,7 +68,7 @@ Command simulate_command() {
               } else {
                 text = o->format == "markdown" ? render_markdown(ledger, render)
                                                : render_table(ledger, render);
-                if (!ledger.fits()) text += advise_fit(sim->scenario, sim->inputs, ledger);
+                if (ledger.fit_advice) text += advise_fit(*ledger.fit_advice, sim->scenario);
               }
               if (o->output.empty()) {
                 std::fputs(text.c_str(), stdout);

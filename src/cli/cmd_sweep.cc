@@ -15,6 +15,7 @@
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/spelling.h"
+#include "engine/engine_model.h"
 #include "sweep/report.h"
 #include "sweep/sweep.h"
 
@@ -105,12 +106,7 @@ Command sweep_command() {
           if (!ws) return report_diagnostics(diags);
           std::optional<Scenario> base = load_scenario(o->scenario, ws->gpus, diags);
           if (!base || !diags.empty()) return report_diagnostics(diags);
-          if (base->engine.name != "sglang" && base->engine.name != "vllm") {
-            diags.error(base->engine.name_loc, "engine '" + base->engine.name +
-                                                   "' is not modelled; gpumem models sglang "
-                                                   "and vllm");
-            return report_diagnostics(diags);
-          }
+          if (engine_of(*base, diags) == nullptr) return report_diagnostics(diags);
           std::vector<sweep::Axis> axes;
           for (size_t i = 0; i < o->vary.size(); ++i) {
             std::optional<sweep::Axis> axis =

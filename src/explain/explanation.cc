@@ -5,9 +5,10 @@
 #include <variant>
 
 #include "core/python_format.h"
-#include "engine/fit_advice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
+#include "runtime/fact_ids.h"
+#include "simulate/fit_advice.h"
 
 namespace gpumem {
 namespace {
@@ -28,8 +29,8 @@ std::optional<Quantity> pinned_quantity(const std::string& key) {
   return std::nullopt;
 }
 
-std::optional<double> fact_number(const GpuLedger& g, std::string_view key) {
-  const Fact* f = g.fact(key);
+std::optional<double> fact_number(const GpuLedger& g, std::string_view id) {
+  const Fact* f = g.fact(id);
   if (f == nullptr) return std::nullopt;
   if (const auto* b = std::get_if<Bytes>(&f->value)) return static_cast<double>(b->value());
   if (const auto* i = std::get_if<std::int64_t>(&f->value)) return static_cast<double>(*i);
@@ -50,9 +51,9 @@ LogRun predicted_run(const GpuLedger& g, LogEngine engine) {
 
 // Bytes one KV token takes on `g` (SGLang's cell size; vLLM's KV memory over its tokens).
 std::optional<double> bytes_per_token(const GpuLedger& g, LogEngine engine) {
-  if (engine == LogEngine::kSglang) return fact_number(g, "cell_size (bytes per token)");
-  const std::optional<double> kv = fact_number(g, "available KV cache memory");
-  const std::optional<double> tokens = fact_number(g, "GPU KV cache size (tokens)");
+  if (engine == LogEngine::kSglang) return fact_number(g, fact_id::kKvCellBytes);
+  const std::optional<double> kv = fact_number(g, fact_id::kKvBytes);
+  const std::optional<double> tokens = fact_number(g, fact_id::kKvTokens);
   if (!kv || !tokens || *tokens <= 0) return std::nullopt;
   return *kv / *tokens;
 }
@@ -68,19 +69,19 @@ std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
     case Quantity::kTotalMemory:
       return gib(static_cast<double>(g.total.value()));
     case Quantity::kRequestedMemory:
-      return gib(fact_number(g, "requested memory (total x gpu_memory_utilization)"));
+      return gib(fact_number(g, fact_id::kRequestedMemory));
     case Quantity::kGpuBlocks:
-      return fact_number(g, "num_gpu_blocks (MIN over ranks)");
+      return fact_number(g, fact_id::kKvBlocks);
     case Quantity::kPeakTorchMemory: {
       // vllm v0.6.4 worker.py: peak_torch_memory is the weights plus the activation peak.
-      const std::optional<double> w = fact_number(g, "model_memory_usage");
-      const std::optional<double> a = fact_number(g, "torch peak increase (activation peak)");
+      const std::optional<double> w = fact_number(g, fact_id::kWeightsBytes);
+      const std::optional<double> a = fact_number(g, fact_id::kActivationPeakBytes);
       if (!w || !a) return std::nullopt;
       return gib(*w + *a);
     }
     case Quantity::kKvTokens:
     case Quantity::kKvTokensStorable: {
-      if (std::optional<double> t = fact_number(g, "GPU KV cache size (tokens)")) return t;
+      if (std::optional<double> t = fact_number(g, fact_id::kKvTokens)) return t;
       // vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
       // longest request the cache holds.
       const LedgerStep* failed = g.failed_step();
@@ -156,9 +157,7 @@ void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
         const std::optional<double> per_token = bytes_per_token(*g, engine);
         double tokens = per_token ? std::ceil(kv_input_uncertainty(r, engine, t) / *per_token) : 0;
         if (engine == LogEngine::kVllm) tokens += t.vllm_block_tokens;
-        const std::optional<double> kv_tokens =
-            fact_number(*g, engine == LogEngine::kSglang ? "max_total_num_tokens"
-                                                         : "GPU KV cache size (tokens)");
+        const std::optional<double> kv_tokens = fact_number(*g, fact_id::kKvTokens);
         if (o.quantity == Quantity::kKvTokens || o.quantity == Quantity::kKvTokensStorable) {
           c.tolerance = tokens;
         } else if (o.quantity == Quantity::kGpuBlocks) {
@@ -279,7 +278,7 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     // A pinned KV size would hide every change of the memory fraction from the advice.
     Scenario unpinned = scenario;
     unpinned.observed.kv_cache_memory.reset();
-    r.advice = advise_fit(unpinned, inputs, l);
+    r.advice = advise_fit(find_fit(unpinned, inputs, l), unpinned);
     if (const std::optional<PrintedNumber> n =
             number_after(s.message, "estimated maximum model length is ")) {
       r.diagnosis.push_back("smallest change of the request length: --max-model-len " +

@@ -26,10 +26,10 @@
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "core/exit_codes.h"
-#include "engine/simulate.h"
 #include "explain/implied_scenario.h"
 #include "explain/startup_log.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 

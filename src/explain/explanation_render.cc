@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/python_format.h"
+#include "runtime/ledger_json.h"
 
 namespace gpumem {
 
@@ -153,6 +154,7 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
 
 std::string render_explanation_json(const Explanation& e) {
   nlohmann::ordered_json j;
+  j["schema"] = "gpumem.explanation/1";
   j["log"] = e.log_file;
   j["engine"] = log_engine_name(e.engine);
   j["runs"] = nlohmann::ordered_json::array();
@@ -180,6 +182,8 @@ std::string render_explanation_json(const Explanation& e) {
     }
     jr["diagnosis"] = r.diagnosis;
     jr["fits"] = r.replayed() ? nlohmann::ordered_json(r.ledger->fits()) : nlohmann::ordered_json();
+    jr["key_figures"] =
+        r.replayed() ? key_figures_to_json(key_figures(*r.ledger)) : nlohmann::ordered_json();
     if (!r.advice.empty()) jr["advice"] = r.advice;
     j["runs"].push_back(jr);
   }

@@ -6,6 +6,13 @@ std::string_view log_engine_name(LogEngine e) {
   return e == LogEngine::kSglang ? "sglang" : "vllm";
 }
 
+std::optional<LogEngine> log_engine_named(std::string_view name) {
+  for (LogEngine e : {LogEngine::kSglang, LogEngine::kVllm}) {
+    if (log_engine_name(e) == name) return e;
+  }
+  return std::nullopt;
+}
+
 std::string_view quantity_name(Quantity q) {
   switch (q) {
     case Quantity::kInitDistributedUsage:

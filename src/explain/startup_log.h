@@ -20,7 +20,10 @@ namespace gpumem {
 
 enum class LogEngine { kSglang, kVllm };
 
-std::string_view log_engine_name(LogEngine e);  // "sglang", "vllm"
+// The engine model's name (engine/engine_model.h) for a log's engine: "sglang", "vllm".
+std::string_view log_engine_name(LogEngine e);
+// The log engine whose model is called `name`; nullopt for another name.
+std::optional<LogEngine> log_engine_named(std::string_view name);
 
 // Each figure an engine prints about start-up memory. The comment names the line it is read
 // from; several wordings (releases) may feed one quantity.

@@ -13,7 +13,7 @@
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 #include "sweep/grid.h"
 #include "sweep/point_result.h"
 

@@ -12,6 +12,7 @@
 #include "calib/parameters.h"
 #include "calib/trace.h"
 #include "core/atomic_file.h"
+#include "runtime/fact_ids.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -156,7 +157,7 @@ TEST(Check, StatedUncertaintyWidensOnlyItsStep) {
   ASSERT_TRUE(l) << diags.to_string();
   std::vector<Fact>& facts = l->gpus.front().facts;
   auto uncertainty = std::find_if(facts.begin(), facts.end(), [](const Fact& f) {
-    return f.key == std::string(kStepUncertaintyPrefix) + "kv_cache";
+    return f.id == fact_id::step_uncertainty("kv_cache");
   });
   ASSERT_NE(uncertainty, facts.end());
   EXPECT_EQ(std::get<Bytes>(uncertainty->value).value(), 202LL << 20);

@@ -1,9 +1,9 @@
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
 
 #include <gtest/gtest.h>
 
 #include "core/json_location.h"
-#include "sim/json_integer.h"
+#include "runtime/json_integer.h"
 
 namespace gpumem {
 namespace {
@@ -16,7 +16,7 @@ Ledger sample() {
   l.engine = "sglang 0.5.9";
   l.gpu_type = "h200-sxm-141gb";
   l.calibration = "defaults";
-  l.facts.push_back({"mem_fraction_static", 0.848});
+  l.facts.push_back({"mem_fraction_static", "--mem-fraction-static", 0.848});
   for (int r = 0; r < 2; ++r) {
     GpuLedger g;
     g.gpu = g.rank = r;
@@ -35,10 +35,10 @@ Ledger sample() {
     oom.requested = gib(200);
     oom.free_at_failure = mib(142'628);
     g.steps.push_back(oom);
-    g.facts.push_back({"T", std::int64_t{908469}});
-    g.facts.push_back({"F", gib(93)});
-    g.facts.push_back({"bs", std::vector<std::int64_t>{1, 2, 4}});
-    g.facts.push_back({"backend", std::string("fa3")});
+    g.facts.push_back({"kv_tokens", "T", std::int64_t{908469}});
+    g.facts.push_back({"free_before_weights", "F", gib(93)});
+    g.facts.push_back({"bs", "bs", std::vector<std::int64_t>{1, 2, 4}});
+    g.facts.push_back({"backend", "backend", std::string("fa3")});
     l.gpus.push_back(g);
   }
   return l;
@@ -64,7 +64,7 @@ TEST(LedgerJson, VerdictAndFirstFailure) {
 TEST(LedgerJson, RejectsOtherFormats) {
   Result<Ledger> r = ledger_from_json("l.json", R"({"format": "other"})");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "l.json:1:12: not a gpumem.ledger.v1 ledger (format 'other')");
+  EXPECT_EQ(r.status().message(), "l.json:1:12: not a gpumem.ledger/2 ledger (schema \"other\")");
   r = ledger_from_json("l.json", "{\n  \"format\":\n}");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
@@ -95,9 +95,9 @@ TEST(LedgerJson, RejectsAGpuIndexThatIsNotACount) {
   ASSERT_FALSE(r.ok());
   // The place is the value's line and column in the file.
   const SourceLoc at = location_of_pointer("l.json", text, "/gpus/0/gpu");
-  EXPECT_EQ(at.line, 17);
+  EXPECT_EQ(at.line, 41);
   EXPECT_EQ(r.status().message(),
-            "l.json:17:11: malformed ledger JSON: expected an integer from 0 "
+            "l.json:41:11: malformed ledger JSON: expected an integer from 0 "
             "to 2147483647, got 1e+300");
 }
 

@@ -24,7 +24,7 @@
 
 #include "calib/calibration_file.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 #include "sweep/evaluator.h"
 #include "sweep/sweep.h"
 

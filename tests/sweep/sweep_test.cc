@@ -68,13 +68,12 @@ PointResult simulate_text(const std::string& text, const std::string& gpu) {
     r.failed_outcome = g->failed_step()->outcome;
     r.reason = g->failed_step()->message;
   }
-  const bool vllm = s->engine.name == "vllm";
   for (const GpuLedger& g : ledger->gpus) {
-    if (const Fact* f = g.fact(vllm ? "GPU KV cache size (tokens)" : "max_total_num_tokens")) {
+    if (const Fact* f = g.fact("kv_tokens")) {
       const std::int64_t v = std::get<std::int64_t>(f->value);
       r.kv_tokens = r.kv_tokens ? std::min(*r.kv_tokens, v) : v;
     }
-    if (const Fact* f = g.fact("max_running_requests"); f != nullptr && !vllm) {
+    if (const Fact* f = g.fact("max_running_requests")) {
       const std::int64_t v = std::get<std::int64_t>(f->value);
       r.max_running_requests = r.max_running_requests ? std::min(*r.max_running_requests, v) : v;
     }
@@ -82,9 +81,6 @@ PointResult simulate_text(const std::string& text, const std::string& gpu) {
       const Bytes free = g.total - step.peak_used;
       r.min_headroom = r.min_headroom ? std::min(*r.min_headroom, free) : free;
     }
-  }
-  if (const Fact* f = ledger->fact("max_num_seqs"); f != nullptr && vllm) {
-    r.max_running_requests = std::get<std::int64_t>(f->value);
   }
   return r;
 }

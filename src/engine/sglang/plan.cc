@@ -77,8 +77,9 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
 
 }  // namespace
 
-std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
-                              const ModelCatalog& models, Diagnostics& diags) {
+std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
+  const GpuCatalog& gpus = in.gpus;
+  const ModelCatalog& models = in.models;
   const size_t errors_before = diags.count();
   Plan p;
   p.scenario = scenario.name;
@@ -180,7 +181,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     ParallelLayout layout{
         p.tp, 0, p.pp, stage, p.flags.ep_size, p.flags.enable_dp_attention, p.flags.dp_size};
     s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp);
-    Result<WeightList> w = rank_weights(p.model, layout, rules);
+    Result<WeightList> w = rank_weights(p.model, layout, rules, in.cache);
     if (!w.ok()) {
       diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
                               w.status().message());
@@ -193,7 +194,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       draft_layout.pp_size = 1;
       draft_layout.pp_rank = 0;
       Result<WeightList> dw =
-          draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules);
+          draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules, in.cache);
       if (!dw.ok()) {
         diags.error(*p.flags.raw.location("--speculative-draft-model-path"),
                     "the draft model cannot be laid out: " + dw.status().message());

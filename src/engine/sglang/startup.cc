@@ -6,6 +6,7 @@
 #include "core/python_format.h"
 #include "engine/sglang/graph_capture.h"
 #include "engine/sglang/log_lines.h"
+#include "runtime/fact_ids.h"
 
 namespace gpumem::sglang {
 namespace {
@@ -125,7 +126,8 @@ class RankStartup {
     f_sim_ = *f;
     f_ = p_.observed.free_before_weights ? to_engine_gib(*p_.observed.free_before_weights) : *f;
     env_.log(log_init_distributed_end(engine_gib(before_distributed_.value() - local->value())));
-    env_.fact({"F (free before weights, world MIN)", to_bytes(f_)});
+    env_.fact({std::string(fact_id::kFreeBeforeWeights), "F (free before weights, world MIN)",
+               to_bytes(f_)});
     // TP memory imbalance check: min_per_gpu_memory < local_gpu_memory * 0.9.
     if (p_.tp > 1 && !p_.observed.free_before_weights && f_.value() < local->value() * 0.9) {
       const std::string msg =
@@ -150,7 +152,8 @@ class RankStartup {
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
     env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_));
-    env_.fact({"weights allocated (logical)", resident_bytes(tensors_of(stage_.weights))});
+    env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
+               resident_bytes(tensors_of(stage_.weights))});
     return {};
   }
 
@@ -252,11 +255,15 @@ class RankStartup {
     if (stage_.kv.hybrid_swa) {
       split_hybrid_swa(stage_.kv, p_.facts.page_size, p_.flags.swa_full_tokens_ratio, sizing);
     }
-    env_.fact({"A (free after weights, world MIN)", to_bytes(a_used)});
-    env_.fact({"rest (GiB)", rest.value()});
-    env_.fact({"cell_size (bytes per token)", cell});
-    env_.fact({"profiled tokens", profiled});
+    env_.fact({std::string(fact_id::kFreeAfterWeights), "A (free after weights, world MIN)",
+               to_bytes(a_used)});
+    env_.fact({"kv_rest_gib", "rest (GiB)", rest.value()});
+    env_.fact({std::string(fact_id::kKvCellBytes), "cell_size (bytes per token)", cell});
+    env_.fact({"profiled_tokens", "profiled tokens", profiled});
     if (sizing.max_total_num_tokens <= 0) {
+      // One token needs `cell` bytes of `rest`: what A lacks for that.
+      env_.fact({std::string(fact_id::kShortfallBytes), "A short of one KV token",
+                 bytes(cell) - to_bytes(rest)});
       return engine_error("RuntimeError: " + not_enough_memory_message(mfs));
     }
     tokens_ = sizing.max_total_num_tokens;
@@ -287,10 +294,14 @@ class RankStartup {
     // model_runner.py initialize: max_running_requests.
     const std::int64_t dp = p_.flags.enable_dp_attention ? p_.flags.dp_size : 1;
     max_running_ = max_running_requests(tokens_, p_.args.max_running_requests, dp, req_rows_);
-    env_.fact({"max_total_num_tokens", tokens_});
-    if (stage_.kv.hybrid_swa) env_.fact({"swa tokens", swa_tokens_});
-    env_.fact({"req_to_token rows", req_rows_});
-    env_.fact({"max_running_requests", max_running_});
+    env_.fact({std::string(fact_id::kKvTokens), "max_total_num_tokens", tokens_});
+    env_.fact({std::string(fact_id::kKvBytes), "K size + V size", k_size + v_size});
+    if (stage_.kv.hybrid_swa) env_.fact({"swa_kv_tokens", "swa tokens", swa_tokens_});
+    env_.fact({"req_to_token_rows", "req_to_token rows", req_rows_});
+    env_.fact({std::string(fact_id::kMaxRunningRequests), "max_running_requests", max_running_});
+    // Not logged by SGLang: requests of the full context length the pool holds at once.
+    env_.fact({std::string(fact_id::kMaxConcurrency), "max_total_num_tokens / context_len",
+               static_cast<double>(tokens_) / static_cast<double>(p_.facts.context_len)});
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_memory_pool_end(*after));
@@ -307,7 +318,8 @@ class RankStartup {
     } else {
       env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
     }
-    env_.fact({"draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
+    env_.fact(
+        {"draft_kv_cell_bytes", "draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
     return {};
   }
 
@@ -360,7 +372,7 @@ class RankStartup {
     if (!before.ok()) return before.status();
     env_.log(log_capture_begin(*before));
     capture_bs_ = batch_sizes_to_capture(p_.args.cuda_graph_bs, req_rows_);
-    env_.fact({"cuda graph batch sizes", capture_bs_});
+    env_.fact({"cuda_graph_batch_sizes", "cuda graph batch sizes", capture_bs_});
     if (capture_bs_.empty()) return {};
     GraphShape shape = p_.graph;
     shape.max_bs = capture_bs_.back();
@@ -377,7 +389,10 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(capture.register_buffers(registered));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
-    env_.log(log_capture_end(engine_gib(before->value() - after->value()), *after));
+    const EngineGiB usage = engine_gib(before->value() - after->value());
+    env_.log(log_capture_end(usage, *after));
+    env_.fact({std::string(fact_id::kCudaGraphBytes), "capture mem usage (free-memory delta)",
+               to_bytes(usage)});
     return {};
   }
 
@@ -415,7 +430,7 @@ class RankStartup {
     if (!avail.ok()) return avail.status();
     env_.log(log_summary(tokens_, p_.args.chunked_prefill_size, p_.flags.max_prefill_tokens,
                          max_running_, p_.facts.context_len, *avail));
-    env_.fact({"available_gpu_mem at ready", to_bytes(*avail)});
+    env_.fact({std::string(fact_id::kFreeAtReady), "available_gpu_mem at ready", to_bytes(*avail)});
     return {};
   }
 

@@ -11,7 +11,7 @@
 #define GPUMEM_ENGINE_SGLANG_STARTUP_H_
 
 #include "engine/sglang/plan.h"
-#include "sim/rank_env.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::sglang {
 

@@ -1,4 +1,4 @@
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 
@@ -34,17 +34,17 @@ const LedgerStep* GpuLedger::failed_step() const {
 namespace {
 
 template <typename Facts>
-const Fact* find_fact(const Facts& facts, std::string_view key) {
+const Fact* find_fact(const Facts& facts, std::string_view id) {
   for (const Fact& f : facts) {
-    if (f.key == key) return &f;
+    if (f.id == id) return &f;
   }
   return nullptr;
 }
 
 }  // namespace
 
-const Fact* GpuLedger::fact(std::string_view key) const { return find_fact(facts, key); }
-const Fact* Ledger::fact(std::string_view key) const { return find_fact(facts, key); }
+const Fact* GpuLedger::fact(std::string_view id) const { return find_fact(facts, id); }
+const Fact* Ledger::fact(std::string_view id) const { return find_fact(facts, id); }
 
 bool Ledger::fits() const {
   for (const GpuLedger& g : gpus) {

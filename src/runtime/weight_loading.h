@@ -2,8 +2,8 @@
 // allocator in its order, each transient tensor (a quantization scratch, a pre-shuffle
 // copy) freed right after the allocation its `released_after` names — so the allocator's
 // segments, and the peak, come out as the engine's own loading leaves them.
-#ifndef GPUMEM_SIM_WEIGHT_LOADING_H_
-#define GPUMEM_SIM_WEIGHT_LOADING_H_
+#ifndef GPUMEM_RUNTIME_WEIGHT_LOADING_H_
+#define GPUMEM_RUNTIME_WEIGHT_LOADING_H_
 
 #include <span>
 
@@ -25,4 +25,4 @@ class WeightLoads {
 
 }  // namespace gpumem
 
-#endif  // GPUMEM_SIM_WEIGHT_LOADING_H_
+#endif  // GPUMEM_RUNTIME_WEIGHT_LOADING_H_

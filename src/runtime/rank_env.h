@@ -2,8 +2,8 @@
 // ranks, its PyTorch allocator, the observer that records its steps, and where it puts the
 // numbers it computed. The simulator builds it over simulated implementations, the probe
 // over real ones; an engine model's program sees no difference.
-#ifndef GPUMEM_SIM_RANK_ENV_H_
-#define GPUMEM_SIM_RANK_ENV_H_
+#ifndef GPUMEM_RUNTIME_RANK_ENV_H_
+#define GPUMEM_RUNTIME_RANK_ENV_H_
 
 #include <functional>
 #include <string_view>
@@ -13,8 +13,8 @@
 #include "device/comm.h"
 #include "device/device.h"
 #include "device/step_observer.h"
-#include "sim/ledger.h"
-#include "sim/weight_loading.h"
+#include "runtime/ledger.h"
+#include "runtime/weight_loading.h"
 
 namespace gpumem {
 
@@ -54,4 +54,4 @@ using RankProgram = std::function<void(RankEnv&)>;
 
 }  // namespace gpumem
 
-#endif  // GPUMEM_SIM_RANK_ENV_H_
+#endif  // GPUMEM_RUNTIME_RANK_ENV_H_

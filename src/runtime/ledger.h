@@ -7,12 +7,13 @@
 // how much was free; the GPU's later steps are absent, and other GPUs record `aborted` at
 // their next synchronisation with it — as a real engine's processes stop together.
 //
-// Engines add named facts (F, A, cell size, token counts, batch sizes) and the log lines
-// they would print, so a report holds everything a user compares with a real log. The JSON
-// form (ledger_json.h, documented in reports/README.md) is what check, diff, sweep and the
-// pictures read.
-#ifndef GPUMEM_SIM_LEDGER_H_
-#define GPUMEM_SIM_LEDGER_H_
+// Engines add facts (F, A, cell size, token counts, batch sizes) and the log lines they would
+// print, so a report holds everything a user compares with a real log. A fact has a stable
+// snake_case id that code and files key on (runtime/fact_ids.h) and the engine's own wording
+// as its label, for display only. The JSON form (ledger_json.h, schema gpumem.ledger/2) is
+// what check, diff, sweep and the pictures read.
+#ifndef GPUMEM_RUNTIME_LEDGER_H_
+#define GPUMEM_RUNTIME_LEDGER_H_
 
 #include <array>
 #include <cstdint>
@@ -57,17 +58,16 @@ struct LedgerStep {
   Bytes delta() const;  // sum of delta_by_category
 };
 
-// A named number or list an engine computed on a rank (F, A, T, …).
+using FactValue = std::variant<std::int64_t, double, Bytes, std::string, std::vector<std::int64_t>>;
+
+// A number or list an engine computed (F, A, T, …): `id` is what code and files key on
+// ("kv_tokens"), `label` the engine's wording ("max_total_num_tokens"), for display only.
 struct Fact {
-  std::string key;
-  std::variant<std::int64_t, double, Bytes, std::string, std::vector<std::int64_t>> value;
+  std::string id;
+  std::string label;
+  FactValue value;
   friend bool operator==(const Fact&, const Fact&) = default;
 };
-
-// A rank fact named with this prefix and a step's name holds how far that step's memory may
-// honestly stray from the prediction (an engine rule that magnifies a driver rounding);
-// `gpumem check` adds it to the step's tolerance.
-inline constexpr std::string_view kStepUncertaintyPrefix = "uncertainty of step ";
 
 struct GpuLedger {
   int gpu = 0;  // index on its node
@@ -80,7 +80,22 @@ struct GpuLedger {
 
   bool completed() const;
   const LedgerStep* failed_step() const;  // the step that did not end ok, if any
-  const Fact* fact(std::string_view key) const;
+  const Fact* fact(std::string_view id) const;
+};
+
+// One alternative the fit advice simulated for a start-up that does not fit: the flag and
+// the value that would make it start, instead of the value the scenario had.
+struct FitOption {
+  std::string flag;
+  std::string value;
+  std::string instead_of;
+  friend bool operator==(const FitOption&, const FitOption&) = default;
+};
+
+struct FitAdviceRecord {
+  std::vector<FitOption> options;
+  std::vector<std::string> none_found;  // flags no value of which makes it start
+  friend bool operator==(const FitAdviceRecord&, const FitAdviceRecord&) = default;
 };
 
 struct Ledger {
@@ -91,13 +106,15 @@ struct Ledger {
   bool calibrated = false;  // false: published figures only, say so in every report
   std::vector<GpuLedger> gpus;
   std::vector<Fact> facts;  // scenario-wide (resolved flags, …)
+  // Set when the fit advice ran (a start-up that does not fit); written with the ledger.
+  std::optional<FitAdviceRecord> fit_advice;
 
   bool fits() const;
   // The first GPU (lowest index) whose failure was its own (out of memory or error).
   const GpuLedger* first_failure() const;
-  const Fact* fact(std::string_view key) const;
+  const Fact* fact(std::string_view id) const;
 };
 
 }  // namespace gpumem
 
-#endif  // GPUMEM_SIM_LEDGER_H_
+#endif  // GPUMEM_RUNTIME_LEDGER_H_

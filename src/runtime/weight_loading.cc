@@ -1,4 +1,4 @@
-#include "sim/weight_loading.h"
+#include "runtime/weight_loading.h"
 
 #include <algorithm>
 #include <utility>

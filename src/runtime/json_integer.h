@@ -5,8 +5,8 @@
 // become something else. These accept only an integer that fits the target type, and
 // otherwise throw nlohmann's own type_error, so readers that already turn a
 // nlohmann::json::exception into "malformed …" report these the same way.
-#ifndef GPUMEM_SIM_JSON_INTEGER_H_
-#define GPUMEM_SIM_JSON_INTEGER_H_
+#ifndef GPUMEM_RUNTIME_JSON_INTEGER_H_
+#define GPUMEM_RUNTIME_JSON_INTEGER_H_
 
 #include <cstdint>
 #include <limits>
@@ -51,4 +51,4 @@ std::vector<std::int64_t> json_integers(const Json& j) {
 
 }  // namespace gpumem
 
-#endif  // GPUMEM_SIM_JSON_INTEGER_H_
+#endif  // GPUMEM_RUNTIME_JSON_INTEGER_H_

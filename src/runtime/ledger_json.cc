@@ -1,9 +1,11 @@
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
 
 #include <nlohmann/json.hpp>
 
-#include "sim/json_integer.h"
 #include "core/json_location.h"
+#include "runtime/fact_ids.h"
+#include "runtime/json_integer.h"
+#include "runtime/key_figures.h"
 
 namespace gpumem {
 
@@ -13,7 +15,8 @@ Json facts_to_json(const std::vector<Fact>& facts) {
   Json out = Json::array();
   for (const Fact& f : facts) {
     Json j;
-    j["key"] = f.key;
+    j["id"] = f.id;
+    j["label"] = f.label;
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
@@ -39,7 +42,16 @@ std::vector<Fact> facts_from_json(const Json& array) {
   std::vector<Fact> out;
   for (const Json& j : array) {
     Fact f;
-    f.key = j.at("key").get<std::string>();
+    if (j.contains("id")) {
+      f.id = j.at("id").get<std::string>();
+      f.label = j.at("label").get<std::string>();
+    } else {
+      f.label = j.at("key").get<std::string>();
+      f.id = fact_id::fact_id_of_v1_label(f.label);
+      if (f.id.empty()) {
+        throw Json::other_error::create(501, "unknown v1 fact '" + f.label + "'", &j);
+      }
+    }
     if (j.contains("int")) {
       f.value = json_integer<std::int64_t>(j.at("int"));
     } else if (j.contains("float")) {
@@ -111,17 +123,74 @@ LedgerStep step_from_json(const Json& j) {
   return s;
 }
 
+Json optional_bytes(const std::optional<Bytes>& b) { return b ? Json(b->value()) : Json(); }
+
+template <typename T>
+Json optional_value(const std::optional<T>& v) {
+  return v ? Json(*v) : Json();
+}
+
+}  // namespace
+
+Json key_figures_to_json(const KeyFigures& k) {
+  Json j;
+  j["fits"] = k.fits;
+  if (k.failure) {
+    Json f;
+    f["step"] = k.failure->step;
+    f["gpu"] = k.failure->gpu;
+    f["outcome"] = std::string(outcome_name(k.failure->outcome));
+    f["message"] = k.failure->message;
+    f["shortfall_bytes"] = optional_bytes(k.failure->shortfall);
+    j["failure"] = std::move(f);
+  } else {
+    j["failure"] = nullptr;
+  }
+  Json weights = Json::array();
+  for (Bytes b : k.weights_bytes) weights.push_back(b.value());
+  j["weights_bytes"] = std::move(weights);
+  j["kv_tokens"] = optional_value(k.kv_tokens);
+  j["kv_bytes"] = optional_bytes(k.kv_bytes);
+  j["max_running_requests"] = optional_value(k.max_running_requests);
+  j["max_concurrency"] = optional_value(k.max_concurrency);
+  j["free_before_weights_bytes"] = optional_bytes(k.free_before_weights);
+  j["free_after_weights_bytes"] = optional_bytes(k.free_after_weights);
+  j["cuda_graph_bytes"] = optional_bytes(k.cuda_graph_bytes);
+  j["min_headroom_bytes"] = optional_bytes(k.min_headroom);
+  return j;
+}
+
+namespace {
+
+Json fit_advice_to_json(const std::optional<FitAdviceRecord>& advice) {
+  if (!advice) return nullptr;
+  Json j;
+  Json options = Json::array();
+  for (const FitOption& o : advice->options) {
+    Json oj;
+    oj["flag"] = o.flag;
+    oj["value"] = o.value;
+    oj["instead_of"] = o.instead_of;
+    options.push_back(std::move(oj));
+  }
+  j["options"] = std::move(options);
+  j["none_found"] = advice->none_found;
+  return j;
+}
+
 }  // namespace
 
 std::string ledger_to_json(const Ledger& ledger) {
   Json j;
-  j["format"] = kLedgerFormat;
+  j["schema"] = kLedgerSchema;
   j["scenario"] = ledger.scenario;
   j["engine"] = ledger.engine;
   j["gpu_type"] = ledger.gpu_type;
   j["calibration"] = ledger.calibration;
   j["calibrated"] = ledger.calibrated;
   j["fits"] = ledger.fits();
+  j["key_figures"] = key_figures_to_json(key_figures(ledger));
+  j["fit_advice"] = fit_advice_to_json(ledger.fit_advice);
   j["facts"] = facts_to_json(ledger.facts);
   Json gpus = Json::array();
   for (const GpuLedger& g : ledger.gpus) {
@@ -144,11 +213,18 @@ std::string ledger_to_json(const Ledger& ledger) {
 Result<Ledger> ledger_from_json(const std::string& file, const std::string& text) {
   try {
     const Json j = Json::parse(text);
-    if (j.at("format").get<std::string>() != kLedgerFormat) {
-      return invalid_input(Diagnostic{location_of_pointer(file, text, "/format"),
-                                      "not a " + std::string(kLedgerFormat) + " ledger (format '" +
-                                          j.at("format").get<std::string>() + "')"}
-                               .to_string());
+    // gpumem.ledger/2 names its schema; a v1 file its format (read alike: facts by label).
+    const bool v2 = j.contains("schema") && j.at("schema") == kLedgerSchema;
+    const bool v1 = !j.contains("schema") && j.contains("format") &&
+                    j.at("format") == "gpumem.ledger.v1";
+    if (!v1 && !v2) {
+      const std::string what = j.contains("schema")   ? j.at("schema").dump()
+                               : j.contains("format") ? j.at("format").dump()
+                                                      : "none";
+      return invalid_input(
+          Diagnostic{location_of_pointer(file, text, j.contains("schema") ? "/schema" : "/format"),
+                     "not a " + std::string(kLedgerSchema) + " ledger (schema " + what + ")"}
+              .to_string());
     }
     Ledger l;
     l.scenario = j.at("scenario").get<std::string>();
@@ -157,6 +233,15 @@ Result<Ledger> ledger_from_json(const std::string& file, const std::string& text
     l.calibration = j.at("calibration").get<std::string>();
     l.calibrated = j.at("calibrated").get<bool>();
     l.facts = facts_from_json(j.at("facts"));
+    if (j.contains("fit_advice") && !j.at("fit_advice").is_null()) {
+      FitAdviceRecord a;
+      for (const Json& o : j.at("fit_advice").at("options")) {
+        a.options.push_back({o.at("flag").get<std::string>(), o.at("value").get<std::string>(),
+                             o.at("instead_of").get<std::string>()});
+      }
+      a.none_found = j.at("fit_advice").at("none_found").get<std::vector<std::string>>();
+      l.fit_advice = std::move(a);
+    }
     for (const Json& gj : j.at("gpus")) {
       GpuLedger g;
       g.gpu = json_integer<int>(gj.at("gpu"), 0);
