@@ -139,7 +139,8 @@ Command sweep_command() {
             return report_diagnostics(diags);
           }
           // The constants `gpumem simulate` would choose, for every GPU the grid reaches.
-          sweep::SweepInputs inputs{ws->gpus, ws->models, {}};
+          SimulationCache cache;
+          sweep::SweepInputs inputs{ws->gpus, ws->models, {}, &cache};
           std::vector<std::string> gpus = {base->hardware.gpu};
           for (const sweep::Axis& a : axes) {
             if (a.kind == sweep::AxisKind::kGpu) gpus = a.values;

@@ -394,7 +394,9 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     log_outcome(r);
     return r;
   }
-  const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
+  // Shared by the replay and the fit advice's variants of it.
+  SimulationCache cache;
+  const SimulationInputs inputs{ctx.gpus, ctx.models, *constants, &cache};
   std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
   if (!ledger || !diags.empty() || ledger->gpus.empty()) {
     r.not_replayed = "the replay was refused: " + join_diagnostics(diags);
