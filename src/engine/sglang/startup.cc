@@ -6,12 +6,11 @@
 #include "core/python_format.h"
 #include "engine/sglang/graph_capture.h"
 #include "engine/sglang/log_lines.h"
+#include "engine/startup_helpers.h"
 #include "runtime/fact_ids.h"
 
 namespace gpumem::sglang {
 namespace {
-
-Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
 
 // One rank's start-up. Members hold what SGLang keeps between steps.
 class RankStartup {
@@ -22,11 +21,9 @@ class RankStartup {
         env_(env),
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]) {
-    const int replica_base = env.rank / (plan.tp * plan.pp) * (plan.tp * plan.pp);
-    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(replica_base + pp_rank_ * plan.tp + t);
-    for (int s = 0; s < plan.pp; ++s) {
-      pp_group_.push_back(replica_base + s * plan.tp + plan.tp_rank_of(env.rank));
-    }
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    tp_group_ = std::move(groups.tp);
+    pp_group_ = std::move(groups.pp);
   }
 
   void run() {
@@ -55,7 +52,7 @@ class RankStartup {
 
  private:
   bool step(std::string_view name, Status (RankStartup::*body)()) {
-    return env_.step(name, [&] { return (this->*body)(); }).ok();
+    return run_step(env_, name, this, body);
   }
 
   // sglang v0.5.9 utils/common.py get_available_gpu_memory: empty_cache, then cudaMemGetInfo
@@ -92,7 +89,7 @@ class RankStartup {
       Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, p_.nccl);
       if (!c.ok()) return c.status();
       tp_comm_ = *c;
-      GPUMEM_RETURN_IF_ERROR(warm_up(tp_comm_));
+      GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, tp_comm_));
     }
     if (p_.custom_all_reduce.enabled) {
       GPUMEM_RETURN_IF_ERROR(
@@ -101,20 +98,9 @@ class RankStartup {
     if (p_.pp > 1) {
       Result<CommunicatorId> c = env_.comm.create_communicator(pp_group_, p_.nccl);
       if (!c.ok()) return c.status();
-      GPUMEM_RETURN_IF_ERROR(warm_up(*c));
+      GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, *c));
     }
     return {};
-  }
-
-  // pynccl.py PyNcclCommunicator.__init__: all_reduce of torch.zeros(1) on the device, a
-  // float32 tensor from PyTorch's allocator (then cached, until the next empty_cache).
-  Status warm_up(CommunicatorId comm) {
-    Result<BlockHandle> t = env_.allocator.allocate(bytes(4), Category::kCommunication);
-    if (!t.ok()) return t.status();
-    Result<DevicePtr> p = env_.allocator.address(*t);
-    if (!p.ok()) return p.status();
-    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *p, bytes(4)));
-    return env_.allocator.free(*t);
   }
 
   Status free_memory() {
@@ -330,9 +316,7 @@ class RankStartup {
     return allocate(cublas_workspace(), Category::kWorkspace);
   }
 
-  Bytes cublas_workspace() const {
-    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
-  }
+  Bytes cublas_workspace() const { return k_.cublas.for_gpu(p_.gpu); }
 
   Status attention_backend() {
     // sglang v0.5.9 model_runner.py init_attention_backend: the backend's own buffers.

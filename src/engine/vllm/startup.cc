@@ -7,14 +7,13 @@
 #include <optional>
 
 #include "engine/ipc_sharing.h"
+#include "engine/startup_helpers.h"
 #include "engine/vllm/forward_pass.h"
 #include "engine/vllm/log_lines.h"
 #include "runtime/fact_ids.h"
 
 namespace gpumem::vllm {
 namespace {
-
-Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
 
 // One rank's start-up. Members hold what vLLM's worker keeps between steps.
 class RankStartup {
@@ -26,8 +25,9 @@ class RankStartup {
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]),
         last_stage_(pp_rank_ == plan.pp - 1) {
-    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(pp_rank_ * plan.tp + t);
-    for (int s = 0; s < plan.pp; ++s) pp_group_.push_back(s * plan.tp + plan.tp_rank_of(env.rank));
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    tp_group_ = std::move(groups.tp);
+    pp_group_ = std::move(groups.pp);
   }
 
   void run() {
@@ -54,7 +54,7 @@ class RankStartup {
 
  private:
   bool step(std::string_view name, Status (RankStartup::*body)()) {
-    return env_.step(name, [&] { return (this->*body)(); }).ok();
+    return run_step(env_, name, this, body);
   }
 
   Result<BlockHandle> allocate(Bytes size, Category c) { return env_.allocator.allocate(size, c); }
@@ -63,21 +63,10 @@ class RankStartup {
 
   Status context() { return env_.device.init_context(); }
 
-  // vllm distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__: "A small
-  // all_reduce for warmup" of torch.zeros(1) from PyTorch's allocator.
-  Status warm_up(CommunicatorId comm) {
-    Result<BlockHandle> t = allocate(bytes(4), Category::kCommunication);
-    if (!t.ok()) return t.status();
-    Result<DevicePtr> ptr = env_.allocator.address(*t);
-    if (!ptr.ok()) return ptr.status();
-    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *ptr, bytes(4)));
-    return free(*t);
-  }
-
   Result<CommunicatorId> pynccl(const std::vector<int>& group) {
     Result<CommunicatorId> c = env_.comm.create_communicator(group, p_.nccl);
     if (!c.ok()) return c.status();
-    GPUMEM_RETURN_IF_ERROR(warm_up(*c));
+    GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, *c));
     return *c;
   }
 
@@ -159,9 +148,7 @@ class RankStartup {
     return {};
   }
 
-  Bytes cublas_workspace() const {
-    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
-  }
+  Bytes cublas_workspace() const { return k_.cublas.for_gpu(p_.gpu); }
 
   Status profile_run() {
     // gpu_worker.py memory_profiling: gc, empty_cache, reset_peak_memory_stats, then
