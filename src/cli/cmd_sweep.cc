@@ -12,6 +12,7 @@
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/output_guard.h"
+#include "cli/scenario_input.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/spelling.h"
@@ -72,7 +73,7 @@ Command sweep_command() {
       "sweep", "simulate a scenario over a grid of flag, hardware or environment values",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
-          std::string scenario;
+          ScenarioInput input;
           std::vector<std::string> vary;
           std::string best;
           std::string format = "table";
@@ -81,7 +82,7 @@ Command sweep_command() {
           std::string calibration;
         };
         auto o = std::make_shared<Options>();
-        app.add_option("scenario", o->scenario, "scenario YAML file")->required();
+        add_scenario_input(app, o->input);
         app.add_option("--vary", o->vary,
                        "KEY=V1,V2,... or KEY=A..B:STEP; KEY is an engine flag (--name), "
                        "hardware.gpu, hardware.count, hardware.nodes, "
@@ -99,12 +100,12 @@ Command sweep_command() {
                        "calibration entry (default: the one matching each GPU)");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
-          if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+          if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
             return report_diagnostics(diags);
           }
           std::optional<Workspace> ws = open_workspace(global, diags);
           if (!ws) return report_diagnostics(diags);
-          std::optional<Scenario> base = load_scenario(o->scenario, ws->gpus, diags);
+          std::optional<Scenario> base = load_scenario_input(*ws, o->input, global, diags);
           if (!base || !diags.empty()) return report_diagnostics(diags);
           if (engine_of(*base, diags) == nullptr) return report_diagnostics(diags);
           std::vector<sweep::Axis> axes;

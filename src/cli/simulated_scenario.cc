@@ -10,6 +10,13 @@ std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::s
                                                Diagnostics& diags) {
   std::optional<Scenario> s = load_scenario(file, ws.gpus, diags);
   if (!s || !diags.empty()) return std::nullopt;
+  return simulate_loaded(ws, std::move(*s), calibration_pin, diags);
+}
+
+std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario scenario,
+                                                 const std::string& calibration_pin,
+                                                 Diagnostics& diags) {
+  std::optional<Scenario> s = std::move(scenario);
   std::optional<SimulationConstants> constants = choose_calibration(ws, *s, calibration_pin, diags);
   if (!constants) return std::nullopt;
   auto cache = std::make_shared<SimulationCache>();

@@ -28,6 +28,10 @@ struct SimulatedScenario {
 std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::string& file,
                                                const std::string& calibration_pin,
                                                Diagnostics& diags);
+// The same for a scenario already read (from a file or a launch command).
+std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario scenario,
+                                                 const std::string& calibration_pin,
+                                                 Diagnostics& diags);
 
 }  // namespace gpumem::cli
 

@@ -34,9 +34,18 @@
 
 namespace gpumem {
 
+// How a command line starts the engine: a program and its subcommand (`vllm serve`), or a
+// Python module run with `python -m` (`sglang.launch_server`).
+struct LaunchForm {
+  std::string_view program;       // "vllm"; empty for a module
+  std::string_view subcommand;    // "serve"
+  std::string_view module;        // "vllm.entrypoints.openai.api_server"
+  bool model_positional = false;  // `vllm serve MODEL`
+};
+
 // A lever the fit advice may move to make a start-up fit.
 struct FitKnob {
-  enum class Kind { kMemoryFraction, kGraphSize };
+  enum class Kind { kMemoryFraction, kGraphSize, kMaxLength };
   Kind kind = Kind::kMemoryFraction;
   std::string flag;                   // as the engine spells it: "--mem-fraction-static"
   std::string current_fact;           // id of the ledger fact holding its value in this start-up
@@ -79,6 +88,12 @@ class EngineModel {
   // Reads `engine`'s environment; every problem goes to `diags`.
   virtual void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const = 0;
   virtual std::vector<FitKnob> fit_knobs(const Scenario& scenario) const = 0;
+  // The command lines that start this engine, and the flags that name the model it serves.
+  virtual std::vector<LaunchForm> launch_forms() const = 0;
+  virtual std::vector<std::string_view> model_flags() const = 0;
+  // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
+  // read (the plan then reports why).
+  virtual int gpus_used(const ScenarioEngine& engine) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
   // The engine-neutral figures of a ledger this engine produced.

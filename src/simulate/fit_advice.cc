@@ -55,8 +55,7 @@ std::optional<double> nearest_fraction(const EngineModel& engine, const Scenario
 
 // The largest CUDA-graph size below `current` that makes the scenario start, searched in
 // coarser steps for large sizes.
-std::optional<std::int64_t> largest_graph_size(const EngineModel& engine,
-                                               const Scenario& scenario,
+std::optional<std::int64_t> largest_graph_size(const EngineModel& engine, const Scenario& scenario,
                                                const SimulationInputs& inputs, const FitKnob& k,
                                                std::int64_t current) {
   for (std::int64_t bs = current - 1; bs >= 1; --bs) {
@@ -71,6 +70,27 @@ std::optional<std::int64_t> largest_graph_size(const EngineModel& engine,
     bs = bs > 8 ? bs - bs / 8 : bs;
   }
   return std::nullopt;
+}
+
+// The longest request length below `current`, in steps of 1,024 tokens, that makes the
+// scenario start: a binary search (a shorter maximum never needs more memory).
+std::optional<std::int64_t> longest_length(const EngineModel& engine, const Scenario& scenario,
+                                           const SimulationInputs& inputs, const FitKnob& k,
+                                           std::int64_t current) {
+  constexpr std::int64_t kStep = 1024;
+  std::int64_t low = 1;                       // in steps of kStep
+  std::int64_t high = (current - 1) / kStep;  // candidates are 1..high steps
+  std::optional<std::int64_t> best;
+  while (low <= high) {
+    const std::int64_t mid = (low + high) / 2;
+    if (fits(with_flag(engine, scenario, k.flag, std::to_string(mid * kStep)), inputs)) {
+      best = mid * kStep;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -94,7 +114,16 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
     const Fact* f = ledger.fact(k.current_fact);
     if (f == nullptr) continue;
     Search s{&k, "", {}};
-    if (k.kind == FitKnob::Kind::kGraphSize) {
+    if (k.kind == FitKnob::Kind::kMaxLength) {
+      const std::int64_t current = std::get<std::int64_t>(f->value);
+      s.current = std::to_string(current);
+      s.found = std::async(std::launch::deferred, [&, current]() -> std::optional<std::string> {
+        const std::optional<std::int64_t> len =
+            longest_length(*engine, scenario, inputs, k, current);
+        if (!len) return std::nullopt;
+        return std::to_string(*len);
+      });
+    } else if (k.kind == FitKnob::Kind::kGraphSize) {
       const std::int64_t current = std::get<std::int64_t>(f->value);
       s.current = std::to_string(current);
       s.found = std::async(std::launch::async, [&, current]() -> std::optional<std::string> {
@@ -124,6 +153,17 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
   return advice;
 }
 
+namespace {
+
+std::string nothing_found(const FitKnob& k) {
+  if (k.kind == FitKnob::Kind::kMemoryFraction) {
+    return fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0);
+  }
+  return "  no smaller " + k.flag + "\n";
+}
+
+}  // namespace
+
 std::string advise_fit(const FitAdviceRecord& advice, const Scenario& scenario) {
   Diagnostics ignored;
   const EngineModel* engine = engine_of(scenario, ignored);
@@ -138,16 +178,10 @@ std::string advise_fit(const FitAdviceRecord& advice, const Scenario& scenario) 
     }
     for (const std::string& f : advice.none_found) {
       if (f != k.flag || said) continue;
-      out += k.kind == FitKnob::Kind::kMemoryFraction
-                 ? fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0)
-                 : "  no smaller " + k.flag + "\n";
+      out += nothing_found(k);
       said = true;
     }
-    if (!said) {
-      out += k.kind == FitKnob::Kind::kMemoryFraction
-                 ? fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0)
-                 : "  no smaller " + k.flag + "\n";
-    }
+    if (!said) out += nothing_found(k);
   }
   return out;
 }

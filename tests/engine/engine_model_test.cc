@@ -36,7 +36,7 @@ TEST(EngineModels, EachSpellsItsOwnFlags) {
 TEST(EngineModels, FitKnobsFollowTheRelease) {
   const std::vector<FitKnob> old_vllm =
       find_engine("vllm")->fit_knobs(scenario_with("vllm", "0.10.2"));
-  ASSERT_EQ(old_vllm.size(), 2u);
+  ASSERT_EQ(old_vllm.size(), 3u);
   EXPECT_EQ(old_vllm[0].flag, "--gpu-memory-utilization");
   EXPECT_EQ(old_vllm[0].max_percent, 100);
   EXPECT_EQ(old_vllm[1].flag, "--cuda-graph-sizes");
@@ -50,6 +50,9 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(sglang[0].flag, "--mem-fraction-static");
   EXPECT_EQ(sglang[0].current_fact, "mem_fraction_static");
   EXPECT_EQ(sglang[1].flag, "--cuda-graph-max-bs");
+  EXPECT_EQ(sglang[2].flag, "--context-length");
+  EXPECT_EQ(old_vllm[2].flag, "--max-model-len");
+  EXPECT_EQ(old_vllm[2].kind, FitKnob::Kind::kMaxLength);
 }
 
 TEST(EngineModels, AnUnmodelledEngineIsRefusedWithADidYouMean) {

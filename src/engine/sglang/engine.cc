@@ -3,6 +3,7 @@
 #include "core/python_format.h"
 #include "engine/sglang/environment.h"
 #include "engine/sglang/flags.h"
+#include "engine/sglang/layout.h"
 #include "engine/sglang/plan.h"
 #include "engine/sglang/startup.h"
 #include "engine/sglang/version.h"
@@ -74,16 +75,31 @@ class Model final : public EngineModel {
   std::vector<FitKnob> fit_knobs(const Scenario&) const override {
     // sglang v0.5.9 server_args.py: --mem-fraction-static in (0, 1); --cuda-graph-max-bs
     // replaces an explicit --cuda-graph-bs list.
-    return {{FitKnob::Kind::kMemoryFraction,
-             "--mem-fraction-static",
-             std::string(fact_id::kMemFractionStatic),
-             99,
-             {}},
-            {FitKnob::Kind::kGraphSize,
-             "--cuda-graph-max-bs",
-             std::string(fact_id::kCudaGraphMaxBs),
-             0,
-             {"--cuda-graph-bs"}}};
+    return {
+        {FitKnob::Kind::kMemoryFraction,
+         "--mem-fraction-static",
+         std::string(fact_id::kMemFractionStatic),
+         99,
+         {}},
+        {FitKnob::Kind::kGraphSize,
+         "--cuda-graph-max-bs",
+         std::string(fact_id::kCudaGraphMaxBs),
+         0,
+         {"--cuda-graph-bs"}},
+        {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen), 0, {}}};
+  }
+  std::vector<LaunchForm> launch_forms() const override {
+    // sglang v0.5.9 launch_server.py (python -m sglang.launch_server) and the `sglang serve`
+    // console script of later releases.
+    return {{"", "", "sglang.launch_server", false}, {"sglang", "serve", "", false}};
+  }
+  std::vector<std::string_view> model_flags() const override {
+    return {"--model-path", "--model"};  // server_args.py: "--model-path", "--model"
+  }
+  int gpus_used(const ScenarioEngine& engine) const override {
+    Diagnostics ignored;  // the plan reports them
+    const ServerFlags f = read_server_flags(engine, ignored);
+    return ignored.empty() ? static_cast<int>(gpus_needed(f)) : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                        Diagnostics& diags) const override {

@@ -104,7 +104,24 @@ class Model final : public EngineModel {
       graphs.flag = "--max-cudagraph-capture-size";
       graphs.replaces = {"--cudagraph-capture-sizes", "--cuda-graph-sizes"};
     }
-    return {fraction, graphs};
+    const FitKnob length{
+        FitKnob::Kind::kMaxLength, "--max-model-len", std::string(fact_id::kMaxModelLen), 0, {}};
+    return {fraction, graphs, length};
+  }
+  std::vector<LaunchForm> launch_forms() const override {
+    // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
+    // module the documentation's older examples start.
+    return {{"vllm", "serve", "", true},
+            {"", "", "vllm.entrypoints.openai.api_server", false},
+            {"", "", "vllm.entrypoints.api_server", false}};
+  }
+  std::vector<std::string_view> model_flags() const override { return {"--model"}; }
+  int gpus_used(const ScenarioEngine& engine) const override {
+    Diagnostics ignored;  // the plan reports them
+    const std::optional<Version> v = parse_version(engine.version);
+    const EngineFlags f =
+        read_engine_flags(engine, rules_for(v.value_or(kOldestModelled)), ignored);
+    return ignored.empty() ? f.tp_size * f.pp_size : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                        Diagnostics& diags) const override {
