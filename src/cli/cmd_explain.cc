@@ -96,9 +96,9 @@ Command explain_command() {
               if (!o->engine.empty()) {
                 engine = o->engine == "sglang" ? LogEngine::kSglang : LogEngine::kVllm;
               }
-              Result<StartupLog> log = read_startup_log(text.value(), engine);
+              Result<StartupLog> log = read_startup_log(text.value(), engine, o->log);
               if (!log.ok()) {
-                std::fprintf(stderr, "%s: %s\n", o->log.c_str(), log.status().message().c_str());
+                std::fprintf(stderr, "%s\n", log.status().message().c_str());
                 return kExitBadInput;
               }
               if (Status chosen = choose_startup(*log, o->startup, *o); !chosen.ok()) {

@@ -10,12 +10,20 @@
 namespace gpumem {
 namespace {
 
-std::vector<std::string> shell_words(std::string_view s) {
-  std::vector<std::string> words;
+// A word of a command line and where it starts in the line.
+struct Word {
+  std::string text;
+  size_t begin = 0;
+};
+
+std::vector<Word> shell_words(std::string_view s) {
+  std::vector<Word> words;
   std::string word;
   bool in_word = false;
+  size_t begin = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
+    if (!in_word) begin = i;
     if (c == '\'' || c == '"') {
       const size_t close = s.find(c, i + 1);
       const size_t end = close == std::string_view::npos ? s.size() : close;
@@ -27,7 +35,7 @@ std::vector<std::string> shell_words(std::string_view s) {
       word += s[++i];
       in_word = true;
     } else if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
-      if (in_word) words.push_back(word);
+      if (in_word) words.push_back({word, begin});
       word.clear();
       in_word = false;
     } else {
@@ -35,7 +43,7 @@ std::vector<std::string> shell_words(std::string_view s) {
       in_word = true;
     }
   }
-  if (in_word) words.push_back(word);
+  if (in_word) words.push_back({word, begin});
   return words;
 }
 
@@ -92,8 +100,10 @@ const FlagSpec* abbreviated_flag(LogEngine engine, std::string name) {
 
 }  // namespace
 
-std::optional<LaunchCommand> parse_launch_command(std::string_view text, int line) {
-  const std::vector<std::string> w = shell_words(text);
+std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
+  const std::vector<Word> words = shell_words(l.message);
+  std::vector<std::string> w;
+  for (const Word& word : words) w.push_back(word.text);
   LaunchCommand cmd;
   size_t i = arguments_start(w, cmd.engine);
   if (i == std::string::npos) return std::nullopt;
@@ -106,11 +116,13 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
       ++i;
       continue;
     }
+    size_t value_begin = i + 1 < w.size() ? words[i + 1].begin : words[i].begin;
     std::string name = w[i++];
     std::vector<std::string> values;
     if (size_t eq = name.find('='); eq != std::string::npos) {
       values.push_back(name.substr(eq + 1));
       name = name.substr(0, eq);
+      value_begin = words[i - 1].begin + eq + 1;
     }
     const FlagSpec* spec = find_flag_spec(cmd.engine, name);
     if (spec == nullptr) spec = abbreviated_flag(cmd.engine, name);
@@ -136,7 +148,9 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
     f.flag = std::string(spec->name);
     f.values = values;
     f.is_list = spec->type == FlagType::kIntList;
-    f.line = line;
+    const LogPosition at = l.position(value_begin);
+    f.line = at.line;
+    f.column = at.column;
     f.source = "launch command";
     cmd.flags.push_back(std::move(f));
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "explain/log_line.h"
 #include "explain/startup_log.h"
 
 namespace gpumem {
@@ -22,8 +23,8 @@ struct LaunchCommand {
   std::vector<std::string> unknown_flags;  // as written
 };
 
-// Nothing when `text` does not start an SGLang or vLLM server.
-std::optional<LaunchCommand> parse_launch_command(std::string_view text, int line);
+// Nothing when the line's message does not start an SGLang or vLLM server.
+std::optional<LaunchCommand> parse_launch_command(const LogLine& line);
 
 }  // namespace gpumem
 

@@ -298,13 +298,16 @@ void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainConte
   if (!o.gpu.empty()) {
     const GpuSpec* g = ctx.gpus.find(o.gpu);
     s.gpu = {g != nullptr ? g->name : "",
-             g != nullptr ? "given with --gpu" : "--gpu " + o.gpu + " is not in the GPU catalog"};
+             g != nullptr ? "given with --gpu" : "--gpu " + o.gpu + " is not in the GPU catalog",
+             {}};
   }
   if (!o.model.empty()) {
     Diagnostics ignored;
     s.model_resolved = ctx.models.find(o.model, ignored).ok();
-    s.model = {o.model, s.model_resolved ? "given with --model"
-                                         : "--model " + o.model + " is not in the model catalog"};
+    s.model = {o.model,
+               s.model_resolved ? "given with --model"
+                                : "--model " + o.model + " is not in the model catalog",
+               {}};
   }
   if (o.gpu_count > 0) {
     s.gpus_per_node = std::max(o.gpu_count / s.nodes, 1);
@@ -312,9 +315,19 @@ void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainConte
   }
 }
 
-std::string join_diagnostics(const Diagnostics& d) {
+// The errors of `d`, those about a line of the implied scenario `yaml_file` reported at the
+// place in the log that line's value came from.
+std::string join_diagnostics(const Diagnostics& d, const std::string& yaml_file,
+                             const ImpliedYaml* yaml, const std::string& log_file) {
   std::string out;
-  for (const Diagnostic& e : d.errors()) out += (out.empty() ? "" : "; ") + e.to_string();
+  for (Diagnostic e : d.errors()) {
+    if (yaml != nullptr && e.loc.file == yaml_file && e.loc.line >= 1 &&
+        static_cast<size_t>(e.loc.line) <= yaml->sources.size()) {
+      const LogPosition at = yaml->sources[static_cast<size_t>(e.loc.line) - 1];
+      if (at.line > 0) e.loc = {log_file, at.line, at.column};
+    }
+    out += (out.empty() ? "" : "; ") + e.to_string();
+  }
   return out;
 }
 
@@ -334,9 +347,9 @@ std::string_view verdict_name(Verdict v) {
   return "";
 }
 
-RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& name,
-                           const Scenario* user, const ExplainOverrides& overrides,
-                           const ExplainContext& ctx) {
+RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                           const std::string& name, const Scenario* user,
+                           const ExplainOverrides& overrides, const ExplainContext& ctx) {
   RunExplanation r;
   r.run = run;
   r.first_line = run.first_line;
@@ -346,6 +359,9 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   r.pins = r.implied.pins;
   Diagnostics diags;
   std::optional<Scenario> scenario;
+  const std::string yaml_file = name + ".yaml";
+  const ImpliedYaml yaml = implied_yaml(r.implied);
+  const auto why = [&] { return join_diagnostics(diags, yaml_file, &yaml, log_file); };
   if (user != nullptr) {
     scenario = *user;
     r.scenario_file = user->file;
@@ -360,9 +376,9 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     log_outcome(r);
     return r;
   } else {
-    scenario = parse_scenario(name + ".yaml", scenario_yaml(r.implied, ""), ctx.gpus, diags);
+    scenario = parse_scenario(yaml_file, yaml.text, ctx.gpus, diags);
     if (!scenario || !diags.empty()) {
-      r.not_replayed = "the implied scenario is invalid: " + join_diagnostics(diags);
+      r.not_replayed = "the implied scenario is invalid: " + why();
       logged_only(r);
       log_outcome(r);
       return r;
@@ -390,7 +406,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   }
   std::optional<SimulationConstants> constants = ctx.constants(*scenario, diags);
   if (!constants) {
-    r.not_replayed = "no simulation constants: " + join_diagnostics(diags);
+    r.not_replayed = "no simulation constants: " + why();
     logged_only(r);
     log_outcome(r);
     return r;
@@ -398,7 +414,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
   std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
   if (!ledger || !diags.empty() || ledger->gpus.empty()) {
-    r.not_replayed = "the replay was refused: " + join_diagnostics(diags);
+    r.not_replayed = "the replay was refused: " + why();
     logged_only(r);
     log_outcome(r);
     return r;
@@ -418,7 +434,7 @@ Explanation explain_log(const StartupLog& log, const std::string& log_file, cons
   stem = stem.substr(0, stem.rfind('.'));
   for (size_t i = 0; i < log.runs.size(); ++i) {
     const std::string name = log.runs.size() == 1 ? stem : stem + "-" + std::to_string(i + 1);
-    e.runs.push_back(explain_run(log.runs[i], log.engine, name, user, overrides, ctx));
+    e.runs.push_back(explain_run(log.runs[i], log.engine, log_file, name, user, overrides, ctx));
   }
   return e;
 }

@@ -100,11 +100,13 @@ struct ExplainOverrides {
   int gpu_count = 0;  // GPUs in all; 0: as the log implies
 };
 
-// Explains one logged start-up. `user` (may be null) replaces the implied scenario; the log
-// then only pins the values it printed that the scenario leaves unset.
-RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& name,
-                           const Scenario* user, const ExplainOverrides& overrides,
-                           const ExplainContext& ctx);
+// Explains one logged start-up of `log_file`. `user` (may be null) replaces the implied
+// scenario; the log then only pins the values it printed that the scenario leaves unset.
+// An error the scenario's reader or the engine finds in the implied scenario is reported at
+// the line and column of the log its value was read from.
+RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                           const std::string& name, const Scenario* user,
+                           const ExplainOverrides& overrides, const ExplainContext& ctx);
 
 // Every start-up of `log`.
 Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,

@@ -42,10 +42,10 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
     Result<ModelEntry> entry = models.find(slug, ignored);
     if (!entry.ok()) continue;
     const std::string id = lower(first_word(entry.value().model_id));
-    if (id == want) return Sourced{slug, "model_id " + entry.value().model_id};
+    if (id == want) return Sourced{slug, "model_id " + entry.value().model_id, {}};
     if (!by_base && (lower(basename(id)) == want_base || slug == want_base)) {
       by_base = Sourced{
-          slug, "last path component matches model_id " + first_word(entry.value().model_id)};
+          slug, "last path component matches model_id " + first_word(entry.value().model_id), {}};
     }
   }
   return by_base;
@@ -59,13 +59,15 @@ bool same_printed(double printed, int decimals, double actual) {
 }
 
 // The GPU type by the name the log prints, else by a total it prints (vLLM's CUDA total in
-// GiB; nvidia-smi's memory.total in MiB). Several types may share a total: the first in
-// catalog order is taken and the note names the others.
+// GiB; nvidia-smi's memory.total in MiB). Several types may share a total (the RTX 3090 Ti,
+// 4090 and A5000 all show 24564 MiB): then none is taken, and the note names them.
 Sourced resolve_gpu(const LogRun& run, const GpuCatalog& gpus) {
   if (run.gpu_name) {
     for (const GpuSpec& g : gpus.gpus()) {
       if (lower(g.nvidia_smi_name) == lower(*run.gpu_name)) {
-        return {g.name, "printed name '" + *run.gpu_name + "', " + line_note(run.gpu_name_line)};
+        return {g.name,
+                "printed name '" + *run.gpu_name + "', " + line_note(run.gpu_name_line),
+                {run.gpu_name_line, 0}};
       }
     }
   }
@@ -100,23 +102,27 @@ Sourced resolve_gpu(const LogRun& run, const GpuCatalog& gpus) {
       }
     }
     if (nearest != nullptr) {
-      return {nearest->name, why + " is nearest to " + nearest->name + " (CUDA total " +
-                                 python_fixed(gib(*nearest->cuda_total), 2) +
-                                 " GiB; no GPU of the catalog has exactly this total)"};
+      return {nearest->name,
+              why + " is nearest to " + nearest->name + " (CUDA total " +
+                  python_fixed(gib(*nearest->cuda_total), 2) +
+                  " GiB; no GPU of the catalog has exactly this total)",
+              {}};
     }
   }
   if (matches.empty()) {
-    return {"", run.gpu_name  ? "printed name '" + *run.gpu_name + "' is not in the GPU catalog"
-                : why.empty() ? "neither the GPU's name nor its total memory is printed"
-                              : why + " matches no GPU in the catalog"};
+    return {"",
+            run.gpu_name  ? "printed name '" + *run.gpu_name + "' is not in the GPU catalog"
+            : why.empty() ? "neither the GPU's name nor its total memory is printed"
+                          : why + " matches no GPU in the catalog",
+            {}};
   }
-  std::string note = why + " matches " + matches.front();
   if (matches.size() > 1) {
-    note += " (also ";
-    for (size_t i = 1; i < matches.size(); ++i) note += (i > 1 ? ", " : "") + matches[i];
-    note += ": the first is taken)";
+    std::string all;
+    for (const std::string& m : matches) all += (all.empty() ? "" : ", ") + m;
+    return {
+        "", why + " matches several GPUs of the catalog (" + all + "): give one with --gpu", {}};
   }
-  return {matches.front(), note};
+  return {matches.front(), why + " matches " + matches.front(), {}};
 }
 
 std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
@@ -129,22 +135,29 @@ std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
   }
 }
 
+// A parallel size as the engine's reader bounds it (engine/flag_table.cc positive_flag):
+// a value outside 1 to 4096 is kept as it is, for that reader to refuse at its line, but
+// held to 2^20 here so that the product of three stays inside 64 bits.
+std::int64_t parallel_size(std::int64_t v) { return std::clamp<std::int64_t>(v, 0, 1 << 20); }
+
 // GPUs the start-up uses: TP × PP × DP from the flags (SGLang's --enable-dp-attention splits
 // the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else the
 // highest rank a line prefix names.
 void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
   const bool sglang = engine == LogEngine::kSglang;
-  const std::optional<std::int64_t> tp =
-      flag_int(run, sglang ? "--tp-size" : "--tensor-parallel-size");
+  const char* tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const std::optional<std::int64_t> tp = flag_int(run, tp_flag);
   const std::int64_t pp =
-      flag_int(run, sglang ? "--pp-size" : "--pipeline-parallel-size").value_or(1);
-  std::int64_t dp = flag_int(run, sglang ? "--dp-size" : "--data-parallel-size").value_or(1);
+      parallel_size(flag_int(run, sglang ? "--pp-size" : "--pipeline-parallel-size").value_or(1));
+  std::int64_t dp =
+      parallel_size(flag_int(run, sglang ? "--dp-size" : "--data-parallel-size").value_or(1));
   if (sglang && run.flag("--enable-dp-attention") != nullptr) dp = 1;
   std::int64_t total = 0;
   if (tp) {
-    total = *tp * pp * dp;
+    total = parallel_size(*tp) * pp * dp;
     s.count_note = "TP " + std::to_string(*tp) + " x PP " + std::to_string(pp) + " x DP " +
                    std::to_string(dp) + " from the logged flags";
+    s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else {
     int highest = -1;
     for (const Observation& o : run.observations) {
@@ -155,7 +168,7 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
                                 : "no parallelism printed: one GPU";
     if (highest < 0) total = pp * dp;
   }
-  const std::int64_t nodes = sglang ? flag_int(run, "--nnodes").value_or(1) : 1;
+  const std::int64_t nodes = parallel_size(sglang ? flag_int(run, "--nnodes").value_or(1) : 1);
   s.nodes = static_cast<int>(std::max<std::int64_t>(nodes, 1));
   s.gpus_per_node = static_cast<int>(std::max<std::int64_t>(total / s.nodes, 1));
   if (s.nodes > 1) s.count_note += ", over --nnodes " + std::to_string(s.nodes);
@@ -183,12 +196,21 @@ void pin(std::vector<Pin>& pins, const LogRun& run, Quantity q, const std::strin
   if (o == nullptr) return;
   std::string note = line_note(o->line) + " (" + std::string(quantity_name(q)) + ")";
   if (minimum && run.all(q).size() > 1) note += ", the lowest of the ranks";
-  pins.push_back({key, size_text(*o), note});
+  pins.push_back({key, size_text(*o), note, {o->line, 0}});
 }
 
+// A double-quoted YAML scalar; control characters a log line may hold are escaped.
 std::string yaml_quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -208,6 +230,17 @@ bool plain_scalar(const std::string& s) {
 
 std::string yaml_value(const std::string& s) { return plain_scalar(s) ? s : yaml_quote(s); }
 
+// "  # note": a comment ends at the line's end, so a control character in text a log
+// supplied (a model name, a GPU name) is shown as '?'.
+std::string yaml_comment(const std::string& note) {
+  std::string out = "  # ";
+  for (char c : note) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? '?' : c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
@@ -221,8 +254,10 @@ std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
       for (const Observation* u : run.all(Quantity::kWeightUsage)) {
         if (u->line != a->line) continue;
         const int decimals = std::max(a->decimals, u->decimals);
-        pins.push_back({"free_before_weights", python_fixed(a->value + u->value, decimals) + "GiB",
-                        line_note(a->line) + " (free after weights + weights took)"});
+        pins.push_back({"free_before_weights",
+                        python_fixed(a->value + u->value, decimals) + "GiB",
+                        line_note(a->line) + " (free after weights + weights took)",
+                        {a->line, 0}});
       }
     }
     pin(pins, run, Quantity::kFreeAfterWeights, "free_after_weights", true);
@@ -245,7 +280,7 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   s.engine = engine;
   s.name = name;
   const VersionChoice v = choose_version(run, engine);
-  s.version = {v.version, v.note};
+  s.version = {v.version, v.note, {run.version_line, 0}};
   s.version_older_than_modelled = v.older_than_modelled;
   s.gpu = resolve_gpu(run, gpus);
   count_gpus(run, engine, s);
@@ -256,19 +291,25 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   }
   if (run.model && !resolve_model(*run.model, models) && by_served) {
     // A local checkpoint path names less than the name it is served under.
-    s.model = {by_served->value, "served as '" + served->values.front() + "' (" +
-                                     line_note(served->line) + "): " + by_served->note};
+    s.model = {by_served->value,
+               "served as '" + served->values.front() + "' (" + line_note(served->line) +
+                   "): " + by_served->note,
+               {served->line, served->column}};
     s.model_resolved = true;
   } else if (run.model) {
     if (std::optional<Sourced> m = resolve_model(*run.model, models)) {
-      s.model = {m->value, "'" + *run.model + "' (" + line_note(run.model_line) + "): " + m->note};
+      s.model = {m->value,
+                 "'" + *run.model + "' (" + line_note(run.model_line) + "): " + m->note,
+                 {run.model_line, 0}};
       s.model_resolved = true;
     } else {
-      s.model = {*run.model, "'" + *run.model + "' (" + line_note(run.model_line) +
-                                 ") is not in the model catalog"};
+      s.model = {
+          *run.model,
+          "'" + *run.model + "' (" + line_note(run.model_line) + ") is not in the model catalog",
+          {run.model_line, 0}};
     }
   } else {
-    s.model = {"", "the log names no model"};
+    s.model = {"", "the log names no model", {}};
   }
   for (const LoggedFlag& f : run.flags) {
     const FlagSpec* spec = find_flag_spec(engine, f.flag);
@@ -284,39 +325,51 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   return s;
 }
 
-std::string scenario_yaml(const ImpliedScenario& s, const std::string& header) {
-  std::string y = header;
-  y += "name: " + yaml_value(s.name) + "\n";
-  y += "hardware:\n";
-  y += "  gpu: " + (s.gpu.value.empty() ? std::string("UNKNOWN") : s.gpu.value) + "  # " +
-       s.gpu.note + (s.gpu.value.empty() ? "; write a GPU of `gpumem catalog gpus`" : "") + "\n";
-  y += "  count: " + std::to_string(s.gpus_per_node) + "  # " + s.count_note + "\n";
-  if (s.nodes > 1) y += "  nodes: " + std::to_string(s.nodes) + "\n";
-  y += "engine:\n";
-  y += "  name: " + std::string(log_engine_name(s.engine)) + "\n";
-  y += "  version: " + s.version.value + "  # " + s.version.note + "\n";
+ImpliedYaml implied_yaml(const ImpliedScenario& s) {
+  ImpliedYaml y;
+  const auto line = [&y](std::string text, LogPosition at = {}) {
+    y.text += text + "\n";
+    y.sources.push_back(at);
+  };
+  line("name: " + yaml_value(s.name));
+  line("hardware:");
+  line("  gpu: " + (s.gpu.value.empty() ? std::string("UNKNOWN") : yaml_value(s.gpu.value)) +
+           yaml_comment(s.gpu.note +
+                        (s.gpu.value.empty() ? "; write a GPU of `gpumem catalog gpus`" : "")),
+       s.gpu.at);
+  line("  count: " + std::to_string(s.gpus_per_node) + yaml_comment(s.count_note), s.count_at);
+  if (s.nodes > 1) line("  nodes: " + std::to_string(s.nodes), s.count_at);
+  line("engine:");
+  line("  name: " + std::string(log_engine_name(s.engine)));
+  line("  version: " + s.version.value + yaml_comment(s.version.note), s.version.at);
   if (!s.args.empty()) {
-    y += "  args:\n";
+    line("  args:");
     for (const LoggedFlag& f : s.args) {
-      y += "    " + f.flag + ": ";
+      std::string text = "    " + f.flag + ": ";
       if (f.is_list) {
-        y += "[";
-        for (size_t i = 0; i < f.values.size(); ++i) y += (i ? ", " : "") + f.values[i];
-        y += "]";
+        text += "[";
+        for (size_t i = 0; i < f.values.size(); ++i)
+          text += (i ? ", " : "") + yaml_value(f.values[i]);
+        text += "]";
       } else {
-        y += yaml_value(f.values.empty() ? "" : f.values.front());
+        text += yaml_value(f.values.empty() ? "" : f.values.front());
       }
-      y += "  # " + f.source + ", " + line_note(f.line) + "\n";
+      line(text + yaml_comment(f.source + ", " + line_note(f.line)), {f.line, f.column});
     }
   }
-  y += "model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +
-       "  # " + s.model.note +
-       (s.model_resolved ? "" : "; write a model of `gpumem catalog models`") + "\n";
+  line("model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +
+           yaml_comment(s.model.note +
+                        (s.model_resolved ? "" : "; write a model of `gpumem catalog models`")),
+       s.model.at);
   if (!s.pins.empty()) {
-    y += "observed:  # values the log printed; each replaces gpumem's prediction\n";
-    for (const Pin& p : s.pins) y += "  " + p.key + ": " + p.size + "  # " + p.note + "\n";
+    line("observed:  # values the log printed; each replaces gpumem's prediction");
+    for (const Pin& p : s.pins) line("  " + p.key + ": " + p.size + yaml_comment(p.note), p.at);
   }
   return y;
+}
+
+std::string scenario_yaml(const ImpliedScenario& s, const std::string& header) {
+  return header + implied_yaml(s).text;
 }
 
 std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
@@ -325,6 +378,7 @@ std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
   for (const Pin& p : pins) {
     Result<Bytes> size = parse_size(p.size);
     if (!size.ok()) continue;
+    const Bytes value = *size;
     std::optional<Bytes>* slot = p.key == "free_before_weights"   ? &o.free_before_weights
                                  : p.key == "free_after_weights"  ? &o.free_after_weights
                                  : p.key == "model_loading"       ? &o.model_loading
@@ -337,7 +391,7 @@ std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
     // A scenario giving weight_load_usage instead of A keeps it (the two exclude each other).
     if (p.key == "free_after_weights" && o.weight_load_usage) continue;
     if (p.key == "kv_cache_memory" && s.engine.arg("--kv-cache-memory") != nullptr) continue;
-    *slot = size.value();
+    *slot = value;
     set.push_back(p.key);
   }
   return set;

@@ -16,6 +16,7 @@
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
+#include "explain/log_line.h"
 #include "explain/startup_log.h"
 
 namespace gpumem {
@@ -23,6 +24,7 @@ namespace gpumem {
 struct Sourced {
   std::string value;
   std::string note;  // where it came from
+  LogPosition at;    // the log's line and column it was read at; line 0 when none
 };
 
 // An `observed:` value the log printed: the key, its value as a size ("21.63GiB",
@@ -31,6 +33,7 @@ struct Pin {
   std::string key;
   std::string size;
   std::string note;
+  LogPosition at;
 };
 
 struct ImpliedScenario {
@@ -42,7 +45,8 @@ struct ImpliedScenario {
   int gpus_per_node = 1;
   int nodes = 1;
   std::string count_note;
-  Sourced model;  // a catalog slug when resolved, else the name as logged (or empty)
+  LogPosition count_at;  // the flag the count follows from
+  Sourced model;         // a catalog slug when resolved, else the name as logged (or empty)
   bool model_resolved = false;
   std::vector<LoggedFlag> args;       // flags that change start-up memory
   std::vector<std::string> left_out;  // stated but not written, and why
@@ -60,6 +64,15 @@ std::vector<Pin> log_pins(const LogRun& run, LogEngine engine);
 // The scenario as YAML, with `header` (comment lines) on top and every value's source as
 // a comment.
 std::string scenario_yaml(const ImpliedScenario& s, const std::string& header);
+
+// The same YAML without a header, and for each of its lines the place in the log its value
+// was read from (line 0: none), so that an error the scenario's reader finds in the YAML
+// can be reported where the log says it.
+struct ImpliedYaml {
+  std::string text;
+  std::vector<LogPosition> sources;
+};
+ImpliedYaml implied_yaml(const ImpliedScenario& s);
 
 // Sets each `observed` value of `s` that the scenario leaves unset; returns the keys set.
 std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins);

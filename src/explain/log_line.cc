@@ -120,8 +120,9 @@ bool word_start(std::string_view s, size_t i) {
   return i == 0 || s[i - 1] == ' ' || s[i - 1] == '|' || s[i - 1] == '\t';
 }
 
-// Removes every frame from the front of `s` (and whatever precedes the first one).
-void unframe(std::string_view s, LogLine& out) {
+// Removes every frame from the front of `s` (and whatever precedes the first one); the
+// message's offset in `s` is returned.
+size_t unframe(std::string_view s, LogLine& out) {
   constexpr size_t kSearch = 160;  // a frame starts within a container/timestamp prefix
   size_t begin = 0;
   for (size_t i = 0; i < s.size() && i < kSearch; ++i) {
@@ -158,19 +159,31 @@ void unframe(std::string_view s, LogLine& out) {
       out.framed = true;
     }
   }
+  while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
   out.message = std::string(trim(s.substr(p)));
   const std::string_view who = out.process;
   out.tp = labelled_number(who, "TP");
   if (!out.tp) out.tp = labelled_number(who, "rank=");
   out.pp = labelled_number(who, "PP");
   out.dp = labelled_number(who, "DP");
+  return p;
 }
 
 }  // namespace
 
-std::string strip_ansi(std::string_view text) {
+LogPosition LogLine::position(size_t offset) const {
+  LogPosition p{number, column + static_cast<int>(offset)};
+  for (const Continuation& c : continuations) {
+    if (offset < c.offset) break;
+    p = {c.at.line, c.at.column + static_cast<int>(offset - c.offset)};
+  }
+  return p;
+}
+
+std::string strip_ansi(std::string_view text, std::vector<size_t>* origin) {
   std::string out;
   out.reserve(text.size());
+  if (origin != nullptr) origin->clear();
   for (size_t i = 0; i < text.size(); ++i) {
     const bool esc = text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[';
     const size_t open = esc ? i + 1 : i;
@@ -187,12 +200,14 @@ std::string strip_ansi(std::string_view text) {
     }
     if (text[i] == '\x1b') continue;
     out += text[i];
+    if (origin != nullptr) origin->push_back(i);
   }
   return out;
 }
 
 std::vector<LogLine> split_log_lines(std::string_view text) {
   std::vector<LogLine> lines;
+  std::vector<size_t> origin;
   int number = 0;
   while (!text.empty() || number == 0) {
     const size_t nl = text.find('\n');
@@ -201,11 +216,14 @@ std::vector<LogLine> split_log_lines(std::string_view text) {
     ++number;
     // A progress bar redraws itself after '\r': the last non-empty redraw is what shows.
     while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    if (size_t cr = raw.rfind('\r'); cr != std::string_view::npos) raw = raw.substr(cr + 1);
+    size_t shown = 0;  // where the line's last redraw starts
+    if (size_t cr = raw.rfind('\r'); cr != std::string_view::npos) shown = cr + 1;
+    raw = raw.substr(shown);
     LogLine line;
     line.number = number;
-    const std::string clean = strip_ansi(raw);
-    unframe(clean, line);
+    const std::string clean = strip_ansi(raw, &origin);
+    const size_t at = unframe(clean, line);
+    line.column = static_cast<int>(shown + (at < origin.size() ? origin[at] : raw.size()) + 1);
     lines.push_back(std::move(line));
     if (nl == std::string_view::npos) break;
   }

@@ -25,7 +25,10 @@ std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
       while (!l.message.empty() && l.message.back() == '\\' && i + 1 < lines.size() &&
              !lines[i + 1].framed) {
         l.message.pop_back();
-        l.message += " " + lines[++i].message;
+        l.message += " ";
+        const LogLine& next = lines[++i];
+        l.continuations.push_back({l.message.size(), {next.number, next.column}});
+        l.message += next.message;
       }
     }
     out.push_back(std::move(l));
@@ -45,7 +48,10 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
     run.gpu_name_line = l.number;
     if (std::optional<PrintedNumber> mb = number_after(m, "total_memory=")) {
       // torch prints total_memory // 2**20 and calls it "MB".
-      c.restate(Quantity::kTotalMemory, PrintedNumber{mb->value / 1024.0, 2}, l);
+      PrintedNumber gib = *mb;
+      gib.value /= 1024.0;
+      gib.decimals = 2;
+      c.restate(Quantity::kTotalMemory, gib, l);
     }
     return true;
   }
@@ -71,7 +77,12 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
         --start;
       }
       if (std::optional<PrintedNumber> n = number_at(m.substr(start, at - start))) {
-        sizes.push_back(n->value);
+        n->begin += start;
+        n->value /= 1024.0;  // MiB, bounded as GiB
+        if (!c.within_bounds("an nvidia-smi memory size", FigureUnit::kGiB, false, *n, l)) {
+          return true;
+        }
+        sizes.push_back(n->value * 1024.0);
       }
     }
     if (sizes.size() >= 2) {
@@ -84,8 +95,7 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
 
 bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   if (may_start_command(l.message)) {
-    if (std::optional<LaunchCommand> cmd = parse_launch_command(l.message, l.number);
-        cmd && cmd->engine == engine) {
+    if (std::optional<LaunchCommand> cmd = parse_launch_command(l); cmd && cmd->engine == engine) {
       c.start_of_run();
       if (cmd->model) {
         c.run().model = cmd->model;
@@ -103,43 +113,51 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   return engine == LogEngine::kSglang ? read_sglang_line(l, c) : read_vllm_line(l, c);
 }
 
-StartupLog read_as(LogEngine engine, const std::vector<LogLine>& lines) {
+struct Reading {
   StartupLog log;
-  log.engine = engine;
-  log.lines = static_cast<int>(lines.size());
-  RunCollector c(log);
+  int recognised = 0;   // lines the engine's reader knows, refused ones included
+  std::string refusal;  // "line:col: message"; "" when every figure was taken
+};
+
+Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
+  Reading r;
+  r.log.engine = engine;
+  r.log.lines = static_cast<int>(lines.size());
+  RunCollector c(r.log);
   for (const LogLine& l : lines) {
-    if (read_line(engine, l, c)) c.recognised(l);
+    if (!read_line(engine, l, c)) continue;
+    c.recognised(l);
+    ++r.recognised;
   }
   c.finish();
-  return log;
-}
-
-int recognised(const StartupLog& log) {
-  int n = 0;
-  for (const LogRun& r : log.runs) n += r.recognised_lines;
-  return n;
+  r.refusal = c.refusal();
+  return r;
 }
 
 }  // namespace
 
-Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngine> engine) {
+Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngine> engine,
+                                    const std::string& file) {
   const std::vector<LogLine> lines = join_continuations(split_log_lines(text));
-  StartupLog log;
+  Reading reading;
   if (engine) {
-    log = read_as(*engine, lines);
+    reading = read_as(*engine, lines);
   } else {
-    StartupLog sglang = read_as(LogEngine::kSglang, lines);
-    StartupLog vllm = read_as(LogEngine::kVllm, lines);
-    log = recognised(vllm) > recognised(sglang) ? std::move(vllm) : std::move(sglang);
+    Reading sglang = read_as(LogEngine::kSglang, lines);
+    Reading vllm = read_as(LogEngine::kVllm, lines);
+    reading = vllm.recognised > sglang.recognised ? std::move(vllm) : std::move(sglang);
   }
+  if (!reading.refusal.empty())
+    return invalid_input(file + (file.empty() ? "" : ":") + reading.refusal);
+  StartupLog& log = reading.log;
   bool usable = false;
   for (const LogRun& r : log.runs)
     usable = usable || !r.observations.empty() || !r.problems.empty();
   if (!usable) {
     const std::string which = engine ? std::string(log_engine_name(*engine)) + " " : "";
     return invalid_input(
-        "nothing usable: no " + (which.empty() ? std::string("SGLang or vLLM ") : which) +
+        file + (file.empty() ? "" : ": ") + "nothing usable: no " +
+        (which.empty() ? std::string("SGLang or vLLM ") : which) +
         "start-up memory line found (gpumem explain reads lines such as 'Load weight end', 'KV "
         "Cache is allocated', 'Model loading took', 'Available KV cache memory', 'GPU KV cache "
         "size')");
@@ -147,7 +165,7 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
   // Runs holding only flags (a command with no start-up after it) explain nothing.
   std::erase_if(log.runs,
                 [](const LogRun& r) { return r.observations.empty() && r.problems.empty(); });
-  return log;
+  return std::move(log);
 }
 
 }  // namespace gpumem

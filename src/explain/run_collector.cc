@@ -1,6 +1,38 @@
 #include "explain/run_collector.h"
 
+#include "explain/figure_bounds.h"
+
 namespace gpumem {
+namespace {
+
+std::string_view printed_text(const LogLine& line, const PrintedNumber& n) {
+  if (n.begin >= line.message.size()) return {};
+  return std::string_view(line.message).substr(n.begin, n.length);
+}
+
+}  // namespace
+
+void RunCollector::refuse(const LogLine& line, size_t offset, std::string message) {
+  if (!refusal_.empty()) return;
+  const LogPosition at = line.position(offset);
+  refusal_ = std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + message;
+}
+
+bool RunCollector::within_bounds(std::string_view what, FigureUnit unit, bool negative_allowed,
+                                 const PrintedNumber& n, const LogLine& line) {
+  std::optional<std::string> why =
+      figure_out_of_bounds(what, unit, negative_allowed, n, printed_text(line, n));
+  if (!why) return true;
+  refuse(line, n.begin, *why);
+  return false;
+}
+
+bool RunCollector::taken(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  std::optional<std::string> why = figure_out_of_bounds(q, n, printed_text(line, n));
+  if (!why) return true;
+  refuse(line, n.begin, *why);
+  return false;
+}
 
 void RunCollector::start_of_run() {
   if (!current_.observations.empty() || !current_.problems.empty()) {
@@ -20,12 +52,15 @@ void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line)
   seen_.insert({q, line.process});
 }
 
-void RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {
+bool RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  if (!taken(q, n, line)) return false;
   if (printed(q, line.process)) finish();
   push(q, n, line);
+  return true;
 }
 
-void RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& line) {
+bool RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  if (!taken(q, n, line)) return false;
   for (Observation& o : current_.observations) {
     if (o.quantity != q || o.process != line.process) continue;
     const int precision = n.decimals < 0 ? 100 : n.decimals;
@@ -35,22 +70,32 @@ void RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& li
       o.decimals = n.decimals < 0 ? kExact : n.decimals;
       o.line = line.number;
     }
-    return;
+    return true;
   }
   push(q, n, line);
+  return true;
 }
 
 bool RunCollector::printed(Quantity q, const std::string& process) const {
   return seen_.count({q, process}) > 0;
 }
 
-void RunCollector::printed_flag(const LogLine& line, std::string name, std::string value) {
+void RunCollector::printed_flag(const LogLine& line, std::string name, std::string value,
+                                size_t offset) {
   LoggedFlag f;
   f.flag = std::move(name);
   f.values = {std::move(value)};
-  f.line = line.number;
+  const LogPosition at = line.position(offset);
+  f.line = at.line;
+  f.column = at.column;
   f.source = "printed";
   flag(std::move(f));
+}
+
+void RunCollector::printed_count_flag(const LogLine& line, const PrintedNumber& n,
+                                      std::string name) {
+  if (!within_bounds(name, FigureUnit::kCount, false, n, line)) return;
+  printed_flag(line, std::move(name), std::to_string(static_cast<long long>(n.value)), n.begin);
 }
 
 void RunCollector::flag(LoggedFlag f) {
@@ -76,21 +121,26 @@ void RunCollector::problem(ProblemKind kind, const LogLine& line) {
   if (kind == ProblemKind::kOutOfMemory) {
     // torch: "Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 23.57 GiB of
     // which 10.00 MiB is free."
-    auto gib = [&](std::string_view key) -> std::optional<double> {
-      const size_t at = line.message.find(key);
-      if (at == std::string::npos) return std::nullopt;
-      const std::string_view rest = std::string_view(line.message).substr(at + key.size());
-      const std::optional<PrintedNumber> n = number_at(rest);
+    auto gib = [&](std::string_view key, std::string_view what) -> std::optional<double> {
+      const std::optional<PrintedNumber> n = number_after(line.message, key);
       if (!n) return std::nullopt;
-      const size_t unit = rest.find_first_not_of("0123456789.,- ");
-      const std::string_view u = unit == std::string_view::npos ? "" : rest.substr(unit, 3);
-      if (u == "GiB") return n->value;
-      if (u == "MiB") return n->value / 1024.0;
-      if (u == "KiB") return n->value / (1024.0 * 1024.0);
-      return std::nullopt;
+      const std::string_view u = std::string_view(line.message).substr(n->begin + n->length);
+      const size_t unit_at = u.find_first_not_of(' ');
+      const std::string_view unit = unit_at == std::string_view::npos ? "" : u.substr(unit_at, 3);
+      const double scale = unit == "GiB"   ? 1.0
+                           : unit == "MiB" ? 1.0 / 1024
+                           : unit == "KiB" ? 1.0 / (1024.0 * 1024.0)
+                                           : 0.0;
+      if (scale == 0.0) return std::nullopt;
+      PrintedNumber in_gib = *n;
+      in_gib.value *= scale;
+      if (!within_bounds(what, FigureUnit::kGiB, false, in_gib, line)) {
+        return std::nullopt;
+      }
+      return in_gib.value;
     };
-    p.requested_gib = gib("Tried to allocate ");
-    p.free_gib = gib("of which ");
+    p.requested_gib = gib("Tried to allocate ", "the size the out-of-memory error asked for");
+    p.free_gib = gib("of which ", "the free memory the out-of-memory error states");
   }
   current_.problems.push_back(std::move(p));
 }

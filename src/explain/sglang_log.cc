@@ -41,7 +41,13 @@ void read_server_args(const LogLine& l, RunCollector& c) {
   c.start_of_run();
   const std::string_view m = l.message;
   std::optional<std::string> served;
-  for (const PyItem& item : parse_keyword_items(m.substr(m.find("server_args") + 11))) {
+  const size_t base = m.find("server_args") + 11;
+  const PyItems items = parse_keyword_items(m.substr(base));
+  if (items.error) {
+    c.refuse(l, base + items.error->offset, items.error->message);
+    return;
+  }
+  for (const PyItem& item : items.items) {
     if (is_model_key(LogEngine::kSglang, item.key) && item.value.kind == PyValue::Kind::kString) {
       c.run().model = item.value.text;
       c.run().model_line = l.number;
@@ -49,6 +55,7 @@ void read_server_args(const LogLine& l, RunCollector& c) {
       served = item.value.text;
     } else if (std::optional<LoggedFlag> f = flag_from_python(
                    LogEngine::kSglang, item.key, item.value, l.number, "server_args")) {
+      f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
     }
   }
@@ -57,6 +64,28 @@ void read_server_args(const LogLine& l, RunCollector& c) {
     c.run().model = *served;
     c.run().model_line = l.number;
   }
+}
+
+// "Capture cuda graph bs [1, 2, 4, 8]": the sizes SGLang captures, each a batch size within
+// the bounds of a count.
+void read_batch_sizes(const LogLine& l, RunCollector& c) {
+  const std::optional<std::vector<PrintedNumber>> bs = number_list_after(l.message, "bs");
+  if (!bs) {
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": the list of captured batch sizes is cut off; not used");
+    return;
+  }
+  LoggedFlag f;
+  f.flag = "--cuda-graph-bs";
+  for (const PrintedNumber& b : *bs) {
+    if (!c.within_bounds("a captured batch size", FigureUnit::kCount, false, b, l)) return;
+    f.values.push_back(std::to_string(static_cast<long long>(b.value)));
+  }
+  f.is_list = true;
+  f.line = l.number;
+  f.column = l.column + static_cast<int>(l.message.find('['));
+  f.source = "printed";
+  c.flag(std::move(f));
 }
 
 void read_summary(const LogLine& l, RunCollector& c) {
@@ -72,9 +101,7 @@ void read_summary(const LogLine& l, RunCollector& c) {
        {std::pair<std::string_view, std::string>{"chunked_prefill_size=", "--chunked-prefill-size"},
         {"max_prefill_tokens=", "--max-prefill-tokens"},
         {"context_len=", "--context-length"}}) {
-    if (std::optional<PrintedNumber> n = number_after(m, key); n && n->decimals < 0) {
-      c.printed_flag(l, flag, std::to_string(static_cast<long long>(n->value)));
-    }
+    if (std::optional<PrintedNumber> n = number_after(m, key)) c.printed_count_flag(l, *n, flag);
   }
   c.phase("ready", l.number);
 }
@@ -123,15 +150,7 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "avail mem=", Quantity::kFreeBeforeGraphs);
     c.phase("cuda graphs", l.number);
   } else if (starts_with(m, "Capture cuda graph bs")) {
-    if (std::optional<std::vector<long long>> bs = int_list_after(m, "bs")) {
-      LoggedFlag f;
-      f.flag = "--cuda-graph-bs";
-      for (long long b : *bs) f.values.push_back(std::to_string(b));
-      f.is_list = true;
-      f.line = l.number;
-      f.source = "printed";
-      c.flag(std::move(f));
-    }
+    read_batch_sizes(l, c);
   } else if (starts_with(m, "Capture cuda graph end")) {
     figure(c, l, "mem usage=", Quantity::kGraphUsage);
     figure(c, l, "avail mem=", Quantity::kFreeAfterGraphs);

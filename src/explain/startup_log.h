@@ -81,6 +81,7 @@ struct LoggedFlag {
   std::vector<std::string> values;
   bool is_list = false;
   int line = 0;
+  int column = 0;      // of the value in the file's line (1-based); 0 when not known
   std::string source;  // "server_args", "launch command", "non-default args", "printed", ...
 };
 

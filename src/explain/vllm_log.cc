@@ -23,20 +23,14 @@ bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q,
 
 // "0.90" as vLLM's --gpu-memory-utilization value.
 void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
-  const size_t at = l.message.find(key);
-  if (at == std::string::npos) return;
-  const std::string_view rest = std::string_view(l.message).substr(at + key.size());
-  const size_t start = rest.find_first_of("0123456789");
-  if (start == std::string_view::npos) return;
-  const size_t end = rest.find_first_not_of("0123456789.", start);
-  const std::string text(rest.substr(start, end == std::string_view::npos ? end : end - start));
-  if (!number_at(text)) return;
-  c.printed_flag(l, "--gpu-memory-utilization", text);
+  const std::optional<PrintedNumber> n = number_after(l.message, key);
+  if (!n || !c.within_bounds("gpu_memory_utilization", FigureUnit::kRatio, false, *n, l)) return;
+  c.printed_flag(l, "--gpu-memory-utilization", l.message.substr(n->begin, n->length), n->begin);
 }
 
 void max_model_len(RunCollector& c, const LogLine& l, std::string_view key) {
-  if (std::optional<PrintedNumber> n = number_after(l.message, key); n && n->decimals < 0) {
-    c.printed_flag(l, "--max-model-len", std::to_string(static_cast<long long>(n->value)));
+  if (std::optional<PrintedNumber> n = number_after(l.message, key)) {
+    c.printed_count_flag(l, *n, "--max-model-len");
   }
 }
 
@@ -46,13 +40,19 @@ void model_from(RunCollector& c, const LogLine& l, const PyValue& v) {
   c.run().model_line = l.number;
 }
 
-void read_config_items(const std::vector<PyItem>& items, const LogLine& l, RunCollector& c,
+// The items of an argument dump that starts `base` bytes into the line's message.
+void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunCollector& c,
                        const std::string& source) {
-  for (const PyItem& item : items) {
+  if (items.error) {
+    c.refuse(l, base + items.error->offset, items.error->message);
+    return;
+  }
+  for (const PyItem& item : items.items) {
     if (is_model_key(LogEngine::kVllm, item.key)) {
       model_from(c, l, item.value);
     } else if (std::optional<LoggedFlag> f =
                    flag_from_python(LogEngine::kVllm, item.key, item.value, l.number, source)) {
+      f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
     }
   }
@@ -96,8 +96,9 @@ void read_memory_summary(const LogLine& l, RunCollector& c) {
   figure(c, l, "memory, and ", Quantity::kGraphUsage, true);
   if (std::optional<PrintedNumber> b = number_after(m, "kv cache memory in use is ")) {
     // Bytes: kept in GiB, exactly (a power-of-two division).
-    c.restate(Quantity::kAvailableKvMemory,
-              PrintedNumber{b->value / static_cast<double>(1LL << 30), -1}, l);
+    PrintedNumber gib = *b;
+    gib.value /= static_cast<double>(1LL << 30);
+    c.restate(Quantity::kAvailableKvMemory, gib, l);
   }
   c.clue("0.10.2", "", "the kv-cache-memory suggestion line", l.number);
 }
@@ -108,12 +109,12 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   const std::string_view m = l.message;
   if (contains(m, "non-default args:")) {
     c.start_of_run();
-    read_config_items(parse_dict_items(m.substr(m.find("non-default args:"))), l, c,
-                      "non-default args");
+    const size_t base = m.find("non-default args:");
+    read_config_items(parse_dict_items(m.substr(base)), base, l, c, "non-default args");
   } else if (contains(m, "LLM engine (v") && contains(m, "with config:")) {
     version_in_parentheses(c, l);
-    read_config_items(parse_keyword_items(m.substr(m.find("with config:") + 12)), l, c,
-                      "engine config");
+    const size_t base = m.find("with config:") + 12;
+    read_config_items(parse_keyword_items(m.substr(base)), base, l, c, "engine config");
   } else if (contains(m, "vLLM API server version")) {
     const size_t at = m.find_first_of("0123456789", m.find("version"));
     if (at != std::string_view::npos) {
