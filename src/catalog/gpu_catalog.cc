@@ -136,6 +136,12 @@ const GpuSpec* GpuCatalog::find(std::string_view name) const {
   return nullptr;
 }
 
+GpuCatalog GpuCatalog::with(GpuSpec gpu) const {
+  GpuCatalog out = *this;
+  out.gpus_.push_back(std::move(gpu));
+  return out;
+}
+
 std::vector<std::string> GpuCatalog::names() const {
   std::vector<std::string> out;
   for (const GpuSpec& g : gpus_) {

@@ -53,6 +53,9 @@ class GpuCatalog {
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   const GpuSpec* find(std::string_view name) const;
+  // A copy with one more GPU type: a GPU a log describes that no entry holds (gpumem
+  // explain), found by its name like the others.
+  GpuCatalog with(GpuSpec gpu) const;
   // Every name and alias, for did-you-mean.
   std::vector<std::string> names() const;
 

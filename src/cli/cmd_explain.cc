@@ -71,12 +71,16 @@ Command explain_command() {
                 ->check(CLI::PositiveNumber);
             app.add_option("--engine", o->engine, "sglang or vllm (default: detected)")
                 ->check(CLI::IsMember({"sglang", "vllm"}));
-            app.add_option("--gpu", o->fill.gpu, "the GPU type, when the log does not print it");
+            app.add_option("--gpu", o->fill.gpu,
+                           "the GPU, when the log does not print it: a catalog name, an "
+                           "nvidia-smi name, or the CUDA total of an unlisted GPU (47.37GiB)");
             app.add_option("--model", o->fill.model,
                            "the model's catalog name, when the log does not name it");
             app.add_option("--gpu-count", o->fill.gpu_count,
                            "GPUs in all, when the log's flags and prefixes do not say")
                 ->check(CLI::PositiveNumber);
+            app.add_flag("--from-scratch", o->fill.from_scratch,
+                         "replay without pinning what the log printed: gpumem's prediction alone");
             app.add_option("--format", o->format, "table, markdown or json")
                 ->check(CLI::IsMember({"table", "markdown", "json"}));
             return [o, &global]() -> ExitCode {

@@ -6,6 +6,7 @@
 #include "engine/sglang/flags.h"
 #include "engine/vllm/flags.h"
 #include "explain/logged_flags.h"
+#include "explain/shell_value.h"
 
 namespace gpumem {
 namespace {
@@ -59,6 +60,11 @@ bool is_number(const std::string& w) {
 
 bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-' && !is_number(w); }
 
+// "<model>", "<path>": what a post writes in place of a value it does not show.
+bool is_placeholder(const std::string& w) {
+  return w.size() > 2 && w.front() == '<' && w.back() == '>';
+}
+
 // Where the engine's arguments start: after "vllm serve", "-m vllm.entrypoints...",
 // "-m sglang.launch_server"; npos when the words start no server.
 size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
@@ -68,6 +74,11 @@ size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
     if (vllm_bin && i + 1 < w.size() && w[i + 1] == "serve") {
       engine = LogEngine::kVllm;
       return i + 2;
+    }
+    // vLLM's image runs the OpenAI server with the arguments after the image's name.
+    if (t.rfind("vllm/vllm-openai", 0) == 0) {
+      engine = LogEngine::kVllm;
+      return i + 1;
     }
     if (t.rfind("vllm.entrypoints", 0) == 0) {
       engine = LogEngine::kVllm;
@@ -100,6 +111,28 @@ const FlagSpec* abbreviated_flag(LogEngine engine, std::string name) {
 
 }  // namespace
 
+// `value` of `spec` as the engine receives it; nothing (and a note) when the log does not
+// show it.
+std::optional<std::string> received_value(LogEngine engine, const FlagSpec& spec,
+                                          const std::string& value, const LogPosition& at,
+                                          std::vector<std::string>& notes) {
+  const std::string where = "line " + std::to_string(at.line) + ": " + std::string(spec.name) + " ";
+  if (value.starts_with("$((")) {
+    if (const std::optional<std::int64_t> v = shell_arithmetic(value)) return std::to_string(*v);
+    notes.push_back(where + value + " is shell arithmetic gpumem cannot evaluate; left out");
+    return std::nullopt;
+  }
+  if (names_shell_variable(value)) {
+    notes.push_back(where + value + " names a shell variable the log does not show; left out");
+    return std::nullopt;
+  }
+  if (engine == LogEngine::kVllm &&
+      (spec.name == "--max-model-len" || spec.name == "--max-num-batched-tokens")) {
+    if (const std::optional<std::int64_t> v = human_readable_int(value)) return std::to_string(*v);
+  }
+  return value;
+}
+
 std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
   const std::vector<Word> words = shell_words(l.message);
   std::vector<std::string> w;
@@ -110,6 +143,11 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
   // vllm v0.10.2 entrypoints/cli/serve.py: the model is the first positional argument.
   if (cmd.engine == LogEngine::kVllm && i < w.size() && !is_flag(w[i]) && w[i - 1] == "serve") {
     cmd.model = w[i++];
+  }
+  if (cmd.model && (names_shell_variable(*cmd.model) || is_placeholder(*cmd.model))) {
+    cmd.notes.push_back("line " + std::to_string(l.number) + ": the model " + *cmd.model +
+                        " is a placeholder or shell variable the log does not resolve");
+    cmd.model.reset();
   }
   while (i < w.size()) {
     if (!is_flag(w[i])) {
@@ -137,8 +175,24 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
     }
     const std::string model_flag = cmd.engine == LogEngine::kVllm ? "--model" : "--model-path";
     if (spec != nullptr && spec->name == model_flag && !values.empty()) {
-      cmd.model = values.front();
+      if (names_shell_variable(values.front()) || is_placeholder(values.front())) {
+        cmd.notes.push_back("line " + std::to_string(l.number) + ": the model " + values.front() +
+                            " is a placeholder or shell variable the log does not resolve");
+      } else {
+        cmd.model = values.front();
+      }
       continue;
+    }
+    const LogPosition at = l.position(value_begin);
+    if (spec != nullptr && spec->affects_memory) {
+      std::vector<std::string> received;
+      for (const std::string& v : values) {
+        if (std::optional<std::string> r = received_value(cmd.engine, *spec, v, at, cmd.notes)) {
+          received.push_back(*r);
+        }
+      }
+      if (received.size() != values.size()) continue;
+      values = received;
     }
     if (spec == nullptr || values.empty()) {
       cmd.unknown_flags.push_back(name);
@@ -148,7 +202,6 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
     f.flag = std::string(spec->name);
     f.values = values;
     f.is_list = spec->type == FlagType::kIntList;
-    const LogPosition at = l.position(value_begin);
     f.line = at.line;
     f.column = at.column;
     f.source = "launch command";

@@ -6,6 +6,7 @@
 
 #include "core/python_format.h"
 #include "engine/fit_advice.h"
+#include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
 
@@ -112,9 +113,13 @@ double kv_input_uncertainty(const RunExplanation& r, LogEngine engine, const Exp
   return t.memory_gib * kBytesPerGib;
 }
 
-const GpuLedger* ledger_gpu(const Ledger& l, std::optional<int> rank) {
+// The replay's GPU of a logged figure: its rank within its pipeline stage, the stages
+// laid out one after the other (TP size = GPUs / stages).
+const GpuLedger* ledger_gpu(const Ledger& l, const Observation& o, int stages) {
+  const int per_stage = std::max(static_cast<int>(l.gpus.size()) / std::max(stages, 1), 1);
+  const int rank = o.pp.value_or(0) * per_stage + o.rank.value_or(0);
   for (const GpuLedger& g : l.gpus) {
-    if (g.rank == rank.value_or(0)) return &g;
+    if (g.rank == rank) return &g;
   }
   return l.gpus.empty() ? nullptr : &l.gpus.front();
 }
@@ -132,9 +137,11 @@ FigureCheck logged_figure(const Observation& o) {
 
 void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
   const Ledger& ledger = *r.ledger;
+  int stages = 1;
+  for (const Observation& o : r.run.observations) stages = std::max(stages, o.pp.value_or(0) + 1);
   for (const Observation& o : r.run.observations) {
     FigureCheck c = logged_figure(o);
-    const GpuLedger* g = ledger_gpu(ledger, o.rank);
+    const GpuLedger* g = ledger_gpu(ledger, o, stages);
     if (g == nullptr) continue;
     c.gpu = g->rank;
     const LogRun predicted = predicted_run(*g, engine);
@@ -261,6 +268,12 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
                           r.implied.version.value +
                           " is replayed): a miss may be the engine's history, not the model's");
   }
+  if (r.implied.version_newer_than_modelled && r.scenario_file.empty()) {
+    r.diagnosis.push_back("the log's release is newer than every release gpumem models (" +
+                          r.implied.version.value +
+                          " is replayed): a miss may be the engine's newer rules, not the "
+                          "model's");
+  }
   log_outcome(r);
   if (failed != nullptr) {
     const LedgerStep& s = *failed->failed_step();
@@ -296,10 +309,19 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
 
 void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainContext& ctx) {
   if (!o.gpu.empty()) {
-    const GpuSpec* g = ctx.gpus.find(o.gpu);
-    s.gpu = {g != nullptr ? g->name : "",
-             g != nullptr ? "given with --gpu" : "--gpu " + o.gpu + " is not in the GPU catalog",
-             {}};
+    std::optional<GpuChoice> g = gpu_from_option(ctx.gpus, o.gpu);
+    if (!g) {
+      g = GpuChoice{"",
+                    "--gpu " + o.gpu +
+                        " is neither a GPU of the catalog (by name, alias or nvidia-smi name) nor "
+                        "a size",
+                    {},
+                    std::nullopt,
+                    ""};
+    }
+    s.gpu = {g->name, g->note, {}};
+    s.unlisted_gpu = std::move(g->unlisted);
+    s.gpu_template = g->template_name;
   }
   if (!o.model.empty()) {
     Diagnostics ignored;
@@ -309,10 +331,7 @@ void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainConte
                                 : "--model " + o.model + " is not in the model catalog",
                {}};
   }
-  if (o.gpu_count > 0) {
-    s.gpus_per_node = std::max(o.gpu_count / s.nodes, 1);
-    s.count_note = std::to_string(o.gpu_count) + " GPUs given with --gpu-count";
-  }
+  if (o.gpu_count > 0) set_gpu_count(s, o.gpu_count);
 }
 
 // The errors of `d`, those about a line of the implied scenario `yaml_file` reported at the
@@ -356,11 +375,16 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   r.last_line = run.last_line;
   r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
   fill_gaps(r.implied, overrides, ctx);
-  r.pins = r.implied.pins;
+  r.from_scratch = overrides.from_scratch;
+  if (!r.from_scratch) r.pins = r.implied.pins;
   Diagnostics diags;
   std::optional<Scenario> scenario;
   const std::string yaml_file = name + ".yaml";
   const ImpliedYaml yaml = implied_yaml(r.implied);
+  // An unlisted GPU joins the catalog this replay reads (it is the implied scenario's only).
+  const bool unlisted = user == nullptr && r.implied.unlisted_gpu.has_value();
+  const GpuCatalog gpus = unlisted ? ctx.gpus.with(*r.implied.unlisted_gpu) : GpuCatalog{};
+  const GpuCatalog& catalog = unlisted ? gpus : ctx.gpus;
   const auto why = [&] { return join_diagnostics(diags, yaml_file, &yaml, log_file); };
   if (user != nullptr) {
     scenario = *user;
@@ -376,7 +400,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     log_outcome(r);
     return r;
   } else {
-    scenario = parse_scenario(yaml_file, yaml.text, ctx.gpus, diags);
+    scenario = parse_scenario(yaml_file, yaml.text, catalog, diags);
     if (!scenario || !diags.empty()) {
       r.not_replayed = "the implied scenario is invalid: " + why();
       logged_only(r);
@@ -404,14 +428,17 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
       r.pinned.push_back(key);
     }
   }
-  std::optional<SimulationConstants> constants = ctx.constants(*scenario, diags);
+  // An unlisted GPU takes the constants of the catalog GPU it is modelled on.
+  Scenario for_constants = *scenario;
+  if (unlisted) for_constants.hardware.gpu = r.implied.gpu_template;
+  std::optional<SimulationConstants> constants = ctx.constants(for_constants, diags);
   if (!constants) {
     r.not_replayed = "no simulation constants: " + why();
     logged_only(r);
     log_outcome(r);
     return r;
   }
-  const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
+  const SimulationInputs inputs{catalog, ctx.models, *constants};
   std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
   if (!ledger || !diags.empty() || ledger->gpus.empty()) {
     r.not_replayed = "the replay was refused: " + why();

@@ -66,7 +66,8 @@ struct RunExplanation {
   std::string scenario_file;        // the user's scenario; "" when the implied one is used
   std::vector<std::string> pinned;  // observed keys the log pinned ("free_after_weights")
   std::vector<Pin> pins;
-  std::string not_replayed;  // why there is no replay ("" when replayed)
+  bool from_scratch = false;  // the log's values were left unpinned on purpose
+  std::string not_replayed;   // why there is no replay ("" when replayed)
   std::optional<Ledger> ledger;
   std::vector<FigureCheck> figures;
   std::vector<std::string> diagnosis;
@@ -98,6 +99,8 @@ struct ExplainOverrides {
   std::string gpu;    // a GPU catalog name or alias
   std::string model;  // a model catalog slug
   int gpu_count = 0;  // GPUs in all; 0: as the log implies
+  // Replay without the logged values pinned: gpumem's prediction alone, to measure it.
+  bool from_scratch = false;
 };
 
 // Explains one logged start-up of `log_file`. `user` (may be null) replaces the implied

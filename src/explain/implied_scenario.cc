@@ -8,6 +8,7 @@
 
 #include "core/python_format.h"
 #include "core/size_parse.h"
+#include "explain/gpu_choice.h"
 #include "explain/logged_flags.h"
 #include "explain/version_choice.h"
 
@@ -51,80 +52,6 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
   return by_base;
 }
 
-double gib(Bytes b) { return static_cast<double>(b.value()) / static_cast<double>(1LL << 30); }
-
-bool same_printed(double printed, int decimals, double actual) {
-  const double unit = std::pow(10.0, -(decimals < 0 ? 2 : decimals));
-  return std::fabs(printed - actual) <= unit / 2 + 1e-9;
-}
-
-// The GPU type by the name the log prints, else by a total it prints (vLLM's CUDA total in
-// GiB; nvidia-smi's memory.total in MiB). Several types may share a total (the RTX 3090 Ti,
-// 4090 and A5000 all show 24564 MiB): then none is taken, and the note names them.
-Sourced resolve_gpu(const LogRun& run, const GpuCatalog& gpus) {
-  if (run.gpu_name) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (lower(g.nvidia_smi_name) == lower(*run.gpu_name)) {
-        return {g.name,
-                "printed name '" + *run.gpu_name + "', " + line_note(run.gpu_name_line),
-                {run.gpu_name_line, 0}};
-      }
-    }
-  }
-  std::vector<std::string> matches;
-  std::string why;
-  if (const Observation* total = run.first(Quantity::kTotalMemory)) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (g.cuda_total && same_printed(total->value, total->decimals, gib(*g.cuda_total))) {
-        matches.push_back(g.name);
-      }
-    }
-    why = "CUDA total " + python_fixed(total->value, 2) + " GiB (" + line_note(total->line) + ")";
-  } else if (run.gpu_memory_total_mib) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      const double mib = static_cast<double>(g.memory_total.value()) / (1 << 20);
-      if (std::fabs(mib - *run.gpu_memory_total_mib) < 0.5) matches.push_back(g.name);
-    }
-    why = "nvidia-smi memory.total " + std::to_string(std::llround(*run.gpu_memory_total_mib)) +
-          "MiB";
-  }
-  // A driver's reserve moves CUDA's total by a few tens of MiB between releases: failing an
-  // exact match, the nearest CUDA total within 1% is taken, and the note says so.
-  if (matches.empty() && run.first(Quantity::kTotalMemory) != nullptr) {
-    const double printed = run.first(Quantity::kTotalMemory)->value;
-    const GpuSpec* nearest = nullptr;
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (!g.cuda_total) continue;
-      const double d = std::fabs(gib(*g.cuda_total) - printed);
-      if (d <= 0.01 * printed &&
-          (nearest == nullptr || d < std::fabs(gib(*nearest->cuda_total) - printed))) {
-        nearest = &g;
-      }
-    }
-    if (nearest != nullptr) {
-      return {nearest->name,
-              why + " is nearest to " + nearest->name + " (CUDA total " +
-                  python_fixed(gib(*nearest->cuda_total), 2) +
-                  " GiB; no GPU of the catalog has exactly this total)",
-              {}};
-    }
-  }
-  if (matches.empty()) {
-    return {"",
-            run.gpu_name  ? "printed name '" + *run.gpu_name + "' is not in the GPU catalog"
-            : why.empty() ? "neither the GPU's name nor its total memory is printed"
-                          : why + " matches no GPU in the catalog",
-            {}};
-  }
-  if (matches.size() > 1) {
-    std::string all;
-    for (const std::string& m : matches) all += (all.empty() ? "" : ", ") + m;
-    return {
-        "", why + " matches several GPUs of the catalog (" + all + "): give one with --gpu", {}};
-  }
-  return {matches.front(), why + " matches " + matches.front(), {}};
-}
-
 std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
   const LoggedFlag* f = run.flag(flag);
   if (f == nullptr || f->values.size() != 1) return std::nullopt;
@@ -140,17 +67,28 @@ std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
 // held to 2^20 here so that the product of three stays inside 64 bits.
 std::int64_t parallel_size(std::int64_t v) { return std::clamp<std::int64_t>(v, 0, 1 << 20); }
 
+// A flag the log's rank prefixes imply, for the scenario to carry as if logged.
+LoggedFlag implied_flag(std::string name, std::string value, const std::string& source) {
+  LoggedFlag f;
+  f.flag = std::move(name);
+  f.values = {std::move(value)};
+  f.source = source;
+  return f;
+}
+
 // GPUs the start-up uses: TP × PP × DP from the flags (SGLang's --enable-dp-attention splits
-// the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else the
-// highest rank a line prefix names.
+// the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else from
+// the highest rank the line prefixes name — and then the scenario carries the flags those
+// ranks imply: SGLang's "DP3 TP3" on every line is data-parallel attention over TP 4
+// (scheduler.py names each rank by both), "DP1 TP0" replicas of TP 1.
 void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
   const bool sglang = engine == LogEngine::kSglang;
-  const char* tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const std::string tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const std::string dp_flag = sglang ? "--dp-size" : "--data-parallel-size";
   const std::optional<std::int64_t> tp = flag_int(run, tp_flag);
-  const std::int64_t pp =
+  std::int64_t pp =
       parallel_size(flag_int(run, sglang ? "--pp-size" : "--pipeline-parallel-size").value_or(1));
-  std::int64_t dp =
-      parallel_size(flag_int(run, sglang ? "--dp-size" : "--data-parallel-size").value_or(1));
+  std::int64_t dp = parallel_size(flag_int(run, dp_flag).value_or(1));
   if (sglang && run.flag("--enable-dp-attention") != nullptr) dp = 1;
   std::int64_t total = 0;
   if (tp) {
@@ -159,14 +97,55 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
                    std::to_string(dp) + " from the logged flags";
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else {
-    int highest = -1;
+    int top_tp = -1;
+    int top_dp = -1;
+    int top_pp = -1;
     for (const Observation& o : run.observations) {
-      if (o.rank) highest = std::max(highest, *o.rank);
+      if (o.rank) top_tp = std::max(top_tp, *o.rank);
+      if (o.pp) top_pp = std::max(top_pp, *o.pp);
+      if (o.dp && o.rank) top_dp = std::max(top_dp, *o.dp);
     }
-    total = (highest + 1) * pp * dp;
-    s.count_note = highest >= 0 ? "rank prefixes up to TP" + std::to_string(highest)
-                                : "no parallelism printed: one GPU";
-    if (highest < 0) total = pp * dp;
+    // SGLang names a data-parallel-attention rank by its attention group and its global TP
+    // rank ("DP1 TP3" of TP 4, DP 2: TP ranks 2 and 3 are group 1); replicas restart their TP
+    // ranks ("DP1 TP0").
+    bool dp_attention = top_dp > 0 && (top_tp + 1) % (top_dp + 1) == 0;
+    const int per_group = dp_attention ? (top_tp + 1) / (top_dp + 1) : 1;
+    for (const Observation& o : run.observations) {
+      if (o.dp && o.rank) dp_attention = dp_attention && *o.dp == *o.rank / per_group;
+    }
+    if (top_pp >= 0 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
+      pp = top_pp + 1;
+    }
+    if (top_tp < 0) {
+      total = pp * dp;
+      s.count_note = "no parallelism printed: one GPU";
+    } else {
+      const std::string ranks = std::to_string(top_tp + 1);
+      const std::string source = "rank prefixes up to TP" + std::to_string(top_tp);
+      s.tp_from_prefixes = true;
+      if (sglang && dp_attention) {
+        const std::string groups = std::to_string(top_dp + 1);
+        const std::string why = source + " in " + groups + " DP groups (DP attention)";
+        s.args.push_back(implied_flag(tp_flag, ranks, why));
+        s.args.push_back(implied_flag(dp_flag, groups, why));
+        s.args.push_back(implied_flag("--enable-dp-attention", "true", why));
+        total = (top_tp + 1) * pp;
+        s.count_note = why;
+      } else {
+        if (top_dp > 0 && sglang && !run.flag(dp_flag)) dp = top_dp + 1;
+        s.args.push_back(implied_flag(tp_flag, ranks, source));
+        if (dp > 1 && !run.flag(dp_flag)) {
+          s.args.push_back(implied_flag(dp_flag, std::to_string(dp), source));
+        }
+        total = (top_tp + 1) * pp * dp;
+        s.count_note = source;
+      }
+      if (pp > 1 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
+        s.args.push_back(implied_flag(sglang ? "--pp-size" : "--pipeline-parallel-size",
+                                      std::to_string(pp),
+                                      "rank prefixes up to PP" + std::to_string(pp - 1)));
+      }
+    }
   }
   const std::int64_t nodes = parallel_size(sglang ? flag_int(run, "--nnodes").value_or(1) : 1);
   s.nodes = static_cast<int>(std::max<std::int64_t>(nodes, 1));
@@ -243,6 +222,46 @@ std::string yaml_comment(const std::string& note) {
 
 }  // namespace
 
+void set_gpu_count(ImpliedScenario& s, int count) {
+  s.gpus_per_node = std::max(count / s.nodes, 1);
+  s.count_note = std::to_string(count) + " GPUs given with --gpu-count";
+  const bool sglang = s.engine == LogEngine::kSglang;
+  const std::string tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const auto logged = [&](const std::string& flag) {
+    return std::any_of(s.args.begin(), s.args.end(),
+                       [&](const LoggedFlag& f) { return f.flag == flag && f.line > 0; });
+  };
+  if (logged(tp_flag)) return;
+  const auto value = [&](const std::string& flag) -> std::int64_t {
+    for (const LoggedFlag& f : s.args) {
+      if (f.flag == flag && f.values.size() == 1) {
+        try {
+          return std::stoll(f.values.front());
+        } catch (const std::exception&) {
+          return 1;
+        }
+      }
+    }
+    return 1;
+  };
+  const bool dp_attention = std::any_of(s.args.begin(), s.args.end(), [](const LoggedFlag& f) {
+    return f.flag == "--enable-dp-attention";
+  });
+  const std::string dp_flag = sglang ? "--dp-size" : "--data-parallel-size";
+  const std::int64_t pp =
+      std::max<std::int64_t>(value(sglang ? "--pp-size" : "--pipeline-parallel-size"), 1);
+  const std::int64_t dp = dp_attention ? 1 : std::max<std::int64_t>(value(dp_flag), 1);
+  const std::string tp = std::to_string(std::max<std::int64_t>(count / (pp * dp), 1));
+  const std::string source = "--gpu-count " + std::to_string(count);
+  std::erase_if(s.args, [&](const LoggedFlag& f) {
+    return f.line == 0 && (f.flag == tp_flag || (dp_attention && f.flag == dp_flag));
+  });
+  s.args.insert(s.args.begin(), implied_flag(tp_flag, tp, source));
+  if (dp_attention && !logged(dp_flag)) {
+    s.args.insert(s.args.begin() + 1, implied_flag(dp_flag, tp, source + " (DP attention)"));
+  }
+}
+
 std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
   std::vector<Pin> pins;
   if (engine == LogEngine::kSglang) {
@@ -282,7 +301,11 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   const VersionChoice v = choose_version(run, engine);
   s.version = {v.version, v.note, {run.version_line, 0}};
   s.version_older_than_modelled = v.older_than_modelled;
-  s.gpu = resolve_gpu(run, gpus);
+  s.version_newer_than_modelled = v.newer_than_modelled;
+  GpuChoice gpu = choose_gpu(run, gpus);
+  s.gpu = {gpu.name, gpu.note, gpu.at};
+  s.unlisted_gpu = std::move(gpu.unlisted);
+  s.gpu_template = gpu.template_name;
   count_gpus(run, engine, s);
   const LoggedFlag* served = run.flag("--served-model-name");
   std::optional<Sourced> by_served;
@@ -319,6 +342,8 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
                            "): does not change start-up memory");
       continue;
     }
+    // A logged flag replaces what the rank prefixes imply.
+    std::erase_if(s.args, [&](const LoggedFlag& a) { return a.flag == f.flag && a.line == 0; });
     s.args.push_back(f);
   }
   s.pins = log_pins(run, engine);
@@ -354,7 +379,8 @@ ImpliedYaml implied_yaml(const ImpliedScenario& s) {
       } else {
         text += yaml_value(f.values.empty() ? "" : f.values.front());
       }
-      line(text + yaml_comment(f.source + ", " + line_note(f.line)), {f.line, f.column});
+      line(text + yaml_comment(f.line > 0 ? f.source + ", " + line_note(f.line) : f.source),
+           {f.line, f.column});
     }
   }
   line("model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +
@@ -376,9 +402,12 @@ std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
   std::vector<std::string> set;
   ScenarioObserved& o = s.observed;
   for (const Pin& p : pins) {
-    Result<Bytes> size = parse_size(p.size);
+    // Only vLLM's KV budget may be negative (explain/figure_bounds.h); pins are written
+    // by log_pins, so a size that does not read back is a bug, not input.
+    const bool negative = p.size.starts_with('-');
+    Result<Bytes> size = parse_size(std::string_view(p.size).substr(negative ? 1 : 0));
     if (!size.ok()) continue;
-    const Bytes value = *size;
+    const Bytes value = negative ? bytes(0) - *size : *size;
     std::optional<Bytes>* slot = p.key == "free_before_weights"   ? &o.free_before_weights
                                  : p.key == "free_after_weights"  ? &o.free_after_weights
                                  : p.key == "model_loading"       ? &o.model_loading

@@ -6,7 +6,8 @@
 //
 // What the log cannot say stays open: a GPU that is neither named nor sized, a model that is
 // not in the catalog (or not named). Such a scenario is still written, with the gap marked,
-// but cannot be replayed.
+// but cannot be replayed. A GPU the log sizes but the catalog lacks is an unlisted GPU
+// (explain/gpu_choice.h), which the replay adds to the catalog.
 #ifndef GPUMEM_EXPLAIN_IMPLIED_SCENARIO_H_
 #define GPUMEM_EXPLAIN_IMPLIED_SCENARIO_H_
 
@@ -41,12 +42,16 @@ struct ImpliedScenario {
   std::string name;
   Sourced version;
   bool version_older_than_modelled = false;
-  Sourced gpu;  // a catalog name; empty value when unknown
+  bool version_newer_than_modelled = false;
+  Sourced gpu;  // a catalog name, or the unlisted GPU's; empty value when unknown
+  std::optional<GpuSpec> unlisted_gpu;  // a GPU the catalog lacks (explain/gpu_choice.h)
+  std::string gpu_template;             // the catalog GPU it is modelled on
   int gpus_per_node = 1;
   int nodes = 1;
   std::string count_note;
-  LogPosition count_at;  // the flag the count follows from
-  Sourced model;         // a catalog slug when resolved, else the name as logged (or empty)
+  LogPosition count_at;           // the flag the count follows from
+  bool tp_from_prefixes = false;  // no TP flag: `args` carries the one the rank prefixes imply
+  Sourced model;  // a catalog slug when resolved, else the name as logged (or empty)
   bool model_resolved = false;
   std::vector<LoggedFlag> args;       // flags that change start-up memory
   std::vector<std::string> left_out;  // stated but not written, and why
@@ -57,6 +62,10 @@ struct ImpliedScenario {
 
 ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::string& name,
                                const GpuCatalog& gpus, const ModelCatalog& models);
+
+// `count` GPUs in all, as the user gives them (--gpu-count). Where no TP size was logged, the
+// scenario's TP (and, with DP attention, its DP) becomes what fills them.
+void set_gpu_count(ImpliedScenario& s, int count);
 
 // The pins of a run (also used on a scenario the user gives).
 std::vector<Pin> log_pins(const LogRun& run, LogEngine engine);

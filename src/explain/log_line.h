@@ -25,6 +25,9 @@ struct LogPosition {
   int column = 0;  // 1-based, in bytes
 };
 
+// Whose frame a line carries: evidence of the engine that wrote the log.
+enum class FrameKind { kNone, kSglang, kVllm };
+
 struct LogLine {
   int number = 0;       // 1-based line number in the log
   std::string message;  // the engine's own text, trimmed
@@ -42,6 +45,9 @@ struct LogLine {
   std::optional<int> pp;  // SGLang "PP1"
   std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"
   bool framed = false;    // a timestamp, level or process prefix was taken off
+  std::string date;       // "2025-03-08" when the frame or prefix carries a full date
+  std::string time;       // the frame's time as printed ("2025-03-08 12:29:13", "12-13 19:54:18")
+  FrameKind frame = FrameKind::kNone;
 
   // The line and column of `message[offset]`.
   LogPosition position(size_t offset) const;

@@ -332,10 +332,10 @@ TEST(EngineLogs, ImpliedScenarioYamlReadsBack) {
 }
 
 TEST(EngineLogs, EveryCaseIsCovered) {
-  // One test above per case of dev.yaml: 14 logs.
+  // One test above per case of dev.yaml: 14 logs (the public corpus has tests of its own).
   int logs = 0;
   for (const auto& f : std::filesystem::directory_iterator(kDir)) {
-    if (f.path().extension() == ".log") ++logs;
+    if (f.path().extension() == ".log" && f.path().filename().string().starts_with("case")) ++logs;
   }
   EXPECT_EQ(logs, 14);
 }
