@@ -60,10 +60,9 @@ bool is_number(const std::string& w) {
 
 bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-' && !is_number(w); }
 
-// "<model>", "<path>": what a post writes in place of a value it does not show.
-bool is_placeholder(const std::string& w) {
-  return w.size() > 2 && w.front() == '<' && w.back() == '>';
-}
+// "<model>", "<local snapshot of Qwen/Qwen3-14B>": what a post writes in place of a value it
+// does not show (a shell would read '<' as a redirection).
+bool is_placeholder(const std::string& w) { return w.size() > 1 && w.front() == '<'; }
 
 // Where the engine's arguments start: after "vllm serve", "-m vllm.entrypoints...",
 // "-m sglang.launch_server"; npos when the words start no server.

@@ -29,6 +29,20 @@ std::string basename(std::string_view path) {
 
 std::string line_note(int line) { return "line " + std::to_string(line); }
 
+// A path component that reads as a checkpoint's name: letters and digits both ("Qwen3-14B",
+// "DeepSeek-V3-0324-AWQ"), not a snapshot's hex hash.
+bool names_a_checkpoint(std::string_view name) {
+  bool letter = false;
+  bool digit = false;
+  bool hex = !name.empty();
+  for (char c : name) {
+    letter = letter || std::isalpha(static_cast<unsigned char>(c));
+    digit = digit || std::isdigit(static_cast<unsigned char>(c));
+    hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+  }
+  return letter && digit && !(hex && name.size() >= 32);
+}
+
 // A catalog entry's model_id may carry a remark after the name ("x/y (also z)").
 std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
 
@@ -312,8 +326,11 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   if (served != nullptr && !served->values.empty()) {
     by_served = resolve_model(served->values.front(), models);
   }
-  if (run.model && !resolve_model(*run.model, models) && by_served) {
-    // A local checkpoint path names less than the name it is served under.
+  if (by_served && (!run.model || (!resolve_model(*run.model, models) &&
+                                   !names_a_checkpoint(basename(*run.model))))) {
+    // A local checkpoint path that names no checkpoint ("/data/models/latest", a snapshot's
+    // hash) says less than the name it is served under; one that does ("DeepSeek-V3-0324-AWQ"
+    // served as "deepseek-ai/DeepSeek-R1") is that checkpoint, whatever its served name.
     s.model = {by_served->value,
                "served as '" + served->values.front() + "' (" + line_note(served->line) +
                    "): " + by_served->note,

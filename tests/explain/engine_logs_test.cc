@@ -310,6 +310,30 @@ TEST(EngineLogs, Case41GpuUnknown) {
   EXPECT_DOUBLE_EQ(e.runs[0].run.first(Quantity::kKvTokens)->value, 38141);
 }
 
+// A checkpoint path that names a checkpoint is that checkpoint: DeepSeek-V3-0324-AWQ served
+// as "deepseek-ai/DeepSeek-R1" is not replayed as DeepSeek-R1.
+TEST(EngineLogs, AServedNameDoesNotReplaceANamedCheckpoint) {
+  const Explanation e = explain_case("vllm-rtx3090-x16-deepseek-v3-0324-awq-v0-profiling.log",
+                                     with("rtx-3090", "", 0));
+  ASSERT_EQ(e.runs.size(), 1u);
+  EXPECT_FALSE(e.runs[0].implied.model_resolved);
+  EXPECT_EQ(e.runs[0].implied.model.value, "/models/cognitivecomputations_DeepSeek-V3-0324-AWQ/");
+}
+
+// The negative KV budget vLLM printed is pinned, and the replay stops where vLLM did.
+TEST(EngineLogs, ANegativeKvBudgetIsReplayed) {
+  const Explanation e = explain_case("vllm-h100-x1-gpt-oss-120b-negative-kv.log",
+                                     with("h100-sxm-80gb", "gpt-oss-120b", 0));
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.replayed()) << r.not_replayed;
+  EXPECT_EQ(r.pinned, (std::vector<std::string>{"model_loading", "kv_cache_memory"}));
+  EXPECT_FALSE(r.ledger->fits());
+  EXPECT_EQ(r.ledger->gpus[0].failed_step()->message,
+            "ValueError: No available memory for the cache blocks. Try increasing "
+            "`gpu_memory_utilization` when initializing the engine.");
+}
+
 // --write-scenario's YAML is a valid scenario: read back, it names what the log implies and
 // pins what the log printed.
 TEST(EngineLogs, ImpliedScenarioYamlReadsBack) {
