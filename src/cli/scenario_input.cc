@@ -39,7 +39,7 @@ std::optional<Scenario> load_scenario_input(const Workspace& ws, const ScenarioI
   std::optional<Scenario> s = load_scenario(input.file, ws.gpus, diags);
   if (!s || !diags.empty()) return std::nullopt;
   if (!input.launch.gpu.empty()) {
-    const std::optional<GpuChoice> choice = parse_gpu_option(input.launch.gpu, ws.gpus, diags);
+    const std::optional<GpuCount> choice = parse_gpu_option(input.launch.gpu, ws.gpus, diags);
     if (!choice) return std::nullopt;
     s->hardware.gpu = choice->gpu;
     if (choice->count > 0) s->hardware.gpus_per_node = choice->count;

@@ -39,9 +39,9 @@ std::string scenario_name(const EngineLaunch& c) {
 
 }  // namespace
 
-std::optional<GpuChoice> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
+std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
                                           Diagnostics& diags) {
-  if (const GpuSpec* g = gpus.find(option)) return GpuChoice{g->name, 0};
+  if (const GpuSpec* g = gpus.find_by_any_name(option)) return GpuCount{g->name, 0};
   // "h100x2": the count split off only when the name before it is a GPU of the catalog (a
   // name may itself end in "x<digits>").
   const size_t x = option.rfind('x');
@@ -49,13 +49,13 @@ std::optional<GpuChoice> parse_gpu_option(const std::string& option, const GpuCa
     int count = 0;
     const auto [ptr, ec] =
         std::from_chars(option.data() + x + 1, option.data() + option.size(), count);
-    const GpuSpec* g = gpus.find(option.substr(0, x));
+    const GpuSpec* g = gpus.find_by_any_name(option.substr(0, x));
     if (ec == std::errc() && ptr == option.data() + option.size() && g != nullptr) {
       if (count < 1 || count > 4096) {
         diags.error({"--gpu", 0, 0}, "the GPU count in '" + option + "' must be 1 to 4096");
         return std::nullopt;
       }
-      return GpuChoice{g->name, count};
+      return GpuCount{g->name, count};
     }
   }
   diags.error({"--gpu", 0, 0}, "unknown GPU '" + option + "'" + did_you_mean(option, gpus.names()) +
@@ -85,7 +85,7 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
                 "count (e.g. --gpu h100x2)");
     return std::nullopt;
   }
-  const std::optional<GpuChoice> choice = parse_gpu_option(options.gpu, gpus, diags);
+  const std::optional<GpuCount> choice = parse_gpu_option(options.gpu, gpus, diags);
   if (!choice) return std::nullopt;
   s.hardware.gpu = choice->gpu;
   s.hardware.gpu_loc = {"--gpu", 0, 0};

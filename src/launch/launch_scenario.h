@@ -25,11 +25,11 @@ struct LaunchOptions {
 
 // --gpu read: a catalog GPU (name, alias or nvidia-smi name) and the count written after it
 // ("h100x2"), 0 when none is.
-struct GpuChoice {
+struct GpuCount {
   std::string gpu;  // the catalog name
   int count = 0;
 };
-std::optional<GpuChoice> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
+std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
                                           Diagnostics& diags);
 
 std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
