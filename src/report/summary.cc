@@ -41,7 +41,11 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
                                   ? "out of memory"
                                   : k.failure->message.substr(0, k.failure->message.find(". "));
       out += fmt::format("  GPU {} stops at {}: {}\n", k.failure->gpu, k.failure->step, why);
-      if (k.failure->shortfall) out += "  short by " + gib(*k.failure->shortfall) + "\n";
+      if (k.failure->shortfall) {
+        // Under a GiB, in MiB: "short by 0.00 GiB" would read as no shortfall at all.
+        const Bytes s = *k.failure->shortfall;
+        out += "  short by " + (s.value() < (1LL << 30) ? format_mib(s) : gib(s)) + "\n";
+      }
     }
   }
   if (k.kv_tokens) {
