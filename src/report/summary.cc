@@ -32,7 +32,11 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
                   l.calibrated ? "calibrated: " + l.calibration
                                : "not calibrated: published figures only, "
                                  "predictions may be off by hundreds of MiB");
-  if (k.fits) {
+  if (k.fits && l.fit_advice && l.fit_advice->min_headroom.value() > 0) {
+    // It completes, but keeps less free than --min-headroom asked for (why advice exists).
+    out += "STARTS, BUT WITH LESS HEADROOM THAN ASKED\n";
+    out += "  asked for " + format_mib(l.fit_advice->min_headroom) + " free at every step\n";
+  } else if (k.fits) {
     out += "STARTS\n";
   } else {
     out += "DOES NOT START\n";
@@ -83,8 +87,12 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
   if (!fixes.empty()) {
     out += "  would start with (each alone, simulated):\n";
     for (const std::string& f : fixes) out += "    " + f + "\n";
-  } else if (!k.fits && l.fit_advice) {
-    out += "  no single flag of the fit advice makes it start\n";
+  } else if (l.fit_advice) {
+    out += "  no single flag of the fit advice makes it start";
+    if (l.fit_advice->min_headroom.value() > 0) {
+      out += " with " + format_mib(l.fit_advice->min_headroom) + " free";
+    }
+    out += "\n";
   }
   return out;
 }

@@ -43,6 +43,7 @@ inline constexpr std::string_view kMaxCudagraphCaptureSize = "max_cudagraph_capt
 inline constexpr std::string_view kMaxModelLen = "max_model_len";
 inline constexpr std::string_view kContextLen = "context_len";
 inline constexpr std::string_view kMaxNumSeqs = "max_num_seqs";
+inline constexpr std::string_view kMaxNumBatchedTokens = "max_num_batched_tokens";
 
 // A GPU fact with this prefix and a step's name holds how far that step's memory may honestly
 // stray from the prediction (an engine rule that magnifies a driver rounding); `gpumem check`

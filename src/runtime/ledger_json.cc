@@ -175,6 +175,7 @@ Json fit_advice_to_json(const std::optional<FitAdviceRecord>& advice) {
   }
   j["options"] = std::move(options);
   j["none_found"] = advice->none_found;
+  j["min_headroom_bytes"] = advice->min_headroom.value();
   return j;
 }
 
@@ -240,6 +241,9 @@ Result<Ledger> ledger_from_json(const std::string& file, const std::string& text
                              o.at("instead_of").get<std::string>()});
       }
       a.none_found = j.at("fit_advice").at("none_found").get<std::vector<std::string>>();
+      if (j.at("fit_advice").contains("min_headroom_bytes")) {
+        a.min_headroom = bytes(json_integer<std::int64_t>(j.at("fit_advice").at("min_headroom_bytes"), 0));
+      }
       l.fit_advice = std::move(a);
     }
     for (const Json& gj : j.at("gpus")) {
