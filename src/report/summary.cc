@@ -55,6 +55,10 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
   if (k.kv_tokens) {
     out += fmt::format("  KV cache        {} tokens", format_count(*k.kv_tokens));
     if (k.kv_bytes) out += " (" + format_mib(*k.kv_bytes) + " per GPU)";
+    if (k.replicas > 1 && k.kv_tokens_total) {
+      out += fmt::format(" per replica; {} in all over {} data-parallel replicas",
+                         format_count(*k.kv_tokens_total), k.replicas);
+    }
     out += "\n";
   }
   if (k.max_concurrency) {
@@ -65,6 +69,7 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
     }
     if (k.max_running_requests) {
       out += "; " + format_count(*k.max_running_requests) + " running at most";
+      if (k.replicas > 1) out += " per replica";
     }
     out += "\n";
   }

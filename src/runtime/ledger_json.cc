@@ -151,6 +151,9 @@ Json key_figures_to_json(const KeyFigures& k) {
   j["weights_bytes"] = std::move(weights);
   j["kv_tokens"] = optional_value(k.kv_tokens);
   j["kv_bytes"] = optional_bytes(k.kv_bytes);
+  j["replicas"] = k.replicas;
+  j["kv_tokens_total"] = optional_value(k.kv_tokens_total);
+  j["max_running_requests_total"] = optional_value(k.max_running_requests_total);
   j["max_running_requests"] = optional_value(k.max_running_requests);
   j["max_concurrency"] = optional_value(k.max_concurrency);
   j["free_before_weights_bytes"] = optional_bytes(k.free_before_weights);

@@ -39,6 +39,10 @@ class Startup final : public PlannedStartup {
                        " MiB of " + std::to_string(p_.gpu.memory_total / mib(1)) + " MiB)"});
     }
     f.push_back({"chunked_prefill_size", "chunked_prefill_size", a.chunked_prefill_size});
+    // One scheduler, with its own token pool, per --dp-size rank: replicas without DP
+    // attention, attention groups with it (sglang v0.5.9 data_parallel_controller.py).
+    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel schedulers",
+                 static_cast<std::int64_t>(p_.flags.dp_size)});
     f.push_back({std::string(fact_id::kCudaGraphMaxBs), "cuda_graph_max_bs", a.cuda_graph_max_bs});
     f.push_back({std::string(fact_id::kContextLen), "context_len", p_.facts.context_len});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});

@@ -33,6 +33,9 @@ class Startup final : public PlannedStartup {
                  a.gpu_memory_utilization});
     f.push_back({std::string(fact_id::kMaxModelLen), "max_model_len", a.max_model_len});
     f.push_back({std::string(fact_id::kMaxNumSeqs), "max_num_seqs", a.max_num_seqs});
+    // --data-parallel-size above 1 is refused (plan): one engine core.
+    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel replicas",
+                 std::int64_t{1}});
     f.push_back({std::string(fact_id::kMaxNumBatchedTokens), "max_num_batched_tokens", a.max_num_batched_tokens});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
     f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
