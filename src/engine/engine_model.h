@@ -15,6 +15,7 @@
 #define GPUMEM_ENGINE_ENGINE_MODEL_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +61,17 @@ struct FitKnob {
   std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
 };
 
+// How a model is spread over GPUs: tensor, pipeline and data parallel sizes, and whether a
+// mixture-of-experts model shards its experts over the tensor-parallel GPUs (expert
+// parallelism) instead of slicing each expert.
+struct GpuLayout {
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  bool expert_parallel = false;
+  int gpus() const { return tp * pp * dp; }
+};
+
 // A scenario's start-up as its engine plans it.
 class PlannedStartup {
  public:
@@ -101,6 +113,10 @@ class EngineModel {
   // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
   // read (the plan then reports why).
   virtual int gpus_used(const ScenarioEngine& engine) const = 0;
+  // The flags that ask for `layout`, as a launch command writes them; nothing, with the
+  // reason in `not_modelled`, for a layout gpumem does not model for this engine.
+  virtual std::optional<std::vector<std::string>> layout_flags(
+      const GpuLayout& layout, std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
   // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);

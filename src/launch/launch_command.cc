@@ -246,6 +246,19 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
   return out;
 }
 
+std::vector<std::string> launch_argv(const EngineModel& engine, const std::string& model) {
+  const LaunchForm form = engine.launch_forms().front();
+  std::vector<std::string> argv;
+  if (form.program.empty()) {
+    argv = {"python", "-m", std::string(form.module)};
+  } else {
+    argv = {std::string(form.program), std::string(form.subcommand)};
+  }
+  if (!form.model_positional) argv.emplace_back(engine.model_flags().front());
+  argv.push_back(model);
+  return argv;
+}
+
 namespace {
 
 // A boolean switched on is written bare ("--enforce-eager"), as users type it.
@@ -293,11 +306,15 @@ std::string launch_with_flag(std::span<const std::string> argv, std::string_view
     out.push_back(argv[i]);
   }
   if (!replaced) append_flag(out, flag, value, target);
+  return shell_command(out);
+}
+
+std::string shell_command(std::span<const std::string> argv) {
   std::string text;
-  for (const std::string& t : out) {
+  for (const std::string& t : argv) {
     const bool plain =
         !t.empty() && t.find_first_of(" \t'\"$`\\!*?;&|<>(){}[]#~") == std::string::npos;
-    std::string quoted = plain ? t : "'" + t + "'";
+    std::string quoted = t;
     if (!plain) {
       // ' inside single quotes: close, escaped quote, reopen.
       quoted = "'";

@@ -26,6 +26,7 @@
 
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
+#include "engine/engine_model.h"
 
 namespace gpumem {
 
@@ -39,6 +40,14 @@ struct EngineLaunch {
   std::vector<EngineArg> args;
   std::string text;  // the command joined with single spaces, as located
 };
+
+// `argv` as one shell command line: each token single-quoted where a shell would read it
+// otherwise.
+std::string shell_command(std::span<const std::string> argv);
+
+// The command line that starts `engine` serving `model` by its first launch form: "vllm serve
+// MODEL", "python -m sglang.launch_server --model-path MODEL".
+std::vector<std::string> launch_argv(const EngineModel& engine, const std::string& model);
 
 // nullopt after reporting every problem in `diags`.
 std::optional<EngineLaunch> read_launch_command(std::span<const std::string> argv,

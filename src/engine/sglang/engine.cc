@@ -99,6 +99,21 @@ class Model final : public EngineModel {
     }
     return knobs;
   }
+  std::optional<std::vector<std::string>> layout_flags(const GpuLayout& l,
+                                                       std::string&) const override {
+    // server_args.py: --tp-size, --pp-size, --dp-size (replicas, each a scheduler), and
+    // --ep-size, the expert-parallel group inside a replica's tensor-parallel GPUs; each 1 by
+    // default, and left out then, as users write them.
+    std::vector<std::string> f;
+    const auto add = [&f](const char* flag, int n) {
+      if (n > 1) f.insert(f.end(), {flag, std::to_string(n)});
+    };
+    add("--tp-size", l.tp);
+    add("--pp-size", l.pp);
+    add("--dp-size", l.dp);
+    if (l.expert_parallel) add("--ep-size", l.tp);
+    return f;
+  }
   std::vector<LaunchForm> launch_forms() const override {
     // sglang v0.5.9 launch_server.py (python -m sglang.launch_server) and the `sglang serve`
     // console script of later releases.

@@ -122,6 +122,20 @@ class Model final : public EngineModel {
     }
     return knobs;
   }
+  std::optional<std::vector<std::string>> layout_flags(const GpuLayout& l,
+                                                       std::string& not_modelled) const override {
+    if (l.dp > 1) {
+      not_modelled = "vLLM data parallelism (--data-parallel-size above 1) is not modelled";
+      return std::nullopt;
+    }
+    // arg_utils.py: --tensor-parallel-size, --pipeline-parallel-size (1 by default, and left
+    // out then), and --enable-expert-parallel (experts sharded over the TP x DP group).
+    std::vector<std::string> f;
+    if (l.tp > 1) f.insert(f.end(), {"--tensor-parallel-size", std::to_string(l.tp)});
+    if (l.pp > 1) f.insert(f.end(), {"--pipeline-parallel-size", std::to_string(l.pp)});
+    if (l.expert_parallel) f.emplace_back("--enable-expert-parallel");
+    return f;
+  }
   std::vector<LaunchForm> launch_forms() const override {
     // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
     // module the documentation's older examples start.
