@@ -42,6 +42,9 @@ struct LaunchForm {
   std::string_view subcommand;    // "serve"
   std::string_view module;        // "vllm.entrypoints.openai.api_server"
   bool model_positional = false;  // `vllm serve MODEL`
+  // `--flag.key.sub value` sets one key of a JSON-valued flag, the keys of one flag merged
+  // into one object (vLLM's FlexibleArgumentParser: `-cc.cudagraph_mode=FULL`).
+  bool dotted_json_keys = false;
 };
 
 // A lever the fit advice may move to make a start-up fit.

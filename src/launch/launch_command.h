@@ -9,9 +9,11 @@
 //   [VAR=value ...] sglang serve [flags]
 // Flags: `--flag value`, `--flag=value`, bare booleans, `--no-flag`, several values after a
 // list flag (`--cuda-graph-bs 1 2 4`), JSON values (`--compilation-config '{...}'`), short
-// forms and argparse prefixes (resolved by the engine's flag table, engine/flag_table.h), and
-// vLLM's `--config file.yaml` (its keys are flags; the command line overrides them). A
-// model given positionally or with --model / --model-path becomes the scenario's model.
+// forms and argparse prefixes (resolved by the engine's flag table, engine/flag_table.h),
+// vLLM's dotted keys of a JSON flag (`-cc.cudagraph_mode=FULL`, merged into one object), and
+// vLLM's `--config file.yaml` (its keys are flags, in the file's order, and its `model` the
+// model unless the command names one; the command line overrides them). A model given
+// positionally or with --model / --model-path becomes the scenario's model.
 //
 // Every token keeps its place, `<launch command>:1:<column>` in the command joined with
 // single spaces, so an engine's error points into the command as typed. A form not listed

@@ -123,8 +123,12 @@ class Model final : public EngineModel {
     return {"--model-path", "--model"};  // server_args.py: "--model-path", "--model"
   }
   int gpus_used(const ScenarioEngine& engine) const override {
+    static constexpr std::string_view kLayout[] = {"--tp-size", "--pp-size", "--dp-size",
+                                                   "--enable-dp-attention"};
+    ScenarioEngine layout = engine;
+    layout.args = args_naming(engine.args, flag_table(), kLayout);
     Diagnostics ignored;  // the plan reports them
-    const ServerFlags f = read_server_flags(engine, ignored);
+    const ServerFlags f = read_server_flags(layout, ignored);
     return ignored.empty() ? static_cast<int>(gpus_needed(f)) : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,

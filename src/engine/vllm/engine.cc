@@ -138,17 +138,23 @@ class Model final : public EngineModel {
   }
   std::vector<LaunchForm> launch_forms() const override {
     // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
-    // module the documentation's older examples start.
-    return {{"vllm", "serve", "", true},
-            {"", "", "vllm.entrypoints.openai.api_server", false},
-            {"", "", "vllm.entrypoints.api_server", false}};
+    // module the documentation's older examples start; all parse with vllm v0.21
+    // utils/argparse_utils.py FlexibleArgumentParser, which reads dotted JSON keys.
+    return {{"vllm", "serve", "", true, true},
+            {"", "", "vllm.entrypoints.openai.api_server", false, true},
+            {"", "", "vllm.entrypoints.api_server", false, true}};
   }
   std::vector<std::string_view> model_flags() const override { return {"--model"}; }
   int gpus_used(const ScenarioEngine& engine) const override {
+    static constexpr std::string_view kLayout[] = {"--tensor-parallel-size",
+                                                   "--pipeline-parallel-size"};
+    ScenarioEngine layout = engine;
+    for (EngineArg& a : layout.args) a.flag = dashed_flag(a.flag);
+    layout.args = args_naming(layout.args, flag_table(), kLayout);
     Diagnostics ignored;  // the plan reports them
     const std::optional<Version> v = parse_version(engine.version);
     const EngineFlags f =
-        read_engine_flags(engine, rules_for(v.value_or(kOldestModelled)), ignored);
+        read_engine_flags(layout, rules_for(v.value_or(kOldestModelled)), ignored);
     return ignored.empty() ? f.tp_size * f.pp_size : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
