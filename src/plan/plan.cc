@@ -85,7 +85,7 @@ std::optional<Plan> make_plan(const PlanRequest& request, const GpuCatalog& gpus
         if (command) {
           c.scenario = scenario_from_launch(
               *command, {request.gpu + "x" + std::to_string(l.gpus()), request.engine_version},
-              gpus, layout_diags);
+              gpus, models, layout_diags);
         }
         if (!layout_diags.empty()) {
           c.scenario.reset();
