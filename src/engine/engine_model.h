@@ -62,6 +62,20 @@ struct FitKnob {
   std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
   std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
   std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
+
+  static FitKnob fraction(std::string flag, std::string_view fact, int max_percent) {
+    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {}};
+  }
+  static FitKnob count(std::string flag, std::string_view fact,
+                       std::vector<std::string> replaces = {}) {
+    return {Kind::kCount, std::move(flag), std::string(fact), 0, std::move(replaces), {}, {}};
+  }
+  static FitKnob max_length(std::string flag, std::string_view fact) {
+    return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}};
+  }
+  static FitKnob toggle(std::string flag, std::string value, std::string instead_of) {
+    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of)};
+  }
 };
 
 // How a model is spread over GPUs: tensor, pipeline and data parallel sizes, and whether a

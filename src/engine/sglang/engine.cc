@@ -81,21 +81,18 @@ class Model final : public EngineModel {
     // replaces an explicit --cuda-graph-bs list; --context-length caps a request, and with it
     // the request pool's rows (model_runner.py init_memory_pool).
     std::vector<FitKnob> knobs = {
-        {FitKnob::Kind::kMemoryFraction, "--mem-fraction-static",
-         std::string(fact_id::kMemFractionStatic), 99},
-        {FitKnob::Kind::kCount, "--cuda-graph-max-bs", std::string(fact_id::kCudaGraphMaxBs), 0,
-         {"--cuda-graph-bs"}},
-        {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen)}};
+        FitKnob::fraction("--mem-fraction-static", fact_id::kMemFractionStatic, 99),
+        FitKnob::count("--cuda-graph-max-bs", fact_id::kCudaGraphMaxBs, {"--cuda-graph-bs"}),
+        FitKnob::max_length("--context-length", fact_id::kContextLen)};
     // server_args.py: --disable-cuda-graph skips the capture and its memory.
     const EngineArg* no_graphs = scenario_arg(scenario, "--disable-cuda-graph");
     if (no_graphs == nullptr || no_graphs->values != std::vector<std::string>{"true"}) {
-      knobs.push_back({FitKnob::Kind::kSwitch, "--disable-cuda-graph", "", 0, {}, "true", "off"});
+      knobs.push_back(FitKnob::toggle("--disable-cuda-graph", "true", "off"));
     }
     // model_runner.py configure_kv_cache_dtype: fp8_e4m3 halves a 16-bit KV cell.
     const EngineArg* kv = scenario_arg(scenario, "--kv-cache-dtype");
     if (kv == nullptr || kv->values == std::vector<std::string>{"auto"}) {
-      knobs.push_back(
-          {FitKnob::Kind::kSwitch, "--kv-cache-dtype", "", 0, {}, "fp8_e4m3", "auto"});
+      knobs.push_back(FitKnob::toggle("--kv-cache-dtype", "fp8_e4m3", "auto"));
     }
     return knobs;
   }

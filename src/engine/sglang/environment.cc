@@ -4,9 +4,22 @@
 
 #include "core/spelling.h"
 #include "engine/env_value.h"
+#include "engine/environment_table.h"
 #include "engine/nccl_environment.h"
 
 namespace gpumem::sglang {
+
+namespace {
+
+// sglang v0.5.9 environ.py Envs: the variables read for something other than GPU memory.
+constexpr EnvRule kRules[] = {
+    {"SGLANG_USE_MODELSCOPE", {}, "where the checkpoint is fetched (sglang environ.py)"},
+};
+
+// sglang environ.py names its variables SGLANG_; older releases read SGL_ ones too.
+constexpr std::string_view kOwnPrefixes[] = {"SGLANG_", "SGL_"};
+
+}  // namespace
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
@@ -26,8 +39,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       if (b) env.tp_memory_imbalance_is_error = *b;
     } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
       read.as_bytes(env.flashinfer_workspace_size);
-    } else {
-      read_nccl_variable(v, env.nccl, diags);
+    } else if (!read_nccl_variable(v, env.nccl, diags)) {
+      check_unread_variable(v, {"SGLang", modelled_variables(), kRules, kOwnPrefixes}, diags);
     }
   }
   static const std::vector<std::string> kPatches = {"custom-all-reduce-on-pcie"};

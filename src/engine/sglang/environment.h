@@ -1,8 +1,8 @@
 // The environment variables and source patches of an SGLang launch that change start-up
 // memory, read from a scenario's `engine.env` and `engine.patches`.
 //
-// Variables gpumem does not model are accepted and ignored (a launch environment holds
-// many); known ones must have a value SGLang or NCCL accepts.
+// Known variables must have a value SGLang or NCCL accepts; every other variable is accepted
+// as having no memory effect or refused by name (engine/environment_table.h).
 #ifndef GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_
 #define GPUMEM_ENGINE_SGLANG_ENVIRONMENT_H_
 

@@ -92,10 +92,9 @@ class Model final : public EngineModel {
     // vllm config/cache.py: gpu_memory_utilization in (0, 1]. PR #26016 (v0.11.1):
     // --max-cudagraph-capture-size replaces the capture-size lists; before it, the list
     // --cuda-graph-sizes was the knob.
-    FitKnob fraction{FitKnob::Kind::kMemoryFraction, "--gpu-memory-utilization",
-                     std::string(fact_id::kGpuMemoryUtilization), 100};
-    FitKnob graphs{FitKnob::Kind::kCount, "--cuda-graph-sizes",
-                   std::string(fact_id::kMaxCudagraphCaptureSize)};
+    FitKnob fraction =
+        FitKnob::fraction("--gpu-memory-utilization", fact_id::kGpuMemoryUtilization, 100);
+    FitKnob graphs = FitKnob::count("--cuda-graph-sizes", fact_id::kMaxCudagraphCaptureSize);
     const std::optional<Version> v = parse_version(scenario.engine.version);
     if (v && rules_for(*v).two_step_capture_sizes) {
       graphs.flag = "--max-cudagraph-capture-size";
@@ -103,22 +102,21 @@ class Model final : public EngineModel {
     }
     std::vector<FitKnob> knobs = {
         fraction, graphs,
-        {FitKnob::Kind::kMaxLength, "--max-model-len", std::string(fact_id::kMaxModelLen)},
+        FitKnob::max_length("--max-model-len", fact_id::kMaxModelLen),
         // config/scheduler.py: max_num_seqs sizes the input batch's persistent buffers, the
         // dummy sampler run and the default capture sizes; max_num_batched_tokens the
         // profile run's activation peak (gpu_model_runner.py profile_run).
-        {FitKnob::Kind::kCount, "--max-num-seqs", std::string(fact_id::kMaxNumSeqs)},
-        {FitKnob::Kind::kCount, "--max-num-batched-tokens",
-         std::string(fact_id::kMaxNumBatchedTokens)}};
+        FitKnob::count("--max-num-seqs", fact_id::kMaxNumSeqs),
+        FitKnob::count("--max-num-batched-tokens", fact_id::kMaxNumBatchedTokens)};
     // arg_utils.py: --enforce-eager captures no CUDA graph.
     const EngineArg* eager = scenario_arg(scenario, "--enforce-eager");
     if (eager == nullptr || eager->values != std::vector<std::string>{"true"}) {
-      knobs.push_back({FitKnob::Kind::kSwitch, "--enforce-eager", "", 0, {}, "true", "off"});
+      knobs.push_back(FitKnob::toggle("--enforce-eager", "true", "off"));
     }
     // cache.py CacheDType: fp8 halves a 16-bit KV cell.
     const EngineArg* kv = scenario_arg(scenario, "--kv-cache-dtype");
     if (kv == nullptr || kv->values == std::vector<std::string>{"auto"}) {
-      knobs.push_back({FitKnob::Kind::kSwitch, "--kv-cache-dtype", "", 0, {}, "fp8", "auto"});
+      knobs.push_back(FitKnob::toggle("--kv-cache-dtype", "fp8", "auto"));
     }
     return knobs;
   }

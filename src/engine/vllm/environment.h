@@ -1,7 +1,8 @@
 // The environment variables of a vLLM launch that change start-up memory, read from a
-// scenario's `engine.env`. Variables gpumem does not model are accepted and ignored (a
-// launch environment holds many); known ones must have a value vLLM or NCCL accepts. vLLM
-// has no source patches gpumem models, so `engine.patches` must be empty.
+// scenario's `engine.env`. Known ones must have a value vLLM or NCCL accepts; every other
+// variable is accepted as having no memory effect or refused by name
+// (engine/environment_table.h). vLLM has no source patches gpumem models, so
+// `engine.patches` must be empty.
 #ifndef GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_
 #define GPUMEM_ENGINE_VLLM_ENVIRONMENT_H_
 

@@ -1,0 +1,86 @@
+// Environment variables no engine model reads: accepted with no memory effect, or refused by
+// name (engine/environment_table.h), in both engines.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/sglang/environment.h"
+#include "engine/vllm/environment.h"
+
+namespace gpumem {
+namespace {
+
+ScenarioEngine engine_with(std::vector<std::pair<std::string, std::string>> vars) {
+  ScenarioEngine e;
+  int line = 1;
+  for (auto& [name, value] : vars) {
+    e.env.push_back({name, value, {"s.yaml", line, 5}, {"s.yaml", line, 20}});
+    ++line;
+  }
+  return e;
+}
+
+std::string vllm_errors(std::vector<std::pair<std::string, std::string>> vars) {
+  Diagnostics diags;
+  (void)vllm::read_environment(engine_with(std::move(vars)), diags);
+  return diags.to_string();
+}
+
+std::string sglang_errors(std::vector<std::pair<std::string, std::string>> vars) {
+  Diagnostics diags;
+  (void)sglang::read_environment(engine_with(std::move(vars)), diags);
+  return diags.to_string();
+}
+
+TEST(EnvironmentTable, NoMemoryEffectIsAccepted) {
+  const std::vector<std::pair<std::string, std::string>> vars = {
+      {"CUDA_VISIBLE_DEVICES", "0,1"}, {"HF_TOKEN", "hf_x"},     {"FOO", "1"},
+      {"NCCL_DEBUG", "INFO"},          {"MASTER_PORT", "29500"}, {"OMP_NUM_THREADS", "8"},
+      {"CUDA_MODULE_LOADING", "LAZY"}};
+  EXPECT_EQ(sglang_errors(vars), "");
+  EXPECT_EQ(vllm_errors(vars), "");
+  EXPECT_EQ(vllm_errors({{"VLLM_LOGGING_LEVEL", "DEBUG"}, {"VLLM_USE_V1", "1"}}), "");
+  EXPECT_EQ(sglang_errors({{"SGLANG_USE_MODELSCOPE", "true"}}), "");
+  // ROCm-only variables (an MI300X recipe simulated on a catalog GPU).
+  EXPECT_EQ(vllm_errors({{"VLLM_ROCM_USE_AITER", "1"}, {"VLLM_USE_TRITON_FLASH_ATTN", "0"}}), "");
+}
+
+TEST(EnvironmentTable, MemoryEffectNotModelledIsRefusedByName) {
+  EXPECT_EQ(vllm_errors({{"CUDA_MODULE_LOADING", "EAGER"}}),
+            "s.yaml:1:5: CUDA_MODULE_LOADING=EAGER changes start-up memory in a way gpumem does "
+            "not model: CUDA_MODULE_LOADING=EAGER loads every kernel module when the context is "
+            "created (about 1,260 MiB instead of 527 MiB for a PyTorch process on an H200, "
+            "reports/probe/h200x1/torch-facts); gpumem models lazy loading, CUDA 12.2's "
+            "default; remove it to simulate without it\n");
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}}),
+            "s.yaml:1:5: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True changes start-up "
+            "memory in a way gpumem does not model: the caching allocator's options "
+            "(expandable_segments, max_split_size_mb, garbage_collection_threshold, ...) change "
+            "what it reserves; gpumem models the default configuration; remove it to simulate "
+            "without it\n");
+  EXPECT_EQ(vllm_errors({{"VLLM_USE_V1", "0"}}),
+            "s.yaml:1:5: VLLM_USE_V1=0 changes start-up memory in a way gpumem does not model: "
+            "VLLM_USE_V1=0 runs the V0 engine; gpumem models the V1 engine; remove it to "
+            "simulate without it\n");
+}
+
+TEST(EnvironmentTable, UnknownVariableOfALoadedLibraryIsRefused) {
+  EXPECT_EQ(vllm_errors({{"VLLM_ATENTION_BACKEND", "FLASHINFER"}}),
+            "s.yaml:1:5: unknown environment variable 'VLLM_ATENTION_BACKEND': vLLM, PyTorch, "
+            "CUDA or NCCL may read it and gpumem cannot tell its memory effect; remove it to "
+            "simulate without it; did you mean 'VLLM_ATTENTION_BACKEND'?\n");
+  EXPECT_EQ(sglang_errors({{"SGL_ENABLE_JIT_DEEPGEMM", "1"}, {"NCCL_PROTO", "LL"}}),
+            "s.yaml:1:5: unknown environment variable 'SGL_ENABLE_JIT_DEEPGEMM': SGLang, "
+            "PyTorch, CUDA or NCCL may read it and gpumem cannot tell its memory effect; remove "
+            "it to simulate without it\n"
+            "s.yaml:2:5: unknown environment variable 'NCCL_PROTO': SGLang, PyTorch, CUDA or "
+            "NCCL may read it and gpumem cannot tell its memory effect; remove it to simulate "
+            "without it\n");
+  // Another engine's variable is no memory effect to this one (a shell exports both).
+  EXPECT_EQ(sglang_errors({{"VLLM_USE_V1", "0"}}), "");
+}
+
+}  // namespace
+}  // namespace gpumem
