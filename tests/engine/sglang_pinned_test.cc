@@ -98,6 +98,24 @@ TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
   EXPECT_EQ(fact(*l, "max_running_requests"), 3548);
 }
 
+// A 4-bit checkpoint replayed through its base model's shape (Qwen2.5-72B) on one H100 with
+// "Load weight end ... mem usage=38.00 GB" pinned: the weights step holds the pinned
+// 40,802,189,312 B, not the base model's 145 GB of bf16 tensors, and A = F - 38 GiB.
+// rest = 40 - 78 x (1 - 0.9) = 32.2 GiB; cell 8 x (128 + 128) x 80 x 2 = 327,680 B.
+TEST(SglangPinned, WeightLoadUsageSizesTheWeightsStep) {
+  const Ledger l = simulate(
+      "hardware: {gpu: h100, count: 1}\n"
+      "engine:\n  name: sglang\n  version: 0.5.9\n  args:\n    --mem-fraction-static: 0.9\n"
+      "model: qwen2.5-72b-instruct\n"
+      "observed:\n  free_before_weights: 78GiB\n  weight_load_usage: 38GiB\n");
+  ASSERT_TRUE(l.fits());
+  const LedgerStep& weights = l.gpus.front().steps[3];
+  ASSERT_EQ(weights.name, "weights");
+  EXPECT_EQ(weights.allocated_delta.value(), 40'802'189'312);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 327680);
+  EXPECT_EQ(fact(l, "kv_tokens"), 105512);
+}
+
 TEST(SglangErrors, MorePipelineStagesThanLayers) {
   // 64 stages of Llama-3.1-8B's 32 layers: stages 32..63 would get no layer and a zero KV
   // cell size, which divided the token count by zero (SIGFPE) before the plan refused it.

@@ -210,9 +210,10 @@ TEST(EngineLogs, Case28VllmFullLogExactTokens) {
   EXPECT_EQ(at(r, Quantity::kKvTokens, 12).tolerance, 16);  // exact input: one block
   EXPECT_NEAR(*at(r, Quantity::kFreeAtStartup, 15).predicted, 78.67, kPrinted);
   EXPECT_EQ(at(r, Quantity::kFreeAtStartup, 15).verdict, Verdict::kMatch);
-  // MISS: llava's graphs took 0.67 GiB; gpumem predicts 0.30 GiB for the Mistral language
-  // model alone (the vision tower is not in the catalog entry, H100 is not calibrated).
-  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 14).predicted, 0.30, kPrinted);
+  // MISS: llava's graphs took 0.67 GiB; gpumem predicts 0.31 GiB for the Mistral language
+  // model alone (the vision tower is not in the catalog entry, H100 is not calibrated; the
+  // pinned weights are one tensor of the logged size, which moves the prediction by 0.01).
+  EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 14).predicted, 0.31, kPrinted);
   EXPECT_EQ(at(r, Quantity::kGraphUsage, 14).verdict, Verdict::kMiss);
 }
 

@@ -6,6 +6,7 @@
 #include "engine/model_resolution.h"
 #include "engine/sglang/layout.h"
 #include "weights/draft_weights.h"
+#include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
 
 namespace gpumem::sglang {
@@ -188,6 +189,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.weights = std::move(*w);
+    if (scenario.observed.weight_load_usage) {
+      // sglang v0.5.9 model_runner.py load_model: "mem usage" is the free memory the target's
+      // weights took on this rank; pinned, it is what they hold, whatever checkpoint the
+      // catalog model stands in for.
+      s.weights = pinned_weights(*scenario.observed.weight_load_usage);
+    }
     s.kv = kv_geometry(p.model, p.facts, p.attention_tp, s.layers);
     if (p.draft) {
       ParallelLayout draft_layout = layout;
