@@ -51,6 +51,9 @@ struct FitKnob {
   std::string current_fact;           // id of the ledger fact holding its value in this start-up
   int max_percent = 99;               // kMemoryFraction: the largest value the engine accepts, in %
   std::vector<std::string> replaces;  // kGraphSize: flags a new size makes obsolete
+  // kGraphSize: a size no larger one improves on (larger sizes capture the same graphs, as
+  // the engine drops sizes above its request pool); 0 when sizes are not bounded so.
+  std::int64_t bound = 0;
 };
 
 // A scenario's start-up as its engine plans it.

@@ -126,9 +126,11 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
     } else if (k.kind == FitKnob::Kind::kGraphSize) {
       const std::int64_t current = std::get<std::int64_t>(f->value);
       s.current = std::to_string(current);
-      s.found = std::async(std::launch::async, [&, current]() -> std::optional<std::string> {
+      // Sizes above the knob's bound capture no other graphs: the search starts at it.
+      const std::int64_t start = k.bound > 0 ? std::min(current, k.bound + 1) : current;
+      s.found = std::async(std::launch::async, [&, start]() -> std::optional<std::string> {
         const std::optional<std::int64_t> bs =
-            largest_graph_size(*engine, scenario, inputs, k, current);
+            largest_graph_size(*engine, scenario, inputs, k, start);
         if (!bs) return std::nullopt;
         return std::to_string(*bs);
       });

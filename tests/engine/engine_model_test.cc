@@ -55,6 +55,19 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(old_vllm[2].kind, FitKnob::Kind::kMaxLength);
 }
 
+// SGLang drops capture sizes above its request pool, so the graph-size search starts at the
+// largest pool the flags allow: 4096 rows (4097 through v0.4.6.x), --max-running-requests,
+// or 48 under speculative decoding.
+TEST(EngineModels, SglangGraphSizeSearchIsBoundedByTheRequestPool) {
+  const EngineModel& sglang = *find_engine("sglang");
+  EXPECT_EQ(sglang.fit_knobs(scenario_with("sglang", "0.5.9"))[1].bound, 4096);
+  EXPECT_EQ(sglang.fit_knobs(scenario_with("sglang", "0.4.6.post5"))[1].bound, 4097);
+  Scenario capped = scenario_with("sglang", "0.5.9");
+  capped.engine.args.push_back({"--max-running-requests", {"100"}, false, {}, {}});
+  EXPECT_EQ(sglang.fit_knobs(capped)[1].bound, 100);
+  EXPECT_EQ(find_engine("vllm")->fit_knobs(scenario_with("vllm", "0.21.0"))[1].bound, 0);
+}
+
 TEST(EngineModels, AnUnmodelledEngineIsRefusedWithADidYouMean) {
   Scenario s = scenario_with("sglang", "0.5.9");
   s.engine.name = "vlm";

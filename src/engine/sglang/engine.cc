@@ -58,6 +58,20 @@ class Startup final : public PlannedStartup {
   Plan p_;
 };
 
+// The most rows the request pool can have: --max-running-requests, 48 under speculative
+// decoding, else 4096 (sglang v0.5.9 model_runner_kv_cache_mixin.py init_memory: min(max(.,
+// 2048), 4096)), one more through v0.4.6.x. cuda_graph_runner.py get_batch_sizes_to_capture
+// drops every batch size above the pool. 0 when the flags or version cannot be read.
+std::int64_t largest_request_pool(const Scenario& scenario) {
+  Diagnostics ignored;  // the plan reports them
+  const ServerFlags f = read_server_flags(scenario.engine, ignored);
+  const std::optional<Version> v = parse_version(scenario.engine.version);
+  if (!ignored.empty() || !v) return 0;
+  std::int64_t rows = f.max_running_requests.value_or(f.speculative_algorithm ? 48 : 4096);
+  if (rules_for(*v).req_pool_extra_row) ++rows;
+  return rows;
+}
+
 class Model final : public EngineModel {
  public:
   std::string_view name() const override { return "sglang"; }
@@ -72,20 +86,22 @@ class Model final : public EngineModel {
   void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
     (void)read_environment(engine, diags);
   }
-  std::vector<FitKnob> fit_knobs(const Scenario&) const override {
+  std::vector<FitKnob> fit_knobs(const Scenario& scenario) const override {
     // sglang v0.5.9 server_args.py: --mem-fraction-static in (0, 1); --cuda-graph-max-bs
     // replaces an explicit --cuda-graph-bs list.
+    FitKnob graphs{FitKnob::Kind::kGraphSize,
+                   "--cuda-graph-max-bs",
+                   std::string(fact_id::kCudaGraphMaxBs),
+                   0,
+                   {"--cuda-graph-bs"}};
+    graphs.bound = largest_request_pool(scenario);
     return {
         {FitKnob::Kind::kMemoryFraction,
          "--mem-fraction-static",
          std::string(fact_id::kMemFractionStatic),
          99,
          {}},
-        {FitKnob::Kind::kGraphSize,
-         "--cuda-graph-max-bs",
-         std::string(fact_id::kCudaGraphMaxBs),
-         0,
-         {"--cuda-graph-bs"}},
+        graphs,
         {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen), 0, {}}};
   }
   std::vector<LaunchForm> launch_forms() const override {
