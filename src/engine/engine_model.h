@@ -15,6 +15,7 @@
 #define GPUMEM_ENGINE_ENGINE_MODEL_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,19 +42,40 @@ struct LaunchForm {
   std::string_view subcommand;    // "serve"
   std::string_view module;        // "vllm.entrypoints.openai.api_server"
   bool model_positional = false;  // `vllm serve MODEL`
+  // `--flag.key.sub value` sets one key of a JSON-valued flag, the keys of one flag merged
+  // into one object (vLLM's FlexibleArgumentParser: `-cc.cudagraph_mode=FULL`).
+  bool dotted_json_keys = false;
 };
 
 // A lever the fit advice may move to make a start-up fit.
 struct FitKnob {
-  enum class Kind { kMemoryFraction, kGraphSize, kMaxLength };
+  enum class Kind {
+    kMemoryFraction,  // the nearest fraction, in steps of 0.01
+    kCount,           // the largest integer below the current one (graph sizes, sequences)
+    kMaxLength,       // the longest request length below the current one, in steps of 1,024
+    kSwitch,          // one other value (a bare boolean flag, a smaller KV dtype)
+  };
   Kind kind = Kind::kMemoryFraction;
   std::string flag;                   // as the engine spells it: "--mem-fraction-static"
   std::string current_fact;           // id of the ledger fact holding its value in this start-up
   int max_percent = 99;               // kMemoryFraction: the largest value the engine accepts, in %
-  std::vector<std::string> replaces;  // kGraphSize: flags a new size makes obsolete
-  // kGraphSize: a size no larger one improves on (larger sizes capture the same graphs, as
-  // the engine drops sizes above its request pool); 0 when sizes are not bounded so.
+  std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
+  std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
+  std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
+  // kCount: a value no larger one improves on (SGLang drops graph sizes above its request
+  // pool, so larger ones capture the same graphs); 0 when values are not bounded so.
   std::int64_t bound = 0;
+};
+
+// How a model is spread over GPUs: tensor, pipeline and data parallel sizes, and whether a
+// mixture-of-experts model shards its experts over the tensor-parallel GPUs (expert
+// parallelism) instead of slicing each expert.
+struct GpuLayout {
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  bool expert_parallel = false;
+  int gpus() const { return tp * pp * dp; }
 };
 
 // A scenario's start-up as its engine plans it.
@@ -97,8 +119,18 @@ class EngineModel {
   // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
   // read (the plan then reports why).
   virtual int gpus_used(const ScenarioEngine& engine) const = 0;
+  // The flags that ask for `layout`, as a launch command writes them; nothing, with the
+  // reason in `not_modelled`, for a layout gpumem does not model for this engine.
+  virtual std::optional<std::vector<std::string>> layout_flags(
+      const GpuLayout& layout, std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
+  // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);
+  // null when it denotes none, or several.
+  const FlagSpec* flag_spec(std::string_view flag) const;
+  // The scenario's argument for the flag the table spells `name`, however it was written;
+  // null when the scenario does not give it.
+  const EngineArg* scenario_arg(const Scenario& scenario, std::string_view name) const;
   // The engine-neutral figures of a ledger this engine produced.
   KeyFigures key_figures(const Ledger& ledger) const { return gpumem::key_figures(ledger); }
 };
