@@ -62,19 +62,24 @@ struct FitKnob {
   std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
   std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
   std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
+  // kCount: a value no larger one improves on (SGLang drops graph sizes above its request
+  // pool, so larger ones capture the same graphs); 0 when values are not bounded so.
+  std::int64_t bound = 0;
 
   static FitKnob fraction(std::string flag, std::string_view fact, int max_percent) {
-    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {}};
+    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {},
+            0};
   }
   static FitKnob count(std::string flag, std::string_view fact,
                        std::vector<std::string> replaces = {}) {
-    return {Kind::kCount, std::move(flag), std::string(fact), 0, std::move(replaces), {}, {}};
+    return {Kind::kCount, std::move(flag), std::string(fact), 0, std::move(replaces), {}, {}, 0};
   }
   static FitKnob max_length(std::string flag, std::string_view fact) {
-    return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}};
+    return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}, 0};
   }
   static FitKnob toggle(std::string flag, std::string value, std::string instead_of) {
-    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of)};
+    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of),
+            0};
   }
 };
 

@@ -97,6 +97,10 @@ void read_summary(const LogLine& l, RunCollector& c) {
   }
   figure(c, l, "max_running_requests=", Quantity::kMaxRunningRequests);
   figure(c, l, "available_gpu_mem=", Quantity::kFreeAtReady);
+  // The summary ends with available_gpu_mem from v0.4.7 (engine/sglang/version.h).
+  if (!contains(m, "available_gpu_mem=")) {
+    c.clue("", "0.4.7", "the summary line without 'available_gpu_mem='", l.number);
+  }
   for (const auto& [key, flag] :
        {std::pair<std::string_view, std::string>{"chunked_prefill_size=", "--chunked-prefill-size"},
         {"max_prefill_tokens=", "--max-prefill-tokens"},

@@ -18,7 +18,7 @@ std::optional<Key> parse(LogEngine engine, const std::string& text) {
   if (engine == LogEngine::kSglang) {
     const std::optional<sglang::Version> v = sglang::parse_version(text);
     if (!v) return std::nullopt;
-    return Key{v->major, v->minor, v->patch, 0};
+    return Key{v->major, v->minor, v->patch, v->post};
   }
   const std::optional<vllm::Version> v = vllm::parse_version(text);
   if (!v) return std::nullopt;
@@ -29,7 +29,10 @@ std::optional<Key> parse(LogEngine engine, const std::string& text) {
 // engine/vllm/version.cc) and the newest one modelled: a release between two of them has
 // the rules of the earlier.
 std::vector<std::string> rule_releases(LogEngine engine) {
-  if (engine == LogEngine::kSglang) return {"0.5.9", "0.5.10", "0.5.14", "0.5.18"};
+  if (engine == LogEngine::kSglang) {
+    return {"0.4.6",  "0.4.6.post3", "0.4.7",  "0.5.3",  "0.5.7",  "0.5.10",
+            "0.5.12", "0.5.14",      "0.5.17", "0.5.18", "0.5.19", "0.5.20"};
+  }
   return {"0.10.1", "0.10.2", "0.11.0", "0.11.1", "0.14.0", "0.17.0", "0.21.0"};
 }
 
@@ -54,14 +57,16 @@ struct Release {
 };
 
 // staging/releases/sglang.md §1: tag and PR dates; the v0.5.5–v0.5.8 dates are not confirmed
-// and are left out (a log between v0.5.4 and v0.5.9 is bounded by v0.5.9).
+// and are left out (a log between v0.5.4 and v0.5.9 is bounded by v0.5.9). v0.4.7 carries
+// PR #7054, merged 2025-06-10: it cannot have been published before that day.
 constexpr Release kSglangReleases[] = {
-    {"0.4.1", "2024-12-25"},  {"0.4.6", "2025-04-27"},  {"0.4.8", "2025-06-26"},
-    {"0.5.0", "2025-08-08"},  {"0.5.1", "2025-08-23"},  {"0.5.2", "2025-09-05"},
-    {"0.5.4", "2025-10-24"},  {"0.5.9", "2026-02-23"},  {"0.5.10", "2026-04-06"},
-    {"0.5.11", "2026-05-06"}, {"0.5.12", "2026-05-18"}, {"0.5.13", "2026-06-13"},
-    {"0.5.14", "2026-06-24"}, {"0.5.16", "2026-07-26"}, {"0.5.17", "2026-08-08"},
-    {"0.5.18", "2026-08-20"}, {"0.5.19", "2026-09-06"}, {"0.5.20", "2026-09-18"},
+    {"0.4.1", "2024-12-25"},  {"0.4.6", "2025-04-27"},  {"0.4.7", "2025-06-10"},
+    {"0.4.8", "2025-06-26"},  {"0.5.0", "2025-08-08"},  {"0.5.1", "2025-08-23"},
+    {"0.5.2", "2025-09-05"},  {"0.5.4", "2025-10-24"},  {"0.5.9", "2026-02-23"},
+    {"0.5.10", "2026-04-06"}, {"0.5.11", "2026-05-06"}, {"0.5.12", "2026-05-18"},
+    {"0.5.13", "2026-06-13"}, {"0.5.14", "2026-06-24"}, {"0.5.16", "2026-07-26"},
+    {"0.5.17", "2026-08-08"}, {"0.5.18", "2026-08-20"}, {"0.5.19", "2026-09-06"},
+    {"0.5.20", "2026-09-18"},
 };
 
 // staging/releases/vllm.md §1 (first sightings where no release date was found).

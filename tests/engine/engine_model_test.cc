@@ -22,7 +22,7 @@ TEST(EngineModels, FoundByNameInNameOrder) {
   EXPECT_EQ(engine_models()[0]->name(), "sglang");
   EXPECT_EQ(engine_models()[1]->name(), "vllm");
   EXPECT_EQ(find_engine("vllm")->title(), "vLLM");
-  EXPECT_EQ(find_engine("sglang")->releases_modelled(), "0.5.9 to 0.5.18");
+  EXPECT_EQ(find_engine("sglang")->releases_modelled(), "0.4.6 to 0.5.20");
   EXPECT_EQ(find_engine("vllm")->releases_modelled(), "0.10.1 to 0.21.x");
   EXPECT_EQ(find_engine("tensorrt-llm"), nullptr);
   EXPECT_EQ(engine_names(), "sglang and vllm");
@@ -61,6 +61,19 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(sglang[4].value, "fp8_e4m3");
   EXPECT_EQ(old_vllm[2].flag, "--max-model-len");
   EXPECT_EQ(old_vllm[2].kind, FitKnob::Kind::kMaxLength);
+}
+
+// SGLang drops capture sizes above its request pool, so the graph-size search starts at the
+// largest pool the flags allow: 4096 rows (4097 through v0.4.6.x), --max-running-requests,
+// or 48 under speculative decoding.
+TEST(EngineModels, SglangGraphSizeSearchIsBoundedByTheRequestPool) {
+  const EngineModel& sglang = *find_engine("sglang");
+  EXPECT_EQ(sglang.fit_knobs(scenario_with("sglang", "0.5.9"))[1].bound, 4096);
+  EXPECT_EQ(sglang.fit_knobs(scenario_with("sglang", "0.4.6.post5"))[1].bound, 4097);
+  Scenario capped = scenario_with("sglang", "0.5.9");
+  capped.engine.args.push_back({"--max-running-requests", {"100"}, false, {}, {}});
+  EXPECT_EQ(sglang.fit_knobs(capped)[1].bound, 100);
+  EXPECT_EQ(find_engine("vllm")->fit_knobs(scenario_with("vllm", "0.21.0"))[1].bound, 0);
 }
 
 TEST(EngineModels, AnUnmodelledEngineIsRefusedWithADidYouMean) {

@@ -30,6 +30,24 @@ std::int64_t fact(const Ledger& l, std::string_view key) {
   return f == nullptr ? -1 : std::get<std::int64_t>(f->value);
 }
 
+// The first line of GPU 0's start-up that begins with `prefix`, or "".
+std::string line_starting(const Ledger& l, std::string_view prefix) {
+  for (const LedgerStep& s : l.gpus.front().steps) {
+    for (const std::string& line : s.log_lines) {
+      if (line.starts_with(prefix)) return line;
+    }
+  }
+  return "";
+}
+
+// One GPU with F and A pinned, at `version`.
+std::string at_release(const std::string& version, const std::string& gpu, const std::string& model,
+                       const std::string& args, const std::string& f, const std::string& a) {
+  return "hardware: {gpu: " + gpu + ", count: 1}\nengine:\n  name: sglang\n  version: " + version +
+         "\n  args:\n" + args + "model: " + model + "\nobserved:\n  free_before_weights: " + f +
+         "\n  free_after_weights: " + a + "\n";
+}
+
 std::string scenario(const std::string& gpu, int count, int nodes, const std::string& model, int tp,
                      const std::string& mfs, const std::string& f, const std::string& a,
                      const std::string& extra_args = "") {
@@ -96,6 +114,120 @@ TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
             17'640'734'720 + 67'108'864);
   EXPECT_EQ(fact(*l, "req_to_token_rows"), 3548);
   EXPECT_EQ(fact(*l, "max_running_requests"), 3548);
+}
+
+// A 4-bit checkpoint replayed through its base model's shape (Qwen2.5-72B) on one H100 with
+// "Load weight end ... mem usage=38.00 GB" pinned: the weights step holds the pinned
+// 40,802,189,312 B, not the base model's 145 GB of bf16 tensors, and A = F - 38 GiB.
+// rest = 40 - 78 x (1 - 0.9) = 32.2 GiB; cell 8 x (128 + 128) x 80 x 2 = 327,680 B.
+TEST(SglangPinned, WeightLoadUsageSizesTheWeightsStep) {
+  const Ledger l = simulate(
+      "hardware: {gpu: h100, count: 1}\n"
+      "engine:\n  name: sglang\n  version: 0.5.9\n  args:\n    --mem-fraction-static: 0.9\n"
+      "model: qwen2.5-72b-instruct\n"
+      "observed:\n  free_before_weights: 78GiB\n  weight_load_usage: 38GiB\n");
+  ASSERT_TRUE(l.fits());
+  const LedgerStep& weights = l.gpus.front().steps[3];
+  ASSERT_EQ(weights.name, "weights");
+  EXPECT_EQ(weights.allocated_delta.value(), 40'802'189'312);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 327680);
+  EXPECT_EQ(fact(l, "kv_tokens"), 105512);
+}
+
+// The v0.4.6 log of sglang issue #6291 (Qwen3-8B on an 80 GB card, F 78.84 and A 63.49 GiB
+// logged) at --mem-fraction-static 0.9: rest = 63.49 - 78.84 x 0.1 = 55.606 GiB, cell 147,456
+// -> 404,910 tokens (the log: 404,890, its F and A rounded to 0.01 GiB). The request pool has
+// min(max(int(404910 / 8096 x 512), 2048), 4096) + 1 = 4097 rows and max_running_requests is
+// 4097, as logged; the summary has no available_gpu_mem yet.
+TEST(SglangReleases, V046RequestPoolHasOneRowMore) {
+  const Ledger l = simulate(at_release("0.4.6.post4", "h100", "qwen3-8b",
+                                       "    --mem-fraction-static: 0.9\n"
+                                       "    --context-length: 8096\n",
+                                       "78.84GiB", "63.49GiB"));
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "kv_tokens"), 404910);
+  EXPECT_EQ(fact(l, "req_to_token_rows"), 4097);
+  EXPECT_EQ(fact(l, "max_running_requests"), 4097);
+  EXPECT_EQ(line_starting(l, "max_total_num_tokens="),
+            "max_total_num_tokens=404910, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+            "max_running_requests=4097, context_len=8096");
+  // 23 sizes up to 160, as logged.
+  const Fact* bs = l.gpus.front().fact("cuda_graph_batch_sizes");
+  ASSERT_NE(bs, nullptr);
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(bs->value).size(), 23u);
+}
+
+// v0.5.3–v0.5.6: an EAGLE target's pool grows by max_num_reqs x (steps x topk + draft tokens)
+// + 100: 48 x (5 x 4 + 8) + 100 = 1444 tokens above the 811,008 of v0.5.9.
+TEST(SglangReleases, EagleHeadroomUntilV057) {
+  const std::string args =
+      "    --mem-fraction-static: 0.85\n"
+      "    --speculative-algorithm: EAGLE3\n"
+      "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n";
+  const Ledger v056 =
+      simulate(at_release("0.5.6", "h200", "llama-3.1-8b-instruct", args, "140GiB", "120GiB"));
+  const Ledger v057 =
+      simulate(at_release("0.5.7", "h200", "llama-3.1-8b-instruct", args, "140GiB", "120GiB"));
+  EXPECT_EQ(fact(v057, "kv_tokens"), 811008);
+  EXPECT_EQ(fact(v056, "kv_tokens"), 811008 + 1444);
+}
+
+// Log wording by release (sglang.md §9): the per-kind graph lines from v0.5.12, their token
+// field renamed in v0.5.17, "dtype:" in the KV line after v0.5.9, no dtype in "Load weight
+// end" from v0.5.17. Llama-3.1-8B on one H200, 811,008 tokens, K = V = 811,009 x 65,536 B.
+TEST(SglangReleases, LogWordingByRelease) {
+  auto run = [](const std::string& version) {
+    return simulate(at_release(version, "h200", "llama-3.1-8b-instruct",
+                               "    --mem-fraction-static: 0.85\n"
+                               "    --cuda-graph-max-bs: 8\n",
+                               "140GiB", "120GiB"));
+  };
+  const Ledger v0511 = run("0.5.11");
+  EXPECT_EQ(line_starting(v0511, "KV Cache"),
+            "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 811008, K size: 49.50 GB, "
+            "V size: 49.50 GB");
+  EXPECT_NE(line_starting(v0511,
+                          "Capture cuda graph begin. This can take up to several "
+                          "minutes. avail mem="),
+            "");
+  EXPECT_NE(line_starting(v0511, "Capture cuda graph end. mem usage="), "");
+  const Ledger v0516 = run("0.5.16");
+  EXPECT_NE(line_starting(v0516,
+                          "Capture target decode CUDA graph begin. backend=full, "
+                          "num_tokens_per_bs=1, bs=[1, 2, 4, 8], avail mem="),
+            "");
+  EXPECT_NE(line_starting(v0516,
+                          "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, "
+                          "avail mem="),
+            "");
+  const Ledger v0517 = run("0.5.17");
+  EXPECT_NE(line_starting(v0517,
+                          "Capture target decode CUDA graph begin. backend=full, "
+                          "num_tokens_per_req=1, bs=[1, 2, 4, 8], avail mem="),
+            "");
+  EXPECT_NE(line_starting(v0517, "Capture target decode CUDA graph end. mem usage="), "");
+  EXPECT_NE(line_starting(v0517, "Load weight end. type=LlamaForCausalLM, avail mem="), "");
+  const Ledger v059 = run("0.5.9");
+  EXPECT_EQ(line_starting(v059, "KV Cache"),
+            "KV Cache is allocated. #tokens: 811008, K size: 49.50 GB, V size: 49.50 GB");
+}
+
+TEST(SglangErrors, ReleaseDefaultsWithoutASourceAreRefused) {
+  Diagnostics diags;
+  std::optional<Scenario> s =
+      parse_scenario("old.yaml",
+                     "hardware: {gpu: h200, count: 8}\n"
+                     "engine:\n  name: sglang\n  version: 0.4.6.post5\n  args:\n    --tp-size: 8\n"
+                     "model: llama-3.1-70b-instruct\n",
+                     catalogs().gpus, diags);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_FALSE(
+      simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags));
+  const std::string text = diags.to_string();
+  EXPECT_NE(text.find("SGLang 0.4.6.post5 chooses --mem-fraction-static on GPUs above 80 GiB"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("give --cuda-graph-max-bs"), std::string::npos) << text;
 }
 
 TEST(SglangErrors, MorePipelineStagesThanLayers) {

@@ -83,6 +83,125 @@ TEST(SglangDefaults, TopkOneForcesChainLength) {
             4);
 }
 
+// v0.4.6.x (server_args.py __post_init__): the fraction by TP x PP, chunks and the graph
+// maximum by the 25,000 MiB threshold, the fixed [1, 2, 4, 8] + 16..160 capture list.
+TEST(SglangDefaults, ParallelSizeTableOfV046) {
+  ResolvedArgs h100 = resolve_server_args(tp(1), {0, 4, 6}, 81559, false, "Qwen3ForCausalLM");
+  EXPECT_EQ(h100.mem_fraction_static, 0.88);
+  EXPECT_TRUE(h100.mem_fraction_static_is_auto);
+  EXPECT_EQ(h100.chunked_prefill_size, 8192);
+  EXPECT_EQ(h100.capture_max_bs, 160);
+  EXPECT_EQ(h100.cuda_graph_max_bs, 160);
+  EXPECT_EQ(h100.cuda_graph_bs.size(), 23u);
+  ResolvedArgs l4 = resolve_server_args(tp(4), {0, 4, 6, 5}, 23034, false, "Qwen2ForCausalLM");
+  EXPECT_EQ(l4.mem_fraction_static, 0.85);
+  EXPECT_EQ(l4.chunked_prefill_size, 2048);
+  EXPECT_EQ(l4.cuda_graph_max_bs, 80);
+  ServerFlags f = tp(8);
+  f.pp_size = 2;
+  EXPECT_EQ(resolve_server_args(f, {0, 4, 6}, 81559, false, "LlamaForCausalLM").mem_fraction_static,
+            0.79);
+  // Above 80 GiB the defaults are not modelled: both are named.
+  EXPECT_EQ(unmodelled_defaults(tp(8), {0, 4, 6, 5}, 143771),
+            (std::vector<std::string>{"--mem-fraction-static", "--cuda-graph-max-bs"}));
+  EXPECT_TRUE(unmodelled_defaults(tp(8), {0, 4, 6, 5}, 81559).empty());
+  EXPECT_TRUE(unmodelled_defaults(tp(8), {0, 4, 7}, 143771).empty());
+}
+
+// v0.4.7–v0.5.2 (PR #7054): reserve (9.5 + 8/2) GiB on H100 at TP 8 -> round(67735/81559, 3);
+// (12 + 4) GiB on H200; (2.8 + 0.4) GiB on L4 at TP 4 with 80 graphs; speculative +2 GiB,
+// DP attention +4 GiB; the fixed list grows to 256 above 96 GiB and 512 above 180,000 MiB.
+TEST(SglangDefaults, ReserveByClassOfV047ToV052) {
+  ResolvedArgs h100 = resolve_server_args(tp(8), {0, 4, 7}, 81559, false, "LlamaForCausalLM");
+  EXPECT_EQ(h100.reserved_mib, 13824);
+  EXPECT_EQ(h100.mem_fraction_static, 0.831);
+  EXPECT_EQ(h100.chunked_prefill_size, 8192);
+  EXPECT_FALSE(h100.capture_max_bs.has_value());
+  EXPECT_EQ(h100.cuda_graph_max_bs, 160);
+  ResolvedArgs h200 = resolve_server_args(tp(8), {0, 5, 2}, 143771, false, "LlamaForCausalLM");
+  EXPECT_EQ(h200.mem_fraction_static, 0.886);
+  EXPECT_EQ(h200.cuda_graph_max_bs, 256);
+  EXPECT_EQ(fixed_list_to_capture(h200.cuda_graph_bs, h200.capture_max_bs, true, 4096).size(), 35u);
+  ResolvedArgs b200 = resolve_server_args(tp(8), {0, 5, 2}, 183359, false, "LlamaForCausalLM");
+  EXPECT_EQ(b200.reserved_mib, 32768);
+  EXPECT_EQ(b200.chunked_prefill_size, 16384);
+  EXPECT_EQ(b200.cuda_graph_max_bs, 512);
+  ResolvedArgs l4 = resolve_server_args(tp(4), {0, 5, 0}, 23034, false, "Qwen2ForCausalLM");
+  EXPECT_EQ(l4.mem_fraction_static, 0.858);
+  EXPECT_EQ(l4.chunked_prefill_size, 2048);
+  EXPECT_EQ(l4.capture_max_bs, 80);
+  EXPECT_EQ(l4.cuda_graph_max_bs, 80);
+  ServerFlags spec = tp(8);
+  spec.speculative_algorithm = "EAGLE3";
+  spec.enable_dp_attention = true;
+  spec.dp_size = 8;
+  EXPECT_EQ(resolve_server_args(spec, {0, 4, 7}, 81559, false, "LlamaForCausalLM").reserved_mib,
+            13824 + 2048 + 4096);
+}
+
+// get_batch_sizes_to_capture of the fixed list: a pool of 100 rows joins the list and bounds
+// it; --cuda-graph-max-bs 200 extends a list ending at 160 by 176 and 192 (PR #6201), not
+// before it.
+TEST(SglangDefaults, FixedListAtCaptureTime) {
+  const std::vector<std::int64_t> list = fixed_cuda_graph_bs(81559, false, false, true);
+  std::vector<std::int64_t> pool100 = fixed_list_to_capture(list, 160, true, 100);
+  EXPECT_EQ(pool100.back(), 100);
+  EXPECT_EQ(pool100[pool100.size() - 2], 96);
+  EXPECT_EQ(fixed_list_to_capture(list, 200, true, 4096).back(), 192);
+  EXPECT_EQ(fixed_list_to_capture(list, 200, false, 4096).back(), 160);
+  ServerFlags f = tp(1);
+  f.cuda_graph_max_bs = 200;
+  EXPECT_EQ(resolve_server_args(f, {0, 4, 7}, 81559, false, "LlamaForCausalLM").cuda_graph_max_bs,
+            192);
+  // Before PR #6201 the list reaches 256 above 90 GiB (H20 96 GB: 97,871 MiB), after it above
+  // 96 GiB (98,304 MiB) only.
+  EXPECT_EQ(fixed_cuda_graph_bs(97871, false, false, false).back(), 256);
+  EXPECT_EQ(fixed_cuda_graph_bs(97871, false, false, true).back(), 160);
+}
+
+// v0.5.18 appends --cuda-graph-max-bs when the ladder skips it.
+TEST(SglangDefaults, LadderAppendsMaxBsFromV0518) {
+  ServerFlags f = tp(1);
+  f.cuda_graph_max_bs = 100;
+  EXPECT_EQ(
+      resolve_server_args(f, {0, 5, 17}, 81559, false, "LlamaForCausalLM").cuda_graph_bs.back(),
+      96);
+  EXPECT_EQ(
+      resolve_server_args(f, {0, 5, 18}, 81559, false, "LlamaForCausalLM").cuda_graph_bs.back(),
+      100);
+}
+
+// v0.5.19 (PR #37898) on an RTX 4090 (24,564 MiB), TP 1: 4096-token chunks and 48 graphs;
+// 512 + 4096 x 1.5 + 48 x 2 + 128 + 50 piecewise sizes x 8 = 7280 MiB -> 0.704. v0.5.18:
+// 512 + 3072 + 48 + 128 + 42 x 8 = 4096 -> 0.833.
+TEST(SglangDefaults, SmallGpuClassRaisedInV0519) {
+  ResolvedArgs r19 = resolve_server_args(tp(1), {0, 5, 19}, 24564, false, "LlamaForCausalLM");
+  EXPECT_EQ(r19.chunked_prefill_size, 4096);
+  EXPECT_EQ(r19.cuda_graph_max_bs, 48);
+  EXPECT_EQ(r19.reserved_mib, 7280);
+  EXPECT_EQ(r19.mem_fraction_static, 0.704);
+  EXPECT_EQ(
+      resolve_server_args(tp(4), {0, 5, 20}, 24564, false, "LlamaForCausalLM").cuda_graph_max_bs,
+      160);
+  ResolvedArgs r18 = resolve_server_args(tp(1), {0, 5, 18}, 24564, false, "LlamaForCausalLM");
+  EXPECT_EQ(r18.reserved_mib, 4096);
+  EXPECT_EQ(r18.mem_fraction_static, 0.833);
+}
+
+TEST(SglangVersion, ParsesPostReleasesAndBoundsTheModelledRange) {
+  EXPECT_EQ(parse_version("v0.4.6.post3"), (Version{0, 4, 6, 3}));
+  EXPECT_EQ(parse_version("0.5.20.post1")->to_string(), "0.5.20.post1");
+  EXPECT_FALSE(parse_version("0.4.6.post").has_value());
+  EXPECT_FALSE(is_modelled({0, 4, 5, 2}));
+  EXPECT_TRUE(is_modelled({0, 4, 6}));
+  EXPECT_TRUE(is_modelled({0, 5, 20, 1}));
+  EXPECT_FALSE(is_modelled({0, 5, 21}));
+  EXPECT_TRUE(rules_for({0, 4, 6, 5}).req_pool_extra_row);
+  EXPECT_FALSE(rules_for({0, 4, 7}).req_pool_extra_row);
+  EXPECT_FALSE(rules_for({0, 4, 6, 2}).capture_list_pr6201);
+  EXPECT_TRUE(rules_for({0, 4, 6, 3}).capture_list_pr6201);
+}
+
 TEST(SglangDefaults, PythonRound3) {
   EXPECT_EQ(python_round3(0.84829), 0.848);
   EXPECT_EQ(python_round3(0.8475), 0.848);  // 0.8475 is stored above the tie

@@ -178,6 +178,40 @@ TEST(VllmPinned, ObservedKvCacheMemoryReplacesTheBudgetsResult) {
   EXPECT_TRUE(logged(l, "Available KV cache memory: 55.15 GiB"));
 }
 
+// A quantized checkpoint replayed through its base model's shape (Qwen2.5-72B, a 4-bit
+// checkpoint logging "Model loading took 38.0 GiB") on one L40S (CUDA total 45,589 MiB),
+// v0.10.2: the weights step holds the pinned 40,802,189,312 B (one 2 MiB-aligned tensor),
+// not the base model's 145 GB of bf16 tensors. requested 43,023,178,137.6; available
+// int(requested - 38 GiB - 1 GiB - 0.25 GiB) = 878,811,545 -> 167 blocks of 80 x 64 KiB;
+// one request of 2,048 tokens takes 128 of them.
+TEST(VllmPinned, ModelLoadingSizesTheWeightsStep) {
+  const Ledger l =
+      simulate(scenario("l40s", 1, "0.10.2", "qwen2.5-72b-instruct", "    --max-model-len: 2048\n",
+                        "  model_loading: 38GiB\n"
+                        "  activation_peak: 1GiB\n"
+                        "  non_torch_memory: 0.25GiB\n"));
+  ASSERT_TRUE(l.fits());
+  const LedgerStep& weights = l.gpus.front().steps[4];
+  ASSERT_EQ(weights.name, "weights");
+  EXPECT_EQ(weights.allocated_delta.value(), 40'802'189'312);
+  EXPECT_EQ(weights.reserved_delta.value(), 40'802'189'312);
+  EXPECT_EQ(size_fact(l, "weights_bytes"), 40'802'189'312);
+  EXPECT_EQ(size_fact(l, "kv_bytes"), 878'811'545);
+  EXPECT_EQ(fact(l, "kv_blocks"), 167);
+  EXPECT_TRUE(logged(l, "Model loading took 38.0000 GiB"));
+  EXPECT_TRUE(logged(l, "Available KV cache memory: 0.82 GiB"));
+  EXPECT_TRUE(logged(l, "GPU KV cache size: 2,672 tokens"));
+  EXPECT_TRUE(logged(l, "Maximum concurrency for 2,048 tokens per request: 1.30x"));
+}
+
+// Without the pin the same start-up allocates the base model's bf16 weights and stops there.
+TEST(VllmPinned, BaseModelWeightsDoNotFitWithoutThePin) {
+  const Ledger l = simulate(
+      scenario("l40s", 1, "0.10.2", "qwen2.5-72b-instruct", "    --max-model-len: 2048\n"));
+  ASSERT_FALSE(l.fits());
+  EXPECT_EQ(l.gpus.front().failed_step()->name, "weights");
+}
+
 TEST(VllmPinned, OverrideOfTheBlockCount) {
   const Ledger l = simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct",
                                      "    --num-gpu-blocks-override: 1000\n"

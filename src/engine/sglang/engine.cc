@@ -62,6 +62,20 @@ class Startup final : public PlannedStartup {
   Plan p_;
 };
 
+// The most rows the request pool can have: --max-running-requests, 48 under speculative
+// decoding, else 4096 (sglang v0.5.9 model_runner_kv_cache_mixin.py init_memory: min(max(.,
+// 2048), 4096)), one more through v0.4.6.x. cuda_graph_runner.py get_batch_sizes_to_capture
+// drops every batch size above the pool. 0 when the flags or version cannot be read.
+std::int64_t largest_request_pool(const Scenario& scenario) {
+  Diagnostics ignored;  // the plan reports them
+  const ServerFlags f = read_server_flags(scenario.engine, ignored);
+  const std::optional<Version> v = parse_version(scenario.engine.version);
+  if (!ignored.empty() || !v) return 0;
+  std::int64_t rows = f.max_running_requests.value_or(f.speculative_algorithm ? 48 : 4096);
+  if (rules_for(*v).req_pool_extra_row) ++rows;
+  return rows;
+}
+
 class Model final : public EngineModel {
  public:
   std::string_view name() const override { return "sglang"; }
@@ -84,6 +98,7 @@ class Model final : public EngineModel {
         FitKnob::fraction("--mem-fraction-static", fact_id::kMemFractionStatic, 99),
         FitKnob::count("--cuda-graph-max-bs", fact_id::kCudaGraphMaxBs, {"--cuda-graph-bs"}),
         FitKnob::max_length("--context-length", fact_id::kContextLen)};
+    knobs[1].bound = largest_request_pool(scenario);
     // server_args.py: --disable-cuda-graph skips the capture and its memory.
     const EngineArg* no_graphs = scenario_arg(scenario, "--disable-cuda-graph");
     if (no_graphs == nullptr || no_graphs->values != std::vector<std::string>{"true"}) {

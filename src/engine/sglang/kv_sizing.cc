@@ -86,10 +86,17 @@ PoolSizing size_pools(const PoolInputs& in) {
     s.max_num_reqs = std::min<std::int64_t>(
         std::max<std::int64_t>(static_cast<std::int64_t>(estimate), 2048), 4096);
   }
+  if (in.eagle_tokens_per_request > 0) {
+    // sglang v0.5.6 model_runner.py init_memory_pool: draft_runner_cache_size, shared by the
+    // target and its draft ("both verify and draft tokens can be concurrently allocated").
+    s.max_total_num_tokens += s.max_num_reqs * in.eagle_tokens_per_request + 100;
+  }
   if (in.max_total_tokens) {
     s.max_total_num_tokens = std::min(s.max_total_num_tokens, *in.max_total_tokens);
   }
   s.max_total_num_tokens = floor_div(s.max_total_num_tokens, in.page_size) * in.page_size;
+  // sglang v0.4.6 model_runner.py init_memory_pool: ReqToTokenPool(size=max_num_reqs + 1).
+  if (in.extra_request_row) ++s.max_num_reqs;
   return s;
 }
 

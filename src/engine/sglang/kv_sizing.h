@@ -64,11 +64,16 @@ struct PoolInputs {
   std::optional<std::int64_t> max_running_requests;  // user's or the speculative default
   std::optional<std::int64_t> max_total_tokens;
   std::int64_t page_size = 1;
+  // Through v0.5.6 an EAGLE target's pool grows by max_num_reqs x this + 100 tokens, its
+  // draft's steps x topk plus the verifier's draft tokens (0: no headroom).
+  std::int64_t eagle_tokens_per_request = 0;
+  // Through v0.4.6.x the request pool holds one row more than max_num_reqs.
+  bool extra_request_row = false;
 };
 
 // sglang v0.5.9 model_runner_kv_cache_mixin.py init_memory, up to (not including) the PP
-// MIN across stages: req pool rows, --max-total-tokens, page rounding. The hybrid-SWA split
-// comes after the PP MIN (split_hybrid_swa).
+// MIN across stages: req pool rows, [the EAGLE headroom], --max-total-tokens, page rounding. The
+// hybrid-SWA split comes after the PP MIN (split_hybrid_swa).
 PoolSizing size_pools(const PoolInputs& in);
 
 // The hybrid-SWA split of max_total_num_tokens (sglang v0.5.9 set_num_tokens_hybrid_swa).

@@ -6,6 +6,7 @@
 #include "engine/model_resolution.h"
 #include "engine/sglang/layout.h"
 #include "weights/draft_weights.h"
+#include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
 
 namespace gpumem::sglang {
@@ -75,6 +76,43 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
   return ok;
 }
 
+// What an older release did that no source gpumem read states is refused by name, with the
+// release that gpumem models it from.
+bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEngine& engine,
+                            Diagnostics& diags) {
+  bool ok = true;
+  const std::string release = "SGLang " + p.version.to_string();
+  for (const std::string& flag : unmodelled_defaults(p.flags, p.version, gpu_mem_mib)) {
+    diags.error(engine.version_loc,
+                release + " chooses " + flag +
+                    " on GPUs above 80 GiB by a rule gpumem does "
+                    "not model (PR #5893 and PR #6718 changed it between 0.4.6 post releases); "
+                    "give " +
+                    flag);
+    ok = false;
+  }
+  // sglang v0.4.6.post4 (PR #6223): the pipeline stages take the MIN of their token counts;
+  // the pipeline of earlier releases is not modelled.
+  if (p.pp > 1 && p.version < Version{0, 4, 6, 4}) {
+    diags.error(*p.flags.raw.location("--pp-size"),
+                "--pp-size with " + release + " is not modelled (from 0.4.6.post4)");
+    ok = false;
+  }
+  // v0.4.6.x set DP attention's and EAGLE's defaults (chunk size, padding, the draft's
+  // settings) by rules no stored source of that release shows; from v0.4.7 they are v0.5.9's.
+  for (const char* flag : {"--enable-dp-attention", "--speculative-algorithm"}) {
+    const bool given = std::string_view(flag) == "--enable-dp-attention"
+                           ? p.flags.enable_dp_attention
+                           : p.flags.speculative_algorithm.has_value();
+    if (given && p.version < Version{0, 4, 7}) {
+      diags.error(*p.flags.raw.location(flag),
+                  std::string(flag) + " with " + release + " is not modelled (from 0.4.7)");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 }  // namespace
 
 std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
@@ -84,7 +122,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   Plan p;
   p.scenario = scenario.name;
   std::optional<Version> version = parse_version(scenario.engine.version);
-  if (!version || *version < kOldestModelled || *version > kNewestModelled) {
+  if (!version || !is_modelled(*version)) {
     diags.error(scenario.engine.version_loc,
                 "SGLang version '" + scenario.engine.version + "' is not modelled; gpumem models " +
                     kOldestModelled.to_string() + " to " + kNewestModelled.to_string());
@@ -148,6 +186,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
+  if (!check_release_features(p, gpu_mem_mib, scenario.engine, diags)) return std::nullopt;
   p.args = resolve_server_args(p.flags, p.version, gpu_mem_mib,
                                p.model.attention == AttentionKind::kMla, p.model.hf_architecture);
   p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu, diags);
@@ -188,6 +227,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.weights = std::move(*w);
+    if (scenario.observed.weight_load_usage) {
+      // sglang v0.5.9 model_runner.py load_model: "mem usage" is the free memory the target's
+      // weights took on this rank; pinned, it is what they hold, whatever checkpoint the
+      // catalog model stands in for.
+      s.weights = pinned_weights(*scenario.observed.weight_load_usage);
+    }
     s.kv = kv_geometry(p.model, p.facts, p.attention_tp, s.layers);
     if (p.draft) {
       ParallelLayout draft_layout = layout;

@@ -14,7 +14,7 @@ double python_round3(double x) {
 }
 
 std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool speculative,
-                                                bool disable_padding) {
+                                                bool disable_padding, bool appends_max_bs) {
   std::vector<std::int64_t> bs;
   auto range = [&](std::int64_t from, std::int64_t to_exclusive, std::int64_t step) {
     for (std::int64_t b = from; b < to_exclusive; b += step) bs.push_back(b);
@@ -34,6 +34,56 @@ std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool specul
     range(272, max_bs + 1, 16);
   }
   std::erase_if(bs, [&](std::int64_t b) { return b > max_bs; });
+  // sglang v0.5.18 cuda_graph_hook.py generate_decode_cuda_graph_batch_sizes
+  if (appends_max_bs && std::find(bs.begin(), bs.end(), max_bs) == bs.end()) bs.push_back(max_bs);
+  return bs;
+}
+
+std::vector<std::int64_t> fixed_cuda_graph_bs(double gpu_mem_mib, bool speculative,
+                                              bool disable_padding, bool pr6201) {
+  std::vector<std::int64_t> bs;
+  auto range = [&](std::int64_t from, std::int64_t to_exclusive, std::int64_t step) {
+    for (std::int64_t b = from; b < to_exclusive; b += step) bs.push_back(b);
+  };
+  if (disable_padding && !speculative) {
+    range(1, 33, 1);
+    range(48, 161, 16);
+  } else if (!speculative) {
+    bs = {1, 2, 4, 8};
+    range(16, 161, 8);
+  } else if (pr6201) {
+    range(1, 9, 1);
+    range(10, 33, 2);
+    range(40, 64, 8);
+    range(80, 161, 16);
+  } else {
+    range(1, 9, 1);
+    range(10, 33, 2);
+    range(40, 161, 16);
+  }
+  if (gpu_mem_mib > (pr6201 ? 96.0 : 90.0) * 1024) range(160, 257, 8);
+  if (gpu_mem_mib > (pr6201 ? 180.0 : 160.0) * 1000) range(256, 513, 16);
+  return bs;
+}
+
+std::vector<std::int64_t> fixed_list_to_capture(std::vector<std::int64_t> bs,
+                                                std::optional<std::int64_t> max_bs, bool pr6201,
+                                                std::int64_t req_pool_rows) {
+  if (!bs.empty() && *std::max_element(bs.begin(), bs.end()) > req_pool_rows) {
+    bs.push_back(req_pool_rows);
+  }
+  if (max_bs) {
+    std::erase_if(bs, [&](std::int64_t b) { return b > *max_bs; });
+    if (pr6201 && !bs.empty()) {
+      // Sizes above the pool are dropped below: the extension stops at it.
+      const std::int64_t top = *std::max_element(bs.begin(), bs.end());
+      const std::int64_t end = std::min(*max_bs, req_pool_rows);
+      for (std::int64_t b = top; top < *max_bs && b <= end; b += 16) bs.push_back(b);
+    }
+  }
+  std::erase_if(bs, [&](std::int64_t b) { return b > req_pool_rows; });
+  std::sort(bs.begin(), bs.end());
+  bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
   return bs;
 }
 
@@ -70,29 +120,104 @@ constexpr SizeClass kSizeClasses[] = {
     {160 * 1024, 8192, 256, 512},  // H20, H200, 96 GB parts
 };
 constexpr SizeClass kLargest = {0, 16384, 512, 512};  // B200, MI300
+// sglang v0.5.19 arg_groups/memory_hook.py handle_gpu_memory_settings (PR #37898).
+constexpr SizeClass kRaisedSmall = {35 * 1024, 4096, 48, 160};  // A10, 4090, 5090
+
+SizeClass size_class_of(double gpu_mem_mib, const VersionRules& rules) {
+  for (const SizeClass& c : kSizeClasses) {
+    if (gpu_mem_mib < c.below_mib) {
+      if (rules.small_gpu_class_raised && c.below_mib == kRaisedSmall.below_mib) {
+        return kRaisedSmall;
+      }
+      return c;
+    }
+  }
+  return kLargest;
+}
+
+// sglang v0.4.6 server_args.py __post_init__: chunked prefill and --cuda-graph-max-bs by a
+// 25,000 MiB threshold (8 or 80 below it, by TP; 160 above).
+void parallel_size_defaults(const ServerFlags& flags, double gpu_mem_mib, ResolvedArgs& r) {
+  const bool small = gpu_mem_mib < 25000;
+  r.chunked_prefill_size = flags.chunked_prefill_size.value_or(small ? 2048 : 8192);
+  r.capture_max_bs = flags.cuda_graph_max_bs.value_or(small ? (flags.tp_size < 4 ? 8 : 80) : 160);
+}
+
+// sglang v0.4.7 server_args.py __post_init__ (PR #7054): chunked prefill by class;
+// --cuda-graph-max-bs only below 35 GiB (8 or 80 by TP), else left to the capture list.
+void reserve_by_class_defaults(const ServerFlags& flags, double gpu_mem_mib, ResolvedArgs& r) {
+  const std::int64_t chunk = gpu_mem_mib < 35 * 1024    ? 2048
+                             : gpu_mem_mib < 160 * 1024 ? 8192
+                                                        : 16384;
+  r.chunked_prefill_size = flags.chunked_prefill_size.value_or(chunk);
+  r.capture_max_bs = flags.cuda_graph_max_bs;
+  if (!r.capture_max_bs && gpu_mem_mib < 35 * 1024) r.capture_max_bs = flags.tp_size < 4 ? 8 : 80;
+}
+
+// sglang v0.4.6 server_args.py __post_init__: the fraction by TP x PP.
+double fraction_by_parallel_size(const ServerFlags& flags) {
+  const int p = flags.tp_size * flags.pp_size;
+  return p >= 16 ? 0.79 : p >= 8 ? 0.81 : p >= 4 ? 0.85 : p >= 2 ? 0.87 : 0.88;
+}
+
+// sglang v0.4.7 server_args.py __post_init__ (PR #7054): the reserve by size class, plus the
+// draft's and DP attention's.
+double reserve_by_class(const ServerFlags& flags, const SpeculativeSettings& spec,
+                        const VersionRules& rules, double gpu_mem_mib) {
+  const double p = static_cast<double>(flags.tp_size * flags.pp_size);
+  double reserved = 0;
+  if (gpu_mem_mib < 35 * 1024) {
+    reserved = (2.8 + p / 10) * 1024;
+  } else if (gpu_mem_mib < 90 * 1024) {
+    reserved = (9.5 + p / 2) * 1024;
+  } else if (gpu_mem_mib < 160 * 1024) {
+    reserved = (12 + p / 2) * 1024;
+  } else {
+    reserved = 32 * 1024;
+  }
+  if (spec.algorithm == "STANDALONE") {
+    reserved += 6 * 1024;
+  } else if (!spec.algorithm.empty()) {
+    reserved += rules.speculative_reserve_mib;
+  }
+  if (flags.enable_dp_attention) reserved += 4 * 1024;
+  return reserved;
+}
 
 }  // namespace
+
+std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
+                                             double gpu_mem_mib) {
+  std::vector<std::string> out;
+  if (rules_for(version).mem_fraction != MemFractionRule::kByParallelSize ||
+      gpu_mem_mib <= 80 * 1024) {
+    return out;
+  }
+  if (!flags.mem_fraction_static) out.push_back("--mem-fraction-static");
+  if (!flags.cuda_graph_max_bs && !flags.disable_cuda_graph) out.push_back("--cuda-graph-max-bs");
+  return out;
+}
 
 ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
                                  double gpu_mem_mib, bool uses_mla,
                                  const std::string& architecture) {
   const VersionRules rules = rules_for(version);
   ResolvedArgs r;
-  SizeClass size_class = kLargest;
-  for (const SizeClass& c : kSizeClasses) {
-    if (gpu_mem_mib < c.below_mib) {
-      size_class = c;
-      break;
-    }
-  }
-  r.chunked_prefill_size = flags.chunked_prefill_size.value_or(size_class.chunked_prefill_size);
-  if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
-    // sglang v0.5.9 server_args.py: an explicit list decides the maximum.
-    r.cuda_graph_max_bs =
-        *std::max_element(flags.cuda_graph_bs->begin(), flags.cuda_graph_bs->end());
+  if (rules.mem_fraction == MemFractionRule::kByParallelSize) {
+    parallel_size_defaults(flags, gpu_mem_mib, r);
+  } else if (rules.mem_fraction == MemFractionRule::kReserveByClass) {
+    reserve_by_class_defaults(flags, gpu_mem_mib, r);
   } else {
-    r.cuda_graph_max_bs = flags.cuda_graph_max_bs.value_or(
-        flags.tp_size < 4 ? size_class.graph_bs_small_tp : size_class.graph_bs_large_tp);
+    const SizeClass size_class = size_class_of(gpu_mem_mib, rules);
+    r.chunked_prefill_size = flags.chunked_prefill_size.value_or(size_class.chunked_prefill_size);
+    if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
+      // sglang v0.5.9 server_args.py: an explicit list decides the maximum.
+      r.cuda_graph_max_bs =
+          *std::max_element(flags.cuda_graph_bs->begin(), flags.cuda_graph_bs->end());
+    } else {
+      r.cuda_graph_max_bs = flags.cuda_graph_max_bs.value_or(
+          flags.tp_size < 4 ? size_class.graph_bs_small_tp : size_class.graph_bs_large_tp);
+    }
   }
 
   // sglang v0.5.9 server_args.py _handle_speculative_decoding and auto_choose_speculative_params.
@@ -118,10 +243,38 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
                                ? !flags.disable_piecewise_cuda_graph
                                : flags.enable_piecewise_cuda_graph;
 
-  // sglang v0.5.9 server_args.py _handle_gpu_memory_settings: the automatic mfs.
+  const bool fixed_list = !rules.generated_capture_list;
+  if (fixed_list) {
+    if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
+      r.cuda_graph_bs = *flags.cuda_graph_bs;
+    } else {
+      r.cuda_graph_bs =
+          fixed_cuda_graph_bs(gpu_mem_mib, !r.speculative.algorithm.empty(),
+                              flags.disable_cuda_graph_padding, rules.capture_list_pr6201);
+    }
+    // The capture-time filter by --cuda-graph-max-bs (and PR #6201's extension in steps of
+    // 16) decides the largest size, before any request pool bounds it.
+    std::int64_t top = 0;
+    for (std::int64_t b : r.cuda_graph_bs) {
+      if (!r.capture_max_bs || b <= *r.capture_max_bs) top = std::max(top, b);
+    }
+    if (r.capture_max_bs && rules.capture_list_pr6201 && top > 0 && top < *r.capture_max_bs) {
+      top += (*r.capture_max_bs - top) / 16 * 16;
+    }
+    r.cuda_graph_max_bs = top;
+  }
+
   if (flags.mem_fraction_static) {
     r.mem_fraction_static = *flags.mem_fraction_static;
+  } else if (rules.mem_fraction == MemFractionRule::kByParallelSize) {
+    r.mem_fraction_static = fraction_by_parallel_size(flags);
+    r.mem_fraction_static_is_auto = true;
+  } else if (rules.mem_fraction == MemFractionRule::kReserveByClass) {
+    r.reserved_mib = reserve_by_class(flags, r.speculative, rules, gpu_mem_mib);
+    r.mem_fraction_static = python_round3((gpu_mem_mib - r.reserved_mib) / gpu_mem_mib);
+    r.mem_fraction_static_is_auto = true;
   } else {
+    // sglang v0.5.9 server_args.py _handle_gpu_memory_settings: the automatic mfs.
     double reserved = 512;  // "constant meta data", MiB
     if (r.chunked_prefill_size > 0) {
       reserved += static_cast<double>(std::max<std::int64_t>(r.chunked_prefill_size, 2048)) * 1.5;
@@ -155,11 +308,13 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
     r.mem_fraction_static_is_auto = true;
   }
 
+  if (fixed_list) return r;
   if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
     r.cuda_graph_bs = *flags.cuda_graph_bs;
   } else {
-    r.cuda_graph_bs = default_cuda_graph_bs(r.cuda_graph_max_bs, !r.speculative.algorithm.empty(),
-                                            flags.disable_cuda_graph_padding);
+    r.cuda_graph_bs =
+        default_cuda_graph_bs(r.cuda_graph_max_bs, !r.speculative.algorithm.empty(),
+                              flags.disable_cuda_graph_padding, rules.capture_list_appends_max_bs);
   }
   return r;
 }

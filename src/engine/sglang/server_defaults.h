@@ -23,7 +23,13 @@ struct SpeculativeSettings {
 
 struct ResolvedArgs {
   std::int64_t chunked_prefill_size = 0;
+  // The largest decode batch size the start-up captures before the request pool bounds it:
+  // --cuda-graph-max-bs as SGLang resolves it or, where it leaves the flag unset (the fixed
+  // list of v0.4.7–v0.5.2 on GPUs of 35 GiB or more), the list's largest size.
   std::int64_t cuda_graph_max_bs = 0;
+  // Releases with the fixed capture list filter (and, from PR #6201, extend) the list by
+  // --cuda-graph-max-bs at capture time, when it is set.
+  std::optional<std::int64_t> capture_max_bs;
   double mem_fraction_static = 0;
   bool mem_fraction_static_is_auto = false;
   double reserved_mib = 0;  // the heuristic's reserve, when auto
@@ -33,6 +39,13 @@ struct ResolvedArgs {
   std::vector<std::int64_t> cuda_graph_bs;  // before the capture-time filter
 };
 
+// The flags whose SGLang default `version` computes from a source gpumem lacks, each with the
+// reason; empty when every default is modelled. v0.4.6.x chose --mem-fraction-static and
+// --cuda-graph-max-bs for GPUs above 80 GiB by rules no stored source shows (PR #5893 and
+// PR #6718 changed them between post releases).
+std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
+                                             double gpu_mem_mib);
+
 // gpu_mem_mib: memory.total of the smallest GPU as nvidia-smi prints it, in MiB
 // (sglang v0.5.9 utils/common.py get_nvgpu_memory_capacity). `uses_mla` and
 // `architecture` (HF class name) select model-dependent defaults.
@@ -40,9 +53,24 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
                                  double gpu_mem_mib, bool uses_mla,
                                  const std::string& architecture);
 
-// sglang v0.5.9 server_args.py _generate_cuda_graph_batch_sizes.
+// sglang v0.5.9 server_args.py _generate_cuda_graph_batch_sizes (v0.5.18 appends max_bs
+// when the ladder skips it: `appends_max_bs`).
 std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool speculative,
-                                                bool disable_padding);
+                                                bool disable_padding, bool appends_max_bs = false);
+
+// sglang v0.4.6.post3 cuda_graph_runner.py get_batch_sizes_to_capture: the fixed list of
+// v0.4.6–v0.5.2 before any filter, extended on GPUs above 96 GiB and 180,000 MiB (above 90 GiB
+// and 160,000 MiB before PR #6201: `pr6201` false).
+std::vector<std::int64_t> fixed_cuda_graph_bs(double gpu_mem_mib, bool speculative,
+                                              bool disable_padding, bool pr6201);
+
+// sglang v0.4.6.post3 cuda_graph_runner.py get_batch_sizes_to_capture, the capture-time part
+// for the fixed list: the request pool's size joins a list reaching past it; --cuda-graph-max-bs
+// (`max_bs`, when set) drops larger sizes and, from PR #6201, extends a list ending below it
+// in steps of 16; sizes above the pool go; sorted, without repeats.
+std::vector<std::int64_t> fixed_list_to_capture(std::vector<std::int64_t> bs,
+                                                std::optional<std::int64_t> max_bs, bool pr6201,
+                                                std::int64_t req_pool_rows);
 
 // sglang v0.5.9 server_args.py piecewise token list, capped at `max_tokens`.
 std::vector<std::int64_t> piecewise_cuda_graph_tokens(std::int64_t max_tokens);

@@ -137,7 +137,8 @@ class RankStartup {
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
-    env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_));
+    env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_,
+                                 p_.rules));
     env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
                resident_bytes(tensors_of(stage_.weights))});
     return {};
@@ -151,7 +152,7 @@ class RankStartup {
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,
-                                 engine_gib(before->value() - after->value())));
+                                 engine_gib(before->value() - after->value()), p_.rules));
     return {};
   }
 
@@ -234,6 +235,11 @@ class RankStartup {
     in.max_running_requests = p_.args.max_running_requests;
     in.max_total_tokens = p_.flags.max_total_tokens;
     in.page_size = p_.facts.page_size;
+    const SpeculativeSettings& spec = p_.args.speculative;
+    if (p_.rules.eagle_token_headroom && !spec.algorithm.empty()) {
+      in.eagle_tokens_per_request = spec.num_steps * spec.eagle_topk + spec.num_draft_tokens;
+    }
+    in.extra_request_row = p_.rules.req_pool_extra_row;
     PoolSizing sizing = size_pools(in);
     if (p_.pp > 1) {
       Result<std::int64_t> t = env_.comm.min_over_world(sizing.max_total_num_tokens);
@@ -271,9 +277,9 @@ class RankStartup {
     Bytes v_size;
     GPUMEM_RETURN_IF_ERROR(allocate_kv_pool(stage_.kv, tokens_, swa_tokens_, k_size, v_size));
     if (stage_.kv.mla) {
-      env_.log(log_kv_allocated_mla(tokens_, k_size));
+      env_.log(log_kv_allocated_mla(tokens_, k_size, p_.facts.kv_cache_dtype, p_.rules));
     } else {
-      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
+      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size, p_.facts.kv_cache_dtype, p_.rules));
     }
     // allocator.py TokenToKVPoolAllocator: free_pages int64 (pages when page_size > 1); SWA
     // adds the full-to-swa index mapping.
@@ -306,9 +312,9 @@ class RankStartup {
     Bytes v_size;
     GPUMEM_RETURN_IF_ERROR(allocate_kv_pool(stage_.draft_kv, tokens_, 0, k_size, v_size));
     if (stage_.draft_kv.mla) {
-      env_.log(log_kv_allocated_mla(tokens_, k_size));
+      env_.log(log_kv_allocated_mla(tokens_, k_size, p_.facts.kv_cache_dtype, p_.rules));
     } else {
-      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
+      env_.log(log_kv_allocated_mha(tokens_, k_size, v_size, p_.facts.kv_cache_dtype, p_.rules));
     }
     env_.fact(
         {"draft_kv_cell_bytes", "draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
@@ -360,8 +366,13 @@ class RankStartup {
     // sglang v0.5.9 model_runner.py init_device_graphs and cuda_graph_runner.py.
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
-    env_.log(log_capture_begin(*before));
-    capture_bs_ = batch_sizes_to_capture(p_.args.cuda_graph_bs, req_rows_);
+    capture_bs_ = p_.rules.generated_capture_list
+                      ? batch_sizes_to_capture(p_.args.cuda_graph_bs, req_rows_)
+                      : fixed_list_to_capture(p_.args.cuda_graph_bs, p_.args.capture_max_bs,
+                                              p_.rules.capture_list_pr6201, req_rows_);
+    const GraphKind kind{!p_.args.speculative.algorithm.empty(), p_.graph.tokens_per_bs,
+                         capture_bs_};
+    env_.log(log_capture_begin(*before, kind, p_.rules));
     env_.fact({"cuda_graph_batch_sizes", "cuda graph batch sizes", capture_bs_});
     if (capture_bs_.empty()) return {};
     GraphShape shape = p_.graph;
@@ -380,7 +391,7 @@ class RankStartup {
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     const EngineGiB usage = engine_gib(before->value() - after->value());
-    env_.log(log_capture_end(usage, *after));
+    env_.log(log_capture_end(usage, *after, kind, p_.rules));
     env_.fact({std::string(fact_id::kCudaGraphBytes), "capture mem usage (free-memory delta)",
                to_bytes(usage)});
     return {};
@@ -419,7 +430,7 @@ class RankStartup {
     Result<EngineGiB> avail = available_gib(false, /*empty_cache=*/false);
     if (!avail.ok()) return avail.status();
     env_.log(log_summary(tokens_, p_.args.chunked_prefill_size, p_.flags.max_prefill_tokens,
-                         max_running_, p_.facts.context_len, *avail));
+                         max_running_, p_.facts.context_len, *avail, p_.rules));
     env_.fact({std::string(fact_id::kFreeAtReady), "available_gpu_mem at ready", to_bytes(*avail)});
     return {};
   }

@@ -2,6 +2,7 @@
 
 #include "engine/model_resolution.h"
 #include "weights/draft_weights.h"
+#include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
 
 namespace gpumem::vllm {
@@ -192,6 +193,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.kv = std::move(*kv);
+    if (scenario.observed.model_loading) {
+      // vllm v0.10.2 v1/worker/gpu_model_runner.py load_model: model_memory_usage is the
+      // torch memory load_model leaves allocated, the drafter's included; pinned, it is what
+      // this rank's weights hold, whatever checkpoint the catalog model stands in for.
+      s.weights = pinned_weights(*scenario.observed.model_loading);
+      s.draft_weights = nullptr;
+    }
     p.stages.push_back(std::move(s));
   }
   p.observed = scenario.observed;
