@@ -185,12 +185,18 @@ struct PublishedParams {
 // A catalog file: the architecture plus the provenance kept next to it.
 struct ModelEntry {
   std::string slug;
-  std::string model_id;
+  std::string model_id;  // as written: the repository id, possibly followed by a remark
+  // Other repository ids (Hugging Face or ModelScope) that publish this very config.json.
+  std::vector<std::string> aliases;
   // source key -> text; a list of texts is joined with "\n".
   std::vector<std::pair<std::string, std::string>> sources;
   PublishedParams published_params;
   std::string notes;
   Architecture architecture;
+
+  // The repository ids a `model:` reference may give for this entry: model_id's first word
+  // (when it is an `org/name` id) and the aliases.
+  std::vector<std::string> repo_ids() const;
 };
 
 // Reads a Hugging Face config.json (or any YAML/JSON mapping with its keys). Keys gpumem does

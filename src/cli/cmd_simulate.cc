@@ -23,6 +23,7 @@ Command simulate_command() {
               std::string gpu = "all";
               std::string output;
               std::string calibration;
+              bool download = false;
             };
             auto o = std::make_shared<Options>();
             app.add_option("scenario", o->scenario, "scenario YAML file")->required();
@@ -33,6 +34,9 @@ Command simulate_command() {
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             app.add_option("--calibration", o->calibration,
                            "calibration entry (default: the one matching the GPU)");
+            app.add_flag("--download", o->download,
+                         "fetch the config and safetensors headers of a Hugging Face model that "
+                         "is neither in the catalog nor in the local cache");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               if (!output_allowed("-o", o->output, {o->scenario}, diags)) {

@@ -97,18 +97,19 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // The layout is computable before any arithmetic uses it (attention TP = TP / DP).
   if (!check_layout(scenario, p.flags, diags)) return std::nullopt;
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
-  const bool model_named =
-      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  const bool model_named = scenario.model.given() || p.flags.raw.string("--model-path");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
-  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  std::optional<ResolvedModel> model =
+      resolve_scenario_model(scenario, p.flags.raw, "--model-path", models, diags);
   if (p.flags.speculative_draft_model) {
-    p.draft = resolve_model_reference(*p.flags.speculative_draft_model,
-                                      *p.flags.raw.location("--speculative-draft-model-path"),
-                                      scenario.file, models, diags);
+    std::optional<ResolvedModel> draft = resolve_model_reference(
+        *p.flags.speculative_draft_model, *p.flags.raw.location("--speculative-draft-model-path"),
+        scenario.file, models, diags);
+    if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
-  p.model = std::move(*model);
+  p.model = std::move(model->architecture);
 
   p.tp = p.flags.tp_size;
   p.pp = p.flags.pp_size;

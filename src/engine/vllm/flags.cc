@@ -43,8 +43,10 @@ const std::vector<FlagSpec>& table() {
        {"auto", "half", "float16", "bfloat16", "float", "float32"}},
       {"--quantization", {"-q"}, FlagType::kString, true, {}},
       {"--enable-expert-parallel", {}, FlagType::kBool, true, {}},
-      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      // The model reference when the scenario has no `model:` (engine/model_resolution.h);
+      // not a memory knob a sweep varies or explain carries over from a log.
       {"--model", {}, FlagType::kString, false, {}},
+      // Accepted so a real command line can be pasted; no effect on start-up memory.
       {"--served-model-name", {}, FlagType::kString, false, {}},
       {"--tokenizer", {}, FlagType::kString, false, {}},
       {"--trust-remote-code", {}, FlagType::kBool, false, {}},

@@ -55,18 +55,19 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     " uses " + std::to_string(p.tp * p.pp));
   }
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
-  const bool model_named =
-      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  const bool model_named = scenario.model.given() || p.flags.raw.string("--model");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
-  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  std::optional<ResolvedModel> model =
+      resolve_scenario_model(scenario, p.flags.raw, "--model", models, diags);
   if (p.flags.speculative && p.flags.speculative->model) {
-    p.draft = resolve_model_reference(*p.flags.speculative->model,
-                                      *p.flags.raw.location("--speculative-config"), scenario.file,
-                                      models, diags);
+    std::optional<ResolvedModel> draft = resolve_model_reference(
+        *p.flags.speculative->model, *p.flags.raw.location("--speculative-config"), scenario.file,
+        models, diags);
+    if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
-  p.model = std::move(*model);
+  p.model = std::move(model->architecture);
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
   p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
