@@ -105,11 +105,26 @@ std::optional<RopeType> rope_type_of(std::string_view name) {
   return std::nullopt;
 }
 
+// transformers 5 writes rope_theta and the scaling together as `rope_parameters`
+// (configuration_utils.py standardize_rope_params); older configs have rope_theta and
+// rope_scaling at the top. Either is read; `default` there means no scaling.
+YAML::Node rope_scaling_node(const ConfigMap& text, const char*& key) {
+  key = "rope_scaling";
+  if (text.has(key)) return text.get(key);
+  key = "rope_parameters";
+  return text.get(key);
+}
+
 void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
-  const YAML::Node node = text.get("rope_scaling");
+  const char* key = nullptr;
+  const YAML::Node node = rope_scaling_node(text, key);
   if (!node.IsDefined()) return;
-  ConfigMap m(text.file(), node, "'rope_scaling'", text.diags());
+  ConfigMap m(text.file(), node, ConfigMap::quoted(key), text.diags());
   if (!m.valid()) return;
+  if (std::string_view(key) == "rope_parameters" &&
+      m.string(m.has("rope_type") ? "rope_type" : "type").value_or("default") == "default") {
+    return;
+  }
   // sglang v0.5.9 layers/rotary_embedding.py get_rope: "rope_type", else the older "type"
   const char* type_key = m.has("rope_type") ? "rope_type" : "type";
   std::optional<std::string> type = m.string(type_key);
@@ -129,16 +144,17 @@ void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
   out.original_max_position_embeddings = m.integer("original_max_position_embeddings").value_or(0);
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->second.IsScalar()) continue;
-    const std::string key = it->first.Scalar();
+    const std::string name = it->first.Scalar();
+    if (name == "rope_theta") continue;  // rope_parameters holds the base too
     const std::string value = it->second.Scalar();
     if (value == "true" || value == "false") {
-      out.parameters.emplace_back(key, value == "true" ? 1.0 : 0.0);
+      out.parameters.emplace_back(name, value == "true" ? 1.0 : 0.0);
       continue;
     }
     double v = 0;
     const char* end = value.data() + value.size();
     auto [ptr, ec] = std::from_chars(value.data(), end, v, std::chars_format::general);
-    if (ec == std::errc() && ptr == end) out.parameters.emplace_back(key, v);
+    if (ec == std::errc() && ptr == end) out.parameters.emplace_back(name, v);
   }
   std::sort(out.parameters.begin(), out.parameters.end());
 }
@@ -206,16 +222,28 @@ void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Arch
   }
 }
 
+// The routed-expert count: HF spells it per family (n_routed_experts, num_experts,
+// num_local_experts) and transformers 5 re-serializes some configs with another spelling
+// (Qwen3-MoE as num_local_experts), so the family's own key is read first, then the others.
+std::int64_t expert_count(const ConfigMap& text, std::string_view own) {
+  for (std::string_view key :
+       {own, std::string_view("n_routed_experts"), std::string_view("num_experts"),
+        std::string_view("num_local_experts")}) {
+    if (text.has(key)) return text.positive(key);
+  }
+  return text.positive(own);  // reports the family's key as missing
+}
+
 void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   MoeConfig& m = a.moe;
   switch (a.family) {
     case ArchitectureFamily::kMixtral:
-      m.num_experts = text.positive("num_local_experts");
+      m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = a.intermediate_size;
       break;
     case ArchitectureFamily::kQwen3Moe:
-      m.num_experts = text.positive("num_experts");
+      m.num_experts = expert_count(text, "num_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = text.positive("moe_intermediate_size");
       m.decoder_sparse_step = text.positive("decoder_sparse_step", 1);
@@ -223,7 +251,7 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       break;
     case ArchitectureFamily::kDeepseekV3:
     case ArchitectureFamily::kGlm4Moe: {
-      m.num_experts = text.positive("n_routed_experts");
+      m.num_experts = expert_count(text, "n_routed_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = text.positive("moe_intermediate_size");
       m.num_shared_experts = text.integer("n_shared_experts").value_or(d.num_shared_experts);
@@ -239,7 +267,7 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       break;
     }
     case ArchitectureFamily::kGptOss:
-      m.num_experts = text.positive("num_local_experts");
+      m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok", text.integer("experts_per_token"));
       m.moe_intermediate_size = a.intermediate_size;
       m.router_bias = true;  // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock: router bias=True
@@ -410,6 +438,10 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
 
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
+  if (!text.has("rope_theta") && text.has("rope_parameters")) {
+    ConfigMap rope(file, text.get("rope_parameters"), "'rope_parameters'", local);
+    if (rope.valid()) a.rope_theta = rope.number("rope_theta").value_or(d.rope_theta);
+  }
   if (a.family == ArchitectureFamily::kGemma3) {
     a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
   }

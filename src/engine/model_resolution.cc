@@ -1,6 +1,7 @@
 #include "engine/model_resolution.h"
 
 #include "core/directory.h"
+#include "weights/checkpoint_check.h"
 
 namespace gpumem {
 
@@ -46,6 +47,36 @@ std::optional<ResolvedModel> resolve_scenario_model(const Scenario& scenario,
     return std::nullopt;
   }
   return named;
+}
+
+std::optional<std::string> weights_source(const ResolvedModel& model, const SourceLoc& where,
+                                          Diagnostics& diags) {
+  constexpr const char* kArithmetic = "config.json arithmetic";
+  if (!model.checkpoint) return kArithmetic;
+  const SafetensorsCheckpoint& c = *model.checkpoint;
+  Result<std::vector<CheckpointTensor>> derived =
+      checkpoint_tensors(model.architecture, checkpoint_options_from(c.tensors));
+  if (!derived.ok()) {
+    return std::string(kArithmetic) +
+           " (its safetensors headers are at hand but not checked: " + derived.status().message() +
+           ")";
+  }
+  const std::vector<std::string> differences = checkpoint_differences(*derived, c);
+  if (!differences.empty()) {
+    constexpr size_t kShown = 5;
+    std::string text = model.architecture.name +
+                       ": the checkpoint's safetensors headers do not declare the tensors "
+                       "gpumem derives from its config.json:";
+    for (size_t i = 0; i < differences.size() && i < kShown; ++i) text += "\n  " + differences[i];
+    if (differences.size() > kShown) {
+      text += "\n  ... and " + std::to_string(differences.size() - kShown) + " more";
+    }
+    diags.error(where, text);
+    return std::nullopt;
+  }
+  return "safetensors headers (" + std::to_string(c.tensors.size()) + " tensors in " +
+         std::to_string(c.shards) + (c.shards == 1 ? " file" : " files") +
+         ", as config.json derives them)";
 }
 
 }  // namespace gpumem

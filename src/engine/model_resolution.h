@@ -35,6 +35,14 @@ std::optional<ResolvedModel> resolve_model_reference(const std::string& referenc
                                                      const ModelCatalog& catalog,
                                                      Diagnostics& diags);
 
+// Where the weights of `model` come from, as the `weights_source` fact says it: its
+// safetensors headers when the checkpoint is at hand and declares exactly the tensors
+// config.json derives (weights/checkpoint_check.h; a difference is an error at `where`,
+// listing the first tensors that differ), otherwise config.json arithmetic. nullopt after an
+// error.
+std::optional<std::string> weights_source(const ResolvedModel& model, const SourceLoc& where,
+                                          Diagnostics& diags);
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_ENGINE_MODEL_RESOLUTION_H_

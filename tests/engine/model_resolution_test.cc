@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/engine_model.h"
+#include "support/hub_fixture.h"
 #include "support/test_catalogs.h"
+#include "weights/checkpoint_tensors.h"
 
 namespace gpumem {
 namespace {
@@ -74,3 +76,80 @@ TEST(ScenarioModel, AnUnknownFlagModelIsReportedAtTheFlag) {
 }  // namespace
 }  // namespace gpumem
 
+namespace gpumem {
+namespace {
+
+// A checkpoint directory holding Qwen2.5-0.5B-Instruct's config.json and a model.safetensors
+// header declaring `tensors`; returns the directory.
+std::string checkpoint_dir(const std::string& name, const std::vector<FixtureTensor>& tensors) {
+  const std::filesystem::path dir = fresh_dir(name);
+  const std::string config =
+      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  std::filesystem::copy_file(config, dir / "config.json");
+  write_text(dir / "model.safetensors", safetensors_prefix(tensors));
+  return dir.string();
+}
+
+std::vector<FixtureTensor> derived_tensors(const std::string& config) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(config, diags);
+  const Result<std::vector<CheckpointTensor>> derived = checkpoint_tensors(*a);
+  std::vector<FixtureTensor> out;
+  for (const CheckpointTensor& t : *derived) {
+    out.push_back({t.name, t.dtype, t.shape, t.bytes.value()});
+  }
+  return out;
+}
+
+std::string weights_fact(const std::string& dir, std::string* errors) {
+  const std::string text =
+      "hardware: {gpu: h200, count: 1}\nengine: {name: sglang, version: "
+      "0.5.9}\nmodel: " +
+      dir + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("w.yaml", text, test_catalogs().gpus, diags);
+  std::unique_ptr<PlannedStartup> p = find_engine("sglang")->plan(
+      *s, PlanInputs{test_catalogs().gpus, test_catalogs().models}, diags);
+  *errors = diags.to_string();
+  if (!p) return "";
+  for (const Fact& f : p->facts()) {
+    if (f.id == "weights_source") return std::get<std::string>(f.value);
+  }
+  return "";
+}
+
+TEST(WeightsSource, SafetensorsHeadersThatAgreeWithTheConfig) {
+  const std::string config =
+      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  std::string errors;
+  EXPECT_EQ(weights_fact(config, &errors), "config.json arithmetic");
+  EXPECT_EQ(errors, "");
+  const std::vector<FixtureTensor> tensors = derived_tensors(config);
+  ASSERT_EQ(tensors.size(), 290u);
+  EXPECT_EQ(weights_fact(checkpoint_dir("weights_source_agree", tensors), &errors),
+            "safetensors headers (290 tensors in 1 file, as config.json derives them)");
+  EXPECT_EQ(errors, "");
+}
+
+TEST(WeightsSource, HeadersThatDisagreeAreAnError) {
+  const std::string config =
+      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  std::vector<FixtureTensor> tensors = derived_tensors(config);
+  // In name order: model.embed_tokens.weight, model.layers.0.input_layernorm.weight, ...
+  tensors[1].dtype = "F32";
+  tensors.erase(tensors.begin() + 4);  // model.layers.0.mlp.up_proj.weight
+  tensors.push_back({"model.layers.0.self_attn.rotary_emb.inv_freq", "F32", {32}, 128});
+  const std::string dir = checkpoint_dir("weights_source_disagree", tensors);
+  std::string errors;
+  EXPECT_EQ(weights_fact(dir, &errors), "");
+  EXPECT_EQ(errors, "w.yaml:3:8: " + dir +
+                        ": the checkpoint's safetensors headers do not declare the tensors gpumem "
+                        "derives from its config.json:\n"
+                        "  model.layers.0.input_layernorm.weight: the checkpoint has F32 [896], "
+                        "config.json gives BF16 [896]\n"
+                        "  model.layers.0.mlp.up_proj.weight: derived from config.json only\n"
+                        "  model.layers.0.self_attn.rotary_emb.inv_freq: in the checkpoint only\n");
+}
+
+}  // namespace
+}  // namespace gpumem

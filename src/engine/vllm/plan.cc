@@ -67,6 +67,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
+  std::optional<std::string> source = weights_source(
+      *model, scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+      diags);
+  if (!source) return std::nullopt;
+  p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
