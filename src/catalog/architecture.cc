@@ -14,12 +14,16 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen3_moe";
     case ArchitectureFamily::kMixtral:
       return "mixtral";
+    case ArchitectureFamily::kDeepseekV2:
+      return "deepseek_v2";
     case ArchitectureFamily::kDeepseekV3:
       return "deepseek_v3";
     case ArchitectureFamily::kGlm4Moe:
       return "glm4_moe";
     case ArchitectureFamily::kGptOss:
       return "gpt_oss";
+    case ArchitectureFamily::kGemma2:
+      return "gemma2";
     case ArchitectureFamily::kGemma3:
       return "gemma3";
     case ArchitectureFamily::kLlamaEagle3:

@@ -38,9 +38,11 @@ enum class ArchitectureFamily : unsigned char {
   kQwen3,        // Qwen3ForCausalLM
   kQwen3Moe,     // Qwen3MoeForCausalLM
   kMixtral,      // MixtralForCausalLM
+  kDeepseekV2,   // DeepseekV2ForCausalLM (DeepSeek-V2, V2-Lite, V2.5)
   kDeepseekV3,   // DeepseekV3ForCausalLM (DeepSeek-V3/R1, Kimi-K2)
   kGlm4Moe,      // Glm4MoeForCausalLM
   kGptOss,       // GptOssForCausalLM
+  kGemma2,       // Gemma2ForCausalLM
   kGemma3,       // Gemma3ForConditionalGeneration, Gemma3ForCausalLM: the text model
   kLlamaEagle3,  // LlamaForCausalLMEagle3: an EAGLE-3 draft head
 };
@@ -142,7 +144,7 @@ struct Architecture {
   bool o_proj_bias = false;      // output projection carries a bias
   bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3, Gemma3)
   bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;   // Gemma3: pre/post feed-forward norms, 4 norms per layer
+  bool sandwich_norms = false;   // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;

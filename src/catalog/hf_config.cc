@@ -21,16 +21,18 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 11> kFamilies = {{
+constexpr std::array<FamilyByName, 13> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
     {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
+    {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
     {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
+    {"Gemma2ForCausalLM", ArchitectureFamily::kGemma2},
     {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
 }};
@@ -59,17 +61,27 @@ struct FamilyDefaults {
   std::optional<std::int64_t> vocab_size;
   std::optional<std::int64_t> max_position_embeddings;
   std::optional<std::int64_t> sliding_window;
+  std::optional<std::int64_t> head_dim;
   bool tie_word_embeddings = false;
   double rope_theta = 10000.0;
   double rope_local_base_freq = 0.0;
   std::int64_t sliding_window_pattern = 0;
   std::int64_t num_shared_experts = 0;
   std::int64_t first_k_dense_replace = 0;
+  const char* topk_method = "";  // DeepSeek: the routing a config without topk_method gets
 };
 
 FamilyDefaults defaults_for(ArchitectureFamily family) {
   FamilyDefaults d;
   switch (family) {
+    case ArchitectureFamily::kGemma2:
+      // transformers models/gemma2/configuration_gemma2.py Gemma2Config.__init__
+      d.vocab_size = 256000;
+      d.max_position_embeddings = 8192;
+      d.sliding_window = 4096;
+      d.head_dim = 256;
+      d.tie_word_embeddings = true;
+      break;
     case ArchitectureFamily::kGemma3:
       // transformers models/gemma3/configuration_gemma3.py Gemma3TextConfig.__init__
       d.vocab_size = 262208;
@@ -80,10 +92,15 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.rope_local_base_freq = 10000.0;
       d.sliding_window_pattern = 6;
       break;
+    case ArchitectureFamily::kDeepseekV2:
+      // transformers models/deepseek_v2/configuration_deepseek_v2.py DeepseekV2Config.__init__
+      d.topk_method = "greedy";
+      break;
     case ArchitectureFamily::kDeepseekV3:
       // transformers models/deepseek_v3/configuration_deepseek_v3.py DeepseekV3Config.__init__
       d.num_shared_experts = 1;
       d.first_k_dense_replace = 3;
+      d.topk_method = "noaux_tc";
       break;
     case ArchitectureFamily::kGlm4Moe:
       // transformers models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig.__init__
@@ -182,20 +199,36 @@ void parse_layer_types(const ConfigMap& text, Architecture& a) {
   }
 }
 
+// Which layers attend through a sliding window. `layer_types` decides wherever a config
+// gives it (transformers writes it for every family from 4.54 on); otherwise each family's
+// config class derives it: gpt-oss needs it, Gemma 2 slides on even layers, Gemma 3 on all
+// but every sliding_window_pattern-th, Qwen from max_window_layers on when
+// use_sliding_window. Other families attend in full whatever `sliding_window` says: vLLM's
+// llama.py LlamaAttention and SGLang's llama.py window a layer only through layer_types, so
+// Mistral's `sliding_window` without them has no memory effect.
 void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   a.layer_types.assign(static_cast<size_t>(a.num_hidden_layers), LayerAttention::kFull);
+  if (text.has("layer_types")) {
+    parse_layer_types(text, a);
+    if (std::find(a.layer_types.begin(), a.layer_types.end(), LayerAttention::kSliding) !=
+        a.layer_types.end()) {
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+    }
+    return;
+  }
   switch (a.family) {
     case ArchitectureFamily::kGptOss:
-      a.sliding_window = text.positive("sliding_window");
-      if (!text.has("layer_types")) text.missing("layer_types");
-      parse_layer_types(text, a);
+      text.missing("layer_types");
+      break;
+    case ArchitectureFamily::kGemma2:
+      // transformers Gemma2Config.__init__: layer i slides when (i + 1) % 2 (even layers)
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+      for (std::int64_t i = 0; i < a.num_hidden_layers; i += 2) {
+        a.layer_types[i] = LayerAttention::kSliding;
+      }
       break;
     case ArchitectureFamily::kGemma3: {
       a.sliding_window = text.positive("sliding_window", d.sliding_window);
-      if (text.has("layer_types")) {
-        parse_layer_types(text, a);
-        break;
-      }
       // transformers Gemma3TextConfig.__init__: layer i slides unless (i + 1) % pattern == 0
       const std::int64_t pattern =
           text.positive("sliding_window_pattern", d.sliding_window_pattern);
@@ -249,6 +282,7 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.decoder_sparse_step = text.positive("decoder_sparse_step", 1);
       m.mlp_only_layers = text.integers("mlp_only_layers").value_or(std::vector<std::int64_t>{});
       break;
+    case ArchitectureFamily::kDeepseekV2:
     case ArchitectureFamily::kDeepseekV3:
     case ArchitectureFamily::kGlm4Moe: {
       m.num_experts = expert_count(text, "n_routed_experts");
@@ -259,11 +293,11 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
           text.integer("first_k_dense_replace").value_or(d.first_k_dense_replace);
       m.moe_layer_freq = text.positive("moe_layer_freq", 1);
       m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
-      // sglang v0.5.9 deepseek_v2.py MoEGate.__init__: the bias exists for noaux_tc routing,
-      // the only method of DeepSeek-V3-style checkpoints (the config class default);
-      // glm4_moe.py Glm4MoeGate.__init__ always has it.
+      // sglang v0.5.9 deepseek_v2.py MoEGate.__init__: the bias exists for noaux_tc routing
+      // (DeepSeek-V3's; V2's greedy routing has none); glm4_moe.py Glm4MoeGate.__init__
+      // always has it.
       m.router_correction_bias = a.family == ArchitectureFamily::kGlm4Moe ||
-                                 text.string("topk_method").value_or("noaux_tc") == "noaux_tc";
+                                 text.string("topk_method").value_or(d.topk_method) == "noaux_tc";
       break;
     }
     case ArchitectureFamily::kGptOss:
@@ -288,7 +322,7 @@ void parse_mla(const ConfigMap& text, Architecture& a) {
   a.v_head_dim = text.positive("v_head_dim");
 }
 
-void parse_heads(const ConfigMap& text, Architecture& a) {
+void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   a.num_key_value_heads = text.positive("num_key_value_heads", a.num_attention_heads);
   if (a.num_attention_heads > 0 && a.num_key_value_heads > 0 &&
       a.num_attention_heads % a.num_key_value_heads != 0) {
@@ -297,12 +331,13 @@ void parse_heads(const ConfigMap& text, Architecture& a) {
                                           " is not a multiple of 'num_key_value_heads' " +
                                           std::to_string(a.num_key_value_heads));
   }
-  if (a.family == ArchitectureFamily::kDeepseekV3 && text.has("kv_lora_rank")) {
+  // A config with a latent KV rank attends through MLA, whatever its family.
+  if (text.has("kv_lora_rank")) {
     parse_mla(text, a);
     return;
   }
-  if (text.has("head_dim")) {
-    a.head_dim = text.positive("head_dim");
+  if (text.has("head_dim") || d.head_dim) {
+    a.head_dim = text.positive("head_dim", d.head_dim);
   } else if (a.num_attention_heads > 0 && a.hidden_size > 0) {
     if (a.hidden_size % a.num_attention_heads != 0) {
       text.error("num_attention_heads", "'hidden_size' " + std::to_string(a.hidden_size) +
@@ -336,6 +371,9 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       break;
     case ArchitectureFamily::kGptOss:
       a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
+      break;
+    case ArchitectureFamily::kGemma2:
+      a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
       break;
     case ArchitectureFamily::kGemma3:
       a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
@@ -432,7 +470,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
   // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
   a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
-  parse_heads(text, a);
+  parse_heads(text, d, a);
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);

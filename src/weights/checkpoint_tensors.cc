@@ -158,10 +158,12 @@ class CheckpointBuilder {
         return Status::ok_status();
       case ArchitectureFamily::kGptOss:
         return gpt_oss_experts(mlp);
+      case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:
       case ArchitectureFamily::kGlm4Moe:
-        // DeepseekV3MoE / Glm4MoeMoE: the gate is a plain Parameter (never quantized), with the
-        // float32 e_score_correction_bias of noaux_tc routing; shared experts as one MLP.
+        // DeepseekV2MoE / DeepseekV3MoE / Glm4MoeMoE: the gate is a plain Parameter (never
+        // quantized), with the float32 e_score_correction_bias of noaux_tc routing; shared experts
+        // as one MLP.
         add(mlp + ".gate.weight", {m.num_experts, h}, dtype_);
         if (m.router_correction_bias) {
           add(mlp + ".gate.e_score_correction_bias", {m.num_experts}, DType::kFloat32);

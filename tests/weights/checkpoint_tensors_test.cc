@@ -62,7 +62,7 @@ struct Dense {
 TEST(CheckpointTensors, Llama31_8B) {
   // meta-llama/Llama-3.1-8B-Instruct: 32 layers, 4096 hidden, 32/8 heads of 128, 14336, vocab
   // 128256, untied; bfloat16.
-  const std::int64_t bytes = 2 * Dense{4096, 32, 32, 8, 128, 14336, 128256}.params();
+  const std::int64_t bytes = 2 * (Dense{4096, 32, 32, 8, 128, 14336, 128256}.params());
   EXPECT_EQ(derived_bytes(from_catalog("llama-3.1-8b-instruct")), bytes);
   EXPECT_EQ(bytes, published("meta-llama--Llama-3.1-8B-Instruct"));
   Result<std::vector<CheckpointTensor>> t =
@@ -77,10 +77,10 @@ TEST(CheckpointTensors, Llama31_8B) {
 TEST(CheckpointTensors, Llama32TiedEmbeddings) {
   // meta-llama/Llama-3.2-3B-Instruct (28 layers, 3072, 24/8 heads of 128, 8192) and -1B (16
   // layers, 2048, 32/8 heads of 64, 8192): tie_word_embeddings, so no lm_head.
-  const std::int64_t b3 = 2 * Dense{3072, 28, 24, 8, 128, 8192, 128256, true}.params();
+  const std::int64_t b3 = 2 * (Dense{3072, 28, 24, 8, 128, 8192, 128256, true}.params());
   EXPECT_EQ(derived_bytes(from_config("meta-llama--Llama-3.2-3B-Instruct")), b3);
   EXPECT_EQ(b3, published("meta-llama--Llama-3.2-3B-Instruct"));
-  const std::int64_t b1 = 2 * Dense{2048, 16, 32, 8, 64, 8192, 128256, true}.params();
+  const std::int64_t b1 = 2 * (Dense{2048, 16, 32, 8, 64, 8192, 128256, true}.params());
   EXPECT_EQ(derived_bytes(from_config("meta-llama--Llama-3.2-1B-Instruct")), b1);
   // A single model.safetensors (no index): the sum of its tensor table.
   EXPECT_EQ(b1, published("meta-llama--Llama-3.2-1B-Instruct", "tensor_bytes.txt"));
@@ -199,6 +199,43 @@ TEST(CheckpointTensors, DeepSeekV3WithItsMtpLayer) {
   // DeepSeek-V3.1 (a transformers 5 print of its config: rope_parameters) has the same tensors.
   EXPECT_EQ(derived_bytes(from_config("deepseek-ai--DeepSeek-V3.1")), bytes);
   EXPECT_EQ(bytes, published("deepseek-ai--DeepSeek-V3.1"));
+}
+
+TEST(CheckpointTensors, DeepSeekV2LiteWithoutQueryLora) {
+  // deepseek-ai/DeepSeek-V2-Lite-Chat: MLA with q_proj (no q_lora_rank), 16 heads, one dense
+  // layer then 64 routed + 2 shared experts of 1408, greedy routing (no correction bias).
+  const std::int64_t h = 2048;
+  const std::int64_t attention =
+      16 * 192 * h + (512 + 64) * h + 512 + 16 * 256 * 512 + h * 16 * 128;
+  const std::int64_t moe = 64 * h + 64 * 3 * h * 1408 + 3 * h * 2 * 1408;
+  const std::int64_t bytes =
+      2 * (2 * 102400 * h + h + 27 * (attention + 2 * h) + 3 * h * 10944 + 26 * moe);
+  EXPECT_EQ(derived_bytes(from_config("deepseek-ai--DeepSeek-V2-Lite-Chat")), bytes);
+  EXPECT_EQ(bytes, published("deepseek-ai--DeepSeek-V2-Lite-Chat"));
+}
+
+TEST(CheckpointTensors, Gemma2SandwichNormsTied) {
+  // google/gemma-2-9b-it and -27b-it: four norms per layer, tied embeddings (no lm_head);
+  // their checkpoints' sizes were not found, so the config's arithmetic alone.
+  EXPECT_EQ(derived_bytes(from_config("google--gemma-2-9b-it")),
+            2 * (Dense{3584, 42, 16, 8, 256, 14336, 256000, true}.params()) + 2 * 42 * 2 * 3584);
+  EXPECT_EQ(derived_bytes(from_config("google--gemma-2-27b-it")),
+            2 * (Dense{4608, 46, 32, 16, 128, 36864, 256000, true}.params()) + 2 * 46 * 2 * 4608);
+}
+
+TEST(CheckpointTensors, MistralAndMixtral) {
+  // Ministral-8B, Mistral-Nemo, Mistral-Small-24B: head_dim 128 given, untied; Mixtral 8x22B:
+  // 8 experts (w1, w2, w3) of 16384 and a router per layer. Sizes not found: arithmetic alone.
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Ministral-8B-Instruct-2410")),
+            2 * (Dense{4096, 36, 32, 8, 128, 12288, 131072}.params()));
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mistral-Nemo-Instruct-2407")),
+            2 * (Dense{5120, 40, 32, 8, 128, 14336, 131072}.params()));
+  // No torch_dtype: read as float32, as Hugging Face does (engines serve it in 16 bits).
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mistral-Small-24B-Instruct-2501")),
+            4 * (Dense{5120, 40, 32, 8, 128, 32768, 131072}.params()));
+  const std::int64_t h = 6144;
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mixtral-8x22B-v0.1")),
+            2 * ((Dense{h, 56, 48, 8, 128, 0, 32000}).params() + 56 * (8 * 3 * h * 16384 + 8 * h)));
 }
 
 TEST(CheckpointTensors, KimiK2) {
