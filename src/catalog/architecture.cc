@@ -22,6 +22,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "glm4_moe";
     case ArchitectureFamily::kGptOss:
       return "gpt_oss";
+    case ArchitectureFamily::kPhi3:
+      return "phi3";
     case ArchitectureFamily::kGemma2:
       return "gemma2";
     case ArchitectureFamily::kGemma3:

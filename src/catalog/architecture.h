@@ -42,6 +42,7 @@ enum class ArchitectureFamily : unsigned char {
   kDeepseekV3,   // DeepseekV3ForCausalLM (DeepSeek-V3/R1, Kimi-K2)
   kGlm4Moe,      // Glm4MoeForCausalLM
   kGptOss,       // GptOssForCausalLM
+  kPhi3,         // Phi3ForCausalLM (Phi-3, Phi-3.5-mini, Phi-4): fused qkv and gate_up in files
   kGemma2,       // Gemma2ForCausalLM
   kGemma3,       // Gemma3ForConditionalGeneration, Gemma3ForCausalLM: the text model
   kLlamaEagle3,  // LlamaForCausalLMEagle3: an EAGLE-3 draft head
@@ -56,7 +57,15 @@ enum class AttentionKind : unsigned char {
 
 enum class LayerAttention : unsigned char { kFull, kSliding };
 
-enum class RopeType : unsigned char { kNone, kDefault, kLinear, kDynamic, kLlama3, kYarn };
+enum class RopeType : unsigned char {
+  kNone,
+  kDefault,
+  kLinear,
+  kDynamic,
+  kLlama3,
+  kYarn,
+  kLongRope
+};
 
 struct RopeScaling {
   RopeType type = RopeType::kNone;

@@ -21,7 +21,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 13> kFamilies = {{
+constexpr std::array<FamilyByName, 14> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -32,6 +32,7 @@ constexpr std::array<FamilyByName, 13> kFamilies = {{
     {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
+    {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
     {"Gemma2ForCausalLM", ArchitectureFamily::kGemma2},
     {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
@@ -119,6 +120,8 @@ std::optional<RopeType> rope_type_of(std::string_view name) {
   if (name == "dynamic") return RopeType::kDynamic;
   if (name == "llama3") return RopeType::kLlama3;
   if (name == "yarn") return RopeType::kYarn;
+  // transformers Phi3Config._rope_scaling_adjustment: the older name "su" is longrope.
+  if (name == "longrope" || name == "su") return RopeType::kLongRope;
   return std::nullopt;
 }
 
@@ -153,12 +156,17 @@ void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
   if (!t) {
     m.error(type_key, "rope_scaling type '" + *type +
                           "' is not modelled; gpumem models default, linear, dynamic, "
-                          "llama3 and yarn");
+                          "llama3, yarn and longrope");
     return;
   }
   out.type = *t;
   out.factor = m.number("factor").value_or(1.0);
   out.original_max_position_embeddings = m.integer("original_max_position_embeddings").value_or(0);
+  // vllm models/llama.py LlamaAttention (and SGLang's copy): Phi-3 gives the short context at
+  // the top of the config; it is copied into the longrope scaling.
+  if (out.type == RopeType::kLongRope && out.original_max_position_embeddings == 0) {
+    out.original_max_position_embeddings = text.positive("original_max_position_embeddings");
+  }
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->second.IsScalar()) continue;
     const std::string name = it->first.Scalar();

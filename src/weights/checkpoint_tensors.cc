@@ -101,6 +101,11 @@ class CheckpointBuilder {
     const std::int64_t h = a_.hidden_size;
     const std::int64_t q = a_.num_attention_heads * a_.head_dim;
     const std::int64_t kv = a_.num_key_value_heads * a_.head_dim;
+    if (a_.family == ArchitectureFamily::kPhi3) {
+      // HF Phi3Attention: one fused qkv_proj.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".qkv_proj", q + 2 * kv, h, a_.qkv_bias));
+      return linear(p + ".o_proj", h, q, a_.o_proj_bias);
+    }
     GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", q, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".k_proj", kv, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".v_proj", kv, h, a_.qkv_bias));
@@ -136,6 +141,11 @@ class CheckpointBuilder {
 
   Status gated_mlp(const std::string& p, std::int64_t width) {
     const std::int64_t h = a_.hidden_size;
+    if (a_.family == ArchitectureFamily::kPhi3) {
+      // HF Phi3MLP: one fused gate_up_proj.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_up_proj", 2 * width, h, false));
+      return linear(p + ".down_proj", h, width, false);
+    }
     GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_proj", width, h, false));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".up_proj", width, h, false));
     return linear(p + ".down_proj", h, width, false);

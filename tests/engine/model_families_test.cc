@@ -84,6 +84,13 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
   // Mixtral-8x22B at TP 4: 8 experts of 16384 / 4 (w13 and w2) and an [8, 6144] gate per layer.
   const std::int64_t mixtral = 2 * (dense_rank_params(6144, 56, 48, 8, 128, 0, 32000, 4, false) +
                                     56 * (std::int64_t{8} * 3 * 6144 * (16384 / 4) + 8 * 6144));
+  // Phi-3-mini-4k and Phi-3.5-mini: 32 layers of 32 heads of 96 (no GQA), 8192, vocab 32064;
+  // Phi-4: 40 layers of 40/10 heads of 128, 17920, vocab 100352, no torch_dtype (16-bit).
+  const std::int64_t phi3 = 2 * dense_rank_params(3072, 32, 32, 32, 96, 8192, 32064, 1, false);
+  const std::int64_t phi4 = 2 * dense_rank_params(5120, 40, 40, 10, 128, 17920, 100352, 1, false);
+  // Phi-3.5-mini's longrope keeps a short (4096 rows), a long (131072) and a concatenated
+  // (135168) cache of 96, in bf16 in both engines.
+  const std::int64_t longrope = (4096 + 131072 + 135168) * 96 * 2;
   const Family families[] = {
       {"deepseek-ai--DeepSeek-V2-Lite-Chat", 1, (512 + 64) * 27 * 2,
        v2 + rope(4096 * 40, 64, 4) + 27 * 2 * (16 * 128 * 512 * 2), v2 + rope(4096 * 40, 64, 2)},
@@ -99,6 +106,13 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
        nemo + rope(1024000, 128, 4), nemo + rope(1024000, 128, 2)},
       {"mistralai--Mistral-Small-24B-Instruct-2501", 1, 8 * (128 + 128) * 40 * 2,
        small + rope(32768, 128, 4), small + rope(32768, 128, 2)},
+      // Phi-3-mini's sliding_window 2047 comes without layer_types: no layer is windowed.
+      {"microsoft--Phi-3-mini-4k-instruct", 1, 32 * (96 + 96) * 32 * 2, phi3 + rope(4096, 96, 4),
+       phi3 + rope(4096, 96, 2)},
+      {"microsoft--Phi-3.5-mini-instruct", 1, 32 * (96 + 96) * 32 * 2, phi3 + longrope,
+       phi3 + longrope},
+      {"microsoft--phi-4", 1, 10 * (128 + 128) * 40 * 2, phi4 + rope(16384, 128, 4),
+       phi4 + rope(16384, 128, 2)},
       {"mistralai--Mixtral-8x22B-v0.1", 4, 8 / 4 * (128 + 128) * 56 * 2,
        mixtral + rope(65536, 128, 4), mixtral + rope(65536, 128, 2)},
   };
@@ -107,7 +121,7 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
     EXPECT_TRUE(sglang.fits()) << f.repo;
     EXPECT_EQ(fact(sglang, "kv_cell_bytes"), f.sglang_cell) << f.repo;
     EXPECT_EQ(fact(sglang, "weights_logical_bytes"), f.sglang_weights) << f.repo;
-    const Ledger vllm = simulate("vllm", f.repo, f.gpus, "    --max-model-len: 8192\n");
+    const Ledger vllm = simulate("vllm", f.repo, f.gpus, "    --max-model-len: 4096\n");
     EXPECT_TRUE(vllm.fits()) << f.repo;
     EXPECT_EQ(fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
   }

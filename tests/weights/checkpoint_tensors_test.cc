@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "catalog/architecture.h"
 #include "core/atomic_file.h"
 
@@ -236,6 +238,26 @@ TEST(CheckpointTensors, MistralAndMixtral) {
   const std::int64_t h = 6144;
   EXPECT_EQ(derived_bytes(from_config("mistralai--Mixtral-8x22B-v0.1")),
             2 * ((Dense{h, 56, 48, 8, 128, 0, 32000}).params() + 56 * (8 * 3 * h * 16384 + 8 * h)));
+}
+
+TEST(CheckpointTensors, Phi3FusedQkvAndGateUp) {
+  // microsoft/Phi-3-mini-4k-instruct, Phi-3.5-mini-instruct: qkv_proj [3 x 3072, 3072] and
+  // gate_up_proj [2 x 8192, 3072] fused in the files, the same bytes as separate ones; phi-4
+  // (the partial config has no torch_dtype: float32). Sizes not found: arithmetic alone.
+  Result<std::vector<CheckpointTensor>> t =
+      checkpoint_tensors(from_config("microsoft--Phi-3-mini-4k-instruct"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(checkpoint_bytes(*t).value(), 2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
+  EXPECT_EQ(std::count_if(t->begin(), t->end(),
+                          [](const CheckpointTensor& x) {
+                            return x.name == "model.layers.0.self_attn.qkv_proj.weight" &&
+                                   x.shape == std::vector<std::int64_t>{9216, 3072};
+                          }),
+            1);
+  EXPECT_EQ(derived_bytes(from_config("microsoft--Phi-3.5-mini-instruct")),
+            2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
+  EXPECT_EQ(derived_bytes(from_config("microsoft--phi-4")),
+            4 * (Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()));
 }
 
 TEST(CheckpointTensors, KimiK2) {
