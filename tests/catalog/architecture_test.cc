@@ -259,12 +259,12 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
                           "intermediate_size: 11008\n"
                           "vocab_size: 32000\n"
                           "max_position_embeddings: 4096\n"
-                          "rope_scaling: {rope_type: longrope, factor: 4}\n"
+                          "rope_scaling: {rope_type: mrope, factor: 4}\n"
                           "quantization_config: {quant_method: awq, bits: 4}\n"),
             "t.json:2:14: unknown dtype 'bfloat61' in 'torch_dtype'; expected bfloat16, "
             "float16 or float32; did you mean 'bfloat16'?\n"
-            "t.json:9:27: rope_scaling type 'longrope' is not modelled; gpumem models default, "
-            "linear, dynamic, llama3 and yarn\n"
+            "t.json:9:27: rope_scaling type 'mrope' is not modelled; gpumem models default, "
+            "linear, dynamic, llama3, yarn and longrope\n"
             "t.json:10:37: quant_method 'awq' is not modelled; gpumem models fp8, modelopt, "
             "compressed-tensors and mxfp4\n");
 }
