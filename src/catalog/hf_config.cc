@@ -38,6 +38,56 @@ constexpr std::array<FamilyByName, 14> kFamilies = {{
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
 }};
 
+// Architectures the engines serve whose memory needs something gpumem does not model yet:
+// refused by name, saying what, rather than read as a shape they do not have.
+struct Unmodelled {
+  std::string_view architecture;
+  std::string_view what;
+};
+
+constexpr std::array<Unmodelled, 25> kUnmodelled = {{
+    {"Llama4ForConditionalGeneration",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
+     "(attention_chunk_size) and the vision tower"},
+    {"Llama4ForCausalLM",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step) and chunked attention "
+     "(attention_chunk_size)"},
+    {"Qwen3NextForCausalLM",
+     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
+    {"KimiLinearForCausalLM",
+     "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
+    {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"NemotronHForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"GraniteMoeHybridForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"DeepseekV32ForCausalLM", "the key cache of its sparse-attention indexer"},
+    {"Glm4MoeLiteForCausalLM",
+     "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
+    {"Qwen2VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen2_5_VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen3VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen3VLMoeForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaNextForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Mistral3ForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Glm4vMoeForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Grok1ForCausalLM", "Grok's decoder layout"},
+    {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
+    {"MiMoForCausalLM", "MiMo's multi-token-prediction layers"},
+}};
+
 // Gemma3ForCausalLM is the text-only class of the same family.
 constexpr FamilyByName kGemma3TextOnly = {"Gemma3ForCausalLM", ArchitectureFamily::kGemma3};
 
@@ -446,6 +496,14 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (!archs || archs->empty()) return config_failure(local, diags);
   a.hf_architecture = archs->front();
   std::optional<ArchitectureFamily> family = family_of(a.hf_architecture);
+  for (const Unmodelled& u : kUnmodelled) {
+    if (u.architecture == a.hf_architecture) {
+      local.error(location(file, top.get("architectures")[0]),
+                  "architecture '" + a.hf_architecture +
+                      "' is not modelled: gpumem does not model " + std::string(u.what));
+      return config_failure(local, diags);
+    }
+  }
   if (!family) {
     local.error(location(file, top.get("architectures")[0]),
                 "unknown architecture '" + a.hf_architecture + "'" +

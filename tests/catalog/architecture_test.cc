@@ -328,3 +328,69 @@ TEST(ModelCatalog, EveryEntryLoadsAndNamesItsFile) {
 
 }  // namespace
 }  // namespace gpumem
+
+namespace gpumem {
+namespace {
+
+// Published configs of families whose memory needs what gpumem does not model yet: each is
+// refused by its architecture, saying what (tests/data/model-configs/<repo>, with sources).
+TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Qwen--Qwen3-Next-80B-A3B-Instruct",
+       "'Qwen3NextForCausalLM' is not modelled: gpumem does not model the per-request recurrent "
+       "state of its Gated DeltaNet linear-attention layers"},
+      {"moonshotai--Kimi-Linear-48B-A3B-Instruct",
+       "'KimiLinearForCausalLM' is not modelled: gpumem does not model the per-request recurrent "
+       "state of its Kimi Delta Attention linear-attention layers"},
+      {"MiniMaxAI--MiniMax-M1-80k",
+       "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
+       "its lightning-attention layers"},
+      {"nvidia--Nemotron-H-8B-Base-8K",
+       "'NemotronHForCausalLM' is not modelled: gpumem does not model the per-request SSM state "
+       "of its Mamba-2 layers"},
+      {"ai21labs--AI21-Jamba-1.5-Mini",
+       "'JambaForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
+       "its Mamba layers"},
+      {"mistralai--Mamba-Codestral-7B-v0.1",
+       "'Mamba2ForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
+       "its Mamba-2 layers"},
+      {"deepseek-ai--DeepSeek-V3.2",
+       "'DeepseekV32ForCausalLM' is not modelled: gpumem does not model the key cache of its "
+       "sparse-attention indexer"},
+      {"Qwen--Qwen2.5-VL-7B-Instruct",
+       "'Qwen2_5_VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
+       "tower and the engines' multimodal memory reservation"},
+      {"Qwen--Qwen3-VL-8B-Instruct",
+       "'Qwen3VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
+       "tower and the engines' multimodal memory reservation"},
+      {"llava-hf--llava-1.5-7b-hf",
+       "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
+       "and the engines' multimodal memory reservation"},
+      {"meta-llama--Llama-4-Scout-17B-16E-Instruct",
+       "'Llama4ForConditionalGeneration' is not modelled: gpumem does not model MoE layers "
+       "interleaved with dense ones (interleave_moe_layer_step), chunked attention "
+       "(attention_chunk_size) and the vision tower"},
+      {"xai-org--grok-2",
+       "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
+      {"microsoft--Phi-3.5-MoE-instruct",
+       "'PhiMoEForCausalLM' is not modelled: gpumem does not model Phi-3.5-MoE's decoder layout"},
+      {"zai-org--GLM-4.7-Flash",
+       "'Glm4MoeLiteForCausalLM' is not modelled: gpumem does not model GLM-4.7-Flash's float32 "
+       "router and fused shared experts (sglang glm4_moe_lite.py)"},
+      {"XiaomiMiMo--MiMo-7B-RL",
+       "'MiMoForCausalLM' is not modelled: gpumem does not model MiMo's multi-token-prediction "
+       "layers"},
+  };
+  for (const auto& [repo, message] : cases) {
+    const std::string path = kDataDir + "/model-configs/" + repo + "/config.json";
+    Diagnostics diags;
+    Result<Architecture> a = load_hf_config(path, diags);
+    EXPECT_FALSE(a.ok()) << repo;
+    const std::string text = diags.to_string();
+    EXPECT_NE(text.find(": architecture " + std::string(message) + "\n"), std::string::npos)
+        << text;
+  }
+}
+
+}  // namespace
+}  // namespace gpumem
