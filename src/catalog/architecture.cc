@@ -48,6 +48,10 @@ std::string_view quant_method_name(QuantMethod m) {
       return "compressed-tensors wNa16";
     case QuantMethod::kMxfp4:
       return "mxfp4";
+    case QuantMethod::kAwq:
+      return "awq";
+    case QuantMethod::kGptq:
+      return "gptq";
   }
   return "?";
 }

@@ -111,6 +111,8 @@ enum class QuantMethod : unsigned char {
   kModelOptFp8PerChannel,   // ModelOpt FP8_PER_CHANNEL_PER_TOKEN: fp32 scale per out row
   kCompressedTensorsWna16,  // compressed-tensors pack-quantized INT weights, group scales
   kMxfp4,                   // MXFP4 experts: E2M1 pairs in uint8 + E8M0 scale per 32
+  kAwq,                     // AutoAWQ GEMM: int32-packed weights, zero points, group scales
+  kGptq,                    // GPTQ: int32-packed weights along K, zero points, scales, g_idx
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -119,8 +121,9 @@ struct Quantization {
   QuantMethod method = QuantMethod::kNone;
   std::int64_t block_n = 0;     // kFp8Block: output rows per scale block
   std::int64_t block_k = 0;     // kFp8Block: input columns per scale block
-  std::int64_t num_bits = 0;    // kCompressedTensorsWna16
-  std::int64_t group_size = 0;  // kCompressedTensorsWna16: weights per scale along K
+  std::int64_t num_bits = 0;    // kCompressedTensorsWna16, kAwq, kGptq
+  std::int64_t group_size = 0;  // ... weights per scale along K; 0: one scale per channel
+  bool desc_act = false;        // kGptq: activation order (g_idx sorts K)
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;
   // The checkpoint ships FP8 KV-cache scales (ModelOpt kv_cache_quant_algo FP8,

@@ -91,6 +91,27 @@ class CheckpointBuilder {
         add(module + ".weight_shape", {2}, DType::kInt64);
         break;
       }
+      case QuantMethod::kAwq:
+      case QuantMethod::kGptq: {
+        // AutoAWQ GEMM: qweight [in, out / pack] packed along the output; GPTQ: qweight
+        // [in / pack, out] packed along the input and a g_idx per input. Both: int32 zero
+        // points packed along the output and a scale per group and output, in the model dtype.
+        const std::int64_t pack = 32 / q.num_bits;
+        const std::int64_t group = q.group_size > 0 ? q.group_size : in;
+        if (in % pack != 0 || out % pack != 0 || in % group != 0) {
+          return invalid_input(module + ": " + str(out) + " x " + str(in) +
+                               " does not split into the pack factor " + str(pack) +
+                               " and group size " + str(group));
+        }
+        const bool awq = q.method == QuantMethod::kAwq;
+        add(module + ".qweight", awq ? std::vector<std::int64_t>{in, out / pack}
+                                     : std::vector<std::int64_t>{in / pack, out},
+            DType::kInt32);
+        add(module + ".qzeros", {in / group, out / pack}, DType::kInt32);
+        add(module + ".scales", {in / group, out}, dtype_);
+        if (!awq) add(module + ".g_idx", {in}, DType::kInt32);
+        break;
+      }
     }
     if (bias) add(module + ".bias", {out}, dtype_);
     return Status::ok_status();

@@ -260,13 +260,44 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
                           "vocab_size: 32000\n"
                           "max_position_embeddings: 4096\n"
                           "rope_scaling: {rope_type: mrope, factor: 4}\n"
-                          "quantization_config: {quant_method: awq, bits: 4}\n"),
+                          "quantization_config: {quant_method: hqq, nbits: 4}\n"),
             "t.json:2:14: unknown dtype 'bfloat61' in 'torch_dtype'; expected bfloat16, "
             "float16 or float32; did you mean 'bfloat16'?\n"
             "t.json:9:27: rope_scaling type 'mrope' is not modelled; gpumem models default, "
             "linear, dynamic, llama3, yarn and longrope\n"
-            "t.json:10:37: quant_method 'awq' is not modelled; gpumem models fp8, modelopt, "
-            "compressed-tensors and mxfp4\n");
+            "t.json:10:37: quant_method 'hqq' is not modelled; gpumem models fp8, modelopt, "
+            "compressed-tensors, mxfp4, awq and gptq\n");
+}
+
+TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
+  const std::string model =
+      "architectures: [LlamaForCausalLM]\n"
+      "hidden_size: 4096\n"
+      "num_hidden_layers: 2\n"
+      "num_attention_heads: 32\n"
+      "intermediate_size: 11008\n"
+      "vocab_size: 32000\n"
+      "max_position_embeddings: 4096\n";
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: awq, bits: 3, "
+                                  "group_size: 256, zero_point: false, version: gemv}\n"),
+            "t.json:8:96: AWQ version 'gemv' is not modelled; gpumem models gemm\n"
+            "t.json:8:48: AWQ with 3 bits does not run as awq_marlin; gpumem models 4 and 8 "
+            "bits\n"
+            "t.json:8:63: AWQ group size 256 does not run as awq_marlin; gpumem models -1, 32, "
+            "64 and 128\n"
+            "t.json:8:80: AWQ without zero points does not run as awq_marlin and is not "
+            "modelled\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: awq, bits: 4, "
+                                  "group_size: 128}\n"),
+            "t.json:8:22: missing key 'zero_point' in 'quantization_config'\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: gptq, bits: 4, "
+                                  "group_size: 128, sym: false, checkpoint_format: gptq_v2, "
+                                  "lm_head: true, dynamic: {}}\n"),
+            "t.json:8:74: asymmetric GPTQ does not run as gptq_marlin and is not modelled\n"
+            "t.json:8:133: GPTQ 'dynamic' per-module overrides are not modelled\n"
+            "t.json:8:100: GPTQ checkpoint_format 'gptq_v2' is not modelled; gpumem models "
+            "gptq\n"
+            "t.json:8:118: GPTQ with a quantized lm_head is not modelled\n");
 }
 
 TEST(ArchitectureErrors, AConfigThatIsNotAMappingSaysWhatItIs) {

@@ -33,6 +33,20 @@ Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
   return l ? *l : Ledger{};
 }
 
+// The diagnostics simulating `repo` on one H200 with `args` gives.
+std::string errors(const std::string& engine, const std::string& repo, const std::string& args) {
+  const std::string text = "hardware: {gpu: h200, count: 1}\nengine:\n  name: " + engine +
+                           "\n  version: " + (engine == "sglang" ? "0.5.9" : "0.21.0") +
+                           "\n  args:\n" + args + "model: " + kConfigs + repo + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  if (s && diags.empty()) {
+    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                      diags);
+  }
+  return diags.to_string();
+}
+
 std::int64_t fact(const Ledger& l, std::string_view id) {
   if (l.gpus.empty()) return -1;
   const Fact* f = l.gpus.front().fact(id);
@@ -125,6 +139,60 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
     EXPECT_TRUE(vllm.fits()) << f.repo;
     EXPECT_EQ(fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
   }
+}
+
+// AWQ and GPTQ checkpoints (int4_linear_weights_test derives their per-rank bytes): both
+// engines load them through Marlin, except vLLM's GPTQ on an H200 (compute capability 9.0),
+// which takes Machete and keeps g_idx and the zero points instead of the workspaces.
+TEST(ModelFamilies, AwqAndGptqStartInBothEngines) {
+  const auto h200_difference = [](std::int64_t in, std::int64_t out) {
+    return 4 * in + 4 * (in / 128) * (out / 8) - 4 * 132;
+  };
+  const std::int64_t machete = 28 * (h200_difference(1536, 2048) + h200_difference(1536, 1536) +
+                                     h200_difference(1536, 17920) + h200_difference(8960, 1536));
+  struct Case {
+    std::string repo;
+    int gpus;
+    std::int64_t sglang_weights;
+    std::int64_t vllm_weights;
+  };
+  const Case cases[] = {
+      {"Qwen--Qwen3-32B-AWQ", 2, 9'684'432'896, 9'684'432'896 - rope(40960, 128, 2)},
+      {"Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4", 1, 1'159'443'200,
+       1'159'443'200 - rope(32768, 128, 2) + machete},
+  };
+  for (const Case& c : cases) {
+    const Ledger sglang = simulate("sglang", c.repo, c.gpus, "");
+    EXPECT_TRUE(sglang.fits()) << c.repo;
+    EXPECT_EQ(fact(sglang, "weights_logical_bytes"), c.sglang_weights) << c.repo;
+    const Ledger vllm = simulate("vllm", c.repo, c.gpus, "    --max-model-len: 4096\n");
+    EXPECT_TRUE(vllm.fits()) << c.repo;
+    EXPECT_EQ(fact(vllm, "weights_logical_bytes"), c.vllm_weights) << c.repo;
+  }
+}
+
+// --quantization awq or gptq forces the engines' older kernels, which gpumem does not model;
+// awq_marlin / gptq_marlin (or marlin) name the methods it does.
+TEST(ModelFamilies, AQuantizationFlagMustNameTheMarlinMethod) {
+  const std::string coder = "Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4";
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq\n"),
+            "f.yaml:6:21: --quantization gptq selects SGLang's gptq kernels instead of "
+            "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq_marlin\n"), "");
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: awq_marlin\n"),
+            "f.yaml:6:21: --quantization awq_marlin differs from the checkpoint's gptq "
+            "quantization; gpumem models a checkpoint's own method only\n");
+  EXPECT_EQ(errors("vllm", coder, "    --quantization: gptq\n    --max-model-len: 4096\n"),
+            "f.yaml:6:21: --quantization gptq selects vLLM's gptq kernels instead of "
+            "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
+  EXPECT_EQ(errors("vllm", coder, "    --quantization: fp8\n    --max-model-len: 4096\n"),
+            "f.yaml:6:21: --quantization fp8 does not name the checkpoint's gptq quantization "
+            "as gpumem models it (vLLM: \"Quantization method specified in the model config "
+            "does not match the quantization method specified in the `quantization` "
+            "argument\")\n");
+  EXPECT_EQ(errors("vllm", "Qwen--Qwen3-32B-AWQ",
+                   "    --quantization: awq_marlin\n    --max-model-len: 4096\n"),
+            "");
 }
 
 // sglang v0.5.9 configs/model_config.py is_hybrid_swa_model names the architectures whose

@@ -158,6 +158,38 @@ TEST(CheckpointTensors, Qwen3Fp8BlockScales) {
   EXPECT_EQ(bytes, published("Qwen--Qwen3-8B-FP8"));
 }
 
+TEST(CheckpointTensors, AwqAndGptqPackedInt4) {
+  // 4 bits, group 128: AutoAWQ stores qweight [in, out / 8] and qzeros [in / 128, out / 8]
+  // in int32, GPTQ qweight [in / 8, out], the same qzeros and a g_idx [in] in int32; both a
+  // 2-byte scale per group and output.
+  const auto awq = [](std::int64_t in, std::int64_t out) {
+    return 4 * in * out / 8 + 4 * (in / 128) * (out / 8) + 2 * (in / 128) * out;
+  };
+  const auto gptq = [&](std::int64_t in, std::int64_t out) { return awq(in, out) + 4 * in; };
+  // Qwen/Qwen3-32B-AWQ: 64 layers of q 5120 -> 8192, k and v 5120 -> 1024, o 8192 -> 5120,
+  // gate and up 5120 -> 25600, down 25600 -> 5120; q/k norms of 128; untied embeddings.
+  const std::int64_t h = 5120;
+  const std::int64_t qwen3 =
+      64 * (awq(h, 8192) + 2 * awq(h, 1024) + awq(8192, h) + 2 * awq(h, 25600) +
+            awq(25600, h) + 2 * (2 * h + 2 * 128)) +
+      2 * (2 * 151936 * h + h);
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-32B-AWQ")), qwen3);
+  EXPECT_EQ(qwen3, published("Qwen--Qwen3-32B-AWQ", "tensor_bytes.txt"));
+  // Qwen/Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4: 28 layers of q and o 1536 -> 1536, k and v
+  // 1536 -> 256 (float16 q/k/v biases), gate and up 1536 -> 8960, down 8960 -> 1536; tied.
+  const std::int64_t c = 1536;
+  const std::int64_t coder =
+      28 * (2 * gptq(c, c) + 2 * gptq(c, 256) + 2 * gptq(c, 8960) + gptq(8960, c) +
+            2 * (c + 2 * 256) + 2 * 2 * c) +
+      2 * (151936 * c + c);
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4")), coder);
+  EXPECT_EQ(coder, 1'149'760'512);
+  // Its one model.safetensors is 102,448 bytes larger: the 8-byte header length and the JSON
+  // header naming its 926 tensors (about 110 bytes each).
+  EXPECT_EQ(published("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4", "file_size.txt") - coder,
+            102'448);
+}
+
 TEST(CheckpointTensors, Qwen3MoeExperts) {
   // Qwen/Qwen3-30B-A3B-Instruct-2507 (transformers 5 spells the experts num_local_experts):
   // 48 layers of 128 experts of width 768 and a 128 x 2048 router, 32/4 heads of 128.

@@ -34,6 +34,13 @@ bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
       return flag == "compressed-tensors";
     case QuantMethod::kMxfp4:
       return flag == "mxfp4";
+    // sglang v0.5.9 awq.py AWQMarlinConfig.override_quantization_method (gptq.py alike):
+    // awq_marlin (or marlin) keeps the Marlin kernels gpumem models; a plain "awq" or "gptq"
+    // forces the older kernels, which gpumem does not model.
+    case QuantMethod::kAwq:
+      return flag == "awq_marlin" || flag == "marlin";
+    case QuantMethod::kGptq:
+      return flag == "gptq_marlin" || flag == "marlin";
     case QuantMethod::kNone:
       return false;
   }
@@ -51,6 +58,15 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
       diags.error(*f.raw.location("--quantization"),
                   "--quantization " + *f.quantization + " quantizes " + model.name +
                       " online, which gpumem does not model; name a quantized checkpoint instead");
+      ok = false;
+    } else if (*f.quantization == quant_method_name(model.quantization.method)) {
+      // awq.py / gptq.py override_quantization_method: only an unset flag or the Marlin name
+      // lets the checkpoint run as awq_marlin / gptq_marlin.
+      diags.error(*f.raw.location("--quantization"),
+                  "--quantization " + *f.quantization + " selects SGLang's " + *f.quantization +
+                      " kernels instead of " + *f.quantization +
+                      "_marlin, which gpumem does not model; leave it unset or name " +
+                      *f.quantization + "_marlin");
       ok = false;
     } else if (!names_checkpoint_method(*f.quantization, model.quantization.method)) {
       diags.error(*f.raw.location("--quantization"),
