@@ -4,6 +4,7 @@
 // report (reports/calibration/) with the check table of every trace, fitted and held out.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,7 @@
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/file_name.h"
+#include "core/spelling.h"
 
 namespace gpumem::cli {
 namespace {
@@ -75,6 +77,18 @@ Command calibrate_command() {
                 diags.error({}, "no probe traces found");
                 return report_diagnostics(diags);
               }
+              // A held-out name that matches no trace would leave that scenario in the fit
+              // while the user believes it held out.
+              std::vector<std::string> scenario_names;
+              for (const FitRun& r : runs) scenario_names.push_back(r.scenario.name);
+              for (const std::string& name : held) {
+                if (std::find(scenario_names.begin(), scenario_names.end(), name) ==
+                    scenario_names.end()) {
+                  diags.error({}, "--hold-out '" + name + "' names no scenario of the traces" +
+                                      did_you_mean(name, scenario_names));
+                }
+              }
+              if (!diags.empty()) return report_diagnostics(diags);
               const GpuSpec* gpu = ws->gpus.find(runs.front().scenario.hardware.gpu);
               for (const FitRun& r : runs) {
                 if (ws->gpus.find(r.scenario.hardware.gpu) != gpu) {

@@ -74,12 +74,16 @@ Command explain_command() {
                 ->check([](const std::string& name) {
                   return log_engine_named(name) ? std::string() : "gpumem models " + engine_names();
                 });
-            app.add_option("--gpu", o->fill.gpu, "the GPU type, when the log does not print it");
+            app.add_option("--gpu", o->fill.gpu,
+                           "the GPU, when the log does not print it: a catalog name, an "
+                           "nvidia-smi name, or the CUDA total of an unlisted GPU (47.37GiB)");
             app.add_option("--model", o->fill.model,
                            "the model's catalog name, when the log does not name it");
             app.add_option("--gpu-count", o->fill.gpu_count,
                            "GPUs in all, when the log's flags and prefixes do not say")
                 ->check(CLI::PositiveNumber);
+            app.add_flag("--from-scratch", o->fill.from_scratch,
+                         "replay without pinning what the log printed: gpumem's prediction alone");
             app.add_option("--format", o->format, "table, markdown or json")
                 ->check(CLI::IsMember({"table", "markdown", "json"}));
             return [o, &global]() -> ExitCode {
@@ -97,9 +101,9 @@ Command explain_command() {
               }
               std::optional<LogEngine> engine;
               if (!o->engine.empty()) engine = log_engine_named(o->engine);
-              Result<StartupLog> log = read_startup_log(text.value(), engine);
+              Result<StartupLog> log = read_startup_log(text.value(), engine, o->log);
               if (!log.ok()) {
-                std::fprintf(stderr, "%s: %s\n", o->log.c_str(), log.status().message().c_str());
+                std::fprintf(stderr, "%s\n", log.status().message().c_str());
                 return kExitBadInput;
               }
               if (Status chosen = choose_startup(*log, o->startup, *o); !chosen.ok()) {

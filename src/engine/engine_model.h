@@ -15,6 +15,7 @@
 #define GPUMEM_ENGINE_ENGINE_MODEL_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,14 +35,44 @@
 
 namespace gpumem {
 
+// How a command line starts the engine: a program and its subcommand (`vllm serve`), or a
+// Python module run with `python -m` (`sglang.launch_server`).
+struct LaunchForm {
+  std::string_view program;       // "vllm"; empty for a module
+  std::string_view subcommand;    // "serve"
+  std::string_view module;        // "vllm.entrypoints.openai.api_server"
+  bool model_positional = false;  // `vllm serve MODEL`
+  // `--flag.key.sub value` sets one key of a JSON-valued flag, the keys of one flag merged
+  // into one object (vLLM's FlexibleArgumentParser: `-cc.cudagraph_mode=FULL`).
+  bool dotted_json_keys = false;
+};
+
 // A lever the fit advice may move to make a start-up fit.
 struct FitKnob {
-  enum class Kind { kMemoryFraction, kGraphSize };
+  enum class Kind {
+    kMemoryFraction,  // the nearest fraction, in steps of 0.01
+    kCount,           // the largest integer below the current one (graph sizes, sequences)
+    kMaxLength,       // the longest request length below the current one, in steps of 1,024
+    kSwitch,          // one other value (a bare boolean flag, a smaller KV dtype)
+  };
   Kind kind = Kind::kMemoryFraction;
   std::string flag;                   // as the engine spells it: "--mem-fraction-static"
   std::string current_fact;           // id of the ledger fact holding its value in this start-up
   int max_percent = 99;               // kMemoryFraction: the largest value the engine accepts, in %
-  std::vector<std::string> replaces;  // kGraphSize: flags a new size makes obsolete
+  std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
+  std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
+  std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
+};
+
+// How a model is spread over GPUs: tensor, pipeline and data parallel sizes, and whether a
+// mixture-of-experts model shards its experts over the tensor-parallel GPUs (expert
+// parallelism) instead of slicing each expert.
+struct GpuLayout {
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  bool expert_parallel = false;
+  int gpus() const { return tp * pp * dp; }
 };
 
 // A scenario's start-up as its engine plans it.
@@ -79,8 +110,24 @@ class EngineModel {
   // Reads `engine`'s environment; every problem goes to `diags`.
   virtual void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const = 0;
   virtual std::vector<FitKnob> fit_knobs(const Scenario& scenario) const = 0;
+  // The command lines that start this engine, and the flags that name the model it serves.
+  virtual std::vector<LaunchForm> launch_forms() const = 0;
+  virtual std::vector<std::string_view> model_flags() const = 0;
+  // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
+  // read (the plan then reports why).
+  virtual int gpus_used(const ScenarioEngine& engine) const = 0;
+  // The flags that ask for `layout`, as a launch command writes them; nothing, with the
+  // reason in `not_modelled`, for a layout gpumem does not model for this engine.
+  virtual std::optional<std::vector<std::string>> layout_flags(
+      const GpuLayout& layout, std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
+  // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);
+  // null when it denotes none, or several.
+  const FlagSpec* flag_spec(std::string_view flag) const;
+  // The scenario's argument for the flag the table spells `name`, however it was written;
+  // null when the scenario does not give it.
+  const EngineArg* scenario_arg(const Scenario& scenario, std::string_view name) const;
   // The engine-neutral figures of a ledger this engine produced.
   KeyFigures key_figures(const Ledger& ledger) const { return gpumem::key_figures(ledger); }
 };

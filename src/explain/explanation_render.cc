@@ -78,7 +78,10 @@ void scenario_lines(const RunExplanation& r, std::string& out, const std::string
     }
     pins += (pins.empty() ? "" : ", ") + p.key + " " + p.size + " (" + p.note + ")";
   }
-  out += bullet + (r.replayed() ? "pinned: " : "would pin: ") + (pins.empty() ? "nothing" : pins) +
+  out += bullet + (r.replayed() ? "pinned: " : "would pin: ") +
+         (r.from_scratch ? "nothing (--from-scratch: gpumem's prediction alone)"
+          : pins.empty() ? "nothing"
+                         : pins) +
          "\n";
   if (r.ledger) {
     out += bullet + "constants: " + r.ledger->calibration +
@@ -104,7 +107,7 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
     out += markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     scenario_lines(r, out, bullet);
     if (!r.replayed()) out += bullet + "not replayed: " + r.not_replayed + "\n";
-    if (r.replayed()) {
+    if (r.replayed() && !r.from_scratch) {
       out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
                         "column is what gpumem alone would print.\n"
                       : "\n  Pinned figures drive the replay with the logged value; their "

@@ -57,6 +57,8 @@ std::string_view quantity_name(Quantity q) {
       return "torch peak (weights + activations)";
     case Quantity::kNonTorchMemory:
       return "non-torch memory";
+    case Quantity::kConsumedMemory:
+      return "consumed memory (weights + non-torch)";
     case Quantity::kActivationPeak:
       return "activation peak";
     case Quantity::kCudaGraphEstimate:
@@ -69,6 +71,8 @@ std::string_view quantity_name(Quantity q) {
       return "maximum concurrency";
     case Quantity::kKvTokensStorable:
       return "KV tokens storable";
+    case Quantity::kKvCacheNeeded:
+      return "KV cache one request needs";
   }
   return "";
 }

@@ -18,9 +18,10 @@ const std::vector<FlagSpec>& table() {
       {"--pipeline-parallel-size", {"-pp"}, FlagType::kInt, true, {}},
       {"--data-parallel-size", {"-dp"}, FlagType::kInt, true, {}},
       {"--gpu-memory-utilization", {}, FlagType::kFloat, true, {}},
-      {"--max-model-len", {}, FlagType::kInt, true, {}},
+      // vllm engine/arg_utils.py: type=human_readable_int ("32k", "128K").
+      {"--max-model-len", {}, FlagType::kInt, true, {}, true},
       {"--max-num-seqs", {}, FlagType::kInt, true, {}},
-      {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}},
+      {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}, true},
       {"--kv-cache-dtype",
        {},
        FlagType::kString,
@@ -33,7 +34,8 @@ const std::vector<FlagSpec>& table() {
       {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
       {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
       {"--max-cudagraph-capture-size", {}, FlagType::kInt, true, {}},
-      {"--compilation-config", {"-O"}, FlagType::kString, true, {}},
+      // vllm v0.21 engine/arg_utils.py add_cli_args: "--compilation-config", "-cc".
+      {"--compilation-config", {"-O", "-cc"}, FlagType::kString, true, {}},
       {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
       {"--speculative-config", {}, FlagType::kString, true, {}},
       {"--dtype",
@@ -46,7 +48,9 @@ const std::vector<FlagSpec>& table() {
       // The model reference when the scenario has no `model:` (engine/model_resolution.h);
       // not a memory knob a sweep varies or explain carries over from a log.
       {"--model", {}, FlagType::kString, false, {}},
-      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      // vllm utils FlexibleArgumentParser: a YAML file of flags, read by the launch-command
+      // reader (launch/launch_command.h); in a scenario's args it names nothing gpumem reads.
+      {"--config", {}, FlagType::kString, false, {}},
       {"--served-model-name", {}, FlagType::kString, false, {}},
       {"--tokenizer", {}, FlagType::kString, false, {}},
       {"--trust-remote-code", {}, FlagType::kBool, false, {}},
@@ -72,6 +76,38 @@ const std::vector<FlagSpec>& table() {
       {"--distributed-executor-backend", {}, FlagType::kString, false, {}},
       {"--uvicorn-log-level", {}, FlagType::kString, false, {}},
       {"--async-scheduling", {}, FlagType::kBool, false, {}},
+      // vllm v0.21 config/scheduler.py SchedulerConfig.stream_interval: how many tokens the
+      // server buffers before it streams them to a client; no device memory.
+      {"--stream-interval", {}, FlagType::kInt, false, {}},
+      // The engine has these; their memory effect is not modelled, so a command that sets
+      // them is refused (engine/flag_table.h).
+      // vllm v0.21 config/model.py ModelConfig.enable_sleep_mode.
+      {"--enable-sleep-mode",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "weights and KV cache are allocated from vLLM's CuMemAllocator pool "
+       "(device_allocator/cumem.py) instead of PyTorch's caching allocator"},
+      // vllm v0.21 config/attention.py AttentionConfig.backend.
+      {"--attention-backend",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "gpumem models the attention backend vLLM chooses itself; another one has its own "
+       "workspaces and KV-cache block constraints"},
+      // vllm v0.21 config/multimodal.py MultiModalConfig.mm_encoder_tp_mode.
+      {"--mm-encoder-tp-mode",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "it shards or replicates a multimodal encoder's weights across the TP ranks, and "
+       "gpumem models no multimodal encoder"},
   };
   return kTable;
 }
