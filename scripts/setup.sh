@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-dev libeigen3-dev libyaml-cpp-dev libre2-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # --download fetches model configs and safetensors headers from the Hugging Face Hub.
+  libcurl4-openssl-dev
   # gpumem plot draws with gnuplot; the tests decode its PNGs with libpng.
   gnuplot-nox libpng-dev
   # tests/schema: the JSON outputs are validated against their JSON Schema files.

@@ -14,12 +14,18 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen3_moe";
     case ArchitectureFamily::kMixtral:
       return "mixtral";
+    case ArchitectureFamily::kDeepseekV2:
+      return "deepseek_v2";
     case ArchitectureFamily::kDeepseekV3:
       return "deepseek_v3";
     case ArchitectureFamily::kGlm4Moe:
       return "glm4_moe";
     case ArchitectureFamily::kGptOss:
       return "gpt_oss";
+    case ArchitectureFamily::kPhi3:
+      return "phi3";
+    case ArchitectureFamily::kGemma2:
+      return "gemma2";
     case ArchitectureFamily::kGemma3:
       return "gemma3";
     case ArchitectureFamily::kLlamaEagle3:
@@ -42,6 +48,10 @@ std::string_view quant_method_name(QuantMethod m) {
       return "compressed-tensors wNa16";
     case QuantMethod::kMxfp4:
       return "mxfp4";
+    case QuantMethod::kAwq:
+      return "awq";
+    case QuantMethod::kGptq:
+      return "gptq";
   }
   return "?";
 }

@@ -38,9 +38,12 @@ enum class ArchitectureFamily : unsigned char {
   kQwen3,        // Qwen3ForCausalLM
   kQwen3Moe,     // Qwen3MoeForCausalLM
   kMixtral,      // MixtralForCausalLM
+  kDeepseekV2,   // DeepseekV2ForCausalLM (DeepSeek-V2, V2-Lite, V2.5)
   kDeepseekV3,   // DeepseekV3ForCausalLM (DeepSeek-V3/R1, Kimi-K2)
   kGlm4Moe,      // Glm4MoeForCausalLM
   kGptOss,       // GptOssForCausalLM
+  kPhi3,         // Phi3ForCausalLM (Phi-3, Phi-3.5-mini, Phi-4): fused qkv and gate_up in files
+  kGemma2,       // Gemma2ForCausalLM
   kGemma3,       // Gemma3ForConditionalGeneration, Gemma3ForCausalLM: the text model
   kLlamaEagle3,  // LlamaForCausalLMEagle3: an EAGLE-3 draft head
 };
@@ -54,7 +57,15 @@ enum class AttentionKind : unsigned char {
 
 enum class LayerAttention : unsigned char { kFull, kSliding };
 
-enum class RopeType : unsigned char { kNone, kDefault, kLinear, kDynamic, kLlama3, kYarn };
+enum class RopeType : unsigned char {
+  kNone,
+  kDefault,
+  kLinear,
+  kDynamic,
+  kLlama3,
+  kYarn,
+  kLongRope
+};
 
 struct RopeScaling {
   RopeType type = RopeType::kNone;
@@ -100,6 +111,8 @@ enum class QuantMethod : unsigned char {
   kModelOptFp8PerChannel,   // ModelOpt FP8_PER_CHANNEL_PER_TOKEN: fp32 scale per out row
   kCompressedTensorsWna16,  // compressed-tensors pack-quantized INT weights, group scales
   kMxfp4,                   // MXFP4 experts: E2M1 pairs in uint8 + E8M0 scale per 32
+  kAwq,                     // AutoAWQ GEMM: int32-packed weights, zero points, group scales
+  kGptq,                    // GPTQ: int32-packed weights along K, zero points, scales, g_idx
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -108,8 +121,9 @@ struct Quantization {
   QuantMethod method = QuantMethod::kNone;
   std::int64_t block_n = 0;     // kFp8Block: output rows per scale block
   std::int64_t block_k = 0;     // kFp8Block: input columns per scale block
-  std::int64_t num_bits = 0;    // kCompressedTensorsWna16
-  std::int64_t group_size = 0;  // kCompressedTensorsWna16: weights per scale along K
+  std::int64_t num_bits = 0;    // kCompressedTensorsWna16, kAwq, kGptq
+  std::int64_t group_size = 0;  // ... weights per scale along K; 0: one scale per channel
+  bool desc_act = false;        // kGptq: activation order (g_idx sorts K)
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;
   // The checkpoint ships FP8 KV-cache scales (ModelOpt kv_cache_quant_algo FP8,
@@ -142,7 +156,7 @@ struct Architecture {
   bool o_proj_bias = false;      // output projection carries a bias
   bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3, Gemma3)
   bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;   // Gemma3: pre/post feed-forward norms, 4 norms per layer
+  bool sandwich_norms = false;   // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;
@@ -185,12 +199,18 @@ struct PublishedParams {
 // A catalog file: the architecture plus the provenance kept next to it.
 struct ModelEntry {
   std::string slug;
-  std::string model_id;
+  std::string model_id;  // as written: the repository id, possibly followed by a remark
+  // Other repository ids (Hugging Face or ModelScope) that publish this very config.json.
+  std::vector<std::string> aliases;
   // source key -> text; a list of texts is joined with "\n".
   std::vector<std::pair<std::string, std::string>> sources;
   PublishedParams published_params;
   std::string notes;
   Architecture architecture;
+
+  // The repository ids a `model:` reference may give for this entry: model_id's first word
+  // (when it is an `org/name` id) and the aliases.
+  std::vector<std::string> repo_ids() const;
 };
 
 // Reads a Hugging Face config.json (or any YAML/JSON mapping with its keys). Keys gpumem does

@@ -21,18 +21,71 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 11> kFamilies = {{
+constexpr std::array<FamilyByName, 14> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
     {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
+    {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
     {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
+    {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
+    {"Gemma2ForCausalLM", ArchitectureFamily::kGemma2},
     {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
+}};
+
+// Architectures the engines serve whose memory needs something gpumem does not model yet:
+// refused by name, saying what, rather than read as a shape they do not have.
+struct Unmodelled {
+  std::string_view architecture;
+  std::string_view what;
+};
+
+constexpr std::array<Unmodelled, 25> kUnmodelled = {{
+    {"Llama4ForConditionalGeneration",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
+     "(attention_chunk_size) and the vision tower"},
+    {"Llama4ForCausalLM",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step) and chunked attention "
+     "(attention_chunk_size)"},
+    {"Qwen3NextForCausalLM",
+     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
+    {"KimiLinearForCausalLM",
+     "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
+    {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"NemotronHForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"GraniteMoeHybridForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"DeepseekV32ForCausalLM", "the key cache of its sparse-attention indexer"},
+    {"Glm4MoeLiteForCausalLM",
+     "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
+    {"Qwen2VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen2_5_VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen3VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Qwen3VLMoeForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaNextForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Mistral3ForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Glm4vMoeForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Grok1ForCausalLM", "Grok's decoder layout"},
+    {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
+    {"MiMoForCausalLM", "MiMo's multi-token-prediction layers"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.
@@ -59,17 +112,27 @@ struct FamilyDefaults {
   std::optional<std::int64_t> vocab_size;
   std::optional<std::int64_t> max_position_embeddings;
   std::optional<std::int64_t> sliding_window;
+  std::optional<std::int64_t> head_dim;
   bool tie_word_embeddings = false;
   double rope_theta = 10000.0;
   double rope_local_base_freq = 0.0;
   std::int64_t sliding_window_pattern = 0;
   std::int64_t num_shared_experts = 0;
   std::int64_t first_k_dense_replace = 0;
+  const char* topk_method = "";  // DeepSeek: the routing a config without topk_method gets
 };
 
 FamilyDefaults defaults_for(ArchitectureFamily family) {
   FamilyDefaults d;
   switch (family) {
+    case ArchitectureFamily::kGemma2:
+      // transformers models/gemma2/configuration_gemma2.py Gemma2Config.__init__
+      d.vocab_size = 256000;
+      d.max_position_embeddings = 8192;
+      d.sliding_window = 4096;
+      d.head_dim = 256;
+      d.tie_word_embeddings = true;
+      break;
     case ArchitectureFamily::kGemma3:
       // transformers models/gemma3/configuration_gemma3.py Gemma3TextConfig.__init__
       d.vocab_size = 262208;
@@ -80,10 +143,15 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.rope_local_base_freq = 10000.0;
       d.sliding_window_pattern = 6;
       break;
+    case ArchitectureFamily::kDeepseekV2:
+      // transformers models/deepseek_v2/configuration_deepseek_v2.py DeepseekV2Config.__init__
+      d.topk_method = "greedy";
+      break;
     case ArchitectureFamily::kDeepseekV3:
       // transformers models/deepseek_v3/configuration_deepseek_v3.py DeepseekV3Config.__init__
       d.num_shared_experts = 1;
       d.first_k_dense_replace = 3;
+      d.topk_method = "noaux_tc";
       break;
     case ArchitectureFamily::kGlm4Moe:
       // transformers models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig.__init__
@@ -102,14 +170,31 @@ std::optional<RopeType> rope_type_of(std::string_view name) {
   if (name == "dynamic") return RopeType::kDynamic;
   if (name == "llama3") return RopeType::kLlama3;
   if (name == "yarn") return RopeType::kYarn;
+  // transformers Phi3Config._rope_scaling_adjustment: the older name "su" is longrope.
+  if (name == "longrope" || name == "su") return RopeType::kLongRope;
   return std::nullopt;
 }
 
+// transformers 5 writes rope_theta and the scaling together as `rope_parameters`
+// (configuration_utils.py standardize_rope_params); older configs have rope_theta and
+// rope_scaling at the top. Either is read; `default` there means no scaling.
+YAML::Node rope_scaling_node(const ConfigMap& text, const char*& key) {
+  key = "rope_scaling";
+  if (text.has(key)) return text.get(key);
+  key = "rope_parameters";
+  return text.get(key);
+}
+
 void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
-  const YAML::Node node = text.get("rope_scaling");
+  const char* key = nullptr;
+  const YAML::Node node = rope_scaling_node(text, key);
   if (!node.IsDefined()) return;
-  ConfigMap m(text.file(), node, "'rope_scaling'", text.diags());
+  ConfigMap m(text.file(), node, ConfigMap::quoted(key), text.diags());
   if (!m.valid()) return;
+  if (std::string_view(key) == "rope_parameters" &&
+      m.string(m.has("rope_type") ? "rope_type" : "type").value_or("default") == "default") {
+    return;
+  }
   // sglang v0.5.9 layers/rotary_embedding.py get_rope: "rope_type", else the older "type"
   const char* type_key = m.has("rope_type") ? "rope_type" : "type";
   std::optional<std::string> type = m.string(type_key);
@@ -121,24 +206,30 @@ void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
   if (!t) {
     m.error(type_key, "rope_scaling type '" + *type +
                           "' is not modelled; gpumem models default, linear, dynamic, "
-                          "llama3 and yarn");
+                          "llama3, yarn and longrope");
     return;
   }
   out.type = *t;
   out.factor = m.number("factor").value_or(1.0);
   out.original_max_position_embeddings = m.integer("original_max_position_embeddings").value_or(0);
+  // vllm models/llama.py LlamaAttention (and SGLang's copy): Phi-3 gives the short context at
+  // the top of the config; it is copied into the longrope scaling.
+  if (out.type == RopeType::kLongRope && out.original_max_position_embeddings == 0) {
+    out.original_max_position_embeddings = text.positive("original_max_position_embeddings");
+  }
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (!it->second.IsScalar()) continue;
-    const std::string key = it->first.Scalar();
+    const std::string name = it->first.Scalar();
+    if (name == "rope_theta") continue;  // rope_parameters holds the base too
     const std::string value = it->second.Scalar();
     if (value == "true" || value == "false") {
-      out.parameters.emplace_back(key, value == "true" ? 1.0 : 0.0);
+      out.parameters.emplace_back(name, value == "true" ? 1.0 : 0.0);
       continue;
     }
     double v = 0;
     const char* end = value.data() + value.size();
     auto [ptr, ec] = std::from_chars(value.data(), end, v, std::chars_format::general);
-    if (ec == std::errc() && ptr == end) out.parameters.emplace_back(key, v);
+    if (ec == std::errc() && ptr == end) out.parameters.emplace_back(name, v);
   }
   std::sort(out.parameters.begin(), out.parameters.end());
 }
@@ -166,20 +257,36 @@ void parse_layer_types(const ConfigMap& text, Architecture& a) {
   }
 }
 
+// Which layers attend through a sliding window. `layer_types` decides wherever a config
+// gives it (transformers writes it for every family from 4.54 on); otherwise each family's
+// config class derives it: gpt-oss needs it, Gemma 2 slides on even layers, Gemma 3 on all
+// but every sliding_window_pattern-th, Qwen from max_window_layers on when
+// use_sliding_window. Other families attend in full whatever `sliding_window` says: vLLM's
+// llama.py LlamaAttention and SGLang's llama.py window a layer only through layer_types, so
+// Mistral's `sliding_window` without them has no memory effect.
 void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   a.layer_types.assign(static_cast<size_t>(a.num_hidden_layers), LayerAttention::kFull);
+  if (text.has("layer_types")) {
+    parse_layer_types(text, a);
+    if (std::find(a.layer_types.begin(), a.layer_types.end(), LayerAttention::kSliding) !=
+        a.layer_types.end()) {
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+    }
+    return;
+  }
   switch (a.family) {
     case ArchitectureFamily::kGptOss:
-      a.sliding_window = text.positive("sliding_window");
-      if (!text.has("layer_types")) text.missing("layer_types");
-      parse_layer_types(text, a);
+      text.missing("layer_types");
+      break;
+    case ArchitectureFamily::kGemma2:
+      // transformers Gemma2Config.__init__: layer i slides when (i + 1) % 2 (even layers)
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+      for (std::int64_t i = 0; i < a.num_hidden_layers; i += 2) {
+        a.layer_types[i] = LayerAttention::kSliding;
+      }
       break;
     case ArchitectureFamily::kGemma3: {
       a.sliding_window = text.positive("sliding_window", d.sliding_window);
-      if (text.has("layer_types")) {
-        parse_layer_types(text, a);
-        break;
-      }
       // transformers Gemma3TextConfig.__init__: layer i slides unless (i + 1) % pattern == 0
       const std::int64_t pattern =
           text.positive("sliding_window_pattern", d.sliding_window_pattern);
@@ -206,24 +313,37 @@ void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Arch
   }
 }
 
+// The routed-expert count: HF spells it per family (n_routed_experts, num_experts,
+// num_local_experts) and transformers 5 re-serializes some configs with another spelling
+// (Qwen3-MoE as num_local_experts), so the family's own key is read first, then the others.
+std::int64_t expert_count(const ConfigMap& text, std::string_view own) {
+  for (std::string_view key :
+       {own, std::string_view("n_routed_experts"), std::string_view("num_experts"),
+        std::string_view("num_local_experts")}) {
+    if (text.has(key)) return text.positive(key);
+  }
+  return text.positive(own);  // reports the family's key as missing
+}
+
 void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   MoeConfig& m = a.moe;
   switch (a.family) {
     case ArchitectureFamily::kMixtral:
-      m.num_experts = text.positive("num_local_experts");
+      m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = a.intermediate_size;
       break;
     case ArchitectureFamily::kQwen3Moe:
-      m.num_experts = text.positive("num_experts");
+      m.num_experts = expert_count(text, "num_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = text.positive("moe_intermediate_size");
       m.decoder_sparse_step = text.positive("decoder_sparse_step", 1);
       m.mlp_only_layers = text.integers("mlp_only_layers").value_or(std::vector<std::int64_t>{});
       break;
+    case ArchitectureFamily::kDeepseekV2:
     case ArchitectureFamily::kDeepseekV3:
     case ArchitectureFamily::kGlm4Moe: {
-      m.num_experts = text.positive("n_routed_experts");
+      m.num_experts = expert_count(text, "n_routed_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = text.positive("moe_intermediate_size");
       m.num_shared_experts = text.integer("n_shared_experts").value_or(d.num_shared_experts);
@@ -231,15 +351,15 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
           text.integer("first_k_dense_replace").value_or(d.first_k_dense_replace);
       m.moe_layer_freq = text.positive("moe_layer_freq", 1);
       m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
-      // sglang v0.5.9 deepseek_v2.py MoEGate.__init__: the bias exists for noaux_tc routing,
-      // the only method of DeepSeek-V3-style checkpoints (the config class default);
-      // glm4_moe.py Glm4MoeGate.__init__ always has it.
+      // sglang v0.5.9 deepseek_v2.py MoEGate.__init__: the bias exists for noaux_tc routing
+      // (DeepSeek-V3's; V2's greedy routing has none); glm4_moe.py Glm4MoeGate.__init__
+      // always has it.
       m.router_correction_bias = a.family == ArchitectureFamily::kGlm4Moe ||
-                                 text.string("topk_method").value_or("noaux_tc") == "noaux_tc";
+                                 text.string("topk_method").value_or(d.topk_method) == "noaux_tc";
       break;
     }
     case ArchitectureFamily::kGptOss:
-      m.num_experts = text.positive("num_local_experts");
+      m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok", text.integer("experts_per_token"));
       m.moe_intermediate_size = a.intermediate_size;
       m.router_bias = true;  // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock: router bias=True
@@ -260,7 +380,7 @@ void parse_mla(const ConfigMap& text, Architecture& a) {
   a.v_head_dim = text.positive("v_head_dim");
 }
 
-void parse_heads(const ConfigMap& text, Architecture& a) {
+void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   a.num_key_value_heads = text.positive("num_key_value_heads", a.num_attention_heads);
   if (a.num_attention_heads > 0 && a.num_key_value_heads > 0 &&
       a.num_attention_heads % a.num_key_value_heads != 0) {
@@ -269,12 +389,13 @@ void parse_heads(const ConfigMap& text, Architecture& a) {
                                           " is not a multiple of 'num_key_value_heads' " +
                                           std::to_string(a.num_key_value_heads));
   }
-  if (a.family == ArchitectureFamily::kDeepseekV3 && text.has("kv_lora_rank")) {
+  // A config with a latent KV rank attends through MLA, whatever its family.
+  if (text.has("kv_lora_rank")) {
     parse_mla(text, a);
     return;
   }
-  if (text.has("head_dim")) {
-    a.head_dim = text.positive("head_dim");
+  if (text.has("head_dim") || d.head_dim) {
+    a.head_dim = text.positive("head_dim", d.head_dim);
   } else if (a.num_attention_heads > 0 && a.hidden_size > 0) {
     if (a.hidden_size % a.num_attention_heads != 0) {
       text.error("num_attention_heads", "'hidden_size' " + std::to_string(a.hidden_size) +
@@ -308,6 +429,9 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       break;
     case ArchitectureFamily::kGptOss:
       a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
+      break;
+    case ArchitectureFamily::kGemma2:
+      a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
       break;
     case ArchitectureFamily::kGemma3:
       a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
@@ -372,6 +496,14 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (!archs || archs->empty()) return config_failure(local, diags);
   a.hf_architecture = archs->front();
   std::optional<ArchitectureFamily> family = family_of(a.hf_architecture);
+  for (const Unmodelled& u : kUnmodelled) {
+    if (u.architecture == a.hf_architecture) {
+      local.error(location(file, top.get("architectures")[0]),
+                  "architecture '" + a.hf_architecture +
+                      "' is not modelled: gpumem does not model " + std::string(u.what));
+      return config_failure(local, diags);
+    }
+  }
   if (!family) {
     local.error(location(file, top.get("architectures")[0]),
                 "unknown architecture '" + a.hf_architecture + "'" +
@@ -404,12 +536,16 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
   // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
   a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
-  parse_heads(text, a);
+  parse_heads(text, d, a);
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
 
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
+  if (!text.has("rope_theta") && text.has("rope_parameters")) {
+    ConfigMap rope(file, text.get("rope_parameters"), "'rope_parameters'", local);
+    if (rope.valid()) a.rope_theta = rope.number("rope_theta").value_or(d.rope_theta);
+  }
   if (a.family == ArchitectureFamily::kGemma3) {
     a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
   }

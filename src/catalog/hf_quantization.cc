@@ -80,6 +80,89 @@ void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
   read_module_patterns(m, "ignore", q.not_converted);
 }
 
+// The group size, where -1 means one scale per output channel (0 here).
+std::int64_t group_size_of(const ConfigMap& m, std::string_view key) {
+  std::optional<std::int64_t> g = m.integer(key);
+  if (!g) {
+    if (!m.has(key)) m.missing(key);
+    return 0;
+  }
+  if (*g == -1) return 0;
+  if (*g <= 0) m.error(key, ConfigMap::quoted(key) + " must be positive or -1, got " + std::to_string(*g));
+  return *g > 0 ? *g : 0;
+}
+
+// sglang v0.5.9 layers/quantization/awq.py AWQMarlinConfig.from_config and
+// is_awq_marlin_compatible: 4 or 8 bits, a group of -1, 32, 64 or 128, zero points; on CUDA
+// such a checkpoint runs as awq_marlin (vLLM's awq_marlin.py alike).
+void parse_awq(const ConfigMap& m, Quantization& q) {
+  q.method = QuantMethod::kAwq;
+  const char* bits_key = m.has("w_bit") ? "w_bit" : "bits";
+  q.num_bits = m.positive(bits_key);
+  q.group_size = group_size_of(m, m.has("q_group_size") ? "q_group_size" : "group_size");
+  const bool zero_point = m.boolean("zero_point").value_or(false);
+  if (!m.has("zero_point")) m.missing("zero_point");
+  const std::string version = m.string("version").value_or("gemm");
+  if (version != "gemm" && version != "GEMM") {
+    m.error("version", "AWQ version '" + version + "' is not modelled; gpumem models gemm");
+  }
+  if (q.num_bits != 4 && q.num_bits != 8 && q.num_bits != 0) {
+    m.error(bits_key, "AWQ with " + std::to_string(q.num_bits) +
+                          " bits does not run as awq_marlin; gpumem models 4 and 8 bits");
+  }
+  if (q.group_size != 0 && q.group_size != 32 && q.group_size != 64 && q.group_size != 128) {
+    m.error("group_size", "AWQ group size " + std::to_string(q.group_size) +
+                              " does not run as awq_marlin; gpumem models -1, 32, 64 and 128");
+  }
+  if (m.has("zero_point") && !zero_point) {
+    m.error("zero_point", "AWQ without zero points does not run as awq_marlin and is not modelled");
+  }
+  // awq.py is_layer_skipped_awq: a module is kept when a listed name occurs anywhere in its
+  // prefix, which a `*name*` glob says.
+  if (std::optional<std::vector<std::string>> names = m.strings("modules_to_not_convert")) {
+    for (const std::string& name : *names) {
+      Result<ModulePattern> p = ModulePattern::parse("*" + name + "*");
+      if (p.ok()) q.not_converted.add(std::move(*p));
+    }
+  }
+}
+
+// sglang v0.5.9 layers/quantization/gptq.py GPTQMarlinConfig.is_gptq_marlin_compatible: 4 or
+// 8 bits, a group of -1, 32, 64 or 128, symmetric; on CUDA it runs as gptq_marlin.
+void parse_gptq(const ConfigMap& m, Quantization& q) {
+  q.method = QuantMethod::kGptq;
+  q.num_bits = m.positive("bits");
+  q.group_size = group_size_of(m, "group_size");
+  q.desc_act = m.boolean("desc_act").value_or(false);
+  if (q.num_bits != 4 && q.num_bits != 8 && q.num_bits != 0) {
+    m.error("bits", "GPTQ with " + std::to_string(q.num_bits) +
+                        " bits does not run as gptq_marlin; gpumem models 4 and 8 bits");
+  }
+  if (q.group_size != 0 && q.group_size != 32 && q.group_size != 64 && q.group_size != 128) {
+    m.error("group_size", "GPTQ group size " + std::to_string(q.group_size) +
+                              " does not run as gptq_marlin; gpumem models -1, 32, 64 and 128");
+  }
+  if (!m.boolean("sym").value_or(true)) {
+    m.error("sym", "asymmetric GPTQ does not run as gptq_marlin and is not modelled");
+  }
+  if (m.has("dynamic")) {
+    m.error("dynamic", "GPTQ 'dynamic' per-module overrides are not modelled");
+  }
+  // gpumem models the v1 layout that gptq_marlin repacks; GPTQModel's gptq_v2 (zero points
+  // stored without the -1 offset) takes other load paths, which are not read yet.
+  if (m.string("checkpoint_format").value_or("gptq") != "gptq") {
+    m.error("checkpoint_format", "GPTQ checkpoint_format '" + *m.string("checkpoint_format") +
+                                     "' is not modelled; gpumem models gptq");
+  }
+  if (m.boolean("lm_head").value_or(false)) {
+    m.error("lm_head", "GPTQ with a quantized lm_head is not modelled");
+  }
+  if (m.has("modules_in_block_to_quantize")) {
+    m.error("modules_in_block_to_quantize",
+            "GPTQ 'modules_in_block_to_quantize' (modules left unquantized) is not modelled");
+  }
+}
+
 }  // namespace
 
 void parse_modelopt(const ConfigMap& m, Quantization& q) {
@@ -139,10 +222,14 @@ void parse_quantization(const ConfigMap& m, Quantization& q) {
   } else if (*method == "mxfp4") {
     q.method = QuantMethod::kMxfp4;
     read_module_patterns(m, "modules_to_not_convert", q.not_converted);
+  } else if (*method == "awq") {
+    parse_awq(m, q);
+  } else if (*method == "gptq") {
+    parse_gptq(m, q);
   } else {
     m.error("quant_method", "quant_method '" + *method +
                                 "' is not modelled; gpumem models fp8, modelopt, "
-                                "compressed-tensors and mxfp4");
+                                "compressed-tensors, mxfp4, awq and gptq");
   }
 }
 

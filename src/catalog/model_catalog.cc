@@ -31,16 +31,26 @@ struct ModelCatalog::Cache {
     Result<ModelEntry> entry;
     Diagnostics diags;
   };
+  struct Resolution {
+    Result<ResolvedModel> model;
+    Diagnostics diags;
+  };
   std::mutex mu;
   std::map<std::string, Read, std::less<>> reads;
+  // (lower-cased repository id, slug), sorted; built on first use.
+  std::optional<std::vector<std::pair<std::string, std::string>>> ids;
+  std::vector<std::string> id_names;  // as the entries write them, sorted
+  // By reference and the directory a relative path was looked up in.
+  std::map<std::pair<std::string, std::string>, Resolution> resolutions;
 };
 
-ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs)
+ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs, ModelHub hub)
     : directory_(std::move(directory)),
       slugs_(std::move(slugs)),
+      hub_(std::move(hub)),
       cache_(std::make_shared<Cache>()) {}
 
-Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
+Result<ModelCatalog> ModelCatalog::open(const std::string& directory, ModelHub hub) {
   namespace fs = std::filesystem;
   if (!is_directory_path(directory)) {
     return not_found(directory + ": model catalog directory not found");
@@ -52,7 +62,7 @@ Result<ModelCatalog> ModelCatalog::open(const std::string& directory) {
     if (p.extension() == ".yaml" && is_regular_file_path(p)) slugs.push_back(p.stem().string());
   }
   std::sort(slugs.begin(), slugs.end());  // by slug, which find() searches (not by file name)
-  return ModelCatalog(directory, std::move(slugs));
+  return ModelCatalog(directory, std::move(slugs), std::move(hub));
 }
 
 Result<ModelEntry> ModelCatalog::find(std::string_view slug, Diagnostics& diags) const {
@@ -76,6 +86,66 @@ Result<ModelEntry> ModelCatalog::find(std::string_view slug, Diagnostics& diags)
   std::lock_guard lock(cache_->mu);
   cache_->reads.try_emplace(std::string(slug), Cache::Read{entry, std::move(local)});
   return entry;
+}
+
+}  // namespace gpumem
+
+namespace gpumem {
+
+std::optional<std::string> ModelCatalog::find_by_repo_id(std::string_view repo_id) const {
+  (void)repo_ids();  // builds the index
+  const std::string want = repo_id_key(repo_id);
+  std::lock_guard lock(cache_->mu);
+  const auto& ids = *cache_->ids;
+  auto it = std::lower_bound(ids.begin(), ids.end(), std::make_pair(want, std::string()));
+  if (it != ids.end() && it->first == want) return it->second;
+  return std::nullopt;
+}
+
+std::vector<std::string> ModelCatalog::repo_ids() const {
+  {
+    std::lock_guard lock(cache_->mu);
+    if (cache_->ids) return cache_->id_names;
+  }
+  std::vector<std::pair<std::string, std::string>> ids;
+  std::vector<std::string> names;
+  for (const std::string& slug : slugs_) {
+    Diagnostics ignored;  // a broken entry reports itself when it is named by its slug
+    Result<ModelEntry> entry = find(slug, ignored);
+    if (!entry.ok()) continue;
+    for (const std::string& id : entry->repo_ids()) {
+      ids.emplace_back(repo_id_key(id), slug);
+      names.push_back(id);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  std::sort(names.begin(), names.end());
+  std::lock_guard lock(cache_->mu);
+  if (!cache_->ids) {
+    cache_->ids = std::move(ids);
+    cache_->id_names = std::move(names);
+  }
+  return cache_->id_names;
+}
+
+Result<ResolvedModel> ModelCatalog::resolve(std::string_view reference,
+                                            const std::string& relative_to,
+                                            Diagnostics& diags) const {
+  const std::string base = std::filesystem::path(relative_to).parent_path().string();
+  const auto key = std::make_pair(std::string(reference), base);
+  {
+    std::lock_guard lock(cache_->mu);
+    if (auto it = cache_->resolutions.find(key); it != cache_->resolutions.end()) {
+      diags.append(it->second.diags);
+      return it->second.model;
+    }
+  }
+  Diagnostics local;
+  Result<ResolvedModel> model = resolve_uncached(key.first, relative_to, local);
+  diags.append(local);
+  std::lock_guard lock(cache_->mu);
+  cache_->resolutions.try_emplace(key, Cache::Resolution{model, std::move(local)});
+  return model;
 }
 
 }  // namespace gpumem

@@ -10,6 +10,10 @@
 // sweep resolves the same model for every point. The catalog's files are taken not to
 // change while it is open. Copies of a catalog share what it has read; `find` is safe to
 // call from several threads at once.
+//
+// `resolve` turns any model reference (a slug, a repository id, a path; model_reference.h)
+// into an architecture, looking beyond the catalog where the catalog's ModelHub says: the
+// local Hugging Face cache, and downloads when allowed. Its outcomes are kept like `find`'s.
 #ifndef GPUMEM_CATALOG_MODEL_CATALOG_H_
 #define GPUMEM_CATALOG_MODEL_CATALOG_H_
 
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "catalog/architecture.h"
+#include "catalog/model_reference.h"
 #include "core/diagnostics.h"
 #include "core/status.h"
 
@@ -26,23 +31,40 @@ namespace gpumem {
 
 class ModelCatalog {
  public:
-  // Lists `directory`; a missing directory is kNotFound.
-  static Result<ModelCatalog> open(const std::string& directory);
+  // Lists `directory`; a missing directory is kNotFound. `hub` says where references that
+  // are not catalog entries are looked for (by default: nowhere).
+  static Result<ModelCatalog> open(const std::string& directory, ModelHub hub = {});
 
   const std::string& directory() const { return directory_; }
   const std::vector<std::string>& slugs() const { return slugs_; }
+  const ModelHub& hub() const { return hub_; }
 
   // Loads <directory>/<slug>.yaml. Unknown slug: kNotFound
   // "unknown model 'x'; did you mean 'y'?"; file errors go to `diags` as well.
   Result<ModelEntry> find(std::string_view slug, Diagnostics& diags) const;
 
+  // The slug of the entry whose model_id or aliases name `repo_id`, case-insensitively.
+  std::optional<std::string> find_by_repo_id(std::string_view repo_id) const;
+  // Every repository id the entries name, sorted (for did-you-mean).
+  std::vector<std::string> repo_ids() const;
+
+  // The model `reference` names (model_reference.h). A relative path is looked up beside
+  // `relative_to` (a scenario file) first, then in the working directory. Errors (kNotFound
+  // for a name nothing matches, with a did-you-mean) carry their text in the Result; a
+  // config file's own errors also go to `diags` as file:line:col.
+  Result<ResolvedModel> resolve(std::string_view reference, const std::string& relative_to,
+                                Diagnostics& diags) const;
+
  private:
   struct Cache;
 
-  ModelCatalog(std::string directory, std::vector<std::string> slugs);
+  ModelCatalog(std::string directory, std::vector<std::string> slugs, ModelHub hub);
+  Result<ResolvedModel> resolve_uncached(const std::string& reference,
+                                         const std::string& relative_to, Diagnostics& diags) const;
 
   std::string directory_;
   std::vector<std::string> slugs_;
+  ModelHub hub_;
   std::shared_ptr<Cache> cache_;  // never null
 };
 

@@ -6,6 +6,7 @@
 
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
+#include "catalog/hf_cache.h"
 
 namespace gpumem {
 
@@ -24,6 +25,7 @@ Result<ModelEntry> read_model_entry(const std::string& path, const std::optional
   if (!r.valid()) return config_failure(local, diags);
   std::optional<std::string> name = r.string("name", /*required=*/true);
   entry.model_id = r.string("model_id", /*required=*/true).value_or("");
+  const YAML::Node aliases = r.child("aliases");
   const YAML::Node source = r.child("source", /*required=*/true);
   const YAML::Node config = r.child("config", /*required=*/true);
   const YAML::Node published = r.child("published_params", /*required=*/true);
@@ -34,6 +36,21 @@ Result<ModelEntry> read_model_entry(const std::string& path, const std::optional
   if (name && *name != entry.slug) {
     r.error(r.child("name"),
             "'name' is '" + *name + "' but the file is named '" + entry.slug + ".yaml'");
+  }
+  if (aliases.IsDefined()) {
+    if (!aliases.IsSequence()) {
+      r.error(aliases, "'aliases' must be a list of repository ids (org/name)");
+    } else {
+      for (const YAML::Node& alias : aliases) {
+        std::optional<std::string> id = scalar_string(path, alias, "entries of 'aliases'", local);
+        if (!id) continue;
+        if (!is_hub_repo_id(*id)) {
+          r.error(alias, "alias '" + *id + "' is not a repository id (org/name)");
+          continue;
+        }
+        entry.aliases.push_back(std::move(*id));
+      }
+    }
   }
   if (source.IsDefined()) {
     MapReader s(path, source, "'source'", local);
@@ -71,6 +88,14 @@ Result<ModelEntry> read_model_entry(const std::string& path, const std::optional
 }
 
 }  // namespace
+
+std::vector<std::string> ModelEntry::repo_ids() const {
+  std::vector<std::string> ids;
+  const std::string first = model_id.substr(0, model_id.find(' '));
+  if (is_hub_repo_id(first)) ids.push_back(first);
+  ids.insert(ids.end(), aliases.begin(), aliases.end());
+  return ids;
+}
 
 Result<ModelEntry> load_model_entry(const std::string& path, Diagnostics& diags) {
   Diagnostics local;

@@ -310,7 +310,11 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
     MapReader r(file, engine, "'engine'", diags);
     if (r.valid()) read_engine(r, s.engine);
   }
-  if (YAML::Node model = top.child("model", true); model.IsDefined()) {
+  // The model may come from the engine's own flag instead (SGLang --model-path, vLLM --model;
+  // the engine checks that both, when given, agree).
+  const bool model_flag =
+      s.engine.arg("--model-path") != nullptr || s.engine.arg("--model") != nullptr;
+  if (YAML::Node model = top.child("model", !model_flag); model.IsDefined()) {
     read_model(file, model, diags, s.model);
   }
   if (YAML::Node observed = top.child("observed"); observed.IsDefined()) {

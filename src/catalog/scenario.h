@@ -65,10 +65,16 @@ struct ScenarioEngine {
   const EnvVar* env_var(std::string_view name) const;
 };
 
+// `model:` as written; both fields empty when the scenario leaves the model to the engine's
+// own flag (--model-path, --model).
 struct ScenarioModel {
-  std::string catalog_name;    // set when `model: <name>`
+  // Set when `model: <reference>`: a catalog slug, a repository id `org/name`, or a path to a
+  // config.json or a checkpoint directory (catalog/model_reference.h).
+  std::string catalog_name;
   std::string hf_config_path;  // set when `model: {hf_config: path}`; relative to the file
   SourceLoc loc;
+
+  bool given() const { return !catalog_name.empty() || !hf_config_path.empty(); }
 };
 
 // Values measured on a real run. Each replaces the simulator's prediction of that quantity.

@@ -1,6 +1,8 @@
-// `gpumem catalog [models|gpus]`: the catalog entries with their key numbers.
+// `gpumem catalog [models [--cache] | gpus]`: the catalog entries (with --cache also the models
+// of the local Hugging Face cache) with their key numbers.
 #include <fmt/format.h>
 
+#include "catalog/hf_cache.h"
 #include "catalog/parameter_count.h"
 #include "cli/command.h"
 #include "cli/workspace.h"
@@ -29,32 +31,70 @@ std::string attention_text(const Architecture& a) {
          std::to_string(a.num_key_value_heads);
 }
 
-// Key numbers per model: computed parameters, the bytes one GPU holds at TP 1 as SGLang
+// One row of key numbers: computed parameters, the bytes one GPU holds at TP 1 as SGLang
 // allocates them (quantized checkpoints at their own precision), and the bytes per parameter
 // at 16 and 8 bits for comparison.
-ExitCode print_models(const Workspace& ws) {
+void print_model_row(const std::string& name, const Architecture& a) {
+  const std::int64_t params = parameter_count(a);
+  Result<WeightList> w = a.is_draft_head() ? Result<WeightList>(WeightList())
+                                           : rank_weights(a, ParallelLayout{}, WeightRules{});
+  const std::string tp1 =
+      !a.is_draft_head() && w.ok()
+          ? fmt::format("{:.1f} GiB",
+                        static_cast<double>(resident_bytes(tensors_of(*w)).value()) / (1 << 30))
+          : "-";
+  fmt::print(
+      "{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", name, format_count(params),
+      tp1, fmt::format("{:.1f} GiB", static_cast<double>(params) * 2 / (1 << 30)),
+      fmt::format("{:.1f} GiB", static_cast<double>(params) / (1 << 30)), a.num_hidden_layers,
+      attention_text(a), a.moe.num_experts > 0 ? std::to_string(a.moe.num_experts) : "-",
+      a.max_position_embeddings);
+}
+
+void print_model_header() {
   fmt::print("{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", "model", "parameters",
              "TP1 weights", "at 16-bit", "at 8-bit", "layers", "attention", "experts", "context");
+}
+
+// The models of the local Hugging Face cache (catalog/hf_cache.h), each read from the snapshot
+// refs/main names; one that cannot be read says why instead of its numbers.
+void print_cached_models(const Workspace& ws) {
+  const std::string& dir = ws.models.hub().settings.cache_dir;
+  const std::vector<CachedModel> cached = list_cached_models(dir);
+  fmt::print("\nHugging Face cache {}: {} model{}\n", dir, cached.size(),
+             cached.size() == 1 ? "" : "s");
+  if (cached.empty()) return;
+  print_model_header();
+  for (const CachedModel& m : cached) {
+    if (m.snapshot.empty()) {
+      fmt::print("{:<34} (refs/main names no snapshot)\n", m.repo_id);
+      continue;
+    }
+    if (!m.has_config) {
+      fmt::print("{:<34} (snapshot {} holds no config.json)\n", m.repo_id,
+                 snapshot_commit(m.snapshot));
+      continue;
+    }
+    Diagnostics diags;
+    Result<Architecture> a = load_hf_config(m.snapshot + "/config.json", diags);
+    if (!a.ok()) {
+      const std::string& why = a.status().message();
+      fmt::print("{:<34} (config.json not read: {})\n", m.repo_id, why.substr(0, why.find('\n')));
+      continue;
+    }
+    print_model_row(m.repo_id, *a);
+  }
+}
+
+ExitCode print_models(const Workspace& ws, bool cache) {
+  print_model_header();
   Diagnostics diags;
   for (const std::string& slug : ws.models.slugs()) {
     Result<ModelEntry> e = ws.models.find(slug, diags);
     if (!e.ok()) continue;
-    const Architecture& a = e->architecture;
-    const std::int64_t params = parameter_count(a);
-    Result<WeightList> w = a.is_draft_head() ? Result<WeightList>(WeightList())
-                                             : rank_weights(a, ParallelLayout{}, WeightRules{});
-    const std::string tp1 =
-        !a.is_draft_head() && w.ok()
-            ? fmt::format("{:.1f} GiB",
-                          static_cast<double>(resident_bytes(tensors_of(*w)).value()) / (1 << 30))
-            : "-";
-    fmt::print(
-        "{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", slug, format_count(params),
-        tp1, fmt::format("{:.1f} GiB", static_cast<double>(params) * 2 / (1 << 30)),
-        fmt::format("{:.1f} GiB", static_cast<double>(params) / (1 << 30)), a.num_hidden_layers,
-        attention_text(a), a.moe.num_experts > 0 ? std::to_string(a.moe.num_experts) : "-",
-        a.max_position_embeddings);
+    print_model_row(slug, e->architecture);
   }
+  if (cache) print_cached_models(ws);
   if (!diags.empty()) return report_diagnostics(diags);
   return kExitOk;
 }
@@ -66,12 +106,15 @@ Command catalog_command() {
       "catalog", "list the models or GPU types of the catalog with their key numbers",
       [](CLI::App& app, const GlobalOptions& global) {
         auto what = std::make_shared<std::string>("models");
+        auto cache = std::make_shared<bool>(false);
         app.add_option("what", *what, "models or gpus")->check(CLI::IsMember({"models", "gpus"}));
-        return [what, &global]() -> ExitCode {
+        app.add_flag("--cache", *cache,
+                     "models: also list the models of the local Hugging Face cache");
+        return [what, cache, &global]() -> ExitCode {
           Diagnostics diags;
           std::optional<Workspace> ws = open_workspace(global, diags);
           if (!ws) return report_diagnostics(diags);
-          if (*what == "models") return print_models(*ws);
+          if (*what == "models") return print_models(*ws, *cache);
           print_gpus(*ws);
           return kExitOk;
         };

@@ -59,6 +59,7 @@ Command simulate_command() {
               int rank = -1;
               std::string output;
               std::string calibration;
+              bool download = false;
               std::string min_headroom;
             };
             auto o = std::make_shared<Options>();
@@ -74,6 +75,9 @@ Command simulate_command() {
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             app.add_option("--calibration", o->calibration,
                            "calibration entry (default: the one matching the GPU)");
+            app.add_flag("--download", o->download,
+                         "fetch the config and safetensors headers of a Hugging Face model that "
+                         "is neither in the catalog nor in the local cache");
             add_min_headroom_option(app, o->min_headroom);
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
@@ -82,7 +86,7 @@ Command simulate_command() {
               if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
                 return report_diagnostics(diags);
               }
-              std::optional<Workspace> ws = open_workspace(global, diags);
+              std::optional<Workspace> ws = open_workspace(global, diags, o->download);
               if (!ws) return report_diagnostics(diags);
               std::optional<Scenario> scenario = load_scenario_input(*ws, o->input, global, diags);
               if (!scenario) return report_diagnostics(diags);

@@ -13,10 +13,14 @@ Command validate_command() {
   return {"validate", "check scenario files: keys, types, units, names, parallel layout",
           [](CLI::App& app, const GlobalOptions& global) {
             auto files = std::make_shared<std::vector<std::string>>();
+            auto download = std::make_shared<bool>(false);
             app.add_option("files", *files, "scenario YAML files")->required();
-            return [files, &global]() -> ExitCode {
+            app.add_flag("--download", *download,
+                         "fetch the config and safetensors headers of a Hugging Face model that "
+                         "is neither in the catalog nor in the local cache");
+            return [files, download, &global]() -> ExitCode {
               Diagnostics diags;
-              std::optional<Workspace> ws = open_workspace(global, diags);
+              std::optional<Workspace> ws = open_workspace(global, diags, *download);
               if (!ws) return report_diagnostics(diags);
               for (const std::string& f : *files) {
                 Diagnostics file_diags;

@@ -5,10 +5,12 @@
 #include <filesystem>
 
 #include "core/directory.h"
+#include "hub/hub_download.h"
 
 namespace gpumem::cli {
 
-std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags) {
+std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags,
+                                        bool download) {
   std::string dir;
   if (!global.model_dir.empty()) {
     dir = global.model_dir;
@@ -26,7 +28,9 @@ std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics
     diags.error({dir + "/gpu", 0, 0}, gpus.status().message());
     return std::nullopt;
   }
-  Result<ModelCatalog> models = ModelCatalog::open(dir + "/llm");
+  ModelHub hub{hub_settings_from_environment(), std::make_shared<CurlHubFetcher>()};
+  hub.settings.download = hub.settings.download || download;
+  Result<ModelCatalog> models = ModelCatalog::open(dir + "/llm", std::move(hub));
   if (!models.ok()) {
     diags.error({dir + "/llm", 0, 0}, models.status().message());
     return std::nullopt;

@@ -1,6 +1,8 @@
 // The catalogs a command works with, found once: the model directory (llm/, gpu/,
 // calibration/) from --model-dir, $GPUMEM_MODEL_DIR or the bundled model/, the GPU catalog
-// loaded from it and the model catalog listed from it.
+// loaded from it and the model catalog listed from it. Models that are not catalog entries
+// are looked up in the local Hugging Face cache (the environment says where:
+// catalog/hf_cache.h), and downloaded into it only when asked (`download`, GPUMEM_DOWNLOAD=1).
 #ifndef GPUMEM_CLI_WORKSPACE_H_
 #define GPUMEM_CLI_WORKSPACE_H_
 
@@ -20,8 +22,10 @@ struct Workspace {
   ModelCatalog models;
 };
 
-// Loads the catalogs; catalog errors are reported in `diags`.
-std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags);
+// Loads the catalogs; catalog errors are reported in `diags`. `download`: a command's
+// --download (the environment's GPUMEM_DOWNLOAD=1 allows it too).
+std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags,
+                                        bool download = false);
 
 // Prints `diags` to stderr; returns kExitBadInput when there is anything to print.
 ExitCode report_diagnostics(const Diagnostics& diags);

@@ -1,65 +1,82 @@
 #include "engine/model_resolution.h"
 
-#include <filesystem>
-
 #include "core/directory.h"
+#include "weights/checkpoint_check.h"
 
 namespace gpumem {
-namespace {
 
-std::optional<Architecture> from_catalog(const std::string& slug, const SourceLoc& where,
-                                         const ModelCatalog& catalog, Diagnostics& diags) {
-  Diagnostics entry_diags;
-  Result<ModelEntry> entry = catalog.find(slug, entry_diags);
-  if (!entry.ok()) {
-    if (entry.status().code() == StatusCode::kNotFound) {
-      diags.error(where, entry.status().message());
-    } else {
-      diags.append(entry_diags);
-    }
-    return std::nullopt;
-  }
-  return entry->architecture;
+std::optional<ResolvedModel> resolve_model_reference(const std::string& reference,
+                                                     const SourceLoc& where,
+                                                     const std::string& relative_to,
+                                                     const ModelCatalog& catalog,
+                                                     Diagnostics& diags) {
+  const size_t before = diags.count();
+  Result<ResolvedModel> m = catalog.resolve(reference, relative_to, diags);
+  if (m.ok()) return std::move(*m);
+  // A config file's own errors are located in it already; anything else belongs here.
+  if (diags.count() == before) diags.error(where, m.status().message());
+  return std::nullopt;
 }
 
-std::optional<Architecture> from_config(const std::string& path, const SourceLoc& where,
-                                        Diagnostics& diags) {
-  namespace fs = std::filesystem;
-  std::string file = path;
-  if (is_directory_path(file)) file = (fs::path(file) / "config.json").string();
-  if (!path_exists(file)) {
-    diags.error(where, "no Hugging Face config at '" + file + "'");
-    return std::nullopt;
-  }
-  Result<Architecture> a = load_hf_config(file, diags);
-  if (!a.ok()) return std::nullopt;
-  return *a;
-}
-
-}  // namespace
-
-std::optional<Architecture> resolve_model(const ScenarioModel& model, const ModelCatalog& catalog,
-                                          Diagnostics& diags) {
-  if (!model.hf_config_path.empty()) return from_config(model.hf_config_path, model.loc, diags);
-  return from_catalog(model.catalog_name, model.loc, catalog, diags);
-}
-
-std::optional<Architecture> resolve_model_reference(const std::string& reference,
-                                                    const SourceLoc& where,
-                                                    const std::string& relative_to,
+std::optional<ResolvedModel> resolve_scenario_model(const Scenario& scenario,
+                                                    const FlagValues& flags,
+                                                    std::string_view model_flag,
                                                     const ModelCatalog& catalog,
                                                     Diagnostics& diags) {
-  namespace fs = std::filesystem;
-  const bool looks_like_path =
-      reference.find('/') != std::string::npos || reference.ends_with(".json");
-  if (looks_like_path) {
-    fs::path p(reference);
-    if (p.is_relative() && path_exists(fs::path(relative_to).parent_path() / p)) {
-      p = fs::path(relative_to).parent_path() / p;
+  const ScenarioModel& model = scenario.model;
+  std::optional<ResolvedModel> named;
+  if (!model.hf_config_path.empty()) {
+    if (!path_exists(model.hf_config_path)) {
+      diags.error(model.loc, "no Hugging Face config at '" + model.hf_config_path + "'");
+      return std::nullopt;
     }
-    if (path_exists(p)) return from_config(p.string(), where, diags);
+    named = resolve_model_reference(model.hf_config_path, model.loc, "", catalog, diags);
+  } else if (!model.catalog_name.empty()) {
+    named = resolve_model_reference(model.catalog_name, model.loc, scenario.file, catalog, diags);
   }
-  return from_catalog(reference, where, catalog, diags);
+  const std::optional<std::string> flag = flags.string(model_flag);
+  if (!flag) return named;
+  const SourceLoc where = *flags.location(model_flag);
+  std::optional<ResolvedModel> by_flag =
+      resolve_model_reference(*flag, where, scenario.file, catalog, diags);
+  if (!model.given() || !named || !by_flag) return model.given() ? named : by_flag;
+  if (named->identity != by_flag->identity) {
+    diags.error(where, std::string(model_flag) + " '" + *flag + "' (" + by_flag->origin +
+                           ") names another model than the scenario's 'model:' (" + named->origin +
+                           "); give one of them");
+    return std::nullopt;
+  }
+  return named;
+}
+
+std::optional<std::string> weights_source(const ResolvedModel& model, const SourceLoc& where,
+                                          Diagnostics& diags) {
+  constexpr const char* kArithmetic = "config.json arithmetic";
+  if (!model.checkpoint) return kArithmetic;
+  const SafetensorsCheckpoint& c = *model.checkpoint;
+  Result<std::vector<CheckpointTensor>> derived =
+      checkpoint_tensors(model.architecture, checkpoint_options_from(c.tensors));
+  if (!derived.ok()) {
+    return std::string(kArithmetic) +
+           " (its safetensors headers are at hand but not checked: " + derived.status().message() +
+           ")";
+  }
+  const std::vector<std::string> differences = checkpoint_differences(*derived, c);
+  if (!differences.empty()) {
+    constexpr size_t kShown = 5;
+    std::string text = model.architecture.name +
+                       ": the checkpoint's safetensors headers do not declare the tensors "
+                       "gpumem derives from its config.json:";
+    for (size_t i = 0; i < differences.size() && i < kShown; ++i) text += "\n  " + differences[i];
+    if (differences.size() > kShown) {
+      text += "\n  ... and " + std::to_string(differences.size() - kShown) + " more";
+    }
+    diags.error(where, text);
+    return std::nullopt;
+  }
+  return "safetensors headers (" + std::to_string(c.tensors.size()) + " tensors in " +
+         std::to_string(c.shards) + (c.shards == 1 ? " file" : " files") +
+         ", as config.json derives them)";
 }
 
 }  // namespace gpumem

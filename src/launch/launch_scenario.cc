@@ -3,9 +3,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
+#include "core/directory.h"
 #include "core/spelling.h"
 #include "engine/engine_model.h"
 
@@ -38,25 +38,13 @@ std::string scenario_name(const EngineLaunch& c) {
   return name.substr(0, 100);
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// The catalog slug whose Hugging Face repository id is `reference` (the entry's model_id, the
-// id before any remark after it), compared case-insensitively as the Hub resolves ids; else
-// `reference` itself, for the model resolution to read or report.
-std::string catalog_model(const std::string& reference, const ModelCatalog& models) {
-  const std::string want = lower(reference);
-  for (const std::string& slug : models.slugs()) {
-    Diagnostics ignored;  // a broken entry is reported when a scenario names it
-    const Result<ModelEntry> entry = models.find(slug, ignored);
-    if (entry.ok()) {
-      const std::string& id = entry->model_id;
-      if (lower(id.substr(0, id.find(' '))) == want) return slug;
-    }
-  }
-  return reference;
+// The launch's model reference as the scenario's `model:` takes it (catalog/model_reference.h:
+// a slug, a path, a repository id, the local Hugging Face cache, a download), resolved when
+// the scenario is simulated. A repository id the catalog names, when no such path exists, is
+// written as the entry's slug, which resolves to the same entry and reads better in reports.
+std::string model_reference(const std::string& reference, const ModelCatalog& models) {
+  if (reference.empty() || path_exists(reference)) return reference;
+  return models.find_by_repo_id(reference).value_or(reference);
 }
 
 // The launch's node count as its engine flag gives it (SGLang's --nnodes), 1 when absent;
@@ -114,7 +102,7 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   s.engine.version_loc = {"--engine-version", 0, 0};
   s.engine.args = command.args;
   s.engine.env = command.env;
-  s.model.catalog_name = catalog_model(command.model.value_or(""), models);
+  s.model.catalog_name = model_reference(command.model.value_or(""), models);
   s.model.loc = command.model_loc;
   if (options.gpu.empty()) {
     diags.error({},

@@ -50,11 +50,11 @@ std::string errors_of(const Diagnostics& diags) {
 std::optional<Plan> make_plan(const PlanRequest& request, const GpuCatalog& gpus,
                               const ModelCatalog& models, const SimulationConstants& constants,
                               Diagnostics& diags) {
-  ScenarioModel model;
-  model.catalog_name = request.model;
-  model.loc = {"MODEL", 0, 0};
-  const std::optional<Architecture> arch = resolve_model(model, models, diags);
-  if (!arch) return std::nullopt;
+  // MODEL is a model reference as `model:` is (a slug, an id, a path, the local cache).
+  const std::optional<ResolvedModel> resolved =
+      resolve_model_reference(request.model, {"MODEL", 0, 0}, "", models, diags);
+  if (!resolved) return std::nullopt;
+  const Architecture* arch = &resolved->architecture;
   Plan plan;
   plan.moe = arch->moe.num_experts > 0;
   struct Candidate {

@@ -59,9 +59,21 @@ Status RopeCaches::add(TensorList& list, const BuildContext& ctx, const std::str
   if (std::find(specs_.begin(), specs_.end(), spec) != specs_.end()) {
     return Status::ok_status();
   }
+  specs_.push_back(spec);
+  if (spec.scaling.type == RopeType::kLongRope) {
+    // sglang v0.5.9 rotary_embedding.py Phi3LongRoPEScaledRotaryEmbedding.__init__ (vLLM's
+    // alike): a short cache of original_max_position_embeddings rows, a long one of
+    // max_position rows, and their concatenation, all kept as buffers in the model dtype.
+    const std::int64_t original = spec.scaling.original_max_position_embeddings;
+    const std::string p = module + ".rotary_emb.";
+    list.add(p + "short_cos_sin_cache", {original, spec.rotary_dim}, ctx.dtype);
+    list.add(p + "long_cos_sin_cache", {spec.max_position, spec.rotary_dim}, ctx.dtype);
+    list.add(p + "long_short_cos_sin_cache", {original + spec.max_position, spec.rotary_dim},
+             ctx.dtype);
+    return Status::ok_status();
+  }
   Result<std::int64_t> rows = rope_cache_rows(spec);
   if (!rows.ok()) return rows.status();
-  specs_.push_back(spec);
   list.add(module + ".rotary_emb.cos_sin_cache", {*rows, spec.rotary_dim},
            ctx.rules.rope_cache_dtype);
   return Status::ok_status();

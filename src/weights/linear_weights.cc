@@ -26,6 +26,99 @@ Status check_fp8_block_shapes(const Quantization& q, const LinearModule& m) {
   return Status::ok_status();
 }
 
+// sglang v0.5.9 layers/quantization/marlin_utils.py verify_marlin_supports_shape (vLLM's
+// marlin_utils.py alike): Marlin needs 64 output and 128 input columns per rank.
+bool marlin_supports(const LinearModule& m, std::int64_t out, std::int64_t group) {
+  return out % 64 == 0 && m.input_size % 128 == 0 && m.input_size % group == 0;
+}
+
+// vllm quantization/utils/machete_utils.py: MACHETE_SUPPORTED_GROUP_SIZES [-1, 128] and
+// check_machete_supports_shape's 64 x 128 prepacked blocks (input x output per rank).
+bool machete_supports(const LinearModule& m, std::int64_t out, std::int64_t group_size) {
+  return (group_size == 0 || group_size == 128) && m.input_size % 64 == 0 && out % 128 == 0;
+}
+
+// AWQ and GPTQ weights as the engines load them on CUDA: the awq_marlin and gptq_marlin
+// methods (sglang v0.5.9 awq.py AWQMarlinLinearMethod, gptq.py GPTQMarlinLinearMethod; vLLM's
+// awq_marlin.py and gptq_marlin.py with the kernel choose_mp_linear_kernel picks). The
+// loaded tensors are the checkpoint's, split over TP like the model dtype weight they
+// replace: AWQ qweight [in, out / pack] and qzeros [groups, out / pack]; GPTQ qweight
+// [in / pack, out], g_idx [in] and qzeros [groups, out / pack]; scales [groups, out].
+Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearModule& m,
+                       std::int64_t out, PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::string& p = m.prefix;
+  const std::int64_t in = m.input_size;
+  const std::int64_t pack = 32 / q.num_bits;
+  const std::int64_t group = q.group_size > 0 ? q.group_size : in;
+  const bool awq = q.method == QuantMethod::kAwq;
+  if (out % pack != 0 || in % pack != 0 || in % group != 0) {
+    return invalid_input(p + ": The input size is not aligned with the quantized weight shape. "
+                             "This can be caused by too large tensor parallel size.");
+  }
+  if (!awq && q.desc_act) {
+    return invalid_input(p + ": GPTQ with desc_act (activation order) is not modelled");
+  }
+  const bool machete = !awq && ctx.rules.gptq_machete && machete_supports(m, out, q.group_size);
+  const bool marlin = marlin_supports(m, out, group);
+  if (!awq && !machete && !marlin) {
+    // vllm kernels/linear/__init__.py choose_mp_linear_kernel raises; SGLang's
+    // GPTQMarlinLinearMethod ignores check_marlin_supports_shape and its kernel fails.
+    return invalid_input(p + ": Weight output_size_per_partition = " + std::to_string(out) +
+                         " and input_size_per_partition = " + std::to_string(in) +
+                         " do not fit Marlin's 64 x 128 tiles and group size " +
+                         std::to_string(group) + ". Consider reducing tensor_parallel_size.");
+  }
+  const std::int64_t groups = in / group;
+  int qweight = 0;
+  int qzeros = 0;
+  int g_idx = -1;
+  if (awq) {
+    qweight = list.add(p + ".qweight", {in, out / pack}, DType::kInt32);
+    qzeros = list.add(p + ".qzeros", {groups, out / pack}, DType::kInt32);
+  } else {
+    qweight = list.add(p + ".qweight", {in / pack, out}, DType::kInt32);
+    g_idx = list.add(p + ".g_idx", {in}, DType::kInt32);
+    qzeros = list.add(p + ".qzeros", {groups, out / pack}, DType::kInt32);
+  }
+  const int scales = list.add(p + ".scales", {groups, out}, ctx.dtype);
+  if (machete) {
+    // vllm mixed_precision/machete.py MacheteLinearKernel.process_weights_after_loading:
+    // machete_prepack_B writes a new qweight of the same size (the old one is freed); the
+    // scales stay where they are, g_idx and qzeros stay allocated, no workspace.
+    post_load.emplace_back([=](TensorList& l) {
+      l.add(p + ".machete_qweight", l.at(qweight).shape, DType::kInt32);
+      l.release(qweight);
+    });
+    return Status::ok_status();
+  }
+  // awq.py get_quant_method: a layer Marlin cannot take falls back to the AWQ kernels, which
+  // keep the checkpoint's layout and need no post-load work.
+  if (!marlin) return Status::ok_status();
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_linear_blocks_per_sm;
+  // ... process_weights_after_loading: a Marlin workspace (marlin_make_workspace); the
+  // repacked weights and permuted scales (same sizes) replace the loaded ones
+  // (replace_parameter registers the new tensor, the old is freed); AWQ's zero points are
+  // permuted likewise, GPTQ's (symmetric, no act order) and its g_idx become empty tensors.
+  // Temporaries inside the repacking kernels' Python wrappers are not replayed.
+  post_load.emplace_back([=](TensorList& l) {
+    l.add(p + ".workspace", {workspace}, DType::kInt32);
+    if (!awq) {
+      l.release(g_idx);
+      l.release(qzeros);
+    }
+    l.add(p + ".marlin_qweight", l.at(qweight).shape, DType::kInt32);
+    l.release(qweight);
+    l.add(p + ".marlin_scales", l.at(scales).shape, l.at(scales).dtype);
+    l.release(scales);
+    if (awq) {
+      l.add(p + ".marlin_qzeros", l.at(qzeros).shape, DType::kInt32);
+      l.release(qzeros);
+    }
+  });
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Result<bool> is_converted(const Quantization& q, const std::string& prefix,
@@ -105,6 +198,10 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
       list.add(p + ".weight_shape", {2}, DType::kInt64);
       break;
     }
+    case QuantMethod::kAwq:
+    case QuantMethod::kGptq:
+      GPUMEM_RETURN_IF_ERROR(add_int4_marlin(list, ctx, m, out, post_load));
+      break;
   }
   if (m.bias) list.add(p + ".bias", {out}, ctx.dtype);
   return Status::ok_status();

@@ -131,6 +131,8 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
       return add_mxfp4(list, ctx, m);
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
+    case QuantMethod::kAwq:
+    case QuantMethod::kGptq:
       break;
   }
   return invalid_input(m.prefix + ": " + std::string(quant_method_name(method)) +

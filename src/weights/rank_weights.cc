@@ -27,8 +27,10 @@ class ModelBuilder {
   Status build() {
     const Architecture& a = ctx_.arch;
     const ParallelLayout& l = ctx_.layout;
-    if (a.family == ArchitectureFamily::kGemma3 && l.pp_size > 1) {
-      // sglang v0.5.9 gemma3_causal.py Gemma3TextModel builds every layer (no PP split)
+    if ((a.family == ArchitectureFamily::kGemma2 || a.family == ArchitectureFamily::kGemma3) &&
+        l.pp_size > 1) {
+      // sglang v0.5.9 gemma2.py Gemma2Model and gemma3_causal.py Gemma3TextModel build every
+      // layer (make_layers without the PP range)
       return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture);
     }
     const LayerRange layers =
@@ -40,6 +42,9 @@ class ModelBuilder {
     for (std::int64_t i = layers.start; i < layers.end; ++i) GPUMEM_RETURN_IF_ERROR(layer(i));
     if (last_stage) {
       add_norm(list_, ctx_, "model.norm.weight", a.hidden_size);
+      // sglang v0.5.9 gemma2.py Gemma2Model.__init__: register_buffer("normalizer",
+      // torch.tensor(hidden_size ** 0.5)), a scalar in the default (model) dtype.
+      if (a.family == ArchitectureFamily::kGemma2) list_.add("model.normalizer", {}, ctx_.dtype);
       // sglang v0.5.9 gemma3_causal.py Gemma3TextModel.__init__ assigns self.norm twice;
       // the first RMSNorm is freed when the second replaces it.
       if (first_norm >= 0) list_.release(first_norm);
@@ -81,6 +86,8 @@ class ModelBuilder {
     // sglang v0.5.9 llama.py LlamaForCausalLM.__init__: a tied head reuses embed_tokens,
     // which only the first stage holds; with PP the last stage builds its own.
     if (a.tie_word_embeddings && ctx_.layout.pp_size == 1) return Status::ok_status();
+    // sglang v0.5.9 gemma2.py Gemma2ForCausalLM: logits always come from embed_tokens.
+    if (a.family == ArchitectureFamily::kGemma2) return Status::ok_status();
     return add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, ctx_.layout.tp_size);
   }
 
@@ -184,6 +191,7 @@ class ModelBuilder {
         GPUMEM_RETURN_IF_ERROR(experts(mlp));
         linear_router(mlp + ".router", a.moe.router_bias);
         return Status::ok_status();
+      case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:
       case ArchitectureFamily::kGlm4Moe: {
         // sglang v0.5.9 deepseek_v2.py DeepseekV2MoE.__init__ / glm4_moe.py

@@ -34,6 +34,10 @@ Result<std::int64_t> rope_cache_rows(const RopeSpec& spec) {
                                         : spec.max_position;
       return scaled_rows(original, s.factor);
     }
+    case RopeType::kLongRope:
+      // Phi3LongRoPEScaledRotaryEmbedding keeps three buffers, not one cos_sin_cache
+      // (layer_weights.cc RopeCaches::add builds them).
+      return invalid_input("a longrope scaling has no single cos_sin_cache");
   }
   return internal_error("unknown rope scaling type");
 }

@@ -30,7 +30,8 @@ struct RopeSpec {
 // Rows of the cos_sin_cache a spec builds (sglang v0.5.9 rotary_embedding.py):
 //   none / default / llama3: max_position;
 //   linear, dynamic: max_position x factor;
-//   yarn (DeepSeek's deepseek_yarn too): original_max_position_embeddings x factor.
+//   yarn (DeepSeek's deepseek_yarn too): original_max_position_embeddings x factor;
+//   longrope: none (three caches: RopeCaches in layer_weights.h).
 Result<std::int64_t> rope_cache_rows(const RopeSpec& spec);
 
 // The spec of a model's full-attention layers, with `max_position` positions.

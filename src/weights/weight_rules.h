@@ -53,6 +53,14 @@ struct WeightRules {
   // default is an H100 SXM's 132 SMs; callers set it from the GPU catalog.
   std::int64_t device_sm_count = 132;
   std::int64_t marlin_blocks_per_sm = 4;
+  // ... and each Marlin linear layer (awq_marlin, gptq_marlin) one of SM count x 1 entries
+  // (marlin_make_workspace's default max_blocks_per_sm; vLLM's marlin_make_workspace_new).
+  std::int64_t marlin_linear_blocks_per_sm = 1;
+  // vllm model_executor/kernels/linear/__init__.py choose_mp_linear_kernel: on compute
+  // capability 9.0 a symmetric GPTQ linear runs on MacheteLinearKernel (ahead of Marlin in
+  // _POSSIBLE_KERNELS), which keeps g_idx and the zero points and needs no workspace. SGLang
+  // always takes Marlin (gptq.py GPTQMarlinLinearMethod).
+  bool gptq_machete = false;
 
   // Which pipeline stages take the layers left over by num_layers % pp_size
   // (parallel_layout.h; SGLang's rule by default).

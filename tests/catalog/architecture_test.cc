@@ -259,14 +259,45 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
                           "intermediate_size: 11008\n"
                           "vocab_size: 32000\n"
                           "max_position_embeddings: 4096\n"
-                          "rope_scaling: {rope_type: longrope, factor: 4}\n"
-                          "quantization_config: {quant_method: awq, bits: 4}\n"),
+                          "rope_scaling: {rope_type: mrope, factor: 4}\n"
+                          "quantization_config: {quant_method: hqq, nbits: 4}\n"),
             "t.json:2:14: unknown dtype 'bfloat61' in 'torch_dtype'; expected bfloat16, "
             "float16 or float32; did you mean 'bfloat16'?\n"
-            "t.json:9:27: rope_scaling type 'longrope' is not modelled; gpumem models default, "
-            "linear, dynamic, llama3 and yarn\n"
-            "t.json:10:37: quant_method 'awq' is not modelled; gpumem models fp8, modelopt, "
-            "compressed-tensors and mxfp4\n");
+            "t.json:9:27: rope_scaling type 'mrope' is not modelled; gpumem models default, "
+            "linear, dynamic, llama3, yarn and longrope\n"
+            "t.json:10:37: quant_method 'hqq' is not modelled; gpumem models fp8, modelopt, "
+            "compressed-tensors, mxfp4, awq and gptq\n");
+}
+
+TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
+  const std::string model =
+      "architectures: [LlamaForCausalLM]\n"
+      "hidden_size: 4096\n"
+      "num_hidden_layers: 2\n"
+      "num_attention_heads: 32\n"
+      "intermediate_size: 11008\n"
+      "vocab_size: 32000\n"
+      "max_position_embeddings: 4096\n";
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: awq, bits: 3, "
+                                  "group_size: 256, zero_point: false, version: gemv}\n"),
+            "t.json:8:96: AWQ version 'gemv' is not modelled; gpumem models gemm\n"
+            "t.json:8:48: AWQ with 3 bits does not run as awq_marlin; gpumem models 4 and 8 "
+            "bits\n"
+            "t.json:8:63: AWQ group size 256 does not run as awq_marlin; gpumem models -1, 32, "
+            "64 and 128\n"
+            "t.json:8:80: AWQ without zero points does not run as awq_marlin and is not "
+            "modelled\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: awq, bits: 4, "
+                                  "group_size: 128}\n"),
+            "t.json:8:22: missing key 'zero_point' in 'quantization_config'\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: gptq, bits: 4, "
+                                  "group_size: 128, sym: false, checkpoint_format: gptq_v2, "
+                                  "lm_head: true, dynamic: {}}\n"),
+            "t.json:8:74: asymmetric GPTQ does not run as gptq_marlin and is not modelled\n"
+            "t.json:8:133: GPTQ 'dynamic' per-module overrides are not modelled\n"
+            "t.json:8:100: GPTQ checkpoint_format 'gptq_v2' is not modelled; gpumem models "
+            "gptq\n"
+            "t.json:8:118: GPTQ with a quantized lm_head is not modelled\n");
 }
 
 TEST(ArchitectureErrors, AConfigThatIsNotAMappingSaysWhatItIs) {
@@ -324,6 +355,72 @@ TEST(ModelCatalog, EveryEntryLoadsAndNamesItsFile) {
   }
   EXPECT_EQ(ModelCatalog::open(kModelDir + "/missing").status().message(),
             kModelDir + "/missing: model catalog directory not found");
+}
+
+}  // namespace
+}  // namespace gpumem
+
+namespace gpumem {
+namespace {
+
+// Published configs of families whose memory needs what gpumem does not model yet: each is
+// refused by its architecture, saying what (tests/data/model-configs/<repo>, with sources).
+TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"Qwen--Qwen3-Next-80B-A3B-Instruct",
+       "'Qwen3NextForCausalLM' is not modelled: gpumem does not model the per-request recurrent "
+       "state of its Gated DeltaNet linear-attention layers"},
+      {"moonshotai--Kimi-Linear-48B-A3B-Instruct",
+       "'KimiLinearForCausalLM' is not modelled: gpumem does not model the per-request recurrent "
+       "state of its Kimi Delta Attention linear-attention layers"},
+      {"MiniMaxAI--MiniMax-M1-80k",
+       "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
+       "its lightning-attention layers"},
+      {"nvidia--Nemotron-H-8B-Base-8K",
+       "'NemotronHForCausalLM' is not modelled: gpumem does not model the per-request SSM state "
+       "of its Mamba-2 layers"},
+      {"ai21labs--AI21-Jamba-1.5-Mini",
+       "'JambaForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
+       "its Mamba layers"},
+      {"mistralai--Mamba-Codestral-7B-v0.1",
+       "'Mamba2ForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
+       "its Mamba-2 layers"},
+      {"deepseek-ai--DeepSeek-V3.2",
+       "'DeepseekV32ForCausalLM' is not modelled: gpumem does not model the key cache of its "
+       "sparse-attention indexer"},
+      {"Qwen--Qwen2.5-VL-7B-Instruct",
+       "'Qwen2_5_VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
+       "tower and the engines' multimodal memory reservation"},
+      {"Qwen--Qwen3-VL-8B-Instruct",
+       "'Qwen3VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
+       "tower and the engines' multimodal memory reservation"},
+      {"llava-hf--llava-1.5-7b-hf",
+       "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
+       "and the engines' multimodal memory reservation"},
+      {"meta-llama--Llama-4-Scout-17B-16E-Instruct",
+       "'Llama4ForConditionalGeneration' is not modelled: gpumem does not model MoE layers "
+       "interleaved with dense ones (interleave_moe_layer_step), chunked attention "
+       "(attention_chunk_size) and the vision tower"},
+      {"xai-org--grok-2",
+       "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
+      {"microsoft--Phi-3.5-MoE-instruct",
+       "'PhiMoEForCausalLM' is not modelled: gpumem does not model Phi-3.5-MoE's decoder layout"},
+      {"zai-org--GLM-4.7-Flash",
+       "'Glm4MoeLiteForCausalLM' is not modelled: gpumem does not model GLM-4.7-Flash's float32 "
+       "router and fused shared experts (sglang glm4_moe_lite.py)"},
+      {"XiaomiMiMo--MiMo-7B-RL",
+       "'MiMoForCausalLM' is not modelled: gpumem does not model MiMo's multi-token-prediction "
+       "layers"},
+  };
+  for (const auto& [repo, message] : cases) {
+    const std::string path = kDataDir + "/model-configs/" + repo + "/config.json";
+    Diagnostics diags;
+    Result<Architecture> a = load_hf_config(path, diags);
+    EXPECT_FALSE(a.ok()) << repo;
+    const std::string text = diags.to_string();
+    EXPECT_NE(text.find(": architecture " + std::string(message) + "\n"), std::string::npos)
+        << text;
+  }
 }
 
 }  // namespace

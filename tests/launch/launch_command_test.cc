@@ -237,6 +237,18 @@ TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {
   s = scenario_from_launch(read(words("vllm serve ./Qwen3-32B")), LaunchOptions{"h100", ""},
                            test_catalogs().gpus, test_catalogs().models, diags);
   EXPECT_EQ(s->model.catalog_name, "./Qwen3-32B");  // a path is the resolution's to read
+  // An earlier repository name the entry lists as an alias, in any case, names it too.
+  s = scenario_from_launch(read(words("vllm serve META-LLAMA/Meta-Llama-3.1-8B-Instruct")),
+                           LaunchOptions{"h100", ""}, test_catalogs().gpus,
+                           test_catalogs().models, diags);
+  EXPECT_EQ(s->model.catalog_name, "llama-3.1-8b-instruct");
+  // A checkpoint directory that exists stays a path, read as `model:` reads it.
+  const std::string awq = GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3-32B-AWQ";
+  s = scenario_from_launch(read(words("vllm serve " + awq + " -tp 2")),
+                           LaunchOptions{"h100", ""}, test_catalogs().gpus,
+                           test_catalogs().models, diags);
+  EXPECT_EQ(s->model.catalog_name, awq);
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
 }
 
 TEST(LaunchScenario, NodesSplitTheGpusAndOtherFlagsDoNotHideTheLayout) {

@@ -55,6 +55,7 @@ class Startup final : public PlannedStartup {
                        " topk=" + std::to_string(a.speculative.eagle_topk) +
                        " draft_tokens=" + std::to_string(a.speculative.num_draft_tokens)});
     }
+    f.push_back({"weights_source", "weights from", p_.weights_source});
     return f;
   }
 

@@ -65,8 +65,10 @@ const std::vector<FlagSpec>& table() {
       {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
       {"--enable-deterministic-inference", {}, FlagType::kBool, true, {}},
       {"--quantization", {}, FlagType::kString, true, {}},
-      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      // The model reference when the scenario has no `model:` (engine/model_resolution.h);
+      // not a memory knob a sweep varies or explain carries over from a log.
       {"--model-path", {"--model"}, FlagType::kString, false, {}},
+      // Accepted so a real command line can be pasted; no effect on start-up memory.
       {"--tokenizer-path", {}, FlagType::kString, false, {}},
       {"--served-model-name", {}, FlagType::kString, false, {}},
       {"--trust-remote-code", {}, FlagType::kBool, false, {}},

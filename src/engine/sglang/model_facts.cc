@@ -1,6 +1,7 @@
 #include "engine/sglang/model_facts.h"
 
 #include <algorithm>
+#include <array>
 
 namespace gpumem::sglang {
 
@@ -63,13 +64,21 @@ ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
     f.context_len = *flags.context_length;
   }
   f.use_mla = a.attention == AttentionKind::kMla;
-  bool has_full = false;
   bool has_sliding = false;
-  for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) {
-    (a.is_sliding_layer(l) ? has_sliding : has_full) = true;
-  }
-  f.hybrid_swa = has_sliding && !f.use_mla;
-  (void)has_full;
+  for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) has_sliding |= a.is_sliding_layer(l);
+  // sglang v0.5.9 configs/model_config.py is_hybrid_swa_model: only these architectures get
+  // the hybrid sliding-window KV pool (get_hybrid_layer_ids); every other model with sliding
+  // layers (Gemma 2 and 3, Qwen with use_sliding_window) keeps one full pool and windows its
+  // attention only.
+  constexpr std::array<std::string_view, 6> kHybridSwa = {"Llama4ForConditionalGeneration",
+                                                          "GptOssForCausalLM",
+                                                          "MiMoV2FlashForCausalLM",
+                                                          "MiMoV2MTP",
+                                                          "Step3p5ForCausalLM",
+                                                          "Step3p5MTP"};
+  f.hybrid_swa =
+      has_sliding && !f.use_mla &&
+      std::find(kHybridSwa.begin(), kHybridSwa.end(), a.hf_architecture) != kHybridSwa.end();
   f.attention_backend =
       flags.attention_backend.value_or(default_attention_backend(a, f.use_mla, spec, gpu));
   f.page_size = page_size_for(f.attention_backend, flags.page_size);

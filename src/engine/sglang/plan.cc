@@ -35,6 +35,13 @@ bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
       return flag == "compressed-tensors";
     case QuantMethod::kMxfp4:
       return flag == "mxfp4";
+    // sglang v0.5.9 awq.py AWQMarlinConfig.override_quantization_method (gptq.py alike):
+    // awq_marlin (or marlin) keeps the Marlin kernels gpumem models; a plain "awq" or "gptq"
+    // forces the older kernels, which gpumem does not model.
+    case QuantMethod::kAwq:
+      return flag == "awq_marlin" || flag == "marlin";
+    case QuantMethod::kGptq:
+      return flag == "gptq_marlin" || flag == "marlin";
     case QuantMethod::kNone:
       return false;
   }
@@ -52,6 +59,15 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
       diags.error(*f.raw.location("--quantization"),
                   "--quantization " + *f.quantization + " quantizes " + model.name +
                       " online, which gpumem does not model; name a quantized checkpoint instead");
+      ok = false;
+    } else if (*f.quantization == quant_method_name(model.quantization.method)) {
+      // awq.py / gptq.py override_quantization_method: only an unset flag or the Marlin name
+      // lets the checkpoint run as awq_marlin / gptq_marlin.
+      diags.error(*f.raw.location("--quantization"),
+                  "--quantization " + *f.quantization + " selects SGLang's " + *f.quantization +
+                      " kernels instead of " + *f.quantization +
+                      "_marlin, which gpumem does not model; leave it unset or name " +
+                      *f.quantization + "_marlin");
       ok = false;
     } else if (!names_checkpoint_method(*f.quantization, model.quantization.method)) {
       diags.error(*f.raw.location("--quantization"),
@@ -135,18 +151,24 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // The layout is computable before any arithmetic uses it (attention TP = TP / DP).
   if (!check_layout(scenario, p.flags, diags)) return std::nullopt;
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
-  const bool model_named =
-      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  const bool model_named = scenario.model.given() || p.flags.raw.string("--model-path");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
-  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  std::optional<ResolvedModel> model =
+      resolve_scenario_model(scenario, p.flags.raw, "--model-path", models, diags);
   if (p.flags.speculative_draft_model) {
-    p.draft = resolve_model_reference(*p.flags.speculative_draft_model,
-                                      *p.flags.raw.location("--speculative-draft-model-path"),
-                                      scenario.file, models, diags);
+    std::optional<ResolvedModel> draft = resolve_model_reference(
+        *p.flags.speculative_draft_model, *p.flags.raw.location("--speculative-draft-model-path"),
+        scenario.file, models, diags);
+    if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
-  p.model = std::move(*model);
+  std::optional<std::string> source = weights_source(
+      *model, scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
+      diags);
+  if (!source) return std::nullopt;
+  p.weights_source = std::move(*source);
+  p.model = std::move(model->architecture);
 
   p.tp = p.flags.tp_size;
   p.pp = p.flags.pp_size;

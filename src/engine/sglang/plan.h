@@ -47,6 +47,7 @@ struct Plan {
   ResolvedArgs args;
   GpuSpec gpu;
   Architecture model;
+  std::string weights_source;  // the weights_source fact (engine/model_resolution.h)
   std::optional<Architecture> draft;
   ModelFacts facts;
   std::string served_dtype;  // "torch.bfloat16", as "Load weight end" prints it

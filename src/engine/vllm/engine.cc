@@ -66,6 +66,7 @@ class Startup final : public PlannedStartup {
           {"speculative", "speculative",
            p_.flags.speculative->method + " tokens=" + std::to_string(a.num_speculative_tokens)});
     }
+    f.push_back({"weights_source", "weights from", p_.weights_source});
     return f;
   }
 

@@ -45,7 +45,8 @@ const std::vector<FlagSpec>& table() {
        {"auto", "half", "float16", "bfloat16", "float", "float32"}},
       {"--quantization", {"-q"}, FlagType::kString, true, {}},
       {"--enable-expert-parallel", {}, FlagType::kBool, true, {}},
-      // Accepted so a real command line can be pasted; no effect on start-up memory.
+      // The model reference when the scenario has no `model:` (engine/model_resolution.h);
+      // not a memory knob a sweep varies or explain carries over from a log.
       {"--model", {}, FlagType::kString, false, {}},
       // vllm utils FlexibleArgumentParser: a YAML file of flags, read by the launch-command
       // reader (launch/launch_command.h); in a scenario's args it names nothing gpumem reads.

@@ -11,6 +11,8 @@ std::int64_t derived_max_model_len(const Architecture& a) {
     case RopeType::kNone:
     case RopeType::kDefault:
     case RopeType::kLlama3:
+    case RopeType::kLongRope:
+      // vllm config/model.py _get_and_verify_max_len: su, longrope and llama3 scale nothing.
       return a.max_position_embeddings;
     case RopeType::kYarn:
       if (r.original_max_position_embeddings > 0) {

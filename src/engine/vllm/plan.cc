@@ -8,10 +8,35 @@
 namespace gpumem::vllm {
 namespace {
 
+// The --quantization values that name a checkpoint's method as vLLM loads it (vllm
+// layers/quantization/__init__.py QUANTIZATION_METHODS; awq_marlin.py and gptq_marlin.py
+// override_quantization_method turn awq and gptq checkpoints into their Marlin methods).
+bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
+  switch (m) {
+    case QuantMethod::kFp8Block:
+      return flag == "fp8";
+    case QuantMethod::kModelOptFp8:
+    case QuantMethod::kModelOptFp8PerChannel:
+      return flag == "modelopt";
+    case QuantMethod::kCompressedTensorsWna16:
+      return flag == "compressed-tensors";
+    case QuantMethod::kMxfp4:
+      return flag == "mxfp4";
+    case QuantMethod::kAwq:
+      return flag == "awq_marlin" || flag == "marlin";
+    case QuantMethod::kGptq:
+      return flag == "gptq_marlin" || flag == "marlin";
+    case QuantMethod::kNone:
+      return false;
+  }
+  return false;
+}
+
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
+  r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
@@ -56,18 +81,24 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     " uses " + std::to_string(p.tp * p.pp));
   }
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
-  const bool model_named =
-      !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
+  const bool model_named = scenario.model.given() || p.flags.raw.string("--model");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
-  std::optional<Architecture> model = resolve_model(scenario.model, models, diags);
+  std::optional<ResolvedModel> model =
+      resolve_scenario_model(scenario, p.flags.raw, "--model", models, diags);
   if (p.flags.speculative && p.flags.speculative->model) {
-    p.draft = resolve_model_reference(*p.flags.speculative->model,
-                                      *p.flags.raw.location("--speculative-config"), scenario.file,
-                                      models, diags);
+    std::optional<ResolvedModel> draft = resolve_model_reference(
+        *p.flags.speculative->model, *p.flags.raw.location("--speculative-config"), scenario.file,
+        models, diags);
+    if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
-  p.model = std::move(*model);
+  std::optional<std::string> source = weights_source(
+      *model, scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+      diags);
+  if (!source) return std::nullopt;
+  p.weights_source = std::move(*source);
+  p.model = std::move(model->architecture);
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
   p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
@@ -91,6 +122,27 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     diags.error(*p.flags.raw.location("--quantization"),
                 "--quantization " + *p.flags.quantization + " quantizes " + p.model.name +
                     " online, which gpumem does not model; name a quantized checkpoint instead");
+  } else if (p.flags.quantization &&
+             *p.flags.quantization == quant_method_name(p.model.quantization.method)) {
+    // vllm awq_marlin.py / gptq_marlin.py override_quantization_method: only an unset flag or
+    // the Marlin name lets the checkpoint run as awq_marlin / gptq_marlin.
+    diags.error(*p.flags.raw.location("--quantization"),
+                "--quantization " + *p.flags.quantization + " selects vLLM's " +
+                    *p.flags.quantization + " kernels instead of " + *p.flags.quantization +
+                    "_marlin, which gpumem does not model; leave it unset or name " +
+                    *p.flags.quantization + "_marlin");
+  } else if (p.flags.quantization &&
+             !names_checkpoint_method(*p.flags.quantization, p.model.quantization.method)) {
+    // vllm config/model.py ModelConfig._verify_quantization: the flag must name the
+    // checkpoint's method (or the Marlin method it is overridden to); a plain awq or gptq
+    // forces the older kernels, which gpumem does not model.
+    diags.error(*p.flags.raw.location("--quantization"),
+                "--quantization " + *p.flags.quantization +
+                    " does not name the checkpoint's " +
+                    std::string(quant_method_name(p.model.quantization.method)) +
+                    " quantization as gpumem models it (vLLM: \"Quantization method specified in "
+                    "the model config does not match the quantization method specified in the "
+                    "`quantization` argument\")");
   }
   if (p.draft) {
     if (!p.draft->is_draft_head()) {

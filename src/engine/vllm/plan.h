@@ -46,6 +46,7 @@ struct Plan {
   ResolvedArgs args;
   GpuSpec gpu;
   Architecture model;
+  std::string weights_source;  // the weights_source fact (engine/model_resolution.h)
   std::optional<Architecture> draft;
   ModelFacts facts;
 

@@ -1,0 +1,166 @@
+// ModelCatalog::resolve's lookup (model_reference.h): slug, path, repository id in the catalog,
+// the local Hugging Face cache, a download.
+#include "catalog/model_reference.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "catalog/model_catalog.h"
+#include "core/directory.h"
+#include "core/spelling.h"
+
+namespace gpumem {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The existing file or directory `reference` names: absolute, beside `relative_to`, or in the
+// working directory.
+std::optional<fs::path> existing_path(const std::string& reference,
+                                      const std::string& relative_to) {
+  const fs::path p(reference);
+  if (p.is_relative() && !relative_to.empty()) {
+    const fs::path beside = fs::path(relative_to).parent_path() / p;
+    if (path_exists(beside)) return beside.lexically_normal();
+  }
+  if (path_exists(p)) return p.lexically_normal();
+  return std::nullopt;
+}
+
+std::string identity_of(const fs::path& config) {
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(config, ec);
+  return ec ? config.lexically_normal().string() : canonical.string();
+}
+
+// A config.json and the checkpoint beside it. `name` names the model in messages.
+Result<ResolvedModel> from_files(const fs::path& config, std::string name, std::string origin,
+                                 Diagnostics& diags) {
+  Result<Architecture> a = load_hf_config(config.string(), diags);
+  if (!a.ok()) return a.status();
+  ResolvedModel m;
+  m.architecture = std::move(*a);
+  m.architecture.name = std::move(name);
+  m.identity = identity_of(config);
+  m.origin = std::move(origin);
+  const fs::path dir = config.parent_path().empty() ? fs::path(".") : config.parent_path();
+  // A cache snapshot's shards may be kept as headers alone, beside the snapshots.
+  const std::string stored = dir.parent_path().filename() == "snapshots"
+                                 ? stored_headers_dir(dir.string())
+                                 : std::string();
+  Result<std::optional<SafetensorsCheckpoint>> checkpoint =
+      read_safetensors_checkpoint(dir.string(), stored);
+  if (!checkpoint.ok()) return checkpoint.status();
+  m.checkpoint = std::move(*checkpoint);
+  return m;
+}
+
+Result<ResolvedModel> from_path(const fs::path& path, const std::string& reference,
+                                Diagnostics& diags) {
+  fs::path config = path;
+  if (is_directory_path(path)) {
+    config = path / "config.json";
+    if (!is_regular_file_path(config)) {
+      return not_found(reference + ": the directory holds no config.json");
+    }
+  }
+  return from_files(config, reference, "config.json " + config.string(), diags);
+}
+
+Result<ResolvedModel> from_snapshot(const std::string& snapshot, const std::string& repo_id,
+                                    const std::string& how, Diagnostics& diags) {
+  const fs::path config = fs::path(snapshot) / "config.json";
+  if (!is_regular_file_path(config)) {
+    return not_found("model '" + repo_id + "': the Hugging Face cache snapshot " + snapshot +
+                     " holds no config.json");
+  }
+  return from_files(config, repo_id, how + " " + snapshot, diags);
+}
+
+std::string last_part(std::string_view s) {
+  const size_t slash = s.rfind('/');
+  return std::string(slash == std::string_view::npos ? s : s.substr(slash + 1));
+}
+
+// A suggestion for a repository id nothing matched: the closest slug or repository id by
+// spelling, else one whose name part (after the '/') is the reference's.
+std::optional<std::string> suggestion(const std::string& reference, const ModelCatalog& catalog) {
+  std::vector<std::string> candidates = catalog.slugs();
+  const std::vector<std::string> ids = catalog.repo_ids();
+  candidates.insert(candidates.end(), ids.begin(), ids.end());
+  if (std::optional<std::string> s = closest_spelling(reference, candidates)) return s;
+  const std::string want = repo_id_key(last_part(reference));
+  for (const std::string& id : ids) {
+    if (repo_id_key(last_part(id)) == want) return id;
+  }
+  for (const std::string& slug : catalog.slugs()) {
+    if (slug == want) return slug;
+  }
+  return std::nullopt;
+}
+
+std::string did_you_mean_text(const std::optional<std::string>& s) {
+  return s ? "; did you mean '" + *s + "'?" : std::string();
+}
+
+}  // namespace
+
+Result<ResolvedModel> ModelCatalog::resolve_uncached(const std::string& reference,
+                                                     const std::string& relative_to,
+                                                     Diagnostics& diags) const {
+  if (reference.empty()) return invalid_input("the model reference is empty");
+  const auto from_entry = [&](const std::string& slug,
+                              const std::string& origin) -> Result<ResolvedModel> {
+    Result<ModelEntry> entry = find(slug, diags);
+    if (!entry.ok()) return entry.status();
+    return ResolvedModel{entry->architecture, "catalog " + slug, origin, std::nullopt};
+  };
+  if (std::binary_search(slugs_.begin(), slugs_.end(), reference)) {
+    return from_entry(reference, "catalog entry " + reference);
+  }
+  if (std::optional<fs::path> path = existing_path(reference, relative_to)) {
+    return from_path(*path, reference, diags);
+  }
+  if (reference.ends_with(".json")) {
+    return not_found("no Hugging Face config at '" + reference + "'");
+  }
+  if (!is_hub_repo_id(reference)) {
+    // Not a slug: find's kNotFound, with its did-you-mean over slugs.
+    Result<ModelEntry> entry = find(reference, diags);
+    return entry.status();
+  }
+  if (std::optional<std::string> slug = find_by_repo_id(reference)) {
+    return from_entry(*slug, "catalog entry " + *slug + " (repository id " + reference + ")");
+  }
+  const HubSettings& hub = hub_.settings;
+  std::string where;
+  if (!hub.cache_dir.empty()) {
+    if (std::optional<std::string> repo = cached_repo_dir(hub.cache_dir, reference)) {
+      if (std::optional<std::string> snapshot = cached_snapshot(*repo)) {
+        return from_snapshot(*snapshot, reference, "Hugging Face cache snapshot", diags);
+      }
+      where = ": the catalog does not name it, and the Hugging Face cache holds " + *repo +
+              " but its refs/main names no snapshot";
+    } else {
+      where = ": neither the catalog nor the local Hugging Face cache has it";
+    }
+  }
+  if (hub.download && hub_.fetcher) {
+    if (hub.offline) {
+      return invalid_input("model '" + reference + "'" + where +
+                           ", and HF_HUB_OFFLINE is set: gpumem does not download it");
+    }
+    Result<std::string> snapshot = hub_.fetcher->fetch(reference, hub);
+    if (!snapshot.ok()) return snapshot.status();
+    return from_snapshot(*snapshot, reference, "downloaded into", diags);
+  }
+  // Downloading is offered where a fetcher is at hand (the command line), never in tests.
+  const std::string hint =
+      hub_.fetcher
+          ? " (--download, or GPUMEM_DOWNLOAD=1, fetches its config from " + hub.endpoint + ")"
+          : "";
+  return not_found("unknown model '" + reference + "'" + where +
+                   did_you_mean_text(suggestion(reference, *this)) + hint);
+}
+
+}  // namespace gpumem

@@ -1,0 +1,342 @@
+#include "weights/checkpoint_tensors.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace gpumem {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+class CheckpointBuilder {
+ public:
+  CheckpointBuilder(const Architecture& a, const CheckpointOptions& o)
+      : a_(a),
+        dtype_(o.storage_dtype.value_or(a.dtype)),
+        scale_dtype_(o.block_scale_dtype.value_or(DType::kFloat32)) {}
+
+  Status build() {
+    if (a_.is_draft_head()) {
+      return invalid_input(a_.hf_architecture +
+                           ": the checkpoint layout of an EAGLE-3 draft head is not derived");
+    }
+    add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
+    for (std::int64_t i = 0; i < a_.num_hidden_layers; ++i) {
+      GPUMEM_RETURN_IF_ERROR(layer("model.layers." + str(i), i));
+    }
+    norm("model.norm", a_.hidden_size);
+    if (!a_.tie_word_embeddings) add("lm_head.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
+    for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
+      GPUMEM_RETURN_IF_ERROR(mtp_layer(a_.num_hidden_layers + k));
+    }
+    std::sort(out_.begin(), out_.end(),
+              [](const CheckpointTensor& x, const CheckpointTensor& y) { return x.name < y.name; });
+    return Status::ok_status();
+  }
+
+  std::vector<CheckpointTensor> take() { return std::move(out_); }
+
+ private:
+  void add(const std::string& name, std::vector<std::int64_t> shape, DType dtype) {
+    const std::int64_t n =
+        std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+    out_.push_back(
+        {name, std::move(shape), std::string(safetensors_dtype(dtype)), element_size(dtype) * n});
+  }
+
+  void norm(const std::string& module, std::int64_t size) {
+    add(module + ".weight", {size}, dtype_);
+  }
+
+  // One nn.Linear of the checkpoint: `module` is its HF name (the quantization's module
+  // patterns are matched against it).
+  Status linear(const std::string& module, std::int64_t out, std::int64_t in, bool bias) {
+    const Quantization& q = a_.quantization;
+    const bool converted = q.method != QuantMethod::kNone && q.method != QuantMethod::kMxfp4 &&
+                           !q.not_converted.matches(module);
+    switch (converted ? q.method : QuantMethod::kNone) {
+      case QuantMethod::kNone:
+      case QuantMethod::kMxfp4:
+        add(module + ".weight", {out, in}, dtype_);
+        break;
+      case QuantMethod::kFp8Block:
+        // DeepSeek-V3 / Qwen3-FP8 checkpoints: e4m3 weight, a scale_inv per block.
+        add(module + ".weight", {out, in}, DType::kFloat8E4M3);
+        add(module + ".weight_scale_inv", {ceil_div(out, q.block_n), ceil_div(in, q.block_k)},
+            scale_dtype_);
+        break;
+      case QuantMethod::kModelOptFp8:
+        // ModelOpt FP8 export: scalar float32 weight and input scales per linear.
+        add(module + ".weight", {out, in}, DType::kFloat8E4M3);
+        add(module + ".weight_scale", {}, DType::kFloat32);
+        add(module + ".input_scale", {}, DType::kFloat32);
+        break;
+      case QuantMethod::kModelOptFp8PerChannel:
+        add(module + ".weight", {out, in}, DType::kFloat8E4M3);
+        add(module + ".weight_scale", {out}, DType::kFloat32);
+        break;
+      case QuantMethod::kCompressedTensorsWna16: {
+        // compressed-tensors pack_quantized compressor: int32 words of 32/num_bits values,
+        // a scale per group along the input, and the unpacked shape as int64.
+        const std::int64_t pack = 32 / q.num_bits;
+        const std::int64_t group = q.group_size > 0 ? q.group_size : in;
+        if (in % pack != 0 || in % group != 0) {
+          return invalid_input(module + ": input size " + str(in) +
+                               " does not split into the pack factor " + str(pack) +
+                               " and group size " + str(group));
+        }
+        add(module + ".weight_packed", {out, in / pack}, DType::kInt32);
+        add(module + ".weight_scale", {out, in / group}, dtype_);
+        add(module + ".weight_shape", {2}, DType::kInt64);
+        break;
+      }
+      case QuantMethod::kAwq:
+      case QuantMethod::kGptq: {
+        // AutoAWQ GEMM: qweight [in, out / pack] packed along the output; GPTQ: qweight
+        // [in / pack, out] packed along the input and a g_idx per input. Both: int32 zero
+        // points packed along the output and a scale per group and output, in the model dtype.
+        const std::int64_t pack = 32 / q.num_bits;
+        const std::int64_t group = q.group_size > 0 ? q.group_size : in;
+        if (in % pack != 0 || out % pack != 0 || in % group != 0) {
+          return invalid_input(module + ": " + str(out) + " x " + str(in) +
+                               " does not split into the pack factor " + str(pack) +
+                               " and group size " + str(group));
+        }
+        const bool awq = q.method == QuantMethod::kAwq;
+        add(module + ".qweight", awq ? std::vector<std::int64_t>{in, out / pack}
+                                     : std::vector<std::int64_t>{in / pack, out},
+            DType::kInt32);
+        add(module + ".qzeros", {in / group, out / pack}, DType::kInt32);
+        add(module + ".scales", {in / group, out}, dtype_);
+        if (!awq) add(module + ".g_idx", {in}, DType::kInt32);
+        break;
+      }
+    }
+    if (bias) add(module + ".bias", {out}, dtype_);
+    return Status::ok_status();
+  }
+
+  Status attention(const std::string& p) {
+    if (a_.attention == AttentionKind::kMla) return mla(p);
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t q = a_.num_attention_heads * a_.head_dim;
+    const std::int64_t kv = a_.num_key_value_heads * a_.head_dim;
+    if (a_.family == ArchitectureFamily::kPhi3) {
+      // HF Phi3Attention: one fused qkv_proj.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".qkv_proj", q + 2 * kv, h, a_.qkv_bias));
+      return linear(p + ".o_proj", h, q, a_.o_proj_bias);
+    }
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", q, h, a_.qkv_bias));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".k_proj", kv, h, a_.qkv_bias));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".v_proj", kv, h, a_.qkv_bias));
+    GPUMEM_RETURN_IF_ERROR(
+        linear(p + ".o_proj", h, a_.num_attention_heads * a_.v_head_dim, a_.o_proj_bias));
+    if (a_.qk_norm) {
+      norm(p + ".q_norm", a_.head_dim);
+      norm(p + ".k_norm", a_.head_dim);
+    }
+    if (a_.attention_sinks) add(p + ".sinks", {a_.num_attention_heads}, dtype_);
+    return Status::ok_status();
+  }
+
+  Status mla(const std::string& p) {
+    const MlaConfig& m = a_.mla;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t heads = a_.num_attention_heads;
+    const std::int64_t qk_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    if (m.q_lora_rank > 0) {
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".q_a_proj", m.q_lora_rank, h, false));
+      norm(p + ".q_a_layernorm", m.q_lora_rank);
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".q_b_proj", heads * qk_head, m.q_lora_rank, false));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", heads * qk_head, h, false));
+    }
+    GPUMEM_RETURN_IF_ERROR(
+        linear(p + ".kv_a_proj_with_mqa", m.kv_lora_rank + m.qk_rope_head_dim, h, false));
+    norm(p + ".kv_a_layernorm", m.kv_lora_rank);
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".kv_b_proj", heads * (m.qk_nope_head_dim + a_.v_head_dim),
+                                  m.kv_lora_rank, false));
+    return linear(p + ".o_proj", h, heads * a_.v_head_dim, false);
+  }
+
+  Status gated_mlp(const std::string& p, std::int64_t width) {
+    const std::int64_t h = a_.hidden_size;
+    if (a_.family == ArchitectureFamily::kPhi3) {
+      // HF Phi3MLP: one fused gate_up_proj.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_up_proj", 2 * width, h, false));
+      return linear(p + ".down_proj", h, width, false);
+    }
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_proj", width, h, false));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".up_proj", width, h, false));
+    return linear(p + ".down_proj", h, width, false);
+  }
+
+  Status experts(const std::string& mlp) {
+    const MoeConfig& m = a_.moe;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t w = m.moe_intermediate_size;
+    switch (a_.family) {
+      case ArchitectureFamily::kMixtral:
+        // HF MixtralSparseMoeBlock: experts.{e}.w1 (gate), w2 (down), w3 (up); gate before.
+        GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
+        for (std::int64_t e = 0; e < m.num_experts; ++e) {
+          const std::string x = mlp + ".experts." + str(e);
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w1", w, h, false));
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w2", h, w, false));
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
+        }
+        return Status::ok_status();
+      case ArchitectureFamily::kGptOss:
+        return gpt_oss_experts(mlp);
+      case ArchitectureFamily::kDeepseekV2:
+      case ArchitectureFamily::kDeepseekV3:
+      case ArchitectureFamily::kGlm4Moe:
+        // DeepseekV2MoE / DeepseekV3MoE / Glm4MoeMoE: the gate is a plain Parameter (never
+        // quantized), with the float32 e_score_correction_bias of noaux_tc routing; shared experts
+        // as one MLP.
+        add(mlp + ".gate.weight", {m.num_experts, h}, dtype_);
+        if (m.router_correction_bias) {
+          add(mlp + ".gate.e_score_correction_bias", {m.num_experts}, DType::kFloat32);
+        }
+        if (m.shared_expert_intermediate_size > 0) {
+          GPUMEM_RETURN_IF_ERROR(
+              gated_mlp(mlp + ".shared_experts", m.shared_expert_intermediate_size));
+        }
+        break;
+      default:
+        // Qwen3MoeSparseMoeBlock: gate is an nn.Linear.
+        GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
+        break;
+    }
+    for (std::int64_t e = 0; e < m.num_experts; ++e) {
+      GPUMEM_RETURN_IF_ERROR(gated_mlp(mlp + ".experts." + str(e), w));
+    }
+    return Status::ok_status();
+  }
+
+  // HF GptOssExperts as the MXFP4 checkpoint stores them: gate_up and down as E2M1 blocks of
+  // 32 values in 16 bytes with one E8M0 scale each, biases in the model dtype; the router
+  // with its bias.
+  Status gpt_oss_experts(const std::string& mlp) {
+    const MoeConfig& m = a_.moe;
+    const std::int64_t e = m.num_experts;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t w = m.moe_intermediate_size;
+    const std::string x = mlp + ".experts";
+    if (a_.quantization.method == QuantMethod::kMxfp4 &&
+        !a_.quantization.not_converted.matches(x)) {
+      add(x + ".gate_up_proj_blocks", {e, 2 * w, h / 32, 16}, DType::kUInt8);
+      add(x + ".gate_up_proj_scales", {e, 2 * w, h / 32}, DType::kUInt8);
+      add(x + ".down_proj_blocks", {e, h, w / 32, 16}, DType::kUInt8);
+      add(x + ".down_proj_scales", {e, h, w / 32}, DType::kUInt8);
+    } else {
+      add(x + ".gate_up_proj", {e, h, 2 * w}, dtype_);
+      add(x + ".down_proj", {e, w, h}, dtype_);
+    }
+    add(x + ".gate_up_proj_bias", {e, 2 * w}, dtype_);
+    add(x + ".down_proj_bias", {e, h}, dtype_);
+    add(mlp + ".router.weight", {e, h}, dtype_);
+    add(mlp + ".router.bias", {e}, dtype_);
+    return Status::ok_status();
+  }
+
+  std::string mlp_module(const std::string& prefix) const {
+    return prefix + (a_.family == ArchitectureFamily::kMixtral ? ".block_sparse_moe" : ".mlp");
+  }
+
+  Status decoder(const std::string& prefix, bool moe) {
+    GPUMEM_RETURN_IF_ERROR(attention(prefix + ".self_attn"));
+    if (moe) {
+      GPUMEM_RETURN_IF_ERROR(experts(mlp_module(prefix)));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
+    }
+    norm(prefix + ".input_layernorm", a_.hidden_size);
+    norm(prefix + ".post_attention_layernorm", a_.hidden_size);
+    if (a_.sandwich_norms) {
+      norm(prefix + ".pre_feedforward_layernorm", a_.hidden_size);
+      norm(prefix + ".post_feedforward_layernorm", a_.hidden_size);
+    }
+    return Status::ok_status();
+  }
+
+  Status layer(const std::string& prefix, std::int64_t i) {
+    return decoder(prefix, a_.is_moe_layer(i));
+  }
+
+  // A multi-token-prediction layer as DeepSeek-V3 ships it (model.layers.<n>): its own
+  // embedding and head copies, the two input norms, eh_proj (never quantized) and a full MoE
+  // decoder layer.
+  Status mtp_layer(std::int64_t index) {
+    const std::string p = "model.layers." + str(index);
+    const std::int64_t h = a_.hidden_size;
+    add(p + ".embed_tokens.weight", {a_.vocab_size, h}, dtype_);
+    norm(p + ".enorm", h);
+    norm(p + ".hnorm", h);
+    add(p + ".eh_proj.weight", {h, 2 * h}, dtype_);
+    norm(p + ".shared_head.norm", h);
+    add(p + ".shared_head.head.weight", {a_.vocab_size, h}, dtype_);
+    return decoder(p, a_.moe.num_experts > 0);
+  }
+
+  const Architecture& a_;
+  const DType dtype_;
+  const DType scale_dtype_;
+  std::vector<CheckpointTensor> out_;
+};
+
+}  // namespace
+
+std::string_view safetensors_dtype(DType t) {
+  switch (t) {
+    case DType::kFloat32:
+      return "F32";
+    case DType::kBFloat16:
+      return "BF16";
+    case DType::kFloat16:
+      return "F16";
+    case DType::kFloat8E4M3:
+      return "F8_E4M3";
+    case DType::kUInt8:
+      return "U8";
+    case DType::kInt32:
+      return "I32";
+    case DType::kInt64:
+      return "I64";
+  }
+  return "?";
+}
+
+Result<std::vector<CheckpointTensor>> checkpoint_tensors(const Architecture& a,
+                                                         const CheckpointOptions& options) {
+  CheckpointBuilder b(a, options);
+  GPUMEM_RETURN_IF_ERROR(b.build());
+  return b.take();
+}
+
+CheckpointOptions checkpoint_options_from(const std::vector<SafetensorsTensor>& tensors) {
+  CheckpointOptions o;
+  const auto dtype_of = [](const std::string& name) -> std::optional<DType> {
+    for (DType t : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
+      if (safetensors_dtype(t) == name) return t;
+    }
+    return std::nullopt;
+  };
+  for (const SafetensorsTensor& t : tensors) {
+    if (!o.storage_dtype && t.name.ends_with("embed_tokens.weight"))
+      o.storage_dtype = dtype_of(t.dtype);
+    if (!o.block_scale_dtype && t.name.ends_with(".weight_scale_inv")) {
+      o.block_scale_dtype = dtype_of(t.dtype);
+    }
+  }
+  return o;
+}
+
+Bytes checkpoint_bytes(const std::vector<CheckpointTensor>& tensors) {
+  Bytes total = bytes(0);
+  for (const CheckpointTensor& t : tensors) total += t.bytes;
+  return total;
+}
+
+}  // namespace gpumem

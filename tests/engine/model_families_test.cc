@@ -1,0 +1,210 @@
+// Hugging Face configs of the families users serve, as published (tests/data/model-configs,
+// each with its source), simulated in both engines: each starts, and its KV layout and the
+// weights one GPU holds are the bytes computed here from the config.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog/scenario.h"
+#include "simulate/simulate.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
+
+Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
+                const std::string& args) {
+  const std::string version = engine == "sglang" ? "0.5.9" : "0.21.0";
+  const std::string tp = engine == "sglang" ? "--tp-size" : "--tensor-parallel-size";
+  const std::string text =
+      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
+      "\n  version: " + version + "\n  args:\n    " + tp + ": " + std::to_string(gpus) + "\n" +
+      args + "model: " + (repo.find("--") == std::string::npos ? repo : kConfigs + repo) + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  std::optional<Ledger> l;
+  if (s && diags.empty()) {
+    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                          diags);
+  }
+  EXPECT_TRUE(l && diags.empty()) << repo << ": " << diags.to_string();
+  return l ? *l : Ledger{};
+}
+
+// The diagnostics simulating `repo` on one H200 with `args` gives.
+std::string errors(const std::string& engine, const std::string& repo, const std::string& args) {
+  const std::string text = "hardware: {gpu: h200, count: 1}\nengine:\n  name: " + engine +
+                           "\n  version: " + (engine == "sglang" ? "0.5.9" : "0.21.0") +
+                           "\n  args:\n" + args + "model: " + kConfigs + repo + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  if (s && diags.empty()) {
+    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                      diags);
+  }
+  return diags.to_string();
+}
+
+std::int64_t fact(const Ledger& l, std::string_view id) {
+  if (l.gpus.empty()) return -1;
+  const Fact* f = l.gpus.front().fact(id);
+  EXPECT_NE(f, nullptr) << id;
+  if (f == nullptr) return -1;
+  if (const Bytes* b = std::get_if<Bytes>(&f->value)) return b->value();
+  return std::get<std::int64_t>(f->value);
+}
+
+// Parameters of a dense GQA decoder with a gated MLP on one of `tp` ranks, the vocabulary
+// padded to 64 rows and split; `norms` RMSNorms per layer; `tied`: no lm_head.
+std::int64_t dense_rank_params(std::int64_t hidden, std::int64_t layers, std::int64_t heads,
+                               std::int64_t kv_heads, std::int64_t head_dim,
+                               std::int64_t intermediate, std::int64_t vocab, int tp, bool tied,
+                               std::int64_t norms = 2) {
+  const std::int64_t q = heads / tp * head_dim;
+  const std::int64_t kv = std::max<std::int64_t>(1, kv_heads / tp) * head_dim;
+  const std::int64_t layer =
+      hidden * (q + 2 * kv) + q * hidden + 3 * hidden * (intermediate / tp) + norms * hidden;
+  const std::int64_t rows = (vocab + 63) / 64 * 64 / tp;
+  return rows * hidden * (tied ? 1 : 2) + layers * layer + hidden;
+}
+
+struct Family {
+  std::string repo;
+  int gpus;
+  std::int64_t sglang_cell;     // SGLang's bytes per token: every layer's K and V
+  std::int64_t sglang_weights;  // what GPU 0 allocates for the weights in SGLang
+  std::int64_t vllm_weights;    // ... and in vLLM (its RoPE cache is in the model dtype)
+};
+
+// RoPE caches: [positions, rotary dim], float32 in SGLang, bfloat16/float16 in vLLM.
+constexpr std::int64_t rope(std::int64_t positions, std::int64_t dim, std::int64_t bytes) {
+  return positions * dim * bytes;
+}
+
+TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
+  // DeepSeek-V2-Lite: the checkpoint's 31,412,968,448 bytes (checkpoint_tensors_test), the
+  // yarn RoPE cache of 4096 x 40 positions x 64, and in SGLang the absorbed w_kc and w_vc
+  // copies (16 heads x 128 x 512, twice, bf16) of its 27 layers.
+  const std::int64_t v2 = 31'412'968'448;
+  // Gemma 2: tied embedding, four norms per layer, a 2-byte `normalizer` scalar.
+  const std::int64_t g9 = 2 * dense_rank_params(3584, 42, 16, 8, 256, 14336, 256000, 1, true, 4);
+  const std::int64_t g27 = 2 * dense_rank_params(4608, 46, 32, 16, 128, 36864, 256000, 2, true, 4);
+  const std::int64_t m8 = 2 * dense_rank_params(4096, 36, 32, 8, 128, 12288, 131072, 1, false);
+  const std::int64_t nemo = 2 * dense_rank_params(5120, 40, 32, 8, 128, 14336, 131072, 1, false);
+  // Mistral-Small-24B-Instruct-2501 declares no torch_dtype: served in float16, 2 bytes too.
+  const std::int64_t small = 2 * dense_rank_params(5120, 40, 32, 8, 128, 32768, 131072, 1, false);
+  // Mixtral-8x22B at TP 4: 8 experts of 16384 / 4 (w13 and w2) and an [8, 6144] gate per layer.
+  const std::int64_t mixtral = 2 * (dense_rank_params(6144, 56, 48, 8, 128, 0, 32000, 4, false) +
+                                    56 * (std::int64_t{8} * 3 * 6144 * (16384 / 4) + 8 * 6144));
+  // Phi-3-mini-4k and Phi-3.5-mini: 32 layers of 32 heads of 96 (no GQA), 8192, vocab 32064;
+  // Phi-4: 40 layers of 40/10 heads of 128, 17920, vocab 100352, no torch_dtype (16-bit).
+  const std::int64_t phi3 = 2 * dense_rank_params(3072, 32, 32, 32, 96, 8192, 32064, 1, false);
+  const std::int64_t phi4 = 2 * dense_rank_params(5120, 40, 40, 10, 128, 17920, 100352, 1, false);
+  // Phi-3.5-mini's longrope keeps a short (4096 rows), a long (131072) and a concatenated
+  // (135168) cache of 96, in bf16 in both engines.
+  const std::int64_t longrope = (4096 + 131072 + 135168) * 96 * 2;
+  const Family families[] = {
+      {"deepseek-ai--DeepSeek-V2-Lite-Chat", 1, (512 + 64) * 27 * 2,
+       v2 + rope(4096 * 40, 64, 4) + 27 * 2 * (16 * 128 * 512 * 2), v2 + rope(4096 * 40, 64, 2)},
+      // 8 KV heads of 256, 42 layers: SGLang keeps one full pool (not a hybrid-SWA arch).
+      {"google--gemma-2-9b-it", 1, 8 * (256 + 256) * 42 * 2, g9 + rope(8192, 256, 4) + 2,
+       g9 + rope(8192, 256, 2) + 2},
+      {"google--gemma-2-27b-it", 2, 16 / 2 * (128 + 128) * 46 * 2, g27 + rope(8192, 128, 4) + 2,
+       g27 + rope(8192, 128, 2) + 2},
+      // Ministral's sliding_window (32768, without layer_types) windows no layer in either.
+      {"mistralai--Ministral-8B-Instruct-2410", 1, 8 * (128 + 128) * 36 * 2,
+       m8 + rope(32768, 128, 4), m8 + rope(32768, 128, 2)},
+      {"mistralai--Mistral-Nemo-Instruct-2407", 1, 8 * (128 + 128) * 40 * 2,
+       nemo + rope(1024000, 128, 4), nemo + rope(1024000, 128, 2)},
+      {"mistralai--Mistral-Small-24B-Instruct-2501", 1, 8 * (128 + 128) * 40 * 2,
+       small + rope(32768, 128, 4), small + rope(32768, 128, 2)},
+      // Phi-3-mini's sliding_window 2047 comes without layer_types: no layer is windowed.
+      {"microsoft--Phi-3-mini-4k-instruct", 1, 32 * (96 + 96) * 32 * 2, phi3 + rope(4096, 96, 4),
+       phi3 + rope(4096, 96, 2)},
+      {"microsoft--Phi-3.5-mini-instruct", 1, 32 * (96 + 96) * 32 * 2, phi3 + longrope,
+       phi3 + longrope},
+      {"microsoft--phi-4", 1, 10 * (128 + 128) * 40 * 2, phi4 + rope(16384, 128, 4),
+       phi4 + rope(16384, 128, 2)},
+      {"mistralai--Mixtral-8x22B-v0.1", 4, 8 / 4 * (128 + 128) * 56 * 2,
+       mixtral + rope(65536, 128, 4), mixtral + rope(65536, 128, 2)},
+  };
+  for (const Family& f : families) {
+    const Ledger sglang = simulate("sglang", f.repo, f.gpus, "");
+    EXPECT_TRUE(sglang.fits()) << f.repo;
+    EXPECT_EQ(fact(sglang, "kv_cell_bytes"), f.sglang_cell) << f.repo;
+    EXPECT_EQ(fact(sglang, "weights_logical_bytes"), f.sglang_weights) << f.repo;
+    const Ledger vllm = simulate("vllm", f.repo, f.gpus, "    --max-model-len: 4096\n");
+    EXPECT_TRUE(vllm.fits()) << f.repo;
+    EXPECT_EQ(fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
+  }
+}
+
+// AWQ and GPTQ checkpoints (int4_linear_weights_test derives their per-rank bytes): both
+// engines load them through Marlin, except vLLM's GPTQ on an H200 (compute capability 9.0),
+// which takes Machete and keeps g_idx and the zero points instead of the workspaces.
+TEST(ModelFamilies, AwqAndGptqStartInBothEngines) {
+  const auto h200_difference = [](std::int64_t in, std::int64_t out) {
+    return 4 * in + 4 * (in / 128) * (out / 8) - 4 * 132;
+  };
+  const std::int64_t machete = 28 * (h200_difference(1536, 2048) + h200_difference(1536, 1536) +
+                                     h200_difference(1536, 17920) + h200_difference(8960, 1536));
+  struct Case {
+    std::string repo;
+    int gpus;
+    std::int64_t sglang_weights;
+    std::int64_t vllm_weights;
+  };
+  const Case cases[] = {
+      {"Qwen--Qwen3-32B-AWQ", 2, 9'684'432'896, 9'684'432'896 - rope(40960, 128, 2)},
+      {"Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4", 1, 1'159'443'200,
+       1'159'443'200 - rope(32768, 128, 2) + machete},
+  };
+  for (const Case& c : cases) {
+    const Ledger sglang = simulate("sglang", c.repo, c.gpus, "");
+    EXPECT_TRUE(sglang.fits()) << c.repo;
+    EXPECT_EQ(fact(sglang, "weights_logical_bytes"), c.sglang_weights) << c.repo;
+    const Ledger vllm = simulate("vllm", c.repo, c.gpus, "    --max-model-len: 4096\n");
+    EXPECT_TRUE(vllm.fits()) << c.repo;
+    EXPECT_EQ(fact(vllm, "weights_logical_bytes"), c.vllm_weights) << c.repo;
+  }
+}
+
+// --quantization awq or gptq forces the engines' older kernels, which gpumem does not model;
+// awq_marlin / gptq_marlin (or marlin) name the methods it does.
+TEST(ModelFamilies, AQuantizationFlagMustNameTheMarlinMethod) {
+  const std::string coder = "Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4";
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq\n"),
+            "f.yaml:6:21: --quantization gptq selects SGLang's gptq kernels instead of "
+            "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq_marlin\n"), "");
+  EXPECT_EQ(errors("sglang", coder, "    --quantization: awq_marlin\n"),
+            "f.yaml:6:21: --quantization awq_marlin differs from the checkpoint's gptq "
+            "quantization; gpumem models a checkpoint's own method only\n");
+  EXPECT_EQ(errors("vllm", coder, "    --quantization: gptq\n    --max-model-len: 4096\n"),
+            "f.yaml:6:21: --quantization gptq selects vLLM's gptq kernels instead of "
+            "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
+  EXPECT_EQ(errors("vllm", coder, "    --quantization: fp8\n    --max-model-len: 4096\n"),
+            "f.yaml:6:21: --quantization fp8 does not name the checkpoint's gptq quantization "
+            "as gpumem models it (vLLM: \"Quantization method specified in the model config "
+            "does not match the quantization method specified in the `quantization` "
+            "argument\")\n");
+  EXPECT_EQ(errors("vllm", "Qwen--Qwen3-32B-AWQ",
+                   "    --quantization: awq_marlin\n    --max-model-len: 4096\n"),
+            "");
+}
+
+// sglang v0.5.9 configs/model_config.py is_hybrid_swa_model names the architectures whose
+// KV pool splits into sliding and full layers (gpt-oss among them); Gemma 3 is not one, so
+// its 52 sliding and 10 global layers all keep full K and V.
+TEST(ModelFamilies, SglangSplitsItsPoolForHybridSwaArchitecturesOnly) {
+  const Ledger gemma = simulate("sglang", "gemma-3-27b-it", 2, "");
+  EXPECT_EQ(fact(gemma, "kv_cell_bytes"), 16 / 2 * (128 + 128) * 62 * 2);
+  // gpt-oss-20b: 12 sliding and 12 full layers of 8 KV heads of 64, sized together.
+  const Ledger oss = simulate("sglang", "gpt-oss-20b", 1, "");
+  EXPECT_EQ(fact(oss, "kv_cell_bytes"), 8 * (64 + 64) * 24 * 2);
+}
+
+}  // namespace
+}  // namespace gpumem

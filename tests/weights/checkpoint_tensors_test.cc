@@ -1,0 +1,328 @@
+// The checkpoint tensors derived from a config (checkpoint_tensors.h), checked in two ways per
+// model: against the bytes this test computes from the config's own numbers, and against the
+// checkpoint's published size (its safetensors index total_size, or the sum of its tensor
+// table where the repository has no index), cited from tests/data/model-configs/<repo>/.
+#include "weights/checkpoint_tensors.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "catalog/architecture.h"
+#include "core/atomic_file.h"
+
+namespace gpumem {
+namespace {
+
+const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
+
+std::int64_t published(const std::string& repo, const std::string& file = "total_size.txt") {
+  Result<std::string> text = read_file(kConfigs + repo + "/" + file, InputKind::kModelConfig);
+  EXPECT_TRUE(text.ok()) << text.status().message();
+  return text.ok() ? std::stoll(*text) : -1;
+}
+
+Architecture from_config(const std::string& repo, const std::string& file = "config.json") {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kConfigs + repo + "/" + file, diags);
+  EXPECT_TRUE(a.ok()) << diags.to_string();
+  return a.ok() ? *a : Architecture{};
+}
+
+Architecture from_catalog(const std::string& slug) {
+  Diagnostics diags;
+  Result<Architecture> a =
+      load_architecture_file(GPUMEM_SOURCE_DIR "/model/llm/" + slug + ".yaml", diags);
+  EXPECT_TRUE(a.ok()) << diags.to_string();
+  return a.ok() ? *a : Architecture{};
+}
+
+std::int64_t derived_bytes(const Architecture& a, const CheckpointOptions& o = {}) {
+  Result<std::vector<CheckpointTensor>> t = checkpoint_tensors(a, o);
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return t.ok() ? checkpoint_bytes(*t).value() : -1;
+}
+
+// Parameters of a dense decoder with GQA attention and a gated MLP, as the config gives it.
+struct Dense {
+  std::int64_t hidden, layers, heads, kv_heads, head_dim, intermediate, vocab;
+  bool tied = false;
+  bool qkv_bias = false;
+  bool qk_norm = false;
+
+  std::int64_t layer() const {
+    const std::int64_t q = heads * head_dim;
+    const std::int64_t kv = kv_heads * head_dim;
+    return hidden * (q + 2 * kv) + (qkv_bias ? q + 2 * kv : 0) + q * hidden +
+           (qk_norm ? 2 * head_dim : 0) + 3 * hidden * intermediate + 2 * hidden;
+  }
+  std::int64_t params() const {
+    return vocab * hidden * (tied ? 1 : 2) + layers * layer() + hidden;
+  }
+};
+
+TEST(CheckpointTensors, Llama31_8B) {
+  // meta-llama/Llama-3.1-8B-Instruct: 32 layers, 4096 hidden, 32/8 heads of 128, 14336, vocab
+  // 128256, untied; bfloat16.
+  const std::int64_t bytes = 2 * (Dense{4096, 32, 32, 8, 128, 14336, 128256}.params());
+  EXPECT_EQ(derived_bytes(from_catalog("llama-3.1-8b-instruct")), bytes);
+  EXPECT_EQ(bytes, published("meta-llama--Llama-3.1-8B-Instruct"));
+  Result<std::vector<CheckpointTensor>> t =
+      checkpoint_tensors(from_catalog("llama-3.1-8b-instruct"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->size(), 291u);  // 9 per layer, embed, norm, lm_head
+  EXPECT_EQ(t->front(),
+            (CheckpointTensor{
+                "lm_head.weight", {128256, 4096}, "BF16", gpumem::bytes(2 * 128256 * 4096)}));
+}
+
+TEST(CheckpointTensors, Llama32TiedEmbeddings) {
+  // meta-llama/Llama-3.2-3B-Instruct (28 layers, 3072, 24/8 heads of 128, 8192) and -1B (16
+  // layers, 2048, 32/8 heads of 64, 8192): tie_word_embeddings, so no lm_head.
+  const std::int64_t b3 = 2 * (Dense{3072, 28, 24, 8, 128, 8192, 128256, true}.params());
+  EXPECT_EQ(derived_bytes(from_config("meta-llama--Llama-3.2-3B-Instruct")), b3);
+  EXPECT_EQ(b3, published("meta-llama--Llama-3.2-3B-Instruct"));
+  const std::int64_t b1 = 2 * (Dense{2048, 16, 32, 8, 64, 8192, 128256, true}.params());
+  EXPECT_EQ(derived_bytes(from_config("meta-llama--Llama-3.2-1B-Instruct")), b1);
+  // A single model.safetensors (no index): the sum of its tensor table.
+  EXPECT_EQ(b1, published("meta-llama--Llama-3.2-1B-Instruct", "tensor_bytes.txt"));
+}
+
+TEST(CheckpointTensors, Qwen25QkvBiases) {
+  struct Case {
+    Architecture a;
+    Dense d;
+    std::int64_t published;
+  };
+  const Case cases[] = {
+      {from_config("Qwen--Qwen2.5-0.5B-Instruct"),
+       {896, 24, 14, 2, 64, 4864, 151936, true, true},
+       published("Qwen--Qwen2.5-0.5B-Instruct", "tensor_bytes.txt")},
+      {from_catalog("qwen2.5-7b-instruct"),
+       {3584, 28, 28, 4, 128, 18944, 152064, false, true},
+       published("Qwen--Qwen2.5-7B-Instruct")},
+      {from_config("Qwen--Qwen2.5-14B"),
+       {5120, 48, 40, 8, 128, 13824, 152064, false, true},
+       published("Qwen--Qwen2.5-14B")},
+      {from_config("Qwen--Qwen2.5-32B-Instruct"),
+       {5120, 64, 40, 8, 128, 27648, 152064, false, true},
+       published("Qwen--Qwen2.5-32B-Instruct")},
+      {from_catalog("qwq-32b"),
+       {5120, 64, 40, 8, 128, 27648, 152064, false, true},
+       published("Qwen--QwQ-32B")},
+      {from_catalog("qwen2.5-72b-instruct"),
+       {8192, 80, 64, 8, 128, 29568, 152064, false, true},
+       published("Qwen--Qwen2.5-72B-Instruct")},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(derived_bytes(c.a), 2 * c.d.params()) << c.a.name;
+    EXPECT_EQ(2 * c.d.params(), c.published) << c.a.name;
+  }
+}
+
+TEST(CheckpointTensors, Qwen3QkNorms) {
+  struct Case {
+    std::string slug;
+    Dense d;
+    std::string repo;
+  };
+  const Case cases[] = {
+      {"qwen3-8b", {4096, 36, 32, 8, 128, 12288, 151936, false, false, true}, "Qwen--Qwen3-8B"},
+      {"qwen3-14b", {5120, 40, 40, 8, 128, 17408, 151936, false, false, true}, "Qwen--Qwen3-14B"},
+      {"qwen3-32b", {5120, 64, 64, 8, 128, 25600, 151936, false, false, true}, "Qwen--Qwen3-32B"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(derived_bytes(from_catalog(c.slug)), 2 * c.d.params()) << c.slug;
+    EXPECT_EQ(2 * c.d.params(), published(c.repo)) << c.slug;
+  }
+}
+
+TEST(CheckpointTensors, Qwen3Fp8BlockScales) {
+  // Qwen/Qwen3-8B-FP8: every linear of the layers e4m3 with a scale per 128 x 128 block, which
+  // Qwen stores in bfloat16 (the published tensor table; config.json does not say, and
+  // DeepSeek's format, the default, is float32); embeddings, norms and lm_head bfloat16.
+  const Dense d{4096, 36, 32, 8, 128, 12288, 151936, false, false, true};
+  const auto block = [](std::int64_t out, std::int64_t in) {
+    return out * in + 2 * ((out + 127) / 128) * ((in + 127) / 128);
+  };
+  const std::int64_t per_layer = block(4096, 4096) + 2 * block(1024, 4096) + block(4096, 4096) +
+                                 2 * block(12288, 4096) + block(4096, 12288) +
+                                 2 * (2 * 128 + 2 * 4096);
+  const std::int64_t bytes = 2 * (2 * d.vocab * d.hidden + d.hidden) + d.layers * per_layer;
+  EXPECT_EQ(
+      derived_bytes(from_config("Qwen--Qwen3-8B-FP8"), {.block_scale_dtype = DType::kBFloat16}),
+      bytes);
+  // Read from config.json alone, the scales are float32: 4 bytes instead of 2 per block.
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-8B-FP8")) - bytes,
+            36 * 2 * (32 * 32 + 2 * 8 * 32 + 32 * 32 + 3 * 96 * 32));
+  EXPECT_EQ(bytes, published("Qwen--Qwen3-8B-FP8"));
+}
+
+TEST(CheckpointTensors, AwqAndGptqPackedInt4) {
+  // 4 bits, group 128: AutoAWQ stores qweight [in, out / 8] and qzeros [in / 128, out / 8]
+  // in int32, GPTQ qweight [in / 8, out], the same qzeros and a g_idx [in] in int32; both a
+  // 2-byte scale per group and output.
+  const auto awq = [](std::int64_t in, std::int64_t out) {
+    return 4 * in * out / 8 + 4 * (in / 128) * (out / 8) + 2 * (in / 128) * out;
+  };
+  const auto gptq = [&](std::int64_t in, std::int64_t out) { return awq(in, out) + 4 * in; };
+  // Qwen/Qwen3-32B-AWQ: 64 layers of q 5120 -> 8192, k and v 5120 -> 1024, o 8192 -> 5120,
+  // gate and up 5120 -> 25600, down 25600 -> 5120; q/k norms of 128; untied embeddings.
+  const std::int64_t h = 5120;
+  const std::int64_t qwen3 =
+      64 * (awq(h, 8192) + 2 * awq(h, 1024) + awq(8192, h) + 2 * awq(h, 25600) +
+            awq(25600, h) + 2 * (2 * h + 2 * 128)) +
+      2 * (2 * 151936 * h + h);
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-32B-AWQ")), qwen3);
+  EXPECT_EQ(qwen3, published("Qwen--Qwen3-32B-AWQ", "tensor_bytes.txt"));
+  // Qwen/Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4: 28 layers of q and o 1536 -> 1536, k and v
+  // 1536 -> 256 (float16 q/k/v biases), gate and up 1536 -> 8960, down 8960 -> 1536; tied.
+  const std::int64_t c = 1536;
+  const std::int64_t coder =
+      28 * (2 * gptq(c, c) + 2 * gptq(c, 256) + 2 * gptq(c, 8960) + gptq(8960, c) +
+            2 * (c + 2 * 256) + 2 * 2 * c) +
+      2 * (151936 * c + c);
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4")), coder);
+  EXPECT_EQ(coder, 1'149'760'512);
+  // Its one model.safetensors is 102,448 bytes larger: the 8-byte header length and the JSON
+  // header naming its 926 tensors (about 110 bytes each).
+  EXPECT_EQ(published("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4", "file_size.txt") - coder,
+            102'448);
+}
+
+TEST(CheckpointTensors, Qwen3MoeExperts) {
+  // Qwen/Qwen3-30B-A3B-Instruct-2507 (transformers 5 spells the experts num_local_experts):
+  // 48 layers of 128 experts of width 768 and a 128 x 2048 router, 32/4 heads of 128.
+  const std::int64_t h = 2048;
+  const std::int64_t layer =
+      h * (4096 + 2 * 512) + 4096 * h + 2 * 128 + 128 * h + 128 * 3 * h * 768 + 2 * h;
+  const std::int64_t bytes = 2 * (2 * 151936 * h + 48 * layer + h);
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-30B-A3B-Instruct-2507")), bytes);
+  EXPECT_EQ(bytes, published("Qwen--Qwen3-30B-A3B-Instruct-2507"));
+}
+
+// DeepSeek-V3 layout: MLA with q_lora, 3 dense layers then 256 routed + 1 shared expert,
+// block-FP8 linears, bfloat16 router with a float32 correction bias, and one MTP layer with
+// its own embedding and head copies.
+std::int64_t deepseek_bytes(std::int64_t vocab, std::int64_t heads, std::int64_t experts,
+                            std::int64_t dense_layers, std::int64_t mtp_layers) {
+  const std::int64_t h = 7168;
+  const auto fp8 = [](std::int64_t out, std::int64_t in) {
+    return out * in + 4 * ((out + 127) / 128) * ((in + 127) / 128);
+  };
+  const auto mlp = [&](std::int64_t w) { return 2 * fp8(w, h) + fp8(h, w); };
+  const std::int64_t attention = fp8(1536, h) + 2 * 1536 + fp8(heads * 192, 1536) +
+                                 fp8(512 + 64, h) + 2 * 512 + fp8(heads * 256, 512) +
+                                 fp8(h, heads * 128);
+  const std::int64_t moe = 2 * experts * h + 4 * experts + mlp(2048) + experts * mlp(2048);
+  const std::int64_t norms = 2 * 2 * h;
+  std::int64_t bytes = 2 * 2 * vocab * h + 2 * h;
+  bytes += dense_layers * (attention + mlp(18432) + norms);
+  bytes += (61 - dense_layers) * (attention + moe + norms);
+  bytes += mtp_layers * (2 * 2 * vocab * h + 3 * 2 * h + 2 * h * 2 * h + attention + moe + norms);
+  return bytes;
+}
+
+TEST(CheckpointTensors, DeepSeekV3WithItsMtpLayer) {
+  const std::int64_t bytes = deepseek_bytes(129280, 128, 256, 3, 1);
+  EXPECT_EQ(derived_bytes(from_catalog("deepseek-v3")), bytes);
+  // The sum of DeepSeek-V3's tensor table; its index total_size (688,586,727,753) is the sum
+  // of the shard files, which adds their 163 JSON headers (11,888,393 bytes).
+  EXPECT_EQ(bytes, published("deepseek-ai--DeepSeek-V3", "tensor_bytes.txt"));
+  EXPECT_EQ(published("deepseek-ai--DeepSeek-V3") - bytes, 11'888'393);
+  // DeepSeek-V3.1 (a transformers 5 print of its config: rope_parameters) has the same tensors.
+  EXPECT_EQ(derived_bytes(from_config("deepseek-ai--DeepSeek-V3.1")), bytes);
+  EXPECT_EQ(bytes, published("deepseek-ai--DeepSeek-V3.1"));
+}
+
+TEST(CheckpointTensors, DeepSeekV2LiteWithoutQueryLora) {
+  // deepseek-ai/DeepSeek-V2-Lite-Chat: MLA with q_proj (no q_lora_rank), 16 heads, one dense
+  // layer then 64 routed + 2 shared experts of 1408, greedy routing (no correction bias).
+  const std::int64_t h = 2048;
+  const std::int64_t attention =
+      16 * 192 * h + (512 + 64) * h + 512 + 16 * 256 * 512 + h * 16 * 128;
+  const std::int64_t moe = 64 * h + 64 * 3 * h * 1408 + 3 * h * 2 * 1408;
+  const std::int64_t bytes =
+      2 * (2 * 102400 * h + h + 27 * (attention + 2 * h) + 3 * h * 10944 + 26 * moe);
+  EXPECT_EQ(derived_bytes(from_config("deepseek-ai--DeepSeek-V2-Lite-Chat")), bytes);
+  EXPECT_EQ(bytes, published("deepseek-ai--DeepSeek-V2-Lite-Chat"));
+}
+
+TEST(CheckpointTensors, Gemma2SandwichNormsTied) {
+  // google/gemma-2-9b-it and -27b-it: four norms per layer, tied embeddings (no lm_head);
+  // their checkpoints' sizes were not found, so the config's arithmetic alone.
+  EXPECT_EQ(derived_bytes(from_config("google--gemma-2-9b-it")),
+            2 * (Dense{3584, 42, 16, 8, 256, 14336, 256000, true}.params()) + 2 * 42 * 2 * 3584);
+  EXPECT_EQ(derived_bytes(from_config("google--gemma-2-27b-it")),
+            2 * (Dense{4608, 46, 32, 16, 128, 36864, 256000, true}.params()) + 2 * 46 * 2 * 4608);
+}
+
+TEST(CheckpointTensors, MistralAndMixtral) {
+  // Ministral-8B, Mistral-Nemo, Mistral-Small-24B: head_dim 128 given, untied; Mixtral 8x22B:
+  // 8 experts (w1, w2, w3) of 16384 and a router per layer. Sizes not found: arithmetic alone.
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Ministral-8B-Instruct-2410")),
+            2 * (Dense{4096, 36, 32, 8, 128, 12288, 131072}.params()));
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mistral-Nemo-Instruct-2407")),
+            2 * (Dense{5120, 40, 32, 8, 128, 14336, 131072}.params()));
+  // No torch_dtype: read as float32, as Hugging Face does (engines serve it in 16 bits).
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mistral-Small-24B-Instruct-2501")),
+            4 * (Dense{5120, 40, 32, 8, 128, 32768, 131072}.params()));
+  const std::int64_t h = 6144;
+  EXPECT_EQ(derived_bytes(from_config("mistralai--Mixtral-8x22B-v0.1")),
+            2 * ((Dense{h, 56, 48, 8, 128, 0, 32000}).params() + 56 * (8 * 3 * h * 16384 + 8 * h)));
+}
+
+TEST(CheckpointTensors, Phi3FusedQkvAndGateUp) {
+  // microsoft/Phi-3-mini-4k-instruct, Phi-3.5-mini-instruct: qkv_proj [3 x 3072, 3072] and
+  // gate_up_proj [2 x 8192, 3072] fused in the files, the same bytes as separate ones; phi-4
+  // (the partial config has no torch_dtype: float32). Sizes not found: arithmetic alone.
+  Result<std::vector<CheckpointTensor>> t =
+      checkpoint_tensors(from_config("microsoft--Phi-3-mini-4k-instruct"));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(checkpoint_bytes(*t).value(), 2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
+  EXPECT_EQ(std::count_if(t->begin(), t->end(),
+                          [](const CheckpointTensor& x) {
+                            return x.name == "model.layers.0.self_attn.qkv_proj.weight" &&
+                                   x.shape == std::vector<std::int64_t>{9216, 3072};
+                          }),
+            1);
+  EXPECT_EQ(derived_bytes(from_config("microsoft--Phi-3.5-mini-instruct")),
+            2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
+  EXPECT_EQ(derived_bytes(from_config("microsoft--phi-4")),
+            4 * (Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()));
+}
+
+TEST(CheckpointTensors, KimiK2) {
+  // moonshotai/Kimi-K2-Instruct: DeepSeek-V3's layout with 64 heads, 384 experts, one dense
+  // layer, vocab 163840 and no MTP layer.
+  const std::int64_t bytes = deepseek_bytes(163840, 64, 384, 1, 0);
+  EXPECT_EQ(derived_bytes(from_catalog("kimi-k2-instruct")), bytes);
+  // The published tensor table also lists a `self_attn.rotary_emb.inv_freq` buffer in every
+  // layer (112 bytes each; its shape is unconfirmed there). It is no weight: SGLang's and
+  // vLLM's loaders skip rotary_emb.inv_freq, so gpumem derives none.
+  EXPECT_EQ(published("moonshotai--Kimi-K2-Instruct") - bytes, 61 * 112);
+}
+
+TEST(CheckpointTensors, GptOssMxfp4Experts) {
+  // openai/gpt-oss-20b (the catalog's config, which like the published one has no
+  // torch_dtype; the checkpoint stores bfloat16, as its tensor table shows): 24 layers, 2880
+  // hidden, 64/8 heads of 64 with biases and sinks, 32 experts of width 2880 stored as MXFP4 blocks
+  // (16 bytes per 32 values) and E8M0 scales (1 byte per 32), bfloat16 biases and router.
+  const std::int64_t h = 2880;
+  const std::int64_t e = 32;
+  const std::int64_t attention = 2 * (h * (4096 + 2 * 512) + (4096 + 2 * 512) + 4096 * h + h + 64);
+  const std::int64_t experts = e * (2 * h) * (h / 32) * 17 + e * h * (h / 32) * 17 +
+                               2 * (e * 2 * h + e * h) + 2 * (e * h + e);
+  const std::int64_t bytes = 2 * (2 * 201088 * h + h) + 24 * (attention + experts + 2 * 2 * h);
+  EXPECT_EQ(derived_bytes(from_catalog("gpt-oss-20b"), {.storage_dtype = DType::kBFloat16}), bytes);
+  EXPECT_EQ(bytes, published("openai--gpt-oss-20b"));
+}
+
+TEST(CheckpointTensors, DraftHeadsAreNotDerived) {
+  EXPECT_EQ(
+      checkpoint_tensors(from_catalog("eagle3-llama3.1-instruct-8b")).status().message(),
+      "LlamaForCausalLMEagle3: the checkpoint layout of an EAGLE-3 draft head is not derived");
+}
+
+}  // namespace
+}  // namespace gpumem

@@ -1,0 +1,144 @@
+// AWQ and GPTQ linear layers per rank as the engines load them (weights/linear_weights.cc):
+// the checkpoint's int32-packed weights, zero points and group scales split over TP, then
+// what process_weights_after_loading leaves: Marlin's repacked copies and its workspace
+// (SGLang; vLLM's awq_marlin and its GPTQ Marlin kernel), or vLLM's Machete on Hopper.
+// Every byte count is derived here from the published configs in tests/data/model-configs.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "catalog/architecture.h"
+#include "support/weight_test_models.h"
+#include "weights/rank_weights.h"
+
+namespace gpumem {
+namespace {
+
+using weight_tests::find;
+
+const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
+
+Architecture from_config(const std::string& repo) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  EXPECT_TRUE(a.ok()) << diags.to_string();
+  return a.ok() ? *a : Architecture{};
+}
+
+std::vector<WeightTensor> weights(const Architecture& a, ParallelLayout l,
+                                  const WeightRules& rules = {}) {
+  Result<WeightList> w = rank_weights(a, l, rules);
+  EXPECT_TRUE(w.ok()) << w.status().message();
+  return w.ok() ? **w : std::vector<WeightTensor>{};
+}
+
+std::int64_t bytes_of(const std::vector<WeightTensor>& ts, const std::string& name) {
+  const WeightTensor* t = find(ts, name);
+  EXPECT_NE(t, nullptr) << name;
+  return t ? t->bytes.value() : -1;
+}
+
+bool resident(const std::vector<WeightTensor>& ts, const std::string& name) {
+  const WeightTensor* t = find(ts, name);
+  EXPECT_NE(t, nullptr) << name;
+  return t != nullptr && t->released_after == kResident;
+}
+
+// The bytes a rank keeps for one int4 linear of `in` x `out` per rank, group 128: the packed
+// weight (8 per int32), zero points (8 per int32) and 2-byte scales per group of 128 inputs.
+std::int64_t int4_bytes(std::int64_t in, std::int64_t out) {
+  return 4 * in * out / 8 + 4 * (in / 128) * (out / 8) + 2 * (in / 128) * out;
+}
+
+TEST(Int4LinearWeights, Qwen3_32B_AwqMarlinTp2) {
+  // Qwen/Qwen3-32B-AWQ over 2 ranks (64/8 heads of 128 -> 32/4 per rank): qkv_proj
+  // 5120 -> (32 + 2 x 4) x 128 = 5120, o_proj 4096 -> 5120, gate_up_proj 5120 -> 25600,
+  // down_proj 12800 -> 5120.
+  const std::vector<WeightTensor> w = weights(from_config("Qwen--Qwen3-32B-AWQ"), {.tp_size = 2});
+  const std::string qkv = "model.layers.0.self_attn.qkv_proj";
+  EXPECT_EQ(bytes_of(w, qkv + ".qweight"), 4 * 5120 * 640);  // [5120, 5120 / 8]: 13,107,200
+  EXPECT_EQ(bytes_of(w, qkv + ".qzeros"), 4 * 40 * 640);     // [40, 640]: 102,400
+  EXPECT_EQ(bytes_of(w, qkv + ".scales"), 2 * 40 * 5120);    // [40, 5120] float16: 409,600
+  EXPECT_EQ(bytes_of(w, "model.layers.0.self_attn.o_proj.qweight"), 4 * 4096 * 640);
+  EXPECT_EQ(bytes_of(w, "model.layers.0.mlp.down_proj.qzeros"), 4 * 100 * 640);
+  // After loading, each Marlin layer holds its repacked copies (same sizes; the checkpoint
+  // layout is freed) and an int32 workspace of one entry per SM (132 on an H100 SXM).
+  EXPECT_FALSE(resident(w, qkv + ".qweight"));
+  EXPECT_FALSE(resident(w, qkv + ".qzeros"));
+  EXPECT_FALSE(resident(w, qkv + ".scales"));
+  EXPECT_EQ(bytes_of(w, qkv + ".marlin_qweight"), 13'107'200);
+  EXPECT_EQ(bytes_of(w, qkv + ".marlin_qzeros"), 102'400);
+  EXPECT_EQ(bytes_of(w, qkv + ".marlin_scales"), 409'600);
+  EXPECT_EQ(bytes_of(w, qkv + ".workspace"), 4 * 132);
+  const std::int64_t layer = int4_bytes(5120, 5120) + int4_bytes(4096, 5120) +
+                             int4_bytes(5120, 25600) + int4_bytes(12800, 5120) +
+                             2 * (2 * 5120 + 2 * 128) + 4 * 4 * 132;
+  EXPECT_EQ(layer, 126'681'664);
+  // The embedding and lm_head stay float16, 151936 rows / 2 each; the final norm; the
+  // float32 RoPE cache [40960, 128].
+  const std::int64_t total = 64 * layer + 2 * 2 * 75968 * 5120 + 2 * 5120 + 4 * 40960 * 128;
+  EXPECT_EQ(resident_bytes(w).value(), total);
+  EXPECT_EQ(total, 9'684'432'896);
+}
+
+TEST(Int4LinearWeights, Qwen25Coder_GptqMarlinAndMachete) {
+  // Qwen/Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4 on one rank: qkv_proj 1536 -> (12 + 2 x 2) x
+  // 128 = 2048 with a float16 bias, o_proj 1536 -> 1536, gate_up_proj 1536 -> 17920,
+  // down_proj 8960 -> 1536. Loaded: qweight [in / 8, out], g_idx [in], qzeros, scales.
+  const Architecture coder = from_config("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4");
+  const std::string qkv = "model.layers.0.self_attn.qkv_proj";
+  const std::string down = "model.layers.27.mlp.down_proj";
+  const std::vector<WeightTensor> marlin = weights(coder, {});
+  EXPECT_EQ(bytes_of(marlin, qkv + ".qweight"), 4 * 192 * 2048);  // 1,572,864
+  EXPECT_EQ(bytes_of(marlin, qkv + ".g_idx"), 4 * 1536);
+  EXPECT_EQ(bytes_of(marlin, qkv + ".qzeros"), 4 * 12 * 256);
+  EXPECT_EQ(bytes_of(marlin, qkv + ".scales"), 2 * 12 * 2048);
+  EXPECT_EQ(bytes_of(marlin, down + ".qweight"), 4 * 1120 * 1536);
+  // SGLang's gptq_marlin: symmetric without act order, g_idx and qzeros become empty.
+  EXPECT_FALSE(resident(marlin, qkv + ".g_idx"));
+  EXPECT_FALSE(resident(marlin, qkv + ".qzeros"));
+  EXPECT_EQ(bytes_of(marlin, qkv + ".marlin_qweight"), 1'572'864);
+  EXPECT_EQ(bytes_of(marlin, qkv + ".workspace"), 528);
+  const auto kept = [](std::int64_t in, std::int64_t out) {
+    return 4 * in * out / 8 + 2 * (in / 128) * out;
+  };
+  const std::int64_t layer = kept(1536, 2048) + kept(1536, 1536) + kept(1536, 17920) +
+                             kept(8960, 1536) + 2 * 2048 + 2 * 2 * 1536;
+  // Tied embedding [151936, 1536] float16, final norm, float32 RoPE cache [32768, 128].
+  const std::int64_t rest = 2 * 151936 * 1536 + 2 * 1536 + 4 * 32768 * 128;
+  EXPECT_EQ(resident_bytes(marlin).value(), 28 * (layer + 4 * 528) + rest);
+  EXPECT_EQ(resident_bytes(marlin).value(), 1'159'443'200);
+
+  // vLLM on compute capability 9.0 picks Machete: g_idx and qzeros stay, no workspace.
+  const std::vector<WeightTensor> machete =
+      weights(coder, {}, WeightRules{.gptq_machete = true});
+  EXPECT_TRUE(resident(machete, qkv + ".g_idx"));
+  EXPECT_TRUE(resident(machete, qkv + ".qzeros"));
+  EXPECT_FALSE(resident(machete, qkv + ".qweight"));
+  EXPECT_EQ(bytes_of(machete, qkv + ".machete_qweight"), 1'572'864);
+  EXPECT_EQ(find(machete, qkv + ".workspace"), nullptr);
+  const auto extra = [](std::int64_t in, std::int64_t out) {
+    return 4 * in + 4 * (in / 128) * (out / 8);
+  };
+  EXPECT_EQ(resident_bytes(machete).value() - resident_bytes(marlin).value(),
+            28 * (extra(1536, 2048) + extra(1536, 1536) + extra(1536, 17920) +
+                  extra(8960, 1536) - 4 * 528));
+}
+
+TEST(Int4LinearWeights, ShapesTheKernelsCannotTakeAreErrors) {
+  // Over 4 ranks (3 heads each, the 2 KV heads replicated) down_proj's 8960 inputs become
+  // 2240, not a multiple of the group size 128.
+  const Architecture coder = from_config("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4");
+  EXPECT_EQ(rank_weights(coder, {.tp_size = 4}, {}).status().message(),
+            "model.layers.0.mlp.down_proj: The input size is not aligned with the quantized "
+            "weight shape. This can be caused by too large tensor parallel size.");
+  Architecture act_order = coder;
+  act_order.quantization.desc_act = true;
+  EXPECT_EQ(rank_weights(act_order, {}, {}).status().message(),
+            "model.layers.0.self_attn.qkv_proj: GPTQ with desc_act (activation order) is not "
+            "modelled");
+}
+
+}  // namespace
+}  // namespace gpumem
