@@ -40,10 +40,15 @@ Result<BlockHandle> CachingAllocator::allocate(Bytes size, Category category) {
   if (index == kNone) {
     Result<std::uint32_t> grown =
         grow(pool, rounded, size, segment_size_for(rounded, config_), category);
-    if (!grown.ok()) return grown.status();
+    if (!grown.ok()) {
+      if (observer_ != nullptr) observer_->allocation_failed(size, category, grown.status());
+      return grown.status();
+    }
     index = *grown;
   }
-  return hand_out(index, rounded, category);
+  const BlockHandle block = hand_out(index, rounded, category);
+  if (observer_ != nullptr) observer_->allocated(size, category, block, blocks_[index].address);
+  return block;
 }
 
 Status CachingAllocator::free(BlockHandle block) {
@@ -65,6 +70,7 @@ Status CachingAllocator::free(BlockHandle block) {
   if (prev != kNone && !blocks_[prev].allocated) merge_into(index, prev);
   if (next != kNone && !blocks_[next].allocated) merge_into(index, next);
   insert_free(index);
+  if (observer_ != nullptr) observer_->freed(block);
   return Status::ok_status();
 }
 
@@ -88,11 +94,14 @@ Result<BaseAllocation> CachingAllocator::base_allocation(BlockHandle block) cons
 void CachingAllocator::empty_cache() {
   // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::emptyCache
   release_cached_blocks();
+  if (observer_ != nullptr) observer_->cache_emptied();
 }
 
 PoolId CachingAllocator::create_pool() {
   // pytorch c10/cuda/MemPool.cpp MemPool::graph_pool_handle
-  return PoolId{next_pool_id_++};
+  const PoolId pool{next_pool_id_++};
+  if (observer_ != nullptr) observer_->pool_created(pool);
+  return pool;
 }
 
 Status CachingAllocator::begin_allocate_to_pool(PoolId pool) {
@@ -115,6 +124,7 @@ Status CachingAllocator::begin_allocate_to_pool(PoolId pool) {
     ++p->use_count;
   }
   routing_.push_back(p);
+  if (observer_ != nullptr) observer_->routing_began(pool);
   return Status::ok_status();
 }
 
@@ -123,6 +133,7 @@ Status CachingAllocator::end_allocate_to_pool(PoolId pool) {
   for (auto it = routing_.begin(); it != routing_.end(); ++it) {
     if ((*it)->id == pool) {
       routing_.erase(it);
+      if (observer_ != nullptr) observer_->routing_ended(pool);
       return Status::ok_status();
     }
   }
@@ -142,6 +153,7 @@ Status CachingAllocator::release_pool(PoolId pool) {
     return internal_error("releasePool: still recording to " + pool_name(pool));
   }
   --p->use_count;
+  if (observer_ != nullptr) observer_->pool_released(pool);
   return Status::ok_status();
 }
 

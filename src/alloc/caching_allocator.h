@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "alloc/allocator_config.h"
+#include "alloc/allocator_observer.h"
 #include "alloc/allocator_stats.h"
 #include "alloc/free_block_index.h"
 #include "alloc/oom_report.h"
@@ -117,7 +118,14 @@ class CachingAllocator {
   Bytes max_memory_allocated() const { return stats_.allocated.peak; }
   Bytes max_memory_reserved() const { return stats_.reserved.peak; }
   // torch.cuda.reset_peak_memory_stats(): every peak, aggregate and by category.
-  void reset_peak_stats() { stats_.reset_peaks(); }
+  void reset_peak_stats() {
+    stats_.reset_peaks();
+    if (observer_ != nullptr) observer_->peaks_reset();
+  }
+
+  // Reports every request served from here on to `observer` (null: to nobody). `observer`
+  // must outlive the allocator or be replaced first.
+  void set_observer(AllocatorObserver* observer) { observer_ = observer; }
 
   // The numbers of the last allocation that failed for good, if any.
   const std::optional<OomReport>& last_oom() const { return last_oom_; }
@@ -218,6 +226,7 @@ class CachingAllocator {
   std::vector<std::unique_ptr<PrivatePool>> private_pools_;
   std::vector<PrivatePool*> routing_;  // PyTorch's captures_underway, oldest first
   std::uint64_t next_pool_id_ = 1;
+  AllocatorObserver* observer_ = nullptr;
 };
 
 struct CachingAllocator::State {
