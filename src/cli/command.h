@@ -37,6 +37,7 @@ Command check_command();
 Command calibrate_command();
 Command plot_command();
 Command explain_command();
+Command export_ops_command();
 
 }  // namespace gpumem::cli
 

@@ -15,9 +15,9 @@ namespace gpumem::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
-      simulate_command(), sweep_command(),   validate_command(),  report_command(),
-      diff_command(),     check_command(),   calibrate_command(), catalog_command(),
-      plot_command(),     explain_command(),
+      simulate_command(), sweep_command(),   validate_command(),   report_command(),
+      diff_command(),     check_command(),   calibrate_command(),  catalog_command(),
+      plot_command(),     explain_command(), export_ops_command(),
   };
   return kCommands;
 }
