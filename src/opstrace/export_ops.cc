@@ -15,6 +15,7 @@ Result<std::string> pytorch_alloc_conf(const AllocatorConfig& config) {
   AllocatorConfig fixed;
   fixed.max_split_size = config.max_split_size;
   fixed.max_non_split_rounding = config.max_non_split_rounding;
+  fixed.expandable_segments = config.expandable_segments;
   fixed.device_index = config.device_index;
   if (!(fixed == config)) {
     return invalid_input(
@@ -36,6 +37,8 @@ Result<std::string> pytorch_alloc_conf(const AllocatorConfig& config) {
     if (!conf.empty()) conf += ",";
     conf += "max_non_split_rounding_mb:" + std::to_string(config.max_non_split_rounding / mib(1));
   }
+  if (config.expandable_segments)
+    conf += conf.empty() ? "expandable_segments:True" : ",expandable_segments:True";
   return conf;
 }
 

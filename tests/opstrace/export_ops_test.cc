@@ -139,6 +139,12 @@ TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {
   EXPECT_EQ(*pytorch_alloc_conf(c), "max_split_size_mb:200");
   c.max_non_split_rounding = mib(40);
   EXPECT_EQ(*pytorch_alloc_conf(c), "max_split_size_mb:200,max_non_split_rounding_mb:40");
+  c.expandable_segments = true;
+  EXPECT_EQ(*pytorch_alloc_conf(c),
+            "max_split_size_mb:200,max_non_split_rounding_mb:40,expandable_segments:True");
+  AllocatorConfig grows;
+  grows.expandable_segments = true;
+  EXPECT_EQ(*pytorch_alloc_conf(grows), "expandable_segments:True");
   c.max_split_size = mib(200) + bytes(1);
   EXPECT_EQ(pytorch_alloc_conf(c).status().message(),
             "ops trace: max_split_size is not a whole number of MiB");
