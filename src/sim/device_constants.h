@@ -52,6 +52,16 @@ struct DeviceConstants {
   // Kernels and handle state a library loads into the context on first use, by library.
   // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.
   std::map<std::string, Bytes, std::less<>> library_load = {{"cublas", mib(0)}};
+
+  // What a PyTorch process takes beyond a raw CUDA one at the first graph capture and at the
+  // first kernel, outside the caching allocator; zero for gpumem-probe's raw process.
+  // Measured with the torch probe on an H200, PyTorch 2.11 (reports/probe/h200x1/
+  // torch-facts): a capture's side stream creates PyTorch's stream pool (70 MiB), the
+  // capture's generator tensors take a 2 MiB segment on that stream and their fill loads
+  // the ATen kernel module (92 MiB under lazy loading); the runner's first kernel loads its
+  // own module (2 MiB). Calibration fits both (src/calib/parameters.cc).
+  Bytes pytorch_first_capture = bytes(0);
+  Bytes pytorch_first_kernel = bytes(0);
   friend bool operator==(const DeviceConstants&, const DeviceConstants&) = default;
 };
 

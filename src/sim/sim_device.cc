@@ -124,17 +124,24 @@ void SimDevice::ipc_close(DevicePtr mapped) {
 Status SimDevice::begin_graph_capture() {
   if (state_.capturing) return internal_error("graph capture begun twice");
   GPUMEM_RETURN_IF_ERROR(init_context());
+  if (!state_.captured_before && constants_.pytorch_first_capture > bytes(0)) {
+    GPUMEM_RETURN_IF_ERROR(charge_driver(constants_.pytorch_first_capture, Category::kContext,
+                                         "PyTorch's first graph capture"));
+  }
+  state_.captured_before = true;
   state_.capturing = true;
   state_.nodes_in_capture = 0;
   return {};
 }
 
-Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) {
-  if (state_.capturing) ++state_.nodes_in_capture;
-  return {};
-}
+Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) { return launch_kernels(1, {}); }
 
 Status SimDevice::launch_kernels(int count, Bytes) {
+  if (count > 0 && !state_.launched_before && constants_.pytorch_first_kernel > bytes(0)) {
+    GPUMEM_RETURN_IF_ERROR(charge_driver(constants_.pytorch_first_kernel, Category::kContext,
+                                         "the first kernel's module"));
+  }
+  state_.launched_before = state_.launched_before || count > 0;
   if (state_.capturing) state_.nodes_in_capture += count;
   return {};
 }

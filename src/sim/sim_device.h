@@ -92,6 +92,8 @@ class SimDevice final : public Device {
     Bytes graph_exec_used;
     Bytes graph_exec_reserved;
     bool capturing = false;
+    bool captured_before = false;
+    bool launched_before = false;
     int nodes_in_capture = 0;
     int graphs = 0;
     std::unordered_map<std::string, bool> libraries_loaded;

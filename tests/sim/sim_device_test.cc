@@ -126,5 +126,33 @@ TEST(SimDevice, KernelsLaunchedTogetherCountAsManyNodes) {
   }
 }
 
+TEST(SimDevice, APytorchProcessPaysOnceAtItsFirstCaptureAndFirstKernel) {
+  DeviceConstants k;
+  k.pytorch_first_capture = mib(164);
+  k.pytorch_first_kernel = mib(2);
+  SimDevice d(h200(), k, bytes(0));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes context = d.used();
+  ASSERT_TRUE(d.launch_kernels(0, bytes(0)).ok());  // no kernel launched: nothing loaded
+  EXPECT_EQ(d.used(), context);
+  ASSERT_TRUE(d.launch_kernels(3, bytes(0)).ok());
+  ASSERT_TRUE(d.launch_kernel({}, bytes(0)).ok());
+  EXPECT_EQ((d.used() - context).value(), 2LL << 20);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(d.begin_graph_capture().ok());
+    ASSERT_TRUE(d.end_graph_capture().ok());
+  }
+  EXPECT_EQ((d.used() - context).value(), 166LL << 20);
+  EXPECT_EQ(d.used_by(Category::kGraphs).value(), 0);  // the two empty graphs fit the chunk
+  // A raw process (gpumem-probe's, the defaults) pays neither.
+  SimDevice raw(h200(), DeviceConstants{}, bytes(0));
+  ASSERT_TRUE(raw.init_context().ok());
+  ASSERT_TRUE(raw.launch_kernels(3, bytes(0)).ok());
+  ASSERT_TRUE(raw.begin_graph_capture().ok());
+  ASSERT_TRUE(raw.end_graph_capture().ok());
+  EXPECT_EQ(raw.used(), raw.used_by(Category::kContext));
+  EXPECT_EQ(raw.used(), context);
+}
+
 }  // namespace
 }  // namespace gpumem
