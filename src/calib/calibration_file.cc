@@ -48,6 +48,14 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
   CalibrationFile f;
   f.name = r.string("name", true).value_or("");
   f.gpu = r.string("gpu", true).value_or("");
+  if (std::optional<std::string> probe = r.string("probe")) {
+    f.probe = *probe;
+    if (f.probe != kRawProbe && f.probe != kTorchProbe) {
+      diags.error(location(path, doc->root["probe"]),
+                  "unknown probe '" + f.probe + "'; gpumem knows " + std::string(kRawProbe) +
+                      " and " + std::string(kTorchProbe));
+    }
+  }
   f.provenance = read_texts(r, "provenance");
   f.residuals = read_texts(r, "residuals");
   if (YAML::Node c = r.child("constants", true); c.IsDefined()) {
@@ -76,7 +84,9 @@ std::string calibration_file_text(const CalibrationFile& f) {
   std::string out =
       "# Written by `gpumem calibrate`: constants fitted by least squares to probe traces.\n"
       "# Do not edit by hand; run the calibration again.\n";
-  out += fmt::format("name: {}\ngpu: {}\nprovenance:\n", f.name, f.gpu);
+  out += fmt::format("name: {}\ngpu: {}\n", f.name, f.gpu);
+  if (f.probe != kRawProbe) out += fmt::format("probe: {}\n", f.probe);
+  out += "provenance:\n";
   for (const auto& [k, v] : f.provenance) out += fmt::format("  {}: {}\n", k, quoted(v));
   out += "constants:\n";
   for (const auto& [k, v] : f.constants) out += fmt::format("  {}: {}B\n", k, v.value());

@@ -40,6 +40,13 @@ const std::vector<Parameter>& parameters() {
       {"nccl_launch_stack_per_thread", "kernel stack per resident thread of NCCL's first launch",
        [](const SimulationConstants& c) { return c.nccl.launch_stack_per_thread; },
        [](SimulationConstants& c, Bytes v) { c.nccl.launch_stack_per_thread = v; }, bytes(64)},
+      {"pytorch_first_capture",
+       "a PyTorch process's first graph capture: stream pool, generator segment, ATen module",
+       [](const SimulationConstants& c) { return c.device.pytorch_first_capture; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_first_capture = v; }, mib(16), true},
+      {"pytorch_first_kernel", "the module of a PyTorch process's first kernel",
+       [](const SimulationConstants& c) { return c.device.pytorch_first_kernel; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_first_kernel = v; }, mib(2), true},
   };
   return kParameters;
 }

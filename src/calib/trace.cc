@@ -43,6 +43,13 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     }
     Trace t;
     t.file = path;
+    if (j.contains("probe")) {
+      t.probe = j.at("probe").get<std::string>();
+      if (t.probe != kRawProbe && t.probe != kTorchProbe) {
+        return invalid_input(path + ": unknown probe '" + t.probe + "' (gpumem knows " +
+                             std::string(kRawProbe) + " and " + std::string(kTorchProbe) + ")");
+      }
+    }
     t.scenario = j.at("scenario").get<std::string>();
     t.scenario_file = j.at("scenario_file").get<std::string>();
     t.rank = json_integer<int>(j.at("rank"), 0);
@@ -54,6 +61,8 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     if (device.contains("nvml") && device.at("nvml").contains("driver_version")) {
       t.driver_version = device.at("nvml").at("driver_version").get<std::string>();
     }
+    if (prov.contains("torch_version"))
+      t.torch_version = prov.at("torch_version").get<std::string>();
     t.cuda_runtime = json_integer<int>(prov.at("cuda_runtime_version"), 0);
     t.nccl_version = json_integer<int>(prov.at("nccl_version"), 0);
     t.cuda_total = bytes(json_integer<std::int64_t>(device.at("total_global_mem"), 0));

@@ -19,6 +19,12 @@
 
 namespace gpumem {
 
+// Which probe made a trace (its "probe" field): gpumem-probe runs the start-up program in a
+// raw CUDA process and writes no such field; the torch probe (src/probe/torch) replays it
+// in a PyTorch process. A calibration is fitted to, and checks, the traces of one probe.
+inline constexpr std::string_view kRawProbe = "gpumem-probe";
+inline constexpr std::string_view kTorchProbe = "torch";
+
 struct TraceStep {
   std::string name;
   std::string outcome;  // "ok", "out_of_memory", "aborted", "engine_error", "error"
@@ -35,6 +41,8 @@ struct TraceStep {
 
 struct Trace {
   std::string file;
+  std::string probe{kRawProbe};
+  std::string torch_version;  // the torch probe's PyTorch; empty for gpumem-probe
   std::string scenario;
   std::string scenario_file;
   int rank = 0;

@@ -10,7 +10,8 @@
 namespace gpumem::cli {
 
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
-                                                      const std::string& pin, Diagnostics& diags) {
+                                                      const std::string& pin, Diagnostics& diags,
+                                                      std::string_view probe) {
   const GpuSpec* gpu = ws.gpus.find(s.hardware.gpu);
   if (gpu == nullptr) return std::nullopt;  // reported by the scenario reader
   namespace fs = std::filesystem;
@@ -38,7 +39,7 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   for (const std::string& path : files) {
     std::optional<CalibrationFile> f = load_calibration_file(path, diags);
     if (!f) return std::nullopt;
-    if (f->gpu == gpu->name) return constants_from(*f, *gpu);
+    if (f->gpu == gpu->name && f->probe == probe) return constants_from(*f, *gpu);
   }
   return default_constants(*gpu);
 }

@@ -2,6 +2,10 @@
 // to every probe trace found under DIR... (least squares, calib/fit.h), holding out the
 // scenarios named by --hold-out, and writes the calibration file and, per <gpu>x<count>, a
 // report (reports/calibration/) with the check table of every trace, fitted and held out.
+// One probe's traces at a time (--probe): gpumem-probe's raw CUDA process, or the torch
+// probe's PyTorch process, whose fit starts from the raw calibration of the GPU and adds
+// the constants only a PyTorch process has; traces of the other probe are counted and left
+// out.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -11,6 +15,8 @@
 
 #include "calib/calibration_file.h"
 #include "calib/fit.h"
+#include "calib/replayed_decisions.h"
+#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/output_guard.h"
 #include "cli/workspace.h"
@@ -35,6 +41,7 @@ Command calibrate_command() {
               std::string output;
               std::vector<std::string> hold_out;
               std::string report_dir = "reports/calibration";
+              std::string probe{kRawProbe};
             };
             auto o = std::make_shared<Options>();
             app.add_option("traces", o->roots, "directories searched for probe traces")->required();
@@ -42,12 +49,20 @@ Command calibrate_command() {
             app.add_option("--hold-out", o->hold_out, "scenario names checked but never fitted on");
             app.add_option("--report-dir", o->report_dir, "where the <gpu>x<count>.md reports go")
                 ->capture_default_str();
+            app.add_option("--probe", o->probe, "whose traces: gpumem-probe or torch")
+                ->capture_default_str();
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
+              if (o->probe != kRawProbe && o->probe != kTorchProbe) {
+                diags.error({}, "--probe " + o->probe + ": gpumem knows gpumem-probe and torch");
+                return report_diagnostics(diags);
+              }
+              const bool pytorch = o->probe == kTorchProbe;
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
               std::vector<FitRun> runs;
+              int other_probe = 0;
               const std::set<std::string> held(o->hold_out.begin(), o->hold_out.end());
               for (const std::string& root : o->roots) {
                 for (const std::string& dir : find_trace_dirs(root)) {
@@ -56,17 +71,22 @@ Command calibrate_command() {
                     diags.error({}, traces.status().message());
                     continue;
                   }
+                  if (traces->front().probe != o->probe) {
+                    ++other_probe;
+                    continue;
+                  }
                   std::optional<Scenario> s = load_scenario(
                       (std::filesystem::path(dir) / "scenario.yaml").string(), ws->gpus, diags);
                   if (!s) continue;
                   s->name = traces->front().scenario;  // the copy is named scenario.yaml
+                  *s = with_replayed_decisions(std::move(*s), traces->front());
                   const bool held_out = held.count(s->name) > 0;
                   runs.push_back({dir, std::move(*s), std::move(*traces), held_out});
                 }
               }
               if (!diags.empty()) return report_diagnostics(diags);
               if (runs.empty()) {
-                diags.error({}, "no probe traces found");
+                diags.error({}, "no traces of the " + o->probe + " probe found");
                 return report_diagnostics(diags);
               }
               const GpuSpec* gpu = ws->gpus.find(runs.front().scenario.hardware.gpu);
@@ -77,10 +97,17 @@ Command calibrate_command() {
               }
               if (!diags.empty() || gpu == nullptr) return report_diagnostics(diags);
               std::vector<const Parameter*> params;
-              for (const Parameter& p : calibration_parameters()) params.push_back(&p);
+              for (const Parameter& p : calibration_parameters()) {
+                if (!p.pytorch_only || pytorch) params.push_back(&p);
+              }
+              // A PyTorch process runs on the raw one: its fit starts from the GPU's raw
+              // calibration, so what its traces cannot show (NCCL on one GPU) stays fitted.
+              std::optional<SimulationConstants> start = default_constants(*gpu);
+              if (pytorch) start = choose_calibration(*ws, runs.front().scenario, "", diags);
+              if (!start) return report_diagnostics(diags);
               const CheckTolerances tolerances;
-              Result<FitOutcome> fit = fit_constants(runs, ws->gpus, ws->models,
-                                                     default_constants(*gpu), params, tolerances);
+              Result<FitOutcome> fit =
+                  fit_constants(runs, ws->gpus, ws->models, *start, params, tolerances);
               if (!fit.ok()) {
                 diags.error({}, fit.status().message());
                 return report_diagnostics(diags);
@@ -89,10 +116,15 @@ Command calibrate_command() {
               CalibrationFile file;
               file.name = std::filesystem::path(o->output).stem().string();
               file.gpu = gpu->name;
+              file.probe = o->probe;
               file.provenance = {{"gpu", t.gpu_name},
                                  {"driver", t.driver_version},
                                  {"cuda_runtime", std::to_string(t.cuda_runtime)},
                                  {"nccl", std::to_string(t.nccl_version)}};
+              if (pytorch) {
+                file.provenance.emplace_back("pytorch", t.torch_version);
+                file.provenance.emplace_back("started_from", start->name);
+              }
               std::string fitted_dirs;
               std::string held_dirs;
               for (const FitRun& r : runs) {
@@ -142,9 +174,10 @@ Command calibrate_command() {
                                       format_mib(value));
                 }
                 text += "\n" + body;
+                const std::string stem =
+                    fmt::format("{}x{}{}", short_name, count, pytorch ? "-torch" : "");
                 Result<std::string> path =
-                    file_in_directory(o->report_dir, fmt::format("{}x{}", short_name, count), ".md",
-                                      "the GPU's name");
+                    file_in_directory(o->report_dir, stem, ".md", "the GPU's name");
                 if (!path.ok()) {
                   diags.error({}, path.status().message());
                   return report_diagnostics(diags);
@@ -157,6 +190,9 @@ Command calibrate_command() {
               }
               std::printf("fitted: %s\nheld out: %s\nwrote %s\n", summary_text(fitted).c_str(),
                           summary_text(held_out).c_str(), o->output.c_str());
+              if (other_probe > 0) {
+                std::printf("left out: %d trace directories of the other probe\n", other_probe);
+              }
               return report_diagnostics(diags);
             };
           }};

@@ -7,11 +7,14 @@
 //   gpumem check --trace DIR --timeline run.json   (both start-ups side by side in Perfetto)
 //
 // Each trace directory holds the scenario it ran (scenario.yaml); a SCENARIO argument
-// overrides it.
+// overrides it. A trace of the torch probe is simulated with the calibration of the PyTorch
+// process (model/calibration files with `probe: torch`), gpumem-probe's with the raw one;
+// each report names the probe and the calibration.
 #include <cstdio>
 #include <filesystem>
 
 #include "calib/check.h"
+#include "calib/replayed_decisions.h"
 #include "calib/trace.h"
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
@@ -115,8 +118,21 @@ Command check_command() {
               continue;
             }
             if (o->scenario.empty()) s->name = traces->front().scenario;
+            *s = with_replayed_decisions(std::move(*s), traces->front());
+            const std::string probe = traces->front().probe;
+            for (const Trace& t : *traces) {
+              if (t.probe != probe) {
+                local.error(
+                    {}, dir + ": traces of two probes (" + probe + ", " + t.probe + ") in one run");
+              }
+            }
+            // A torch probe trace is checked against the PyTorch process's calibration.
             std::optional<SimulationConstants> constants =
-                choose_calibration(*ws, *s, o->calibration, local);
+                choose_calibration(*ws, *s, o->calibration, local, probe);
+            if (!local.empty()) {
+              diags.append(local);
+              continue;
+            }
             if (!constants) {
               diags.append(local);
               continue;

@@ -7,6 +7,7 @@
 #include "calib/calibration_file.h"
 #include "calib/check.h"
 #include "calib/fit.h"
+#include "calib/replayed_decisions.h"
 #include "calib/trace.h"
 #include "support/test_catalogs.h"
 
@@ -145,6 +146,46 @@ TEST(Fit, RecoversContextAndCublasFromRepeatedRuns) {
   EXPECT_EQ(e.steps, 27);  // 9 steps x 3 runs
 }
 
+// A torch-probe replay of the same start-up (PyTorch 2.11 on an H200): the probe is named,
+// and checked with the PyTorch process's calibration and the replayed program's decisions
+// pinned, every step agrees within 2.07 MiB.
+TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
+  const std::string run = GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/run7";
+  Result<std::vector<Trace>> traces = read_trace_dir(run);
+  ASSERT_TRUE(traces.ok()) << traces.status().message();
+  const Trace& t = traces->front();
+  EXPECT_EQ(t.probe, "torch");
+  EXPECT_EQ(t.torch_version, "2.11.0+cu130");
+  // The first capture: stream pool 70 MiB, generator segment 2 MiB, ATen module 92 MiB
+  // beyond what gpumem-probe's raw process takes (576 MiB in run1).
+  EXPECT_EQ(t.step("cuda_graphs")->taken->value(), 738LL << 20);
+  EXPECT_EQ(read_trace_dir(kRun)->front().probe, "gpumem-probe");
+
+  const Scenario s = with_replayed_decisions(scenario_of(run), t);
+  EXPECT_EQ(s.observed.free_before_weights->value(), 149'557'425'883);
+  EXPECT_EQ(s.observed.free_after_weights->value(), 133'428'229'851);
+  EXPECT_FALSE(with_replayed_decisions(scenario_of(kRun), *read_trace_dir(kRun)->begin())
+                   .observed.free_before_weights);
+  const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
+  Diagnostics diags;
+  std::optional<CalibrationFile> file = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", diags);
+  ASSERT_TRUE(file) << diags.to_string();
+  EXPECT_EQ(file->probe, "torch");
+  std::optional<Ledger> l = simulate_scenario(
+      s, SimulationInputs{catalogs().gpus, catalogs().models, constants_from(*file, gpu)}, diags);
+  ASSERT_TRUE(l) << diags.to_string();
+  const CheckResult r = check_ledger(*l, *traces, CheckTolerances{});
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(r.compared_steps, 9);
+  EXPECT_EQ(r.median_abs_error.value(), 0);
+  EXPECT_EQ(r.max_abs_error.value(), 2'172'141);  // cuda_graphs, 2.07 MiB
+  EXPECT_EQ(r.probe,
+            "torch (PyTorch 2.11.0+cu130, CUDA runtime 13000, NCCL 22809, driver 580.159.04, "
+            "NVIDIA H200)");
+  EXPECT_NE(render_check(r).find("Probe: torch (PyTorch 2.11.0+cu130"), std::string::npos);
+}
+
 TEST(CalibrationFile, RoundTripsAndRejectsUnknownConstants) {
   CalibrationFile f;
   f.name = "h200-test";
@@ -172,6 +213,19 @@ TEST(CalibrationFile, RoundTripsAndRejectsUnknownConstants) {
   EXPECT_EQ(bad.to_string(), path +
                                  ":4:3: unknown calibration constant 'contxt'; did you mean "
                                  "'context'?\n");
+
+  // The probe a calibration was fitted for: written only when it is not gpumem-probe.
+  EXPECT_EQ(back->probe, "gpumem-probe");
+  EXPECT_EQ(calibration_file_text(f).find("probe:"), std::string::npos);
+  f.probe = "torch";
+  EXPECT_NE(calibration_file_text(f).find("\nprobe: torch\n"), std::string::npos);
+  out = std::fopen(path.c_str(), "w");
+  std::fputs("name: x\ngpu: h200-sxm-141gb\nprobe: pytorch\nconstants:\n  context: 1GiB\n", out);
+  std::fclose(out);
+  Diagnostics unknown;
+  EXPECT_FALSE(load_calibration_file(path, unknown));
+  EXPECT_EQ(unknown.to_string(),
+            path + ":3:8: unknown probe 'pytorch'; gpumem knows gpumem-probe and torch\n");
 }
 
 }  // namespace
