@@ -588,12 +588,14 @@ void CachingAllocator::release_cached_blocks() {
       kept.push_back(std::move(p));
       continue;
     }
-    // Deleted; a block still allocated in it (expandable segments only) keeps it alive.
-    const PrivatePool* gone = p.get();
-    const bool in_use = std::any_of(blocks_.begin(), blocks_.end(), [gone](const Block& b) {
-      return b.live && b.allocated && b.pool->owner == gone;
+    // Deleted. Under expandable segments it can still hold blocks (an allocated one, the
+    // rest of a partly free page, its unmapped range): their records keep it alive.
+    const BlockPool* small = &p->small;
+    const BlockPool* large = &p->large;
+    const bool holds_blocks = std::any_of(blocks_.begin(), blocks_.end(), [&](const Block& b) {
+      return b.live && (b.pool == small || b.pool == large);
     });
-    if (in_use) {
+    if (holds_blocks) {
       p->orphaned = true;
       orphaned_pools_.push_back(std::move(p));
     }

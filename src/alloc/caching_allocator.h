@@ -225,7 +225,7 @@ class CachingAllocator {
     int use_count = 1;
     int segments = 0;  // PyTorch's cudaMalloc_count
     Bytes reserved;
-    bool orphaned = false;  // deleted by PyTorch while a block still lived in it
+    bool orphaned = false;  // deleted by PyTorch while blocks of its own remained
     BlockPool large;
     BlockPool small;
   };
@@ -268,8 +268,8 @@ class CachingAllocator {
   BlockPool large_;
   BlockPool small_;
   std::vector<std::unique_ptr<PrivatePool>> private_pools_;
-  // Pools PyTorch deleted while a block still lived in them (expandable segments only): kept
-  // so that their blocks stay valid.
+  // Pools PyTorch deleted while blocks of theirs remained (expandable segments only): kept
+  // so that those blocks stay valid.
   std::vector<std::unique_ptr<PrivatePool>> orphaned_pools_;
   std::vector<PrivatePool*> routing_;  // PyTorch's captures_underway, oldest first
   std::uint64_t next_pool_id_ = 1;
