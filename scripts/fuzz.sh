@@ -7,7 +7,8 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# Defaults: 30 seconds, every target (size gpu_entry model_entry hf_config scenario trace nccl_log),
+# Defaults: 30 seconds, every target (size gpu_entry model_entry hf_config scenario trace
+# calibration nccl_log explain_log),
 # GPUMEM_FUZZ_JOBS (default: the number of cores) targets at a time. Prints the executions
 # each target made.
 set -euo pipefail
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(size gpu_entry model_entry hf_config scenario trace nccl_log)
+((${#targets[@]})) || targets=(size gpu_entry model_entry hf_config scenario trace calibration nccl_log explain_log)
 jobs=${GPUMEM_FUZZ_JOBS:-$(nproc)}
 build=build-fuzz
 

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "calib/parameters.h"
 #include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -37,8 +40,20 @@ std::string quoted(const std::string& s) {
 
 }  // namespace
 
-std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags) {
-  Result<YamlDocument> doc = load_yaml_file(path, InputKind::kCatalog);
+std::optional<CalibrationFile> load_calibration_file(const std::string& path,
+                                                     const GpuCatalog& gpus, Diagnostics& diags) {
+  Result<std::string> text = read_file(path, InputKind::kCatalog);
+  if (!text.ok()) {
+    diags.error({}, text.status().message());
+    return std::nullopt;
+  }
+  return parse_calibration_file(path, *text, gpus, diags);
+}
+
+std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
+                                                      const std::string& text,
+                                                      const GpuCatalog& gpus, Diagnostics& diags) {
+  Result<YamlDocument> doc = parse_yaml(path, text);
   if (!doc.ok()) {
     diags.error({}, doc.status().message());
     return std::nullopt;
@@ -48,12 +63,16 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
   CalibrationFile f;
   f.name = r.string("name", true).value_or("");
   f.gpu = r.string("gpu", true).value_or("");
+  // A GPU name the catalog does not hold would match no scenario, and that GPU would be
+  // simulated uncalibrated without a word.
+  if (!f.gpu.empty() && gpus.find(f.gpu) == nullptr) {
+    r.error(r.child("gpu"), "unknown GPU '" + f.gpu + "'" + did_you_mean(f.gpu, gpus.names()));
+  }
   if (std::optional<std::string> probe = r.string("probe")) {
     f.probe = *probe;
     if (f.probe != kRawProbe && f.probe != kTorchProbe) {
-      diags.error(location(path, doc->root["probe"]),
-                  "unknown probe '" + f.probe + "'; gpumem knows " + std::string(kRawProbe) +
-                      " and " + std::string(kTorchProbe));
+      r.error(r.child("probe"), "unknown probe '" + f.probe + "'; gpumem knows " +
+                                    std::string(kRawProbe) + " and " + std::string(kTorchProbe));
     }
   }
   f.provenance = read_texts(r, "provenance");
@@ -61,6 +80,7 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
   if (YAML::Node c = r.child("constants", true); c.IsDefined()) {
     MapReader cr(path, c, "'constants'", diags);
     if (cr.valid()) {
+      std::set<std::string> seen;
       for (auto it = c.begin(); it != c.end(); ++it) {
         const YAML::Node key = it->first;
         const std::string name = key.Scalar();
@@ -69,8 +89,29 @@ std::optional<CalibrationFile> load_calibration_file(const std::string& path, Di
                                                did_you_mean(name, parameter_names()));
           continue;
         }
+        // gpumem-probe's raw process has none of a PyTorch process's constants (zero).
+        if (find_parameter(name)->pytorch_only && f.probe != kTorchProbe) {
+          diags.error(location(path, key), "calibration constant '" + name +
+                                               "' belongs to a PyTorch process; only a "
+                                               "calibration with 'probe: torch' gives it");
+          continue;
+        }
+        if (!seen.insert(name).second) {
+          diags.error(location(path, key), "calibration constant '" + name + "' is given twice");
+          continue;
+        }
         if (std::optional<Bytes> v = scalar_size(path, it->second, "'" + name + "'", diags)) {
           f.constants.emplace_back(name, *v);
+        }
+      }
+      // A constant left out would take its published default while every report says
+      // "calibrated": a calibration gives them all.
+      for (const Parameter& p : calibration_parameters()) {
+        if (p.pytorch_only && f.probe != kTorchProbe) continue;
+        if (seen.count(std::string(p.name)) == 0) {
+          diags.error(location(path, c), "calibration constant '" + std::string(p.name) +
+                                             "' is missing; a calibration file gives every "
+                                             "constant (gpumem calibrate writes them all)");
         }
       }
     }

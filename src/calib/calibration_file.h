@@ -22,7 +22,7 @@
 #include "calib/trace.h"
 #include "catalog/gpu_catalog.h"
 #include "core/diagnostics.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 
@@ -35,7 +35,15 @@ struct CalibrationFile {
   std::vector<std::pair<std::string, std::string>> residuals;
 };
 
-std::optional<CalibrationFile> load_calibration_file(const std::string& path, Diagnostics& diags);
+// Reads and checks a calibration file: its GPU must be in `gpus`, every constant of
+// calib/parameters.h given once (those only a PyTorch process has in a `probe: torch` file
+// alone); errors as file:line:col in `diags`.
+std::optional<CalibrationFile> load_calibration_file(const std::string& path,
+                                                     const GpuCatalog& gpus, Diagnostics& diags);
+// The same, from the file's text; `path` is used in messages.
+std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
+                                                      const std::string& text,
+                                                      const GpuCatalog& gpus, Diagnostics& diags);
 
 // The YAML text of `file`, deterministic.
 std::string calibration_file_text(const CalibrationFile& file);

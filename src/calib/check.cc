@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include "runtime/fact_ids.h"
+
 namespace gpumem {
 namespace {
 
@@ -23,13 +25,12 @@ std::optional<double> numeric(const Fact& f) {
 // The engine's numbers whose measured and predicted values must agree closely, each with the
 // step whose stated uncertainty (relative to that step's memory) it inherits.
 struct KeyFact {
-  std::string_view key;
+  std::string_view id;
   std::string_view step;
 };
-constexpr KeyFact kKeyFacts[] = {{"F (free before weights, world MIN)", "weights"},
-                                 {"A (free after weights, world MIN)", "weights"},
-                                 {"max_total_num_tokens", "kv_cache"},
-                                 {"GPU KV cache size (tokens)", "kv_cache"}};
+constexpr KeyFact kKeyFacts[] = {{fact_id::kFreeBeforeWeights, "weights"},
+                                 {fact_id::kFreeAfterWeights, "weights"},
+                                 {fact_id::kKvTokens, "kv_cache"}};
 
 }  // namespace
 
@@ -95,7 +96,7 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
         r.failures.push_back(
             fmt::format("GPU {}: step '{}' is predicted but was not measured", t.rank, s.name));
       }
-      if (const Fact* u = g.fact(std::string(kStepUncertaintyPrefix) + s.name)) {
+      if (const Fact* u = g.fact(fact_id::step_uncertainty(s.name))) {
         if (const auto* b = std::get_if<Bytes>(&u->value)) c.uncertainty = *b;
       }
       if (c.comparable) {
@@ -118,12 +119,12 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
             fmt::format("GPU {}: step '{}' was measured but is not predicted", t.rank, m.name));
       }
     }
-    for (const auto& [key, step] : kKeyFacts) {
-      const Fact* p = g.fact(key);
+    for (const auto& [id, step] : kKeyFacts) {
+      const Fact* p = g.fact(id);
       const Fact* m = nullptr;
-      for (const Fact& f : t.facts) m = f.key == key ? &f : m;
+      for (const Fact& f : t.facts) m = f.id == id ? &f : m;
       if (p == nullptr || m == nullptr || !numeric(*p) || !numeric(*m)) continue;
-      FactComparison fc{t.rank, std::string(key), *numeric(*p), *numeric(*m), 0};
+      FactComparison fc{t.rank, p->label, *numeric(*p), *numeric(*m), 0};
       fc.relative_error =
           fc.measured == 0 ? 0 : std::fabs(fc.predicted - fc.measured) / std::fabs(fc.measured);
       double limit = tolerances.fact_relative_error;
@@ -134,8 +135,8 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
         }
       }
       if (fc.relative_error > limit) {
-        r.failures.push_back(fmt::format("GPU {}: {} off by {:.3f} % (limit {:.3f} %)", t.rank, key,
-                                         100 * fc.relative_error, 100 * limit));
+        r.failures.push_back(fmt::format("GPU {}: {} off by {:.3f} % (limit {:.3f} %)", t.rank,
+                                         p->label, 100 * fc.relative_error, 100 * limit));
       }
       r.facts.push_back(std::move(fc));
     }

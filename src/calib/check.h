@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "calib/trace.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

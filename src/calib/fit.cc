@@ -63,6 +63,9 @@ Result<FitOutcome> fit_constants(const std::vector<FitRun>& runs, const GpuCatal
   std::vector<double> theta;
   for (const Parameter* p : params) theta.push_back(static_cast<double>(p->get(start).value()));
   FitOutcome out;
+  // Every simulation of the fit shares weight lists; a weight load is restored only from
+  // equal device constants, so nudged constants replay theirs.
+  SimulationCache cache;
   for (int iter = 0; iter < max_iterations; ++iter) {
     std::vector<double> residual;
     std::vector<std::vector<double>> columns(params.size());
@@ -71,14 +74,15 @@ Result<FitOutcome> fit_constants(const std::vector<FitRun>& runs, const GpuCatal
       if (run.held_out) continue;
       std::vector<double> measured;
       Result<std::vector<double>> base =
-          predictions(run, SimulationInputs{gpus, models, current}, &measured);
+          predictions(run, SimulationInputs{gpus, models, current, &cache}, &measured);
       if (!base.ok()) return base.status();
       for (size_t i = 0; i < base->size(); ++i) residual.push_back(measured[i] - (*base)[i]);
       for (size_t j = 0; j < params.size(); ++j) {
         std::vector<double> nudged_theta = theta;
         nudged_theta[j] += static_cast<double>(params[j]->step.value());
         Result<std::vector<double>> nudged = predictions(
-            run, SimulationInputs{gpus, models, with_values(start, params, nudged_theta)}, nullptr);
+            run, SimulationInputs{gpus, models, with_values(start, params, nudged_theta), &cache},
+            nullptr);
         if (!nudged.ok()) return nudged.status();
         for (size_t i = 0; i < base->size(); ++i) {
           columns[j].push_back(((*nudged)[i] - (*base)[i]) /

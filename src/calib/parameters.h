@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <variant>
 
+#include "runtime/fact_ids.h"
+
 namespace gpumem {
 namespace {
 
@@ -13,12 +15,12 @@ struct Pin {
   std::optional<Bytes> ScenarioObserved::*field;
 };
 constexpr Pin kPins[] = {
-    {"F (free before weights, world MIN)", &ScenarioObserved::free_before_weights},
-    {"A (free after weights, world MIN)", &ScenarioObserved::free_after_weights},
-    {"model_memory_usage", &ScenarioObserved::model_loading},
-    {"torch peak increase (activation peak)", &ScenarioObserved::activation_peak},
-    {"non-torch increase", &ScenarioObserved::non_torch_memory},
-    {"cuda graph estimate", &ScenarioObserved::cuda_graph_estimate},
+    {fact_id::kFreeBeforeWeights, &ScenarioObserved::free_before_weights},
+    {fact_id::kFreeAfterWeights, &ScenarioObserved::free_after_weights},
+    {fact_id::kWeightsBytes, &ScenarioObserved::model_loading},
+    {fact_id::kActivationPeakBytes, &ScenarioObserved::activation_peak},
+    {"non_torch_bytes", &ScenarioObserved::non_torch_memory},
+    {"cuda_graph_estimate_bytes", &ScenarioObserved::cuda_graph_estimate},
 };
 
 }  // namespace
@@ -27,7 +29,7 @@ Scenario with_replayed_decisions(Scenario s, const Trace& trace) {
   if (trace.probe != kTorchProbe) return s;
   for (const Pin& pin : kPins) {
     for (const Fact& f : trace.facts) {
-      if (f.key != pin.fact) continue;
+      if (f.id != pin.fact) continue;
       if (const auto* b = std::get_if<Bytes>(&f.value)) s.observed.*pin.field = *b;
     }
   }

@@ -5,8 +5,9 @@
 
 #include "core/atomic_file.h"
 #include "core/directory.h"
-#include "sim/json_integer.h"
-#include "sim/ledger_json.h"
+#include "core/json_location.h"
+#include "runtime/json_integer.h"
+#include "runtime/ledger_json.h"
 
 namespace gpumem {
 
@@ -38,8 +39,14 @@ Result<Trace> read_trace(const std::string& path) {
 Result<Trace> parse_trace(const std::string& path, const std::string& text) {
   try {
     const Json j = Json::parse(text);
-    if (j.at("format").get<std::string>() != "gpumem.trace.v1") {
-      return invalid_input(path + ": not a gpumem.trace.v1 trace");
+    // v1 and /2 differ only in how facts are keyed, which facts_from_json reads both ways.
+    const std::string format = j.at("format").get<std::string>();
+    if (format != "gpumem.trace/2" && format != "gpumem.trace.v1") {
+      return invalid_input(Diagnostic{location_of_pointer(path, text, "/format"),
+                                      "not a gpumem probe trace (format '" + format +
+                                          "'; gpumem reads "
+                                          "gpumem.trace/2 and gpumem.trace.v1)"}
+                               .to_string());
     }
     Trace t;
     t.file = path;
@@ -96,7 +103,7 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     t.facts = facts_from_json(j.at("facts"));
     return t;
   } catch (const nlohmann::json::exception& e) {
-    return invalid_input(path + ": malformed trace: " + e.what());
+    return invalid_input(json_error(path, text, "malformed trace", e));
   }
 }
 
@@ -113,7 +120,64 @@ Result<std::vector<Trace>> read_trace_dir(const std::string& dir) {
   }
   if (out.empty()) return not_found(dir + ": no trace.rank<R>.json here");
   std::sort(out.begin(), out.end(), [](const Trace& a, const Trace& b) { return a.rank < b.rank; });
+  // One run of one scenario: every rank once, and the ranks agree on what they ran. A missing
+  // or doubled rank, or traces of two runs mixed in one directory, would be checked (and
+  // fitted) as if they were one start-up.
+  const Trace& first = out.front();
+  for (const Trace& t : out) {
+    const auto disagree = [&](const char* what, const std::string& a, const std::string& b) {
+      return invalid_input(t.file + ": " + what + " '" + b + "' disagrees with " + first.file +
+                           " ('" + a + "'); a trace directory holds one run");
+    };
+    if (t.world_size != first.world_size) {
+      return disagree("world size", std::to_string(first.world_size), std::to_string(t.world_size));
+    }
+    if (t.scenario != first.scenario) return disagree("scenario", first.scenario, t.scenario);
+    if (t.gpu_name != first.gpu_name) return disagree("GPU", first.gpu_name, t.gpu_name);
+    // Each probe's traces are checked with its own calibration.
+    if (t.probe != first.probe) return disagree("probe", first.probe, t.probe);
+    if (t.rank >= t.world_size) {
+      return invalid_input(t.file + ": rank " + std::to_string(t.rank) +
+                           " is not below the world size " + std::to_string(t.world_size));
+    }
+  }
+  for (size_t r = 0; r < out.size(); ++r) {
+    if (r > 0 && out[r].rank == out[r - 1].rank) {
+      return invalid_input(out[r].file + ": rank " + std::to_string(out[r].rank) +
+                           " is traced twice (also " + out[r - 1].file + ")");
+    }
+  }
+  if (static_cast<int>(out.size()) != first.world_size) {
+    std::string missing;
+    size_t next = 0;
+    for (int r = 0; r < first.world_size; ++r) {
+      if (next < out.size() && out[next].rank == r) {
+        ++next;
+      } else {
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      }
+    }
+    return invalid_input(dir + ": world size " + std::to_string(first.world_size) + " but " +
+                         std::to_string(out.size()) + " rank traces" +
+                         (missing.empty() ? "" : "; missing rank " + missing));
+  }
   return out;
+}
+
+Status check_traces_match(const Scenario& scenario, const GpuSpec& gpu,
+                          const std::vector<Trace>& traces) {
+  const Trace& t = traces.front();
+  if (scenario.total_gpus() != t.world_size) {
+    return invalid_input(t.file + ": traced on " + std::to_string(t.world_size) +
+                         " ranks, but the scenario " + scenario.file + " runs " +
+                         std::to_string(scenario.total_gpus()) + " GPUs");
+  }
+  // The probe records the driver's name of the GPU; the catalog knows it as nvidia_smi_name.
+  if (!t.gpu_name.empty() && t.gpu_name != gpu.nvidia_smi_name) {
+    return invalid_input(t.file + ": measured on '" + t.gpu_name + "', but the scenario " +
+                         scenario.file + " names " + gpu.name + " ('" + gpu.nvidia_smi_name + "')");
+  }
+  return {};
 }
 
 std::vector<std::string> find_trace_dirs(const std::string& root) {

@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "catalog/gpu_catalog.h"
+#include "catalog/scenario.h"
 #include "core/status.h"
 #include "core/units.h"
 #include "device/category.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 
@@ -62,8 +64,15 @@ struct Trace {
 Result<Trace> read_trace(const std::string& path);
 // The same, from the file's text; `path` is used in messages.
 Result<Trace> parse_trace(const std::string& path, const std::string& text);
-// Every trace.rank<R>.json of `dir`, by rank; kNotFound when there is none.
+// Every trace.rank<R>.json of `dir`, by rank; kNotFound when there is none, kInvalidInput when
+// they are not one run (a rank missing or doubled, or world size, scenario, GPU or probe
+// disagree).
 Result<std::vector<Trace>> read_trace_dir(const std::string& dir);
+// The traces of one run against the scenario they are checked with: the same number of GPUs
+// and the GPU the scenario names (by its nvidia-smi name).
+Status check_traces_match(const Scenario& scenario, const GpuSpec& gpu,
+                          const std::vector<Trace>& traces);
+
 // Every directory under `root` (recursively) that holds trace files, sorted.
 std::vector<std::string> find_trace_dirs(const std::string& root);
 

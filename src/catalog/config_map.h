@@ -24,6 +24,11 @@
 
 namespace gpumem {
 
+// The largest dimension a config may give (hidden size, layers, vocabulary, context, experts):
+// 2^26 = 67,108,864, above every published model (the longest context, Llama 4 Scout's, is
+// 10,485,760) and small enough that the products of a few of them stay far inside int64.
+inline constexpr std::int64_t kMaxConfigCount = std::int64_t{1} << 26;
+
 // Lenient, located access to one mapping of a config. Unknown keys are fine (HF configs
 // carry many gpumem does not use); JSON null reads as absent; every type error, missing key
 // and impossible value is recorded with its place and the reader keeps going.
@@ -70,8 +75,8 @@ class ConfigMap {
     return scalar_integer(file_, n, quoted(key), diags_);
   }
 
-  // A count that must be > 0. Absent: `fallback`, or (without one) a missing-key error.
-  // Returns 0 after any error so callers can keep going.
+  // A count that must be > 0 and at most kMaxConfigCount. Absent: `fallback`, or (without
+  // one) a missing-key error. Returns 0 after any error so callers can keep going.
   std::int64_t positive(std::string_view key,
                         std::optional<std::int64_t> fallback = std::nullopt) const {
     const YAML::Node n = get(key);
@@ -85,6 +90,12 @@ class ConfigMap {
     if (*v <= 0) {
       diags_.error(location(file_, n),
                    quoted(key) + " must be positive, got " + std::to_string(*v));
+      return 0;
+    }
+    if (*v > kMaxConfigCount) {
+      diags_.error(location(file_, n), quoted(key) + " is " + std::to_string(*v) +
+                                           "; gpumem reads model dimensions up to " +
+                                           std::to_string(kMaxConfigCount) + " (2^26)");
       return 0;
     }
     return *v;

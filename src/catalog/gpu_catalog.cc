@@ -1,6 +1,7 @@
 #include "catalog/gpu_catalog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <limits>
 
@@ -134,6 +135,34 @@ const GpuSpec* GpuCatalog::find(std::string_view name) const {
     }
   }
   return nullptr;
+}
+
+std::string normalized_gpu_name(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    out += c == '_' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+const GpuSpec* GpuCatalog::find_by_any_name(std::string_view name) const {
+  if (const GpuSpec* g = find(name)) return g;
+  const std::string want = normalized_gpu_name(name);
+  for (const GpuSpec& g : gpus_) {
+    if (normalized_gpu_name(g.nvidia_smi_name) == want || normalized_gpu_name(g.name) == want) {
+      return &g;
+    }
+    for (const std::string& a : g.aliases) {
+      if (normalized_gpu_name(a) == want) return &g;
+    }
+  }
+  return nullptr;
+}
+
+GpuCatalog GpuCatalog::with(GpuSpec gpu) const {
+  GpuCatalog out = *this;
+  out.gpus_.push_back(std::move(gpu));
+  return out;
 }
 
 std::vector<std::string> GpuCatalog::names() const {

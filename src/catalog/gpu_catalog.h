@@ -45,6 +45,10 @@ std::optional<GpuSpec> load_gpu_file(const std::string& path, Diagnostics& diags
 std::optional<GpuSpec> parse_gpu_entry(const std::string& file, const std::string& text,
                                        Diagnostics& diags);
 
+// Lower case, '_' as ' ': a device name as SGLang's and vLLM's config file names spell it,
+// for comparing names however they are written.
+std::string normalized_gpu_name(std::string_view name);
+
 // All GPU types of a directory, found by name or alias.
 class GpuCatalog {
  public:
@@ -53,6 +57,12 @@ class GpuCatalog {
 
   const std::vector<GpuSpec>& gpus() const { return gpus_; }
   const GpuSpec* find(std::string_view name) const;
+  // The GPU `name` denotes: a name or alias, or an nvidia-smi name, case and '_' for ' '
+  // aside ("NVIDIA_H20", "nvidia h20", as engines' config file names and logs spell them).
+  const GpuSpec* find_by_any_name(std::string_view name) const;
+  // A copy with one more GPU type: a GPU a log describes that no entry holds (gpumem
+  // explain), found by its name like the others.
+  GpuCatalog with(GpuSpec gpu) const;
   // Every name and alias, for did-you-mean.
   std::vector<std::string> names() const;
 

@@ -6,6 +6,7 @@
 #include "catalog/yaml_reader.h"
 #include "core/atomic_file.h"
 #include "core/file_name.h"
+#include "core/size_parse.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -199,6 +200,20 @@ void read_model(const std::string& file, const YAML::Node& node, Diagnostics& di
   m.finish();
 }
 
+// vLLM's KV budget is the one measurement that may be below zero: a profile can leave less
+// than nothing ("Available KV cache memory: -2.14 GiB", vllm v0.10.2 v1/worker/gpu_worker.py
+// determine_available_memory), and the engine then stops in check_enough_kv_cache_memory.
+std::optional<Bytes> signed_size(MapReader& r, std::string_view key) {
+  const YAML::Node n = r.child(key);
+  if (!n.IsDefined() || !n.IsScalar() || !n.Scalar().starts_with('-')) return r.size(key);
+  Result<Bytes> size = parse_size(std::string_view(n.Scalar()).substr(1));
+  if (!size.ok()) {
+    r.error(n, "'" + std::string(key) + "': " + size.status().message());
+    return std::nullopt;
+  }
+  return bytes(0) - *size;
+}
+
 // `gpu` is the scenario's GPU type, nullptr when unknown (reported already).
 void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
                    ScenarioObserved& observed) {
@@ -210,7 +225,7 @@ void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
   observed.activation_peak = r.size("activation_peak");
   observed.non_torch_memory = r.size("non_torch_memory");
   observed.cuda_graph_estimate = r.size("cuda_graph_estimate");
-  observed.kv_cache_memory = r.size("kv_cache_memory");
+  observed.kv_cache_memory = signed_size(r, "kv_cache_memory");
   r.finish();
   // Each is memory of one GPU; more than the GPU has is a typo, and would overflow the
   // arithmetic that subtracts and adds these.
@@ -228,6 +243,16 @@ void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
                                 ") is more than one " + gpu->name + " has (" +
                                 format_bytes(gpu->memory_total) + ")");
     }
+  }
+  // Loading weights only takes memory: free memory after them above free memory before them
+  // is a typo (or two runs mixed up), and would make the weights' size negative.
+  if (observed.free_before_weights && observed.free_after_weights &&
+      *observed.free_after_weights > *observed.free_before_weights) {
+    r.error(r.child("free_after_weights"), "'free_after_weights' (" +
+                                               format_bytes(*observed.free_after_weights) +
+                                               ") is more than 'free_before_weights' (" +
+                                               format_bytes(*observed.free_before_weights) +
+                                               "); loading the weights cannot free memory");
   }
   if (observed.free_after_weights && observed.weight_load_usage) {
     r.error(r.child("weight_load_usage"),

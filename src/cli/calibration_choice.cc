@@ -5,6 +5,7 @@
 
 #include "calib/calibration_file.h"
 #include "core/directory.h"
+#include "core/file_name.h"
 #include "core/spelling.h"
 
 namespace gpumem::cli {
@@ -24,23 +25,43 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   }
   const std::string wanted = !pin.empty() ? pin : s.calibration.value_or("");
   if (!wanted.empty()) {
-    const std::string path = dir + "/" + wanted + ".yaml";
-    if (!path_exists(path)) {
+    const SourceLoc where = pin.empty() ? s.calibration_loc : SourceLoc{};
+    // The name is a file name inside model/calibration/ (core/file_name.h).
+    Result<std::string> path = file_in_directory(dir, wanted, ".yaml", "the calibration's name");
+    if (!path.ok()) {
+      diags.error(where, path.status().message());
+      return std::nullopt;
+    }
+    if (!path_exists(*path)) {
       std::vector<std::string> names;
       for (const std::string& f : files) names.push_back(fs::path(f).stem().string());
-      const SourceLoc where = pin.empty() ? s.calibration_loc : SourceLoc{};
       diags.error(where, "unknown calibration '" + wanted + "'" + did_you_mean(wanted, names));
       return std::nullopt;
     }
-    std::optional<CalibrationFile> f = load_calibration_file(path, diags);
+    std::optional<CalibrationFile> f = load_calibration_file(*path, ws.gpus, diags);
     if (!f) return std::nullopt;
     return constants_from(*f, *gpu);
   }
+  // Every file is read (a broken one is an error even when another GPU's would be chosen),
+  // and two for the scenario's GPU and probe are ambiguous: the scenario must pin one (a torch
+  // calibration of the GPU stands beside its raw one: `probe: torch` keeps them apart).
+  std::optional<CalibrationFile> chosen;
+  std::string chosen_path;
   for (const std::string& path : files) {
-    std::optional<CalibrationFile> f = load_calibration_file(path, diags);
+    std::optional<CalibrationFile> f = load_calibration_file(path, ws.gpus, diags);
     if (!f) return std::nullopt;
-    if (f->gpu == gpu->name && f->probe == probe) return constants_from(*f, *gpu);
+    if (ws.gpus.find(f->gpu) != gpu || f->probe != probe) continue;
+    if (chosen) {
+      diags.error({path, 0, 0}, "a second calibration for GPU " + gpu->name + " and probe " +
+                                    std::string(probe) + " (the first is " + chosen_path +
+                                    "); pin one with 'calibration: <name>' in the "
+                                    "scenario or --calibration");
+      return std::nullopt;
+    }
+    chosen = std::move(f);
+    chosen_path = path;
   }
+  if (chosen) return constants_from(*chosen, *gpu);
   return default_constants(*gpu);
 }
 

@@ -13,7 +13,7 @@
 #include "catalog/scenario.h"
 #include "cli/workspace.h"
 #include "core/diagnostics.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 
 namespace gpumem::cli {
 

@@ -79,6 +79,12 @@ Command calibrate_command() {
                       (std::filesystem::path(dir) / "scenario.yaml").string(), ws->gpus, diags);
                   if (!s) continue;
                   s->name = traces->front().scenario;  // the copy is named scenario.yaml
+                  if (const GpuSpec* gpu = ws->gpus.find(s->hardware.gpu); gpu != nullptr) {
+                    if (Status m = check_traces_match(*s, *gpu, *traces); !m.ok()) {
+                      diags.error({}, m.message());
+                      continue;
+                    }
+                  }
                   *s = with_replayed_decisions(std::move(*s), traces->front());
                   const bool held_out = held.count(s->name) > 0;
                   runs.push_back({dir, std::move(*s), std::move(*traces), held_out});

@@ -23,8 +23,8 @@
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/size_parse.h"
-#include "engine/simulate.h"
 #include "picture/timeline.h"
+#include "simulate/simulate.h"
 
 namespace gpumem::cli {
 
@@ -118,15 +118,16 @@ Command check_command() {
               continue;
             }
             if (o->scenario.empty()) s->name = traces->front().scenario;
-            *s = with_replayed_decisions(std::move(*s), traces->front());
-            const std::string probe = traces->front().probe;
-            for (const Trace& t : *traces) {
-              if (t.probe != probe) {
-                local.error(
-                    {}, dir + ": traces of two probes (" + probe + ", " + t.probe + ") in one run");
+            if (const GpuSpec* gpu = ws->gpus.find(s->hardware.gpu); gpu != nullptr) {
+              if (Status m = check_traces_match(*s, *gpu, *traces); !m.ok()) {
+                diags.error({}, m.message());
+                continue;
               }
             }
-            // A torch probe trace is checked against the PyTorch process's calibration.
+            *s = with_replayed_decisions(std::move(*s), traces->front());
+            // A torch probe trace is checked against the PyTorch process's calibration
+            // (read_trace_dir saw that every rank's trace names the same probe).
+            const std::string& probe = traces->front().probe;
             std::optional<SimulationConstants> constants =
                 choose_calibration(*ws, *s, o->calibration, local, probe);
             if (!local.empty()) {

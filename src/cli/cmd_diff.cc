@@ -10,12 +10,13 @@
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/scenario_set.h"
+#include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/child_process.h"
-#include "engine/simulate.h"
 #include "report/ledger_diff.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
+#include "simulate/simulate.h"
 
 namespace gpumem::cli {
 
@@ -51,9 +52,7 @@ Result<std::string> git_show(const std::string& commit, const std::string& rev,
 Result<Ledger> read_ledger(const std::string& path) {
   Result<std::string> text = read_file(path, InputKind::kLedger);
   if (!text.ok()) return text.status();
-  Result<Ledger> l = ledger_from_json(*text);
-  if (!l.ok()) return invalid_input(path + ": " + l.status().message());
-  return l;
+  return ledger_from_json(path, *text);
 }
 
 }  // namespace
@@ -99,17 +98,23 @@ Command diff_command() {
                 }
                 base_commit = *commit;
               }
+              const std::vector<std::string> files = scenario_files(o->files);
+              if (files.empty()) {
+                // Run outside the repository it would have compared nothing and said "0 of 0".
+                diags.error({},
+                            "no scenarios to compare: give scenario files, or run where "
+                            "scenarios/*.yaml and their goldens (" +
+                                o->golden + ") are");
+                return report_diagnostics(diags);
+              }
               int changed = 0;
               int compared = 0;
-              for (const std::string& f : scenario_files(o->files)) {
-                std::optional<Scenario> s = load_scenario(f, ws->gpus, diags);
-                if (!s || !diags.empty()) continue;
-                std::optional<SimulationConstants> constants =
-                    choose_calibration(*ws, *s, "", diags);
-                if (!constants) continue;
-                SimulationInputs inputs{ws->gpus, ws->models, *constants};
-                std::optional<Ledger> fresh = simulate_scenario(*s, inputs, diags);
-                if (!fresh || !diags.empty()) continue;
+              for (const std::string& f : files) {
+                // As `gpumem report` wrote the golden: fit advice included.
+                std::optional<SimulatedScenario> sim = simulate_file(*ws, f, "", diags);
+                if (!sim || !diags.empty()) continue;
+                const Scenario* s = &sim->scenario;
+                const Ledger* fresh = &sim->ledger;
                 const Result<std::string> path = golden_path(o->golden, s->name, ".json");
                 if (!path.ok()) {
                   diags.error({f, 0, 0}, path.status().message());
@@ -119,7 +124,7 @@ Command diff_command() {
                   if (o->base.empty()) return read_ledger(*path);
                   Result<std::string> text = git_show(base_commit, o->base, *path);
                   if (!text.ok()) return text.status();
-                  return ledger_from_json(*text);
+                  return ledger_from_json(o->base + ":" + *path, *text);
                 }();
                 ++compared;
                 if (!golden.ok()) {

@@ -14,6 +14,7 @@
 #include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
+#include "engine/engine_model.h"
 #include "explain/explanation_render.h"
 #include "explain/log_reader.h"
 
@@ -69,14 +70,20 @@ Command explain_command() {
             app.add_option("--startup", o->startup,
                            "explain only the N-th start-up of a log that holds several")
                 ->check(CLI::PositiveNumber);
-            app.add_option("--engine", o->engine, "sglang or vllm (default: detected)")
-                ->check(CLI::IsMember({"sglang", "vllm"}));
-            app.add_option("--gpu", o->fill.gpu, "the GPU type, when the log does not print it");
+            app.add_option("--engine", o->engine, engine_names() + " (default: detected)")
+                ->check([](const std::string& name) {
+                  return log_engine_named(name) ? std::string() : "gpumem models " + engine_names();
+                });
+            app.add_option("--gpu", o->fill.gpu,
+                           "the GPU, when the log does not print it: a catalog name, an "
+                           "nvidia-smi name, or the CUDA total of an unlisted GPU (47.37GiB)");
             app.add_option("--model", o->fill.model,
                            "the model's catalog name, when the log does not name it");
             app.add_option("--gpu-count", o->fill.gpu_count,
                            "GPUs in all, when the log's flags and prefixes do not say")
                 ->check(CLI::PositiveNumber);
+            app.add_flag("--from-scratch", o->fill.from_scratch,
+                         "replay without pinning what the log printed: gpumem's prediction alone");
             app.add_option("--format", o->format, "table, markdown or json")
                 ->check(CLI::IsMember({"table", "markdown", "json"}));
             return [o, &global]() -> ExitCode {
@@ -93,12 +100,10 @@ Command explain_command() {
                 return kExitBadInput;
               }
               std::optional<LogEngine> engine;
-              if (!o->engine.empty()) {
-                engine = o->engine == "sglang" ? LogEngine::kSglang : LogEngine::kVllm;
-              }
-              Result<StartupLog> log = read_startup_log(text.value(), engine);
+              if (!o->engine.empty()) engine = log_engine_named(o->engine);
+              Result<StartupLog> log = read_startup_log(text.value(), engine, o->log);
               if (!log.ok()) {
-                std::fprintf(stderr, "%s: %s\n", o->log.c_str(), log.status().message().c_str());
+                std::fprintf(stderr, "%s\n", log.status().message().c_str());
                 return kExitBadInput;
               }
               if (Status chosen = choose_startup(*log, o->startup, *o); !chosen.ok()) {

@@ -40,9 +40,9 @@ Command export_ops_command() {
                   choose_calibration(*ws, *s, o->calibration, diags);
               if (!constants) return report_diagnostics(diags);
               const std::string calibration = constants->name;
-              std::optional<ScenarioProgram> program =
-                  scenario_program(*s, SimulationInputs{ws->gpus, ws->models, *constants}, diags);
-              if (!program || !diags.empty()) return report_diagnostics(diags);
+              std::optional<SimulatedStartup> run =
+                  simulated_startup(*s, SimulationInputs{ws->gpus, ws->models, *constants}, diags);
+              if (!run || !diags.empty()) return report_diagnostics(diags);
               const GpuSpec& gpu = *ws->gpus.find(s->hardware.gpu);
               const Interconnect modelled = s->hardware.interconnect.value_or(gpu.interconnect);
               OpsTraceHeader header;
@@ -54,7 +54,7 @@ Command export_ops_command() {
               header.emulated = modelled != gpu.interconnect;
               for (const EnvVar& v : s->engine.env) header.env.emplace_back(v.name, v.value);
               std::vector<std::pair<std::string, std::string>> files;
-              for (int r = 0; r < static_cast<int>(program->ranks.size()); ++r) {
+              for (int r = 0; r < static_cast<int>(run->ranks.size()); ++r) {
                 const std::string path =
                     (std::filesystem::path(o->out) / ("ops.rank" + std::to_string(r) + ".json"))
                         .string();
@@ -63,7 +63,8 @@ Command export_ops_command() {
                 }
                 files.emplace_back(path, std::string());
               }
-              Result<std::vector<nlohmann::ordered_json>> traces = export_ops(*program, header);
+              Result<std::vector<nlohmann::ordered_json>> traces =
+                  export_ops(*run, constants->engines, header);
               if (!traces.ok()) {
                 diags.error({o->scenario, 0, 0}, traces.status().message());
                 return report_diagnostics(diags);

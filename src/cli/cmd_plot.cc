@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/output_guard.h"
+#include "cli/scenario_input.h"
 #include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "picture/gnuplot.h"
@@ -17,18 +18,18 @@ Command plot_command() {
       "plot", "draw a scenario's memory map per GPU (SVG or PNG, with gnuplot)",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
-          std::string scenario;
+          ScenarioInput input;
           std::string output;
           std::string calibration;
         };
         auto o = std::make_shared<Options>();
-        app.add_option("scenario", o->scenario, "scenario YAML file")->required();
+        add_scenario_input(app, o->input);
         app.add_option("-o,--output", o->output, "the picture: FILE.svg or FILE.png")->required();
         app.add_option("--calibration", o->calibration,
                        "calibration entry (default: the one matching the GPU)");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
-          if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+          if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
             return report_diagnostics(diags);
           }
           if (Result<PictureFormat> f = picture_format_for(o->output); !f.ok()) {
@@ -37,8 +38,10 @@ Command plot_command() {
           }
           std::optional<Workspace> ws = open_workspace(global, diags);
           if (!ws) return report_diagnostics(diags);
+          std::optional<Scenario> scenario = load_scenario_input(*ws, o->input, global, diags);
+          if (!scenario) return report_diagnostics(diags);
           std::optional<SimulatedScenario> sim =
-              simulate_file(*ws, o->scenario, o->calibration, diags);
+              simulate_loaded(*ws, std::move(*scenario), o->calibration, diags);
           if (!sim) return report_diagnostics(diags);
           if (Status drawn = draw_memory_map(memory_map(sim->ledger), o->output); !drawn.ok()) {
             std::fprintf(stderr, "%s\n", drawn.message().c_str());

@@ -9,10 +9,10 @@
 #include "cli/simulated_scenario.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
-#include "engine/fit_advice.h"
-#include "engine/simulate.h"
 #include "report/render.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
+#include "simulate/fit_advice.h"
+#include "simulate/simulate.h"
 
 namespace gpumem::cli {
 
@@ -22,7 +22,9 @@ bool write_golden(const Workspace& ws, const std::string& file, const std::strin
   std::optional<SimulatedScenario> sim = simulate_file(ws, file, "", diags);
   if (!sim) return false;
   const Ledger& ledger = sim->ledger;
-  const std::string md = render_markdown(ledger) + advise_fit(sim->scenario, sim->inputs, ledger);
+  const std::string md =
+      render_markdown(ledger) +
+      (ledger.fit_advice ? advise_fit(*ledger.fit_advice, sim->scenario) : std::string());
   const Result<std::string> md_path = golden_path(golden_dir, sim->scenario.name, ".md");
   const Result<std::string> json_path = golden_path(golden_dir, sim->scenario.name, ".json");
   if (!md_path.ok() || !json_path.ok()) {

@@ -12,9 +12,11 @@
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/output_guard.h"
+#include "cli/scenario_input.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/spelling.h"
+#include "engine/engine_model.h"
 #include "sweep/report.h"
 #include "sweep/sweep.h"
 
@@ -71,7 +73,7 @@ Command sweep_command() {
       "sweep", "simulate a scenario over a grid of flag, hardware or environment values",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
-          std::string scenario;
+          ScenarioInput input;
           std::vector<std::string> vary;
           std::string best;
           std::string format = "table";
@@ -80,7 +82,7 @@ Command sweep_command() {
           std::string calibration;
         };
         auto o = std::make_shared<Options>();
-        app.add_option("scenario", o->scenario, "scenario YAML file")->required();
+        add_scenario_input(app, o->input);
         app.add_option("--vary", o->vary,
                        "KEY=V1,V2,... or KEY=A..B:STEP; KEY is an engine flag (--name), "
                        "hardware.gpu, hardware.count, hardware.nodes, "
@@ -98,19 +100,14 @@ Command sweep_command() {
                        "calibration entry (default: the one matching each GPU)");
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
-          if (!output_allowed("-o", o->output, {o->scenario}, diags)) {
+          if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
             return report_diagnostics(diags);
           }
           std::optional<Workspace> ws = open_workspace(global, diags);
           if (!ws) return report_diagnostics(diags);
-          std::optional<Scenario> base = load_scenario(o->scenario, ws->gpus, diags);
+          std::optional<Scenario> base = load_scenario_input(*ws, o->input, global, diags);
           if (!base || !diags.empty()) return report_diagnostics(diags);
-          if (base->engine.name != "sglang" && base->engine.name != "vllm") {
-            diags.error(base->engine.name_loc, "engine '" + base->engine.name +
-                                                   "' is not modelled; gpumem models sglang "
-                                                   "and vllm");
-            return report_diagnostics(diags);
-          }
+          if (engine_of(*base, diags) == nullptr) return report_diagnostics(diags);
           std::vector<sweep::Axis> axes;
           for (size_t i = 0; i < o->vary.size(); ++i) {
             std::optional<sweep::Axis> axis =
@@ -143,7 +140,8 @@ Command sweep_command() {
             return report_diagnostics(diags);
           }
           // The constants `gpumem simulate` would choose, for every GPU the grid reaches.
-          sweep::SweepInputs inputs{ws->gpus, ws->models, {}};
+          SimulationCache cache;
+          sweep::SweepInputs inputs{ws->gpus, ws->models, {}, &cache};
           std::vector<std::string> gpus = {base->hardware.gpu};
           for (const sweep::Axis& a : axes) {
             if (a.kind == sweep::AxisKind::kGpu) gpus = a.values;
@@ -163,8 +161,12 @@ Command sweep_command() {
               o->threads > 0 ? o->threads
                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
           options.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
-          const std::vector<sweep::PointResult> results =
-              sweep::run_sweep(*base, grid, inputs, options);
+          const sweep::SweepOutcome outcome = sweep::run_sweep(*base, grid, inputs, options);
+          if (!outcome.thread_failure.empty()) {
+            std::fprintf(stderr, "gpumem sweep: ran on %d of %d threads: %s\n", outcome.threads,
+                         options.threads, outcome.thread_failure.c_str());
+          }
+          const std::vector<sweep::PointResult>& results = outcome.results;
 
           sweep::SweepReport report;
           report.scenario = base->name;

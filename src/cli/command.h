@@ -15,6 +15,9 @@ namespace gpumem::cli {
 
 struct GlobalOptions {
   std::string model_dir;  // empty: $GPUMEM_MODEL_DIR, else the bundled model/
+  // Everything after `--`: a launch command as typed in a shell (launch/launch_command.h),
+  // for the commands that take one instead of a scenario file.
+  std::vector<std::string> launch;
 };
 
 struct Command {
@@ -37,6 +40,7 @@ Command check_command();
 Command calibrate_command();
 Command plot_command();
 Command explain_command();
+Command scenario_command();
 Command export_ops_command();
 
 }  // namespace gpumem::cli

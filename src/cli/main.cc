@@ -8,16 +8,18 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string_view>
 
 #include "cli/command.h"
+#include "engine/engine_model.h"
 
 namespace gpumem::cli {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
-      simulate_command(), sweep_command(),   validate_command(),   report_command(),
-      diff_command(),     check_command(),   calibrate_command(),  catalog_command(),
-      plot_command(),     explain_command(), export_ops_command(),
+      simulate_command(), sweep_command(),   validate_command(),  report_command(),
+      diff_command(),     check_command(),   calibrate_command(), catalog_command(),
+      plot_command(),     explain_command(), scenario_command(),  export_ops_command(),
   };
   return kCommands;
 }
@@ -47,20 +49,35 @@ int main(int argc, char** argv) {
   if (::isatty(STDOUT_FILENO) == 0) {
     std::setvbuf(stdout, stdout_buffer.data(), _IOFBF, stdout_buffer.size());
   }
+  // A launch command after `--` is kept whole, never parsed as gpumem's own options.
+  GlobalOptions global;
+  int own_args = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      own_args = i;
+      global.launch.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  }
   CLI::App app{"gpumem: GPU memory of LLM serving start-up, step by step, per GPU"};
   app.require_subcommand(0, 1);
-  GlobalOptions global;
   app.add_option("--model-dir", global.model_dir,
                  "catalog directory holding llm/, gpu/ and calibration/ "
                  "(default: $GPUMEM_MODEL_DIR, else the bundled model/)");
   app.add_subcommand("help", "list the subcommands");
+  // gpumem's version, its commit, and the engine releases it models.
+  std::string version = std::string("gpumem ") + GPUMEM_VERSION + " (commit " + GPUMEM_COMMIT + ")";
+  for (const EngineModel* e : engine_models()) {
+    version += "\n  " + std::string(e->title()) + " " + e->releases_modelled();
+  }
+  app.set_version_flag("--version", version);
   std::vector<std::pair<CLI::App*, std::function<ExitCode()>>> handlers;
   for (const Command& c : commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.summary);
     handlers.emplace_back(sub, c.setup(*sub, global));
   }
   try {
-    app.parse(argc, argv);
+    app.parse(own_args, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitBadInput;

@@ -33,8 +33,11 @@ std::string format_bytes(Bytes b) { return group_thousands(b.value()) + " B"; }
 
 std::string format_mib(Bytes b) {
   // Hundredths of a MiB, rounded half away from zero, printed with grouping.
+  // 128-bit: |v| * 100 leaves int64 above about 82 PiB.
   const std::int64_t v = b.value();
-  const std::int64_t hundredths = (std::llabs(v) * 100 + (1LL << 19)) >> 20;
+  const unsigned __int128 magnitude =
+      v < 0 ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  const auto hundredths = static_cast<std::int64_t>((magnitude * 100 + (1U << 19)) >> 20);
   return fmt::format("{}{}.{:02d} MiB", v < 0 && hundredths != 0 ? "-" : "",
                      group_thousands(hundredths / 100), hundredths % 100);
 }

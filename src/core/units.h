@@ -39,17 +39,34 @@ constexpr Bytes gib(std::int64_t n) { return bytes(n << 30); }
 
 constexpr EngineGiB engine_gib(double v) { return EngineGiB::from_value(v); }
 
-// Integer scaling of an exact byte count (counts of tensors, tokens, layers, ranks).
-// Boost.Units already provides it for the value type itself (std::int64_t).
+// No real size comes near this (4 EiB); a product that would pass it stops here instead, so
+// that sums and roundings of a few such values still fit int64. A model or flag absurd enough
+// to reach it (a context of 2^62 tokens) then asks for 4 EiB and runs out of memory, where a
+// wrapped product would have reported "fits".
+inline constexpr std::int64_t kSizeCeiling = std::int64_t{1} << 62;
+
+// Integer scaling of an exact byte count (counts of tensors, tokens, layers, ranks),
+// saturating at ±kSizeCeiling. The int64 overload replaces Boost.Units' unchecked one: a
+// non-template function wins overload resolution over Boost's template.
+constexpr Bytes scaled(Bytes b, std::int64_t n) {
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(b.value(), n, &product) || product > kSizeCeiling ||
+      product < -kSizeCeiling) {
+    return bytes((b.value() < 0) != (n < 0) ? -kSizeCeiling : kSizeCeiling);
+  }
+  return bytes(product);
+}
+constexpr Bytes operator*(Bytes b, std::int64_t n) { return scaled(b, n); }
+constexpr Bytes operator*(std::int64_t n, Bytes b) { return scaled(b, n); }
 template <std::integral N>
   requires(!std::same_as<N, std::int64_t>)
 constexpr Bytes operator*(Bytes b, N n) {
-  return bytes(b.value() * static_cast<std::int64_t>(n));
+  return scaled(b, static_cast<std::int64_t>(n));
 }
 template <std::integral N>
   requires(!std::same_as<N, std::int64_t>)
 constexpr Bytes operator*(N n, Bytes b) {
-  return b * n;
+  return scaled(b, static_cast<std::int64_t>(n));
 }
 // Exact quotient of two byte counts, floored toward zero (C++ integer division).
 constexpr std::int64_t operator/(Bytes a, Bytes b) { return a.value() / b.value(); }

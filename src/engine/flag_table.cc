@@ -75,6 +75,32 @@ std::optional<std::int64_t> to_int(std::string_view s) {
   return v;
 }
 
+// vllm engine/arg_utils.py human_readable_int: "25.6k" = 25,600, "32K" = 32,768; decimals
+// only with the decimal suffixes k m g t.
+std::optional<std::int64_t> human_int(std::string_view s) {
+  if (std::optional<std::int64_t> plain = to_int(s)) return plain;
+  if (s.size() < 2) return std::nullopt;
+  const char suffix = s.back();
+  const std::string_view number = s.substr(0, s.size() - 1);
+  const std::string_view decimal = "kmgt";
+  const std::string_view binary = "KMGT";
+  if (const size_t d = decimal.find(suffix); d != std::string_view::npos) {
+    double v = 0;
+    auto [ptr, ec] =
+        std::from_chars(number.data(), number.data() + number.size(), v, std::chars_format::fixed);
+    if (ec != std::errc() || ptr != number.data() + number.size() || v < 0 || v > 1e15) {
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(v * std::pow(1000.0, static_cast<double>(d + 1)));
+  }
+  if (const size_t b = binary.find(suffix); b != std::string_view::npos) {
+    const std::optional<std::int64_t> n = to_int(number);
+    if (!n || *n < 0 || *n > (std::int64_t{1} << 20)) return std::nullopt;
+    return *n << (10 * (b + 1));
+  }
+  return std::nullopt;
+}
+
 std::optional<double> to_double(std::string_view s) {
   double v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::fixed);
@@ -96,20 +122,66 @@ const FlagSpec* find_flag(std::string_view flag, std::span<const FlagSpec> table
   return nullptr;
 }
 
+Result<const FlagSpec*> match_flag(std::string_view flag, std::span<const FlagSpec> table,
+                                   std::string_view engine_name) {
+  if (const FlagSpec* exact = find_flag(flag, table)) return exact;
+  // argparse's _parse_optional: a prefix of long options only, matched against every
+  // option string of every action.
+  std::vector<const FlagSpec*> matches;
+  std::string candidates;
+  if (flag.starts_with("--") && flag.size() > 2) {
+    for (const FlagSpec& f : table) {
+      bool hit = f.name.starts_with(flag);
+      std::string_view spelled = f.name;
+      for (std::string_view a : f.aliases) {
+        if (!hit && a.starts_with("--") && a.starts_with(flag)) {
+          hit = true;
+          spelled = a;
+        }
+      }
+      if (hit) {
+        matches.push_back(&f);
+        candidates += (candidates.empty() ? "" : ", ") + std::string(spelled);
+      }
+    }
+  }
+  if (matches.size() == 1) return matches.front();
+  if (matches.size() > 1) {
+    return invalid_input("ambiguous option: " + std::string(flag) + " could match " + candidates);
+  }
+  std::vector<std::string> names;
+  for (const FlagSpec& f : table) {
+    names.emplace_back(f.name);
+    for (std::string_view a : f.aliases) names.emplace_back(a);
+  }
+  return not_found("unknown " + std::string(engine_name) + " flag '" + std::string(flag) + "'" +
+                   did_you_mean(flag, names));
+}
+
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
                       std::string_view engine_name, Diagnostics& diags) {
   FlagValues out;
-  for (const EngineArg& arg : args) {
-    const FlagSpec* spec = find_flag(arg.flag, table);
-    if (spec == nullptr) {
-      std::vector<std::string> names;
-      for (const FlagSpec& f : table) {
-        names.emplace_back(f.name);
-        for (std::string_view a : f.aliases) names.emplace_back(a);
+  for (const EngineArg& written : args) {
+    EngineArg arg = written;
+    Result<const FlagSpec*> matched = match_flag(arg.flag, table, engine_name);
+    // --no-X of a boolean X is X false (argparse.BooleanOptionalAction).
+    if (!matched.ok() && arg.flag.starts_with("--no-")) {
+      Result<const FlagSpec*> positive = match_flag("--" + arg.flag.substr(5), table, engine_name);
+      if (positive.ok() && (*positive)->type == FlagType::kBool && arg.values.size() <= 1 &&
+          (arg.values.empty() || arg.values[0].empty())) {
+        matched = positive;
+        arg.values = {"false"};
       }
-      diags.error(arg.flag_loc, "unknown " + std::string(engine_name) + " flag '" + arg.flag + "'" +
-                                    did_you_mean(arg.flag, names));
+    }
+    if (!matched.ok()) {
+      diags.error(arg.flag_loc, matched.status().message());
       continue;
+    }
+    const FlagSpec* spec = *matched;
+    // A boolean written bare, as on a command line, is true.
+    if (spec->type == FlagType::kBool && !arg.is_list &&
+        (arg.values.empty() || (arg.values.size() == 1 && arg.values[0].empty()))) {
+      arg.values = {"true"};
     }
     bool duplicate = false;
     for (const FlagValues::Entry& e : out.entries) duplicate = duplicate || e.name == spec->name;
@@ -150,7 +222,8 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
       switch (spec->type) {
         case FlagType::kInt:
         case FlagType::kByteCount:
-          if (std::optional<std::int64_t> i = to_int(v); i && fits_flag_int(spec->type, *i)) {
+          if (std::optional<std::int64_t> i = spec->human_readable ? human_int(v) : to_int(v);
+              i && fits_flag_int(spec->type, *i)) {
             entry.ints.push_back(*i);
           } else {
             bad(i ? "an integer " + flag_int_range(spec->type) : "an integer");

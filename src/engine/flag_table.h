@@ -4,6 +4,12 @@
 // whether the flag changes memory (modelled) or not (accepted so users can paste their real
 // command line, and ignored). A flag not in the table is an error with a did-you-mean; a
 // value of the wrong type is an error at the value's location.
+//
+// Flags are matched as the engines' argparse parsers match them: the name or an alias
+// (`-tp`), else an unambiguous prefix of a long name (`--tensor-parallel` for
+// `--tensor-parallel-size`; argparse's allow_abbrev, on in both engines), an ambiguous one
+// being an error naming the candidates. A boolean given bare (`--enforce-eager`, from a
+// launch command) is true; `--no-X` is X false (argparse.BooleanOptionalAction).
 #ifndef GPUMEM_ENGINE_FLAG_TABLE_H_
 #define GPUMEM_ENGINE_FLAG_TABLE_H_
 
@@ -16,6 +22,7 @@
 
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
+#include "core/status.h"
 
 namespace gpumem {
 
@@ -28,6 +35,9 @@ struct FlagSpec {
   FlagType type;
   bool affects_memory;
   std::vector<std::string_view> choices;  // allowed strings for kString; empty: any
+  // kInt read as vLLM's human_readable_int: "32k" = 32,000, "32K" = 32,768 (vllm
+  // engine/arg_utils.py human_readable_int; k m g t decimal, K M G T binary).
+  bool human_readable = false;
 };
 
 // Typed values of the flags a scenario gives, keyed by canonical name.
@@ -66,6 +76,12 @@ std::optional<std::int64_t> positive_flag_opt(const FlagValues& v, std::string_v
 
 // The entry of `table` whose name or one of whose aliases is `flag`; null when none is.
 const FlagSpec* find_flag(std::string_view flag, std::span<const FlagSpec> table);
+
+// As argparse finds it: exactly (name or alias), else the one long name or alias that
+// `flag` is a prefix of. kNotFound with a did-you-mean; kInvalidInput when ambiguous
+// ("ambiguous option: --max could match --max-model-len, --max-num-seqs").
+Result<const FlagSpec*> match_flag(std::string_view flag, std::span<const FlagSpec> table,
+                                   std::string_view engine_name);
 
 // Reads `args` against `table`; every problem goes to `diags`.
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,

@@ -6,16 +6,25 @@
 #include "engine/sglang/flags.h"
 #include "engine/vllm/flags.h"
 #include "explain/logged_flags.h"
+#include "explain/shell_value.h"
 
 namespace gpumem {
 namespace {
 
-std::vector<std::string> shell_words(std::string_view s) {
-  std::vector<std::string> words;
+// A word of a command line and where it starts in the line.
+struct Word {
+  std::string text;
+  size_t begin = 0;
+};
+
+std::vector<Word> shell_words(std::string_view s) {
+  std::vector<Word> words;
   std::string word;
   bool in_word = false;
+  size_t begin = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
+    if (!in_word) begin = i;
     if (c == '\'' || c == '"') {
       const size_t close = s.find(c, i + 1);
       const size_t end = close == std::string_view::npos ? s.size() : close;
@@ -27,7 +36,7 @@ std::vector<std::string> shell_words(std::string_view s) {
       word += s[++i];
       in_word = true;
     } else if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') {
-      if (in_word) words.push_back(word);
+      if (in_word) words.push_back({word, begin});
       word.clear();
       in_word = false;
     } else {
@@ -35,7 +44,7 @@ std::vector<std::string> shell_words(std::string_view s) {
       in_word = true;
     }
   }
-  if (in_word) words.push_back(word);
+  if (in_word) words.push_back({word, begin});
   return words;
 }
 
@@ -51,6 +60,10 @@ bool is_number(const std::string& w) {
 
 bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-' && !is_number(w); }
 
+// "<model>", "<local snapshot of Qwen/Qwen3-14B>": what a post writes in place of a value it
+// does not show (a shell would read '<' as a redirection).
+bool is_placeholder(const std::string& w) { return w.size() > 1 && w.front() == '<'; }
+
 // Where the engine's arguments start: after "vllm serve", "-m vllm.entrypoints...",
 // "-m sglang.launch_server"; npos when the words start no server.
 size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
@@ -60,6 +73,11 @@ size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
     if (vllm_bin && i + 1 < w.size() && w[i + 1] == "serve") {
       engine = LogEngine::kVllm;
       return i + 2;
+    }
+    // vLLM's image runs the OpenAI server with the arguments after the image's name.
+    if (t.rfind("vllm/vllm-openai", 0) == 0) {
+      engine = LogEngine::kVllm;
+      return i + 1;
     }
     if (t.rfind("vllm.entrypoints", 0) == 0) {
       engine = LogEngine::kVllm;
@@ -92,8 +110,32 @@ const FlagSpec* abbreviated_flag(LogEngine engine, std::string name) {
 
 }  // namespace
 
-std::optional<LaunchCommand> parse_launch_command(std::string_view text, int line) {
-  const std::vector<std::string> w = shell_words(text);
+// `value` of `spec` as the engine receives it; nothing (and a note) when the log does not
+// show it.
+std::optional<std::string> received_value(LogEngine engine, const FlagSpec& spec,
+                                          const std::string& value, const LogPosition& at,
+                                          std::vector<std::string>& notes) {
+  const std::string where = "line " + std::to_string(at.line) + ": " + std::string(spec.name) + " ";
+  if (value.starts_with("$((")) {
+    if (const std::optional<std::int64_t> v = shell_arithmetic(value)) return std::to_string(*v);
+    notes.push_back(where + value + " is shell arithmetic gpumem cannot evaluate; left out");
+    return std::nullopt;
+  }
+  if (names_shell_variable(value)) {
+    notes.push_back(where + value + " names a shell variable the log does not show; left out");
+    return std::nullopt;
+  }
+  if (engine == LogEngine::kVllm &&
+      (spec.name == "--max-model-len" || spec.name == "--max-num-batched-tokens")) {
+    if (const std::optional<std::int64_t> v = human_readable_int(value)) return std::to_string(*v);
+  }
+  return value;
+}
+
+std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
+  const std::vector<Word> words = shell_words(l.message);
+  std::vector<std::string> w;
+  for (const Word& word : words) w.push_back(word.text);
   LaunchCommand cmd;
   size_t i = arguments_start(w, cmd.engine);
   if (i == std::string::npos) return std::nullopt;
@@ -101,16 +143,23 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
   if (cmd.engine == LogEngine::kVllm && i < w.size() && !is_flag(w[i]) && w[i - 1] == "serve") {
     cmd.model = w[i++];
   }
+  if (cmd.model && (names_shell_variable(*cmd.model) || is_placeholder(*cmd.model))) {
+    cmd.notes.push_back("line " + std::to_string(l.number) + ": the model " + *cmd.model +
+                        " is a placeholder or shell variable the log does not resolve");
+    cmd.model.reset();
+  }
   while (i < w.size()) {
     if (!is_flag(w[i])) {
       ++i;
       continue;
     }
+    size_t value_begin = i + 1 < w.size() ? words[i + 1].begin : words[i].begin;
     std::string name = w[i++];
     std::vector<std::string> values;
     if (size_t eq = name.find('='); eq != std::string::npos) {
       values.push_back(name.substr(eq + 1));
       name = name.substr(0, eq);
+      value_begin = words[i - 1].begin + eq + 1;
     }
     const FlagSpec* spec = find_flag_spec(cmd.engine, name);
     if (spec == nullptr) spec = abbreviated_flag(cmd.engine, name);
@@ -125,8 +174,24 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
     }
     const std::string model_flag = cmd.engine == LogEngine::kVllm ? "--model" : "--model-path";
     if (spec != nullptr && spec->name == model_flag && !values.empty()) {
-      cmd.model = values.front();
+      if (names_shell_variable(values.front()) || is_placeholder(values.front())) {
+        cmd.notes.push_back("line " + std::to_string(l.number) + ": the model " + values.front() +
+                            " is a placeholder or shell variable the log does not resolve");
+      } else {
+        cmd.model = values.front();
+      }
       continue;
+    }
+    const LogPosition at = l.position(value_begin);
+    if (spec != nullptr && spec->affects_memory) {
+      std::vector<std::string> received;
+      for (const std::string& v : values) {
+        if (std::optional<std::string> r = received_value(cmd.engine, *spec, v, at, cmd.notes)) {
+          received.push_back(*r);
+        }
+      }
+      if (received.size() != values.size()) continue;
+      values = received;
     }
     if (spec == nullptr || values.empty()) {
       cmd.unknown_flags.push_back(name);
@@ -136,7 +201,8 @@ std::optional<LaunchCommand> parse_launch_command(std::string_view text, int lin
     f.flag = std::string(spec->name);
     f.values = values;
     f.is_list = spec->type == FlagType::kIntList;
-    f.line = line;
+    f.line = at.line;
+    f.column = at.column;
     f.source = "launch command";
     cmd.flags.push_back(std::move(f));
   }

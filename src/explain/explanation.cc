@@ -5,9 +5,11 @@
 #include <variant>
 
 #include "core/python_format.h"
-#include "engine/fit_advice.h"
+#include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
+#include "runtime/fact_ids.h"
+#include "simulate/fit_advice.h"
 
 namespace gpumem {
 namespace {
@@ -28,8 +30,8 @@ std::optional<Quantity> pinned_quantity(const std::string& key) {
   return std::nullopt;
 }
 
-std::optional<double> fact_number(const GpuLedger& g, std::string_view key) {
-  const Fact* f = g.fact(key);
+std::optional<double> fact_number(const GpuLedger& g, std::string_view id) {
+  const Fact* f = g.fact(id);
   if (f == nullptr) return std::nullopt;
   if (const auto* b = std::get_if<Bytes>(&f->value)) return static_cast<double>(b->value());
   if (const auto* i = std::get_if<std::int64_t>(&f->value)) return static_cast<double>(*i);
@@ -50,9 +52,9 @@ LogRun predicted_run(const GpuLedger& g, LogEngine engine) {
 
 // Bytes one KV token takes on `g` (SGLang's cell size; vLLM's KV memory over its tokens).
 std::optional<double> bytes_per_token(const GpuLedger& g, LogEngine engine) {
-  if (engine == LogEngine::kSglang) return fact_number(g, "cell_size (bytes per token)");
-  const std::optional<double> kv = fact_number(g, "available KV cache memory");
-  const std::optional<double> tokens = fact_number(g, "GPU KV cache size (tokens)");
+  if (engine == LogEngine::kSglang) return fact_number(g, fact_id::kKvCellBytes);
+  const std::optional<double> kv = fact_number(g, fact_id::kKvBytes);
+  const std::optional<double> tokens = fact_number(g, fact_id::kKvTokens);
   if (!kv || !tokens || *tokens <= 0) return std::nullopt;
   return *kv / *tokens;
 }
@@ -68,19 +70,19 @@ std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
     case Quantity::kTotalMemory:
       return gib(static_cast<double>(g.total.value()));
     case Quantity::kRequestedMemory:
-      return gib(fact_number(g, "requested memory (total x gpu_memory_utilization)"));
+      return gib(fact_number(g, fact_id::kRequestedMemory));
     case Quantity::kGpuBlocks:
-      return fact_number(g, "num_gpu_blocks (MIN over ranks)");
+      return fact_number(g, fact_id::kKvBlocks);
     case Quantity::kPeakTorchMemory: {
       // vllm v0.6.4 worker.py: peak_torch_memory is the weights plus the activation peak.
-      const std::optional<double> w = fact_number(g, "model_memory_usage");
-      const std::optional<double> a = fact_number(g, "torch peak increase (activation peak)");
+      const std::optional<double> w = fact_number(g, fact_id::kWeightsBytes);
+      const std::optional<double> a = fact_number(g, fact_id::kActivationPeakBytes);
       if (!w || !a) return std::nullopt;
       return gib(*w + *a);
     }
     case Quantity::kKvTokens:
     case Quantity::kKvTokensStorable: {
-      if (std::optional<double> t = fact_number(g, "GPU KV cache size (tokens)")) return t;
+      if (std::optional<double> t = fact_number(g, fact_id::kKvTokens)) return t;
       // vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
       // longest request the cache holds.
       const LedgerStep* failed = g.failed_step();
@@ -112,9 +114,13 @@ double kv_input_uncertainty(const RunExplanation& r, LogEngine engine, const Exp
   return t.memory_gib * kBytesPerGib;
 }
 
-const GpuLedger* ledger_gpu(const Ledger& l, std::optional<int> rank) {
+// The replay's GPU of a logged figure: its rank within its pipeline stage, the stages
+// laid out one after the other (TP size = GPUs / stages).
+const GpuLedger* ledger_gpu(const Ledger& l, const Observation& o, int stages) {
+  const int per_stage = std::max(static_cast<int>(l.gpus.size()) / std::max(stages, 1), 1);
+  const int rank = o.pp.value_or(0) * per_stage + o.rank.value_or(0);
   for (const GpuLedger& g : l.gpus) {
-    if (g.rank == rank.value_or(0)) return &g;
+    if (g.rank == rank) return &g;
   }
   return l.gpus.empty() ? nullptr : &l.gpus.front();
 }
@@ -132,9 +138,11 @@ FigureCheck logged_figure(const Observation& o) {
 
 void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
   const Ledger& ledger = *r.ledger;
+  int stages = 1;
+  for (const Observation& o : r.run.observations) stages = std::max(stages, o.pp.value_or(0) + 1);
   for (const Observation& o : r.run.observations) {
     FigureCheck c = logged_figure(o);
-    const GpuLedger* g = ledger_gpu(ledger, o.rank);
+    const GpuLedger* g = ledger_gpu(ledger, o, stages);
     if (g == nullptr) continue;
     c.gpu = g->rank;
     const LogRun predicted = predicted_run(*g, engine);
@@ -156,9 +164,7 @@ void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
         const std::optional<double> per_token = bytes_per_token(*g, engine);
         double tokens = per_token ? std::ceil(kv_input_uncertainty(r, engine, t) / *per_token) : 0;
         if (engine == LogEngine::kVllm) tokens += t.vllm_block_tokens;
-        const std::optional<double> kv_tokens =
-            fact_number(*g, engine == LogEngine::kSglang ? "max_total_num_tokens"
-                                                         : "GPU KV cache size (tokens)");
+        const std::optional<double> kv_tokens = fact_number(*g, fact_id::kKvTokens);
         if (o.quantity == Quantity::kKvTokens || o.quantity == Quantity::kKvTokensStorable) {
           c.tolerance = tokens;
         } else if (o.quantity == Quantity::kGpuBlocks) {
@@ -261,6 +267,12 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
                           r.implied.version.value +
                           " is replayed): a miss may be the engine's history, not the model's");
   }
+  if (r.implied.version_newer_than_modelled && r.scenario_file.empty()) {
+    r.diagnosis.push_back("the log's release is newer than every release gpumem models (" +
+                          r.implied.version.value +
+                          " is replayed): a miss may be the engine's newer rules, not the "
+                          "model's");
+  }
   log_outcome(r);
   if (failed != nullptr) {
     const LedgerStep& s = *failed->failed_step();
@@ -279,7 +291,7 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     // A pinned KV size would hide every change of the memory fraction from the advice.
     Scenario unpinned = scenario;
     unpinned.observed.kv_cache_memory.reset();
-    r.advice = advise_fit(unpinned, inputs, l);
+    r.advice = advise_fit(find_fit(unpinned, inputs, l), unpinned);
     if (const std::optional<PrintedNumber> n =
             number_after(s.message, "estimated maximum model length is ")) {
       r.diagnosis.push_back("smallest change of the request length: --max-model-len " +
@@ -296,25 +308,44 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
 
 void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainContext& ctx) {
   if (!o.gpu.empty()) {
-    const GpuSpec* g = ctx.gpus.find(o.gpu);
-    s.gpu = {g != nullptr ? g->name : "",
-             g != nullptr ? "given with --gpu" : "--gpu " + o.gpu + " is not in the GPU catalog"};
+    std::optional<GpuChoice> g = gpu_from_option(ctx.gpus, o.gpu);
+    if (!g) {
+      g = GpuChoice{"",
+                    "--gpu " + o.gpu +
+                        " is neither a GPU of the catalog (by name, alias or nvidia-smi name) nor "
+                        "a size",
+                    {},
+                    std::nullopt,
+                    ""};
+    }
+    s.gpu = {g->name, g->note, {}};
+    s.unlisted_gpu = std::move(g->unlisted);
+    s.gpu_template = g->template_name;
   }
   if (!o.model.empty()) {
     Diagnostics ignored;
     s.model_resolved = ctx.models.find(o.model, ignored).ok();
-    s.model = {o.model, s.model_resolved ? "given with --model"
-                                         : "--model " + o.model + " is not in the model catalog"};
+    s.model = {o.model,
+               s.model_resolved ? "given with --model"
+                                : "--model " + o.model + " is not in the model catalog",
+               {}};
   }
-  if (o.gpu_count > 0) {
-    s.gpus_per_node = std::max(o.gpu_count / s.nodes, 1);
-    s.count_note = std::to_string(o.gpu_count) + " GPUs given with --gpu-count";
-  }
+  if (o.gpu_count > 0) set_gpu_count(s, o.gpu_count);
 }
 
-std::string join_diagnostics(const Diagnostics& d) {
+// The errors of `d`, those about a line of the implied scenario `yaml_file` reported at the
+// place in the log that line's value came from.
+std::string join_diagnostics(const Diagnostics& d, const std::string& yaml_file,
+                             const ImpliedYaml* yaml, const std::string& log_file) {
   std::string out;
-  for (const Diagnostic& e : d.errors()) out += (out.empty() ? "" : "; ") + e.to_string();
+  for (Diagnostic e : d.errors()) {
+    if (yaml != nullptr && e.loc.file == yaml_file && e.loc.line >= 1 &&
+        static_cast<size_t>(e.loc.line) <= yaml->sources.size()) {
+      const LogPosition at = yaml->sources[static_cast<size_t>(e.loc.line) - 1];
+      if (at.line > 0) e.loc = {log_file, at.line, at.column};
+    }
+    out += (out.empty() ? "" : "; ") + e.to_string();
+  }
   return out;
 }
 
@@ -334,18 +365,26 @@ std::string_view verdict_name(Verdict v) {
   return "";
 }
 
-RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& name,
-                           const Scenario* user, const ExplainOverrides& overrides,
-                           const ExplainContext& ctx) {
+RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                           const std::string& name, const Scenario* user,
+                           const ExplainOverrides& overrides, const ExplainContext& ctx) {
   RunExplanation r;
   r.run = run;
   r.first_line = run.first_line;
   r.last_line = run.last_line;
   r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
   fill_gaps(r.implied, overrides, ctx);
-  r.pins = r.implied.pins;
+  r.from_scratch = overrides.from_scratch;
+  if (!r.from_scratch) r.pins = r.implied.pins;
   Diagnostics diags;
   std::optional<Scenario> scenario;
+  const std::string yaml_file = name + ".yaml";
+  const ImpliedYaml yaml = implied_yaml(r.implied);
+  // An unlisted GPU joins the catalog this replay reads (it is the implied scenario's only).
+  const bool unlisted = user == nullptr && r.implied.unlisted_gpu.has_value();
+  const GpuCatalog gpus = unlisted ? ctx.gpus.with(*r.implied.unlisted_gpu) : GpuCatalog{};
+  const GpuCatalog& catalog = unlisted ? gpus : ctx.gpus;
+  const auto why = [&] { return join_diagnostics(diags, yaml_file, &yaml, log_file); };
   if (user != nullptr) {
     scenario = *user;
     r.scenario_file = user->file;
@@ -360,9 +399,9 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     log_outcome(r);
     return r;
   } else {
-    scenario = parse_scenario(name + ".yaml", scenario_yaml(r.implied, ""), ctx.gpus, diags);
+    scenario = parse_scenario(yaml_file, yaml.text, catalog, diags);
     if (!scenario || !diags.empty()) {
-      r.not_replayed = "the implied scenario is invalid: " + join_diagnostics(diags);
+      r.not_replayed = "the implied scenario is invalid: " + why();
       logged_only(r);
       log_outcome(r);
       return r;
@@ -388,17 +427,22 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
       r.pinned.push_back(key);
     }
   }
-  std::optional<SimulationConstants> constants = ctx.constants(*scenario, diags);
+  // An unlisted GPU takes the constants of the catalog GPU it is modelled on.
+  Scenario for_constants = *scenario;
+  if (unlisted) for_constants.hardware.gpu = r.implied.gpu_template;
+  std::optional<SimulationConstants> constants = ctx.constants(for_constants, diags);
   if (!constants) {
-    r.not_replayed = "no simulation constants: " + join_diagnostics(diags);
+    r.not_replayed = "no simulation constants: " + why();
     logged_only(r);
     log_outcome(r);
     return r;
   }
-  const SimulationInputs inputs{ctx.gpus, ctx.models, *constants};
+  // Shared by the replay and the fit advice's variants of it.
+  SimulationCache cache;
+  const SimulationInputs inputs{catalog, ctx.models, *constants, &cache};
   std::optional<Ledger> ledger = simulate_scenario(*scenario, inputs, diags);
   if (!ledger || !diags.empty() || ledger->gpus.empty()) {
-    r.not_replayed = "the replay was refused: " + join_diagnostics(diags);
+    r.not_replayed = "the replay was refused: " + why();
     logged_only(r);
     log_outcome(r);
     return r;
@@ -418,7 +462,7 @@ Explanation explain_log(const StartupLog& log, const std::string& log_file, cons
   stem = stem.substr(0, stem.rfind('.'));
   for (size_t i = 0; i < log.runs.size(); ++i) {
     const std::string name = log.runs.size() == 1 ? stem : stem + "-" + std::to_string(i + 1);
-    e.runs.push_back(explain_run(log.runs[i], log.engine, name, user, overrides, ctx));
+    e.runs.push_back(explain_run(log.runs[i], log.engine, log_file, name, user, overrides, ctx));
   }
   return e;
 }

@@ -26,10 +26,10 @@
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "core/exit_codes.h"
-#include "engine/simulate.h"
 #include "explain/implied_scenario.h"
 #include "explain/startup_log.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 
@@ -66,7 +66,8 @@ struct RunExplanation {
   std::string scenario_file;        // the user's scenario; "" when the implied one is used
   std::vector<std::string> pinned;  // observed keys the log pinned ("free_after_weights")
   std::vector<Pin> pins;
-  std::string not_replayed;  // why there is no replay ("" when replayed)
+  bool from_scratch = false;  // the log's values were left unpinned on purpose
+  std::string not_replayed;   // why there is no replay ("" when replayed)
   std::optional<Ledger> ledger;
   std::vector<FigureCheck> figures;
   std::vector<std::string> diagnosis;
@@ -98,13 +99,17 @@ struct ExplainOverrides {
   std::string gpu;    // a GPU catalog name or alias
   std::string model;  // a model catalog slug
   int gpu_count = 0;  // GPUs in all; 0: as the log implies
+  // Replay without the logged values pinned: gpumem's prediction alone, to measure it.
+  bool from_scratch = false;
 };
 
-// Explains one logged start-up. `user` (may be null) replaces the implied scenario; the log
-// then only pins the values it printed that the scenario leaves unset.
-RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& name,
-                           const Scenario* user, const ExplainOverrides& overrides,
-                           const ExplainContext& ctx);
+// Explains one logged start-up of `log_file`. `user` (may be null) replaces the implied
+// scenario; the log then only pins the values it printed that the scenario leaves unset.
+// An error the scenario's reader or the engine finds in the implied scenario is reported at
+// the line and column of the log its value was read from.
+RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                           const std::string& name, const Scenario* user,
+                           const ExplainOverrides& overrides, const ExplainContext& ctx);
 
 // Every start-up of `log`.
 Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/python_format.h"
+#include "runtime/ledger_json.h"
 
 namespace gpumem {
 
@@ -77,7 +78,10 @@ void scenario_lines(const RunExplanation& r, std::string& out, const std::string
     }
     pins += (pins.empty() ? "" : ", ") + p.key + " " + p.size + " (" + p.note + ")";
   }
-  out += bullet + (r.replayed() ? "pinned: " : "would pin: ") + (pins.empty() ? "nothing" : pins) +
+  out += bullet + (r.replayed() ? "pinned: " : "would pin: ") +
+         (r.from_scratch ? "nothing (--from-scratch: gpumem's prediction alone)"
+          : pins.empty() ? "nothing"
+                         : pins) +
          "\n";
   if (r.ledger) {
     out += bullet + "constants: " + r.ledger->calibration +
@@ -103,7 +107,7 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
     out += markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     scenario_lines(r, out, bullet);
     if (!r.replayed()) out += bullet + "not replayed: " + r.not_replayed + "\n";
-    if (r.replayed()) {
+    if (r.replayed() && !r.from_scratch) {
       out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
                         "column is what gpumem alone would print.\n"
                       : "\n  Pinned figures drive the replay with the logged value; their "
@@ -153,6 +157,7 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
 
 std::string render_explanation_json(const Explanation& e) {
   nlohmann::ordered_json j;
+  j["schema"] = "gpumem.explanation/1";
   j["log"] = e.log_file;
   j["engine"] = log_engine_name(e.engine);
   j["runs"] = nlohmann::ordered_json::array();
@@ -180,6 +185,8 @@ std::string render_explanation_json(const Explanation& e) {
     }
     jr["diagnosis"] = r.diagnosis;
     jr["fits"] = r.replayed() ? nlohmann::ordered_json(r.ledger->fits()) : nlohmann::ordered_json();
+    jr["key_figures"] =
+        r.replayed() ? key_figures_to_json(key_figures(*r.ledger)) : nlohmann::ordered_json();
     if (!r.advice.empty()) jr["advice"] = r.advice;
     j["runs"].push_back(jr);
   }

@@ -8,6 +8,7 @@
 
 #include "core/python_format.h"
 #include "core/size_parse.h"
+#include "explain/gpu_choice.h"
 #include "explain/logged_flags.h"
 #include "explain/version_choice.h"
 
@@ -28,6 +29,20 @@ std::string basename(std::string_view path) {
 
 std::string line_note(int line) { return "line " + std::to_string(line); }
 
+// A path component that reads as a checkpoint's name: letters and digits both ("Qwen3-14B",
+// "DeepSeek-V3-0324-AWQ"), not a snapshot's hex hash.
+bool names_a_checkpoint(std::string_view name) {
+  bool letter = false;
+  bool digit = false;
+  bool hex = !name.empty();
+  for (char c : name) {
+    letter = letter || std::isalpha(static_cast<unsigned char>(c));
+    digit = digit || std::isdigit(static_cast<unsigned char>(c));
+    hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+  }
+  return letter && digit && !(hex && name.size() >= 32);
+}
+
 // A catalog entry's model_id may carry a remark after the name ("x/y (also z)").
 std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
 
@@ -42,81 +57,13 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
     Result<ModelEntry> entry = models.find(slug, ignored);
     if (!entry.ok()) continue;
     const std::string id = lower(first_word(entry.value().model_id));
-    if (id == want) return Sourced{slug, "model_id " + entry.value().model_id};
+    if (id == want) return Sourced{slug, "model_id " + entry.value().model_id, {}};
     if (!by_base && (lower(basename(id)) == want_base || slug == want_base)) {
       by_base = Sourced{
-          slug, "last path component matches model_id " + first_word(entry.value().model_id)};
+          slug, "last path component matches model_id " + first_word(entry.value().model_id), {}};
     }
   }
   return by_base;
-}
-
-double gib(Bytes b) { return static_cast<double>(b.value()) / static_cast<double>(1LL << 30); }
-
-bool same_printed(double printed, int decimals, double actual) {
-  const double unit = std::pow(10.0, -(decimals < 0 ? 2 : decimals));
-  return std::fabs(printed - actual) <= unit / 2 + 1e-9;
-}
-
-// The GPU type by the name the log prints, else by a total it prints (vLLM's CUDA total in
-// GiB; nvidia-smi's memory.total in MiB). Several types may share a total: the first in
-// catalog order is taken and the note names the others.
-Sourced resolve_gpu(const LogRun& run, const GpuCatalog& gpus) {
-  if (run.gpu_name) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (lower(g.nvidia_smi_name) == lower(*run.gpu_name)) {
-        return {g.name, "printed name '" + *run.gpu_name + "', " + line_note(run.gpu_name_line)};
-      }
-    }
-  }
-  std::vector<std::string> matches;
-  std::string why;
-  if (const Observation* total = run.first(Quantity::kTotalMemory)) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (g.cuda_total && same_printed(total->value, total->decimals, gib(*g.cuda_total))) {
-        matches.push_back(g.name);
-      }
-    }
-    why = "CUDA total " + python_fixed(total->value, 2) + " GiB (" + line_note(total->line) + ")";
-  } else if (run.gpu_memory_total_mib) {
-    for (const GpuSpec& g : gpus.gpus()) {
-      const double mib = static_cast<double>(g.memory_total.value()) / (1 << 20);
-      if (std::fabs(mib - *run.gpu_memory_total_mib) < 0.5) matches.push_back(g.name);
-    }
-    why = "nvidia-smi memory.total " + std::to_string(std::llround(*run.gpu_memory_total_mib)) +
-          "MiB";
-  }
-  // A driver's reserve moves CUDA's total by a few tens of MiB between releases: failing an
-  // exact match, the nearest CUDA total within 1% is taken, and the note says so.
-  if (matches.empty() && run.first(Quantity::kTotalMemory) != nullptr) {
-    const double printed = run.first(Quantity::kTotalMemory)->value;
-    const GpuSpec* nearest = nullptr;
-    for (const GpuSpec& g : gpus.gpus()) {
-      if (!g.cuda_total) continue;
-      const double d = std::fabs(gib(*g.cuda_total) - printed);
-      if (d <= 0.01 * printed &&
-          (nearest == nullptr || d < std::fabs(gib(*nearest->cuda_total) - printed))) {
-        nearest = &g;
-      }
-    }
-    if (nearest != nullptr) {
-      return {nearest->name, why + " is nearest to " + nearest->name + " (CUDA total " +
-                                 python_fixed(gib(*nearest->cuda_total), 2) +
-                                 " GiB; no GPU of the catalog has exactly this total)"};
-    }
-  }
-  if (matches.empty()) {
-    return {"", run.gpu_name  ? "printed name '" + *run.gpu_name + "' is not in the GPU catalog"
-                : why.empty() ? "neither the GPU's name nor its total memory is printed"
-                              : why + " matches no GPU in the catalog"};
-  }
-  std::string note = why + " matches " + matches.front();
-  if (matches.size() > 1) {
-    note += " (also ";
-    for (size_t i = 1; i < matches.size(); ++i) note += (i > 1 ? ", " : "") + matches[i];
-    note += ": the first is taken)";
-  }
-  return {matches.front(), note};
 }
 
 std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
@@ -129,33 +76,92 @@ std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
   }
 }
 
+// A parallel size as the engine's reader bounds it (engine/flag_table.cc positive_flag):
+// a value outside 1 to 4096 is kept as it is, for that reader to refuse at its line, but
+// held to 2^20 here so that the product of three stays inside 64 bits.
+std::int64_t parallel_size(std::int64_t v) { return std::clamp<std::int64_t>(v, 0, 1 << 20); }
+
+// A flag the log's rank prefixes imply, for the scenario to carry as if logged.
+LoggedFlag implied_flag(std::string name, std::string value, const std::string& source) {
+  LoggedFlag f;
+  f.flag = std::move(name);
+  f.values = {std::move(value)};
+  f.source = source;
+  return f;
+}
+
 // GPUs the start-up uses: TP × PP × DP from the flags (SGLang's --enable-dp-attention splits
-// the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else the
-// highest rank a line prefix names.
+// the TP group instead of adding replicas: sglang v0.5.9 server_args.py ServerArgs), else from
+// the highest rank the line prefixes name — and then the scenario carries the flags those
+// ranks imply: SGLang's "DP3 TP3" on every line is data-parallel attention over TP 4
+// (scheduler.py names each rank by both), "DP1 TP0" replicas of TP 1.
 void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
   const bool sglang = engine == LogEngine::kSglang;
-  const std::optional<std::int64_t> tp =
-      flag_int(run, sglang ? "--tp-size" : "--tensor-parallel-size");
-  const std::int64_t pp =
-      flag_int(run, sglang ? "--pp-size" : "--pipeline-parallel-size").value_or(1);
-  std::int64_t dp = flag_int(run, sglang ? "--dp-size" : "--data-parallel-size").value_or(1);
+  const std::string tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const std::string dp_flag = sglang ? "--dp-size" : "--data-parallel-size";
+  const std::optional<std::int64_t> tp = flag_int(run, tp_flag);
+  std::int64_t pp =
+      parallel_size(flag_int(run, sglang ? "--pp-size" : "--pipeline-parallel-size").value_or(1));
+  std::int64_t dp = parallel_size(flag_int(run, dp_flag).value_or(1));
   if (sglang && run.flag("--enable-dp-attention") != nullptr) dp = 1;
   std::int64_t total = 0;
   if (tp) {
-    total = *tp * pp * dp;
+    total = parallel_size(*tp) * pp * dp;
     s.count_note = "TP " + std::to_string(*tp) + " x PP " + std::to_string(pp) + " x DP " +
                    std::to_string(dp) + " from the logged flags";
+    s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else {
-    int highest = -1;
+    int top_tp = -1;
+    int top_dp = -1;
+    int top_pp = -1;
     for (const Observation& o : run.observations) {
-      if (o.rank) highest = std::max(highest, *o.rank);
+      if (o.rank) top_tp = std::max(top_tp, *o.rank);
+      if (o.pp) top_pp = std::max(top_pp, *o.pp);
+      if (o.dp && o.rank) top_dp = std::max(top_dp, *o.dp);
     }
-    total = (highest + 1) * pp * dp;
-    s.count_note = highest >= 0 ? "rank prefixes up to TP" + std::to_string(highest)
-                                : "no parallelism printed: one GPU";
-    if (highest < 0) total = pp * dp;
+    // SGLang names a data-parallel-attention rank by its attention group and its global TP
+    // rank ("DP1 TP3" of TP 4, DP 2: TP ranks 2 and 3 are group 1); replicas restart their TP
+    // ranks ("DP1 TP0").
+    bool dp_attention = top_dp > 0 && (top_tp + 1) % (top_dp + 1) == 0;
+    const int per_group = dp_attention ? (top_tp + 1) / (top_dp + 1) : 1;
+    for (const Observation& o : run.observations) {
+      if (o.dp && o.rank) dp_attention = dp_attention && *o.dp == *o.rank / per_group;
+    }
+    if (top_pp >= 0 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
+      pp = top_pp + 1;
+    }
+    if (top_tp < 0) {
+      total = pp * dp;
+      s.count_note = "no parallelism printed: one GPU";
+    } else {
+      const std::string ranks = std::to_string(top_tp + 1);
+      const std::string source = "rank prefixes up to TP" + std::to_string(top_tp);
+      s.tp_from_prefixes = true;
+      if (sglang && dp_attention) {
+        const std::string groups = std::to_string(top_dp + 1);
+        const std::string why = source + " in " + groups + " DP groups (DP attention)";
+        s.args.push_back(implied_flag(tp_flag, ranks, why));
+        s.args.push_back(implied_flag(dp_flag, groups, why));
+        s.args.push_back(implied_flag("--enable-dp-attention", "true", why));
+        total = (top_tp + 1) * pp;
+        s.count_note = why;
+      } else {
+        if (top_dp > 0 && sglang && !run.flag(dp_flag)) dp = top_dp + 1;
+        s.args.push_back(implied_flag(tp_flag, ranks, source));
+        if (dp > 1 && !run.flag(dp_flag)) {
+          s.args.push_back(implied_flag(dp_flag, std::to_string(dp), source));
+        }
+        total = (top_tp + 1) * pp * dp;
+        s.count_note = source;
+      }
+      if (pp > 1 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
+        s.args.push_back(implied_flag(sglang ? "--pp-size" : "--pipeline-parallel-size",
+                                      std::to_string(pp),
+                                      "rank prefixes up to PP" + std::to_string(pp - 1)));
+      }
+    }
   }
-  const std::int64_t nodes = sglang ? flag_int(run, "--nnodes").value_or(1) : 1;
+  const std::int64_t nodes = parallel_size(sglang ? flag_int(run, "--nnodes").value_or(1) : 1);
   s.nodes = static_cast<int>(std::max<std::int64_t>(nodes, 1));
   s.gpus_per_node = static_cast<int>(std::max<std::int64_t>(total / s.nodes, 1));
   if (s.nodes > 1) s.count_note += ", over --nnodes " + std::to_string(s.nodes);
@@ -183,12 +189,21 @@ void pin(std::vector<Pin>& pins, const LogRun& run, Quantity q, const std::strin
   if (o == nullptr) return;
   std::string note = line_note(o->line) + " (" + std::string(quantity_name(q)) + ")";
   if (minimum && run.all(q).size() > 1) note += ", the lowest of the ranks";
-  pins.push_back({key, size_text(*o), note});
+  pins.push_back({key, size_text(*o), note, {o->line, 0}});
 }
 
+// A double-quoted YAML scalar; control characters a log line may hold are escaped.
 std::string yaml_quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -208,7 +223,58 @@ bool plain_scalar(const std::string& s) {
 
 std::string yaml_value(const std::string& s) { return plain_scalar(s) ? s : yaml_quote(s); }
 
+// "  # note": a comment ends at the line's end, so a control character in text a log
+// supplied (a model name, a GPU name) is shown as '?'.
+std::string yaml_comment(const std::string& note) {
+  std::string out = "  # ";
+  for (char c : note) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? '?' : c;
+  }
+  return out;
+}
+
 }  // namespace
+
+void set_gpu_count(ImpliedScenario& s, int count) {
+  s.gpus_per_node = std::max(count / s.nodes, 1);
+  s.count_note = std::to_string(count) + " GPUs given with --gpu-count";
+  const bool sglang = s.engine == LogEngine::kSglang;
+  const std::string tp_flag = sglang ? "--tp-size" : "--tensor-parallel-size";
+  const auto logged = [&](const std::string& flag) {
+    return std::any_of(s.args.begin(), s.args.end(),
+                       [&](const LoggedFlag& f) { return f.flag == flag && f.line > 0; });
+  };
+  if (logged(tp_flag)) return;
+  const auto value = [&](const std::string& flag) -> std::int64_t {
+    for (const LoggedFlag& f : s.args) {
+      if (f.flag == flag && f.values.size() == 1) {
+        try {
+          return std::stoll(f.values.front());
+        } catch (const std::exception&) {
+          return 1;
+        }
+      }
+    }
+    return 1;
+  };
+  const bool dp_attention = std::any_of(s.args.begin(), s.args.end(), [](const LoggedFlag& f) {
+    return f.flag == "--enable-dp-attention";
+  });
+  const std::string dp_flag = sglang ? "--dp-size" : "--data-parallel-size";
+  const std::int64_t pp =
+      std::max<std::int64_t>(value(sglang ? "--pp-size" : "--pipeline-parallel-size"), 1);
+  const std::int64_t dp = dp_attention ? 1 : std::max<std::int64_t>(value(dp_flag), 1);
+  const std::string tp = std::to_string(std::max<std::int64_t>(count / (pp * dp), 1));
+  const std::string source = "--gpu-count " + std::to_string(count);
+  std::erase_if(s.args, [&](const LoggedFlag& f) {
+    return f.line == 0 && (f.flag == tp_flag || (dp_attention && f.flag == dp_flag));
+  });
+  s.args.insert(s.args.begin(), implied_flag(tp_flag, tp, source));
+  if (dp_attention && !logged(dp_flag)) {
+    s.args.insert(s.args.begin() + 1, implied_flag(dp_flag, tp, source + " (DP attention)"));
+  }
+}
 
 std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
   std::vector<Pin> pins;
@@ -221,8 +287,10 @@ std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
       for (const Observation* u : run.all(Quantity::kWeightUsage)) {
         if (u->line != a->line) continue;
         const int decimals = std::max(a->decimals, u->decimals);
-        pins.push_back({"free_before_weights", python_fixed(a->value + u->value, decimals) + "GiB",
-                        line_note(a->line) + " (free after weights + weights took)"});
+        pins.push_back({"free_before_weights",
+                        python_fixed(a->value + u->value, decimals) + "GiB",
+                        line_note(a->line) + " (free after weights + weights took)",
+                        {a->line, 0}});
       }
     }
     pin(pins, run, Quantity::kFreeAfterWeights, "free_after_weights", true);
@@ -245,30 +313,43 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   s.engine = engine;
   s.name = name;
   const VersionChoice v = choose_version(run, engine);
-  s.version = {v.version, v.note};
+  s.version = {v.version, v.note, {run.version_line, 0}};
   s.version_older_than_modelled = v.older_than_modelled;
-  s.gpu = resolve_gpu(run, gpus);
+  s.version_newer_than_modelled = v.newer_than_modelled;
+  GpuChoice gpu = choose_gpu(run, gpus);
+  s.gpu = {gpu.name, gpu.note, gpu.at};
+  s.unlisted_gpu = std::move(gpu.unlisted);
+  s.gpu_template = gpu.template_name;
   count_gpus(run, engine, s);
   const LoggedFlag* served = run.flag("--served-model-name");
   std::optional<Sourced> by_served;
   if (served != nullptr && !served->values.empty()) {
     by_served = resolve_model(served->values.front(), models);
   }
-  if (run.model && !resolve_model(*run.model, models) && by_served) {
-    // A local checkpoint path names less than the name it is served under.
-    s.model = {by_served->value, "served as '" + served->values.front() + "' (" +
-                                     line_note(served->line) + "): " + by_served->note};
+  if (by_served && (!run.model || (!resolve_model(*run.model, models) &&
+                                   !names_a_checkpoint(basename(*run.model))))) {
+    // A local checkpoint path that names no checkpoint ("/data/models/latest", a snapshot's
+    // hash) says less than the name it is served under; one that does ("DeepSeek-V3-0324-AWQ"
+    // served as "deepseek-ai/DeepSeek-R1") is that checkpoint, whatever its served name.
+    s.model = {by_served->value,
+               "served as '" + served->values.front() + "' (" + line_note(served->line) +
+                   "): " + by_served->note,
+               {served->line, served->column}};
     s.model_resolved = true;
   } else if (run.model) {
     if (std::optional<Sourced> m = resolve_model(*run.model, models)) {
-      s.model = {m->value, "'" + *run.model + "' (" + line_note(run.model_line) + "): " + m->note};
+      s.model = {m->value,
+                 "'" + *run.model + "' (" + line_note(run.model_line) + "): " + m->note,
+                 {run.model_line, 0}};
       s.model_resolved = true;
     } else {
-      s.model = {*run.model, "'" + *run.model + "' (" + line_note(run.model_line) +
-                                 ") is not in the model catalog"};
+      s.model = {
+          *run.model,
+          "'" + *run.model + "' (" + line_note(run.model_line) + ") is not in the model catalog",
+          {run.model_line, 0}};
     }
   } else {
-    s.model = {"", "the log names no model"};
+    s.model = {"", "the log names no model", {}};
   }
   for (const LoggedFlag& f : run.flags) {
     const FlagSpec* spec = find_flag_spec(engine, f.flag);
@@ -278,53 +359,72 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
                            "): does not change start-up memory");
       continue;
     }
+    // A logged flag replaces what the rank prefixes imply.
+    std::erase_if(s.args, [&](const LoggedFlag& a) { return a.flag == f.flag && a.line == 0; });
     s.args.push_back(f);
   }
   s.pins = log_pins(run, engine);
   return s;
 }
 
-std::string scenario_yaml(const ImpliedScenario& s, const std::string& header) {
-  std::string y = header;
-  y += "name: " + yaml_value(s.name) + "\n";
-  y += "hardware:\n";
-  y += "  gpu: " + (s.gpu.value.empty() ? std::string("UNKNOWN") : s.gpu.value) + "  # " +
-       s.gpu.note + (s.gpu.value.empty() ? "; write a GPU of `gpumem catalog gpus`" : "") + "\n";
-  y += "  count: " + std::to_string(s.gpus_per_node) + "  # " + s.count_note + "\n";
-  if (s.nodes > 1) y += "  nodes: " + std::to_string(s.nodes) + "\n";
-  y += "engine:\n";
-  y += "  name: " + std::string(log_engine_name(s.engine)) + "\n";
-  y += "  version: " + s.version.value + "  # " + s.version.note + "\n";
+ImpliedYaml implied_yaml(const ImpliedScenario& s) {
+  ImpliedYaml y;
+  const auto line = [&y](std::string text, LogPosition at = {}) {
+    y.text += text + "\n";
+    y.sources.push_back(at);
+  };
+  line("name: " + yaml_value(s.name));
+  line("hardware:");
+  line("  gpu: " + (s.gpu.value.empty() ? std::string("UNKNOWN") : yaml_value(s.gpu.value)) +
+           yaml_comment(s.gpu.note +
+                        (s.gpu.value.empty() ? "; write a GPU of `gpumem catalog gpus`" : "")),
+       s.gpu.at);
+  line("  count: " + std::to_string(s.gpus_per_node) + yaml_comment(s.count_note), s.count_at);
+  if (s.nodes > 1) line("  nodes: " + std::to_string(s.nodes), s.count_at);
+  line("engine:");
+  line("  name: " + std::string(log_engine_name(s.engine)));
+  line("  version: " + s.version.value + yaml_comment(s.version.note), s.version.at);
   if (!s.args.empty()) {
-    y += "  args:\n";
+    line("  args:");
     for (const LoggedFlag& f : s.args) {
-      y += "    " + f.flag + ": ";
+      std::string text = "    " + f.flag + ": ";
       if (f.is_list) {
-        y += "[";
-        for (size_t i = 0; i < f.values.size(); ++i) y += (i ? ", " : "") + f.values[i];
-        y += "]";
+        text += "[";
+        for (size_t i = 0; i < f.values.size(); ++i)
+          text += (i ? ", " : "") + yaml_value(f.values[i]);
+        text += "]";
       } else {
-        y += yaml_value(f.values.empty() ? "" : f.values.front());
+        text += yaml_value(f.values.empty() ? "" : f.values.front());
       }
-      y += "  # " + f.source + ", " + line_note(f.line) + "\n";
+      line(text + yaml_comment(f.line > 0 ? f.source + ", " + line_note(f.line) : f.source),
+           {f.line, f.column});
     }
   }
-  y += "model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +
-       "  # " + s.model.note +
-       (s.model_resolved ? "" : "; write a model of `gpumem catalog models`") + "\n";
+  line("model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +
+           yaml_comment(s.model.note +
+                        (s.model_resolved ? "" : "; write a model of `gpumem catalog models`")),
+       s.model.at);
   if (!s.pins.empty()) {
-    y += "observed:  # values the log printed; each replaces gpumem's prediction\n";
-    for (const Pin& p : s.pins) y += "  " + p.key + ": " + p.size + "  # " + p.note + "\n";
+    line("observed:  # values the log printed; each replaces gpumem's prediction");
+    for (const Pin& p : s.pins) line("  " + p.key + ": " + p.size + yaml_comment(p.note), p.at);
   }
   return y;
+}
+
+std::string scenario_yaml(const ImpliedScenario& s, const std::string& header) {
+  return header + implied_yaml(s).text;
 }
 
 std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
   std::vector<std::string> set;
   ScenarioObserved& o = s.observed;
   for (const Pin& p : pins) {
-    Result<Bytes> size = parse_size(p.size);
+    // Only vLLM's KV budget may be negative (explain/figure_bounds.h); pins are written
+    // by log_pins, so a size that does not read back is a bug, not input.
+    const bool negative = p.size.starts_with('-');
+    Result<Bytes> size = parse_size(std::string_view(p.size).substr(negative ? 1 : 0));
     if (!size.ok()) continue;
+    const Bytes value = negative ? bytes(0) - *size : *size;
     std::optional<Bytes>* slot = p.key == "free_before_weights"   ? &o.free_before_weights
                                  : p.key == "free_after_weights"  ? &o.free_after_weights
                                  : p.key == "model_loading"       ? &o.model_loading
@@ -337,7 +437,7 @@ std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
     // A scenario giving weight_load_usage instead of A keeps it (the two exclude each other).
     if (p.key == "free_after_weights" && o.weight_load_usage) continue;
     if (p.key == "kv_cache_memory" && s.engine.arg("--kv-cache-memory") != nullptr) continue;
-    *slot = size.value();
+    *slot = value;
     set.push_back(p.key);
   }
   return set;

@@ -71,7 +71,9 @@ size_t match_sglang_frame(std::string_view s, size_t pos, std::string& labels) {
   return close + 1;
 }
 
-// vLLM: "INFO 12-13 19:54:18 worker.py:243] " or "INFO 09-23 18:12:21 [gpu_worker.py:298] ".
+// vLLM: "INFO 12-13 19:54:18 worker.py:243] " or "INFO 09-23 18:12:21 [gpu_worker.py:298] ";
+// also as posts abbreviate it, without the time: "INFO [kv_cache_utils.py:1319] " (a log
+// collector that keeps only the level and the source) or "INFO  [kv_cache_utils.py]  ".
 size_t match_vllm_frame(std::string_view s, size_t pos, std::string& level) {
   static constexpr std::array<std::string_view, 6> kLevels = {"INFO",  "WARNING",  "ERROR",
                                                               "DEBUG", "CRITICAL", "WARN"};
@@ -79,22 +81,29 @@ size_t match_vllm_frame(std::string_view s, size_t pos, std::string& level) {
     if (s.substr(pos, l.size()) != l || pos + l.size() >= s.size() || s[pos + l.size()] != ' ') {
       continue;
     }
-    size_t p = pos + l.size() + 1;
-    if (!digits_at(s, p, 2) || p + 6 > s.size() || s[p + 2] != '-' || !digits_at(s, p + 3, 2) ||
-        s[p + 5] != ' ') {
-      return std::string_view::npos;
+    size_t p = pos + l.size();
+    while (p < s.size() && s[p] == ' ') ++p;
+    bool timed = false;
+    if (digits_at(s, p, 2) && p + 6 <= s.size() && s[p + 2] == '-' && digits_at(s, p + 3, 2) &&
+        s[p + 5] == ' ') {
+      p = match_time(s, p + 6);
+      if (p == std::string_view::npos || p >= s.size() || s[p] != ' ') {
+        return std::string_view::npos;
+      }
+      ++p;
+      timed = true;
     }
-    p = match_time(s, p + 6);
-    if (p == std::string_view::npos || p >= s.size() || s[p] != ' ') return std::string_view::npos;
-    ++p;
-    // The source location: "[file.py:123]" or "file.py:123]".
+    // The source location: "[file.py:123]", "file.py:123]"; untimed, only "[file.py:123]"
+    // or "[file.py]", so that a sentence after a level is not taken for a frame.
+    const bool bracket = p < s.size() && s[p] == '[';
+    if (!timed && !bracket) return std::string_view::npos;
     const size_t close = s.find(']', p);
     if (close == std::string_view::npos || close - p > 120) return std::string_view::npos;
-    const std::string_view source = s.substr(p, close - p);
+    const std::string_view source = s.substr(bracket ? p + 1 : p, close - p - (bracket ? 1 : 0));
     const size_t colon = source.rfind(':');
-    if (colon == std::string_view::npos || !digits_at(source, colon + 1, 1)) {
-      return std::string_view::npos;
-    }
+    const bool numbered = colon != std::string_view::npos && digits_at(source, colon + 1, 1);
+    if (!numbered && !(bracket && source.ends_with(".py"))) return std::string_view::npos;
+    if (!timed && source.find(".py") == std::string_view::npos) return std::string_view::npos;
     level = std::string(l);
     return close + 1;
   }
@@ -116,20 +125,25 @@ size_t match_process(std::string_view s, size_t pos, std::string& process) {
   return close + 1;
 }
 
+// Where a frame may start: at the line's start, after a space, tab or '|' (docker compose's
+// "qwen3-1  | "), or after the "288:" that `grep -n` puts in front of each line.
 bool word_start(std::string_view s, size_t i) {
-  return i == 0 || s[i - 1] == ' ' || s[i - 1] == '|' || s[i - 1] == '\t';
+  if (i == 0 || s[i - 1] == ' ' || s[i - 1] == '|' || s[i - 1] == '\t') return true;
+  return s[i - 1] == ':' && i >= 2 && digits_at(s, 0, i - 1);
 }
 
-// Removes every frame from the front of `s` (and whatever precedes the first one).
-void unframe(std::string_view s, LogLine& out) {
+// Removes every frame from the front of `s` (and whatever precedes the first one); the
+// message's offset in `s` is returned.
+size_t unframe(std::string_view s, LogLine& out) {
   constexpr size_t kSearch = 160;  // a frame starts within a container/timestamp prefix
   size_t begin = 0;
   for (size_t i = 0; i < s.size() && i < kSearch; ++i) {
-    if (!word_start(s, i)) continue;
     std::string scratch;
-    if (match_process(s, i, scratch) != std::string_view::npos ||
-        match_sglang_frame(s, i, scratch) != std::string_view::npos ||
-        match_vllm_frame(s, i, scratch) != std::string_view::npos) {
+    // SGLang's "[2025-05-07 13:39:14 TP0]" is distinctive enough to be found anywhere: a
+    // progress bar redrawn without a newline may run straight into it ("...3.89it/s][2026").
+    if (match_sglang_frame(s, i, scratch) != std::string_view::npos ||
+        (word_start(s, i) && (match_process(s, i, scratch) != std::string_view::npos ||
+                              match_vllm_frame(s, i, scratch) != std::string_view::npos))) {
       begin = i;
       break;
     }
@@ -145,17 +159,37 @@ void unframe(std::string_view s, LogLine& out) {
       p = e;
       matched = true;
       out.framed = true;
+      if (text.find("pid=") != std::string::npos) out.frame = FrameKind::kVllm;
     } else if (size_t e2 = match_sglang_frame(s, p, text); e2 != std::string_view::npos) {
       labels = text;
       if (!labels.empty()) out.process = labels;
+      // "[2025-03-08 12:29:13": the time, sortable as text.
+      out.time = std::string(s.substr(p + 1, std::min<size_t>(19, e2 - p - 1)));
       p = e2;
       matched = true;
       out.framed = true;
+      out.frame = FrameKind::kSglang;
     } else if (size_t e3 = match_vllm_frame(s, p, text); e3 != std::string_view::npos) {
       out.level = text;
+      // "INFO 12-13 19:54:18 ...": month, day and time (no year), sortable within a log.
+      const size_t t = p + text.size() + 1;
+      if (t + 14 <= s.size() && digits_at(s, t, 2) && s[t + 2] == '-') {
+        out.time = std::string(s.substr(t, 14));
+      }
       p = e3;
       matched = true;
       out.framed = true;
+      out.frame = FrameKind::kVllm;
+    }
+  }
+  while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
+  // A full date in what was taken off (SGLang's frame, a logger's or collector's timestamp);
+  // vLLM's own "MM-DD" has no year and dates nothing.
+  for (size_t i = 0; i + 10 <= p; ++i) {
+    if (digits_at(s, i, 4) && s[i + 4] == '-' && digits_at(s, i + 5, 2) && s[i + 7] == '-' &&
+        digits_at(s, i + 8, 2)) {
+      out.date = std::string(s.substr(i, 10));
+      break;
     }
   }
   out.message = std::string(trim(s.substr(p)));
@@ -164,13 +198,24 @@ void unframe(std::string_view s, LogLine& out) {
   if (!out.tp) out.tp = labelled_number(who, "rank=");
   out.pp = labelled_number(who, "PP");
   out.dp = labelled_number(who, "DP");
+  return p;
 }
 
 }  // namespace
 
-std::string strip_ansi(std::string_view text) {
+LogPosition LogLine::position(size_t offset) const {
+  LogPosition p{number, column + static_cast<int>(offset)};
+  for (const Continuation& c : continuations) {
+    if (offset < c.offset) break;
+    p = {c.at.line, c.at.column + static_cast<int>(offset - c.offset)};
+  }
+  return p;
+}
+
+std::string strip_ansi(std::string_view text, std::vector<size_t>* origin) {
   std::string out;
   out.reserve(text.size());
+  if (origin != nullptr) origin->clear();
   for (size_t i = 0; i < text.size(); ++i) {
     const bool esc = text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[';
     const size_t open = esc ? i + 1 : i;
@@ -187,12 +232,14 @@ std::string strip_ansi(std::string_view text) {
     }
     if (text[i] == '\x1b') continue;
     out += text[i];
+    if (origin != nullptr) origin->push_back(i);
   }
   return out;
 }
 
 std::vector<LogLine> split_log_lines(std::string_view text) {
   std::vector<LogLine> lines;
+  std::vector<size_t> origin;
   int number = 0;
   while (!text.empty() || number == 0) {
     const size_t nl = text.find('\n');
@@ -201,11 +248,20 @@ std::vector<LogLine> split_log_lines(std::string_view text) {
     ++number;
     // A progress bar redraws itself after '\r': the last non-empty redraw is what shows.
     while (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    if (size_t cr = raw.rfind('\r'); cr != std::string_view::npos) raw = raw.substr(cr + 1);
+    size_t shown = 0;  // where the line's last redraw starts
+    if (size_t cr = raw.rfind('\r'); cr != std::string_view::npos) shown = cr + 1;
+    raw = raw.substr(shown);
     LogLine line;
     line.number = number;
-    const std::string clean = strip_ansi(raw);
-    unframe(clean, line);
+    std::string clean = strip_ansi(raw, &origin);
+    // A post's Markdown quote ("> " before each line) is not the engine's.
+    size_t quoted = 0;
+    while (quoted < clean.size() && clean[quoted] == '>' &&
+           (quoted + 1 == clean.size() || clean[quoted + 1] == ' ')) {
+      quoted += quoted + 1 < clean.size() ? 2 : 1;
+    }
+    const size_t at = quoted + unframe(std::string_view(clean).substr(quoted), line);
+    line.column = static_cast<int>(shown + (at < origin.size() ? origin[at] : raw.size()) + 1);
     lines.push_back(std::move(line));
     if (nl == std::string_view::npos) break;
   }

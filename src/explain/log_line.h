@@ -19,20 +19,44 @@
 
 namespace gpumem {
 
+// Where a byte of a message stands in the file.
+struct LogPosition {
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based, in bytes
+};
+
+// Whose frame a line carries: evidence of the engine that wrote the log.
+enum class FrameKind { kNone, kSglang, kVllm };
+
 struct LogLine {
-  int number = 0;         // 1-based line number in the log
-  std::string message;    // the engine's own text, trimmed
+  int number = 0;       // 1-based line number in the log
+  std::string message;  // the engine's own text, trimmed
+  int column = 1;       // where `message` starts in the file's line (1-based, in bytes)
+  // A launch command continued with trailing backslashes is one message: where each later
+  // line's text starts in `message`, and in the file.
+  struct Continuation {
+    size_t offset = 0;
+    LogPosition at;
+  };
+  std::vector<Continuation> continuations;
   std::string process;    // what the prefix names: "TP3", "VllmWorkerProcess pid=6494"; "" if none
   std::string level;      // INFO, WARNING, ERROR, ... when printed
   std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"
   std::optional<int> pp;  // SGLang "PP1"
   std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"
   bool framed = false;    // a timestamp, level or process prefix was taken off
+  std::string date;       // "2025-03-08" when the frame or prefix carries a full date
+  std::string time;       // the frame's time as printed ("2025-03-08 12:29:13", "12-13 19:54:18")
+  FrameKind frame = FrameKind::kNone;
+
+  // The line and column of `message[offset]`.
+  LogPosition position(size_t offset) const;
 };
 
 // ESC[...m colour sequences, and the same sequences whose ESC byte a copy-paste lost
-// ("[32mINFO[0m").
-std::string strip_ansi(std::string_view text);
+// ("[32mINFO[0m"). When `origin` is given, it receives, for each byte kept, its offset in
+// `text` (so a position in the result can be reported as a column of the input).
+std::string strip_ansi(std::string_view text, std::vector<size_t>* origin = nullptr);
 
 // Every line of `text` (LF or CRLF), numbered from 1, framing removed. Empty lines are kept
 // (with an empty message) so numbers stay those of the file.

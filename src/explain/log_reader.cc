@@ -1,5 +1,6 @@
 #include "explain/log_reader.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "explain/command_line.h"
@@ -11,7 +12,7 @@ namespace {
 
 bool may_start_command(std::string_view m) {
   return contains(m, "vllm serve") || contains(m, "vllm.entrypoints") ||
-         contains(m, "sglang.launch_server");
+         contains(m, "sglang.launch_server") || contains(m, "docker run");
 }
 
 // A launch command continued with a trailing backslash spans several lines: joined here.
@@ -25,7 +26,10 @@ std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
       while (!l.message.empty() && l.message.back() == '\\' && i + 1 < lines.size() &&
              !lines[i + 1].framed) {
         l.message.pop_back();
-        l.message += " " + lines[++i].message;
+        l.message += " ";
+        const LogLine& next = lines[++i];
+        l.continuations.push_back({l.message.size(), {next.number, next.column}});
+        l.message += next.message;
       }
     }
     out.push_back(std::move(l));
@@ -33,32 +37,59 @@ std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
   return out;
 }
 
+// The first name a line states; a whole name replaces the end of one.
+void set_gpu_name(LogRun& run, std::string_view name, int line, bool partial) {
+  if (run.gpu_name && (partial || !run.gpu_name_partial)) return;
+  run.gpu_name = std::string(name);
+  run.gpu_name_line = line;
+  run.gpu_name_partial = partial;
+}
+
+// The device name in a fused-MoE kernel config file SGLang or vLLM looks for
+// ("E=128,N=384,device_name=NVIDIA_H20.json"), or, of a line cut at its start, the end of it
+// ("A_A800-SXM4-80GB.json"): the GPU's name with '_' for ' '.
+bool read_config_device_name(const LogLine& l, LogRun& run) {
+  const std::string_view m = l.message;
+  const size_t json = m.find(".json");
+  if (json == std::string_view::npos) return false;
+  const size_t key = m.rfind("device_name=", json);
+  const bool whole = key != std::string_view::npos;
+  const size_t start = whole ? key + 12 : m.rfind('_', json);
+  if (start == std::string_view::npos || start + (whole ? 0 : 1) >= json) return false;
+  const std::string_view name = m.substr(whole ? start : start + 1, json - start - (whole ? 0 : 1));
+  if (name.find_first_of(" /,=") != std::string_view::npos) return false;
+  set_gpu_name(run, name, l.number, !whole);
+  return whole;
+}
+
 // The GPU's name and size where a pasted nvidia-smi table, collect_env or a torch device
 // print shows them.
 bool read_gpu_line(const LogLine& l, RunCollector& c) {
   const std::string_view m = l.message;
   LogRun& run = c.run();
+  if (read_config_device_name(l, run)) return true;
   if (const size_t props = m.find("_CudaDeviceProperties(name='");
       props != std::string_view::npos) {
     const size_t start = props + 28;
-    run.gpu_name = std::string(m.substr(start, m.find('\'', start) - start));
-    run.gpu_name_line = l.number;
+    set_gpu_name(run, m.substr(start, m.find('\'', start) - start), l.number, false);
     if (std::optional<PrintedNumber> mb = number_after(m, "total_memory=")) {
       // torch prints total_memory // 2**20 and calls it "MB".
-      c.restate(Quantity::kTotalMemory, PrintedNumber{mb->value / 1024.0, 2}, l);
+      PrintedNumber gib = *mb;
+      gib.value /= 1024.0;
+      gib.decimals = 2;
+      c.restate(Quantity::kTotalMemory, gib, l);
     }
     return true;
   }
   if (starts_with(m, "GPU ") && contains(m, ": NVIDIA ")) {
-    run.gpu_name = std::string(m.substr(m.find("NVIDIA ")));
-    run.gpu_name_line = l.number;
+    set_gpu_name(run, m.substr(m.find("NVIDIA ")), l.number, false);
     return true;
   }
   if (starts_with(m, "|") && contains(m, " NVIDIA ")) {
     const size_t start = m.find("NVIDIA ");
     const size_t end = m.find("  ", start);
-    run.gpu_name = std::string(m.substr(start, end == std::string_view::npos ? end : end - start));
-    run.gpu_name_line = l.number;
+    set_gpu_name(run, m.substr(start, end == std::string_view::npos ? end : end - start), l.number,
+                 false);
     return true;
   }
   // nvidia-smi's "|  14134MiB /  16303MiB |" or a hand-made table "| `21351 MiB` | `24564
@@ -71,7 +102,12 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
         --start;
       }
       if (std::optional<PrintedNumber> n = number_at(m.substr(start, at - start))) {
-        sizes.push_back(n->value);
+        n->begin += start;
+        n->value /= 1024.0;  // MiB, bounded as GiB
+        if (!c.within_bounds("an nvidia-smi memory size", FigureUnit::kGiB, false, *n, l)) {
+          return true;
+        }
+        sizes.push_back(n->value * 1024.0);
       }
     }
     if (sizes.size() >= 2) {
@@ -84,8 +120,7 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
 
 bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   if (may_start_command(l.message)) {
-    if (std::optional<LaunchCommand> cmd = parse_launch_command(l.message, l.number);
-        cmd && cmd->engine == engine) {
+    if (std::optional<LaunchCommand> cmd = parse_launch_command(l); cmd && cmd->engine == engine) {
       c.start_of_run();
       if (cmd->model) {
         c.run().model = cmd->model;
@@ -96,6 +131,7 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
         c.run().notes.push_back("line " + std::to_string(l.number) + ": " + u +
                                 " is not a flag gpumem models; ignored");
       }
+      for (std::string& n : cmd->notes) c.run().notes.push_back(std::move(n));
       return true;
     }
   }
@@ -103,51 +139,94 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   return engine == LogEngine::kSglang ? read_sglang_line(l, c) : read_vllm_line(l, c);
 }
 
-StartupLog read_as(LogEngine engine, const std::vector<LogLine>& lines) {
+struct Reading {
   StartupLog log;
-  log.engine = engine;
-  log.lines = static_cast<int>(lines.size());
-  RunCollector c(log);
+  int recognised = 0;   // lines the engine's reader knows, refused ones included
+  std::string refusal;  // "line:col: message"; "" when every figure was taken
+};
+
+Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
+  Reading r;
+  r.log.engine = engine;
+  r.log.lines = static_cast<int>(lines.size());
+  RunCollector c(r.log);
   for (const LogLine& l : lines) {
-    if (read_line(engine, l, c)) c.recognised(l);
+    c.line_seen(l);
+    if (!read_line(engine, l, c)) continue;
+    c.recognised(l);
+    ++r.recognised;
   }
   c.finish();
-  return log;
-}
-
-int recognised(const StartupLog& log) {
-  int n = 0;
-  for (const LogRun& r : log.runs) n += r.recognised_lines;
-  return n;
+  std::stable_sort(r.log.runs.begin(), r.log.runs.end(),
+                   [](const LogRun& a, const LogRun& b) { return a.first_line < b.first_line; });
+  r.refusal = c.refusal();
+  return r;
 }
 
 }  // namespace
 
-Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngine> engine) {
+Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngine> engine,
+                                    const std::string& file) {
   const std::vector<LogLine> lines = join_continuations(split_log_lines(text));
-  StartupLog log;
+  Reading reading;
   if (engine) {
-    log = read_as(*engine, lines);
+    reading = read_as(*engine, lines);
   } else {
-    StartupLog sglang = read_as(LogEngine::kSglang, lines);
-    StartupLog vllm = read_as(LogEngine::kVllm, lines);
-    log = recognised(vllm) > recognised(sglang) ? std::move(vllm) : std::move(sglang);
+    Reading sglang = read_as(LogEngine::kSglang, lines);
+    Reading vllm = read_as(LogEngine::kVllm, lines);
+    // A tie (a log of one out-of-memory line, which both read) goes to the engine whose
+    // frames the lines carry.
+    long frames = 0;
+    for (const LogLine& l : lines) {
+      frames += l.frame == FrameKind::kVllm ? 1 : l.frame == FrameKind::kSglang ? -1 : 0;
+    }
+    const bool vllm_wins =
+        vllm.recognised > sglang.recognised || (vllm.recognised == sglang.recognised && frames > 0);
+    reading = vllm_wins ? std::move(vllm) : std::move(sglang);
   }
+  if (!reading.refusal.empty())
+    return invalid_input(file + (file.empty() ? "" : ":") + reading.refusal);
+  StartupLog& log = reading.log;
   bool usable = false;
   for (const LogRun& r : log.runs)
     usable = usable || !r.observations.empty() || !r.problems.empty();
   if (!usable) {
     const std::string which = engine ? std::string(log_engine_name(*engine)) + " " : "";
     return invalid_input(
-        "nothing usable: no " + (which.empty() ? std::string("SGLang or vLLM ") : which) +
+        file + (file.empty() ? "" : ": ") + "nothing usable: no " +
+        (which.empty() ? std::string("SGLang or vLLM ") : which) +
         "start-up memory line found (gpumem explain reads lines such as 'Load weight end', 'KV "
         "Cache is allocated', 'Model loading took', 'Available KV cache memory', 'GPU KV cache "
         "size')");
   }
+  // A configuration pasted after the lines it configured (a post's "engine config" section
+  // below its log): the start-up before it, which states no flags and no model of its own,
+  // takes them.
+  for (size_t i = 1; i < log.runs.size(); ++i) {
+    LogRun& config = log.runs[i];
+    LogRun& before = log.runs[i - 1];
+    if (!config.observations.empty() || !config.problems.empty() || !before.flags.empty() ||
+        before.model || before.observations.empty()) {
+      continue;
+    }
+    before.notes.push_back("lines " + std::to_string(config.first_line) + "-" +
+                           std::to_string(config.last_line) +
+                           ": the arguments printed after this start-up's figures are taken as "
+                           "its own");
+    before.flags = std::move(config.flags);
+    before.model = std::move(config.model);
+    before.model_line = config.model_line;
+    if (!before.version && config.version) {
+      before.version = std::move(config.version);
+      before.version_line = config.version_line;
+    }
+    for (std::string& n : config.notes) before.notes.push_back(std::move(n));
+    config.flags.clear();
+  }
   // Runs holding only flags (a command with no start-up after it) explain nothing.
   std::erase_if(log.runs,
                 [](const LogRun& r) { return r.observations.empty() && r.problems.empty(); });
-  return log;
+  return std::move(log);
 }
 
 }  // namespace gpumem

@@ -53,47 +53,31 @@ std::optional<LoggedFlag> flag_from_python(LogEngine engine, std::string_view ke
   f.flag = std::string(spec->name);
   f.line = line;
   f.source = source;
+  // A value of another kind than the flag's type is kept as printed: the scenario's reader
+  // refuses it at replay, at this line, rather than it being dropped unseen.
+  const auto text_of = [](const PyValue& v) {
+    // vLLM's config dump prints dtypes as torch objects ("torch.bfloat16").
+    return v.text.rfind("torch.", 0) == 0 ? v.text.substr(6) : v.text;
+  };
   switch (spec->type) {
     case FlagType::kBool:
-      if (value.kind != PyValue::Kind::kBool || value.text != "True") return std::nullopt;
-      f.values = {"true"};
+      if (value.kind == PyValue::Kind::kBool && value.text == "False") return std::nullopt;
+      f.values = {value.kind == PyValue::Kind::kBool ? "true" : value.text};
       break;
     case FlagType::kIntList:
-      if (value.kind == PyValue::Kind::kList) {
-        f.is_list = true;
-        for (const PyValue& item : value.items) {
-          if (item.kind != PyValue::Kind::kInt) return std::nullopt;
-          f.values.push_back(item.text);
-        }
-      } else if (value.kind == PyValue::Kind::kInt) {
-        f.is_list = true;
-        f.values = {value.text};
-      } else {
-        return std::nullopt;
-      }
-      break;
     case FlagType::kInt:
     case FlagType::kByteCount:
-      if (value.kind != PyValue::Kind::kInt) return std::nullopt;
-      f.values = {value.text};
-      break;
     case FlagType::kFloat:
-      if (value.kind != PyValue::Kind::kInt && value.kind != PyValue::Kind::kFloat) {
-        return std::nullopt;
+    case FlagType::kString:
+      // A list stays a list (vLLM prints served_model_name as one); a scalar of a list flag
+      // is a list of one.
+      f.is_list = spec->type == FlagType::kIntList || value.kind == PyValue::Kind::kList;
+      if (value.kind == PyValue::Kind::kList) {
+        for (const PyValue& item : value.items) f.values.push_back(text_of(item));
+      } else {
+        f.values = {text_of(value)};
       }
-      f.values = {value.text};
       break;
-    case FlagType::kString: {
-      std::string text = value.text;
-      // vLLM's config dump prints dtypes as torch objects ("torch.bfloat16").
-      if (text.rfind("torch.", 0) == 0) text = text.substr(6);
-      if (!spec->choices.empty() &&
-          std::find(spec->choices.begin(), spec->choices.end(), text) == spec->choices.end()) {
-        return std::nullopt;
-      }
-      f.values = {text};
-      break;
-    }
   }
   return f;
 }

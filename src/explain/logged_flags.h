@@ -25,7 +25,8 @@ const FlagSpec* find_flag_spec(LogEngine engine, std::string_view flag);
 bool is_model_key(LogEngine engine, std::string_view key);
 
 // The flag a dump's `key=value` states, or nothing when the key is not a modelled or
-// accepted flag, or its value is None (unset) or False (a store_true flag left off).
+// accepted flag, or its value is None (unset) or False (a store_true flag left off). A
+// value of the wrong type is kept as printed, for the scenario's reader to refuse.
 std::optional<LoggedFlag> flag_from_python(LogEngine engine, std::string_view key,
                                            const PyValue& value, int line,
                                            const std::string& source);

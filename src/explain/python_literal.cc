@@ -7,12 +7,10 @@ namespace {
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-void skip_spaces(std::string_view s, size_t& p) {
-  while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
-}
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)); }
 
 // A quoted string starting at p (on the quote); p ends after the closing quote. False when
-// the line ends first.
+// the text ends first.
 bool read_string(std::string_view s, size_t& p, std::string& out) {
   const char quote = s[p++];
   while (p < s.size() && s[p] != quote) {
@@ -25,9 +23,9 @@ bool read_string(std::string_view s, size_t& p, std::string& out) {
 }
 
 // The end of a bracketed run starting at p (on the opening bracket), quotes respected; npos
-// when it is not closed on this line.
+// when it is not closed in `s`. Iterative: any depth is only counted.
 size_t bracket_end(std::string_view s, size_t p) {
-  int depth = 0;
+  long depth = 0;
   for (; p < s.size(); ++p) {
     const char c = s[p];
     if (c == '\'' || c == '"') {
@@ -46,12 +44,15 @@ size_t bracket_end(std::string_view s, size_t p) {
 PyValue classify(std::string token) {
   PyValue v;
   v.text = std::move(token);
-  if (v.text == "True" || v.text == "False") {
+  const std::string& t = v.text;
+  if (t == "True" || t == "False") {
     v.kind = PyValue::Kind::kBool;
-  } else if (v.text == "None") {
+  } else if (t == "None") {
     v.kind = PyValue::Kind::kNone;
+  } else if (t == "inf" || t == "-inf" || t == "nan") {
+    // repr(float('inf')), repr(float('nan')): numbers a reader must refuse, not names.
+    v.kind = PyValue::Kind::kFloat;
   } else {
-    const std::string& t = v.text;
     size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
     bool digits = i < t.size();
     bool dot = false;
@@ -68,62 +69,92 @@ PyValue classify(std::string token) {
   return v;
 }
 
-std::vector<PyValue> split_items(std::string_view inner);
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
 
-// One value at p; p ends after it. False when the value is cut off.
-bool read_value(std::string_view s, size_t& p, PyValue& out) {
-  skip_spaces(s, p);
-  if (p >= s.size()) return false;
-  const char c = s[p];
-  if (c == '\'' || c == '"') {
-    out.kind = PyValue::Kind::kString;
-    return read_string(s, p, out.text);
-  }
-  if (c == '[' || c == '(' || c == '{') {
-    const size_t end = bracket_end(s, p);
-    if (end == std::string_view::npos) return false;
-    out.text = std::string(s.substr(p, end - p));
-    out.kind = c == '{' ? PyValue::Kind::kOther : PyValue::Kind::kList;
-    if (c != '{') out.items = split_items(s.substr(p + 1, end - p - 2));
-    p = end;
+  std::string_view text() const { return s_; }
+  std::optional<PyError>& error() { return error_; }
+
+  // One value at p, lists nested `depth` deep around it; p ends after it. False when the
+  // value is cut off, or refused (error() is then set).
+  bool read_value(size_t& p, PyValue& out, int depth) {
+    skip_spaces(p);
+    if (p >= s_.size()) return false;
+    const char c = s_[p];
+    if (c == '\'' || c == '"') {
+      out.kind = PyValue::Kind::kString;
+      return read_string(s_, p, out.text);
+    }
+    if (c == '[' || c == '(' || c == '{') {
+      const size_t end = bracket_end(s_, p);
+      if (end == std::string_view::npos) return false;
+      out.text = std::string(s_.substr(p, end - p));
+      out.kind = c == '{' ? PyValue::Kind::kOther : PyValue::Kind::kList;
+      if (c != '{') {
+        if (depth >= kMaxPyDepth) {
+          error_ = PyError{p, "a Python value nested deeper than " + std::to_string(kMaxPyDepth) +
+                                  " lists or tuples; no engine prints one"};
+          return false;
+        }
+        if (!read_items(p + 1, end - 1, out.items, depth + 1)) return false;
+      }
+      p = end;
+      return true;
+    }
+    // A bare token (number, name, dotted name, call): up to a separator at depth 0.
+    const size_t start = p;
+    while (p < s_.size() && s_[p] != ',' && s_[p] != ')' && s_[p] != '}' && s_[p] != ']' &&
+           !is_space(s_[p])) {
+      if (s_[p] == '(' || s_[p] == '[' || s_[p] == '{') {
+        const size_t end = bracket_end(s_, p);
+        if (end == std::string_view::npos) return false;
+        p = end;
+      } else {
+        ++p;
+      }
+    }
+    if (p == start) return false;
+    out = classify(std::string(s_.substr(start, p - start)));
     return true;
   }
-  // A bare token (number, name, dotted name, call): up to a separator at depth 0.
-  const size_t start = p;
-  while (p < s.size() && s[p] != ',' && s[p] != ')' && s[p] != '}' && s[p] != ']' &&
-         !std::isspace(static_cast<unsigned char>(s[p]))) {
-    if (s[p] == '(' || s[p] == '[' || s[p] == '{') {
-      const size_t end = bracket_end(s, p);
-      if (end == std::string_view::npos) return false;
-      p = end;
-    } else {
-      ++p;
-    }
-  }
-  if (p == start) return false;
-  out = classify(std::string(s.substr(start, p - start)));
-  return true;
-}
 
-std::vector<PyValue> split_items(std::string_view inner) {
-  std::vector<PyValue> items;
-  size_t p = 0;
-  while (true) {
-    skip_spaces(inner, p);
-    if (p >= inner.size()) break;
-    PyValue v;
-    if (!read_value(inner, p, v)) break;
-    items.push_back(std::move(v));
-    skip_spaces(inner, p);
-    if (p < inner.size() && inner[p] == ',') ++p;
+  void skip_spaces(size_t& p) const {
+    while (p < s_.size() && is_space(s_[p])) ++p;
   }
-  return items;
-}
+
+ private:
+  // The items between `begin` and `end` (a list's inside). False only when refused.
+  bool read_items(size_t begin, size_t end, std::vector<PyValue>& items, int depth) {
+    Parser inner(s_.substr(0, end));
+    size_t p = begin;
+    while (true) {
+      inner.skip_spaces(p);
+      if (p >= end) break;
+      PyValue v;
+      if (!inner.read_value(p, v, depth)) {
+        if (inner.error_) {
+          error_ = std::move(inner.error_);
+          return false;
+        }
+        break;
+      }
+      items.push_back(std::move(v));
+      inner.skip_spaces(p);
+      if (p < end && s_[p] == ',') ++p;
+    }
+    return true;
+  }
+
+  std::string_view s_;
+  std::optional<PyError> error_;
+};
 
 }  // namespace
 
-std::vector<PyItem> parse_keyword_items(std::string_view s) {
-  std::vector<PyItem> items;
+PyItems parse_keyword_items(std::string_view s) {
+  PyItems out;
+  Parser parser(s);
   size_t p = 0;
   while (p < s.size()) {
     if (!ident_char(s[p]) || (p > 0 && ident_char(s[p - 1]))) {
@@ -140,32 +171,39 @@ std::vector<PyItem> parse_keyword_items(std::string_view s) {
     PyItem item;
     item.key = std::string(s.substr(p, e - p));
     size_t v = e + 1;
-    if (!read_value(s, v, item.value)) break;
-    items.push_back(std::move(item));
+    parser.skip_spaces(v);
+    item.value_offset = v;
+    if (!parser.read_value(v, item.value, 0)) break;
+    out.items.push_back(std::move(item));
     p = v;
   }
-  return items;
+  out.error = std::move(parser.error());
+  return out;
 }
 
-std::vector<PyItem> parse_dict_items(std::string_view s) {
-  std::vector<PyItem> items;
+PyItems parse_dict_items(std::string_view s) {
+  PyItems out;
   const size_t open = s.find('{');
-  if (open == std::string_view::npos) return items;
+  if (open == std::string_view::npos) return out;
+  Parser parser(s);
   size_t p = open + 1;
   while (true) {
-    skip_spaces(s, p);
+    parser.skip_spaces(p);
     if (p >= s.size() || (s[p] != '\'' && s[p] != '"')) break;
     PyItem item;
     if (!read_string(s, p, item.key)) break;
-    skip_spaces(s, p);
+    parser.skip_spaces(p);
     if (p >= s.size() || s[p] != ':') break;
     ++p;
-    if (!read_value(s, p, item.value)) break;
-    items.push_back(std::move(item));
-    skip_spaces(s, p);
+    parser.skip_spaces(p);
+    item.value_offset = p;
+    if (!parser.read_value(p, item.value, 0)) break;
+    out.items.push_back(std::move(item));
+    parser.skip_spaces(p);
     if (p < s.size() && s[p] == ',') ++p;
   }
-  return items;
+  out.error = std::move(parser.error());
+  return out;
 }
 
 }  // namespace gpumem

@@ -1,6 +1,112 @@
 #include "explain/run_collector.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+
+#include "explain/figure_bounds.h"
+#include "explain/version_choice.h"
+
 namespace gpumem {
+namespace {
+
+std::string_view printed_text(const LogLine& line, const PrintedNumber& n) {
+  if (n.begin >= line.message.size()) return {};
+  return std::string_view(line.message).substr(n.begin, n.length);
+}
+
+// "EngineCore_DP0" of "EngineCore_DP0 pid=3021" and the pid, when the process is one a
+// launch runs once: vLLM's engine core or API server, or a worker that names its rank.
+// Unnamed workers ("VllmWorkerProcess pid=6494") are several per launch.
+std::optional<std::pair<std::string, std::string>> once_per_launch(const std::string& process) {
+  const size_t pid = process.find("pid=");
+  if (pid == std::string::npos) return std::nullopt;
+  std::string role = process.substr(0, pid);
+  while (!role.empty() && (role.back() == ' ' || role.back() == ',')) role.pop_back();
+  const bool once = role.starts_with("EngineCore") || role.starts_with("APIServer") ||
+                    role.find("rank=") != std::string::npos || role.find("TP") != std::string::npos;
+  if (!once) return std::nullopt;
+  return std::pair{role, process.substr(pid + 4)};
+}
+
+// Seconds of a frame's time ("2025-04-29 16:19:34", or vLLM's "04-29 16:19:34"), counting
+// every month as 31 days: enough to measure minutes between two lines of one log.
+std::optional<long long> seconds_of(const std::string& time) {
+  int y = 0;
+  int mo = 0;
+  int d = 0;
+  int h = 0;
+  int mi = 0;
+  int sec = 0;
+  if (std::sscanf(time.c_str(), "%4d-%2d-%2d %2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6 &&
+      std::sscanf(time.c_str(), "%2d-%2d %2d:%2d:%2d", &mo, &d, &h, &mi, &sec) != 5) {
+    return std::nullopt;
+  }
+  return ((((static_cast<long long>(y) * 12 + mo) * 31 + d) * 24 + h) * 60 + mi) * 60 + sec;
+}
+
+// The ranks of one start-up print a phase's line within seconds of each other; two minutes
+// apart, the same line of another rank belongs to another launch.
+constexpr long long kSamePhaseSeconds = 120;
+
+}  // namespace
+
+bool is_out_of_memory(std::string_view m) {
+  return contains(m, "CUDA out of memory") || contains(m, "OutOfMemoryError") ||
+         contains(m, "CUDA error: out of memory");
+}
+
+void RunCollector::line_seen(const LogLine& line) {
+  // A process's clock does not go back: an earlier time is another launch pasted after it.
+  // (SGLang's full dates and vLLM's month-day times are compared only among themselves: a
+  // vLLM kernel's INFO line inside an SGLang log prints the second form.)
+  if (!line.time.empty()) {
+    const std::string key = line.process + "|" + std::to_string(line.time.size());
+    const std::string last = last_time_[key];
+    if (!last.empty() && line.time < last) finish();
+    last_time_[key] = line.time;
+  }
+  const std::optional<std::pair<std::string, std::string>> who = once_per_launch(line.process);
+  if (!who) return;
+  const auto [it, inserted] = pid_of_role_.insert(*who);
+  if (inserted || it->second == who->second) return;
+  finish();
+  // A process an earlier start-up ran: its lines continue that start-up (a post that quotes
+  // an attempt, then another, then the first one's traceback).
+  for (size_t k = finished_pids_.size(); k-- > 0;) {
+    const auto at = finished_pids_[k].find(who->first);
+    if (at == finished_pids_[k].end() || at->second != who->second) continue;
+    current_ = std::move(log_.runs[k]);
+    pid_of_role_ = std::move(finished_pids_[k]);
+    log_.runs.erase(log_.runs.begin() + static_cast<std::ptrdiff_t>(k));
+    finished_pids_.erase(finished_pids_.begin() + static_cast<std::ptrdiff_t>(k));
+    for (const Observation& o : current_.observations) seen_.insert({o.quantity, o.process});
+    return;
+  }
+  pid_of_role_.insert(*who);
+}
+
+void RunCollector::refuse(const LogLine& line, size_t offset, std::string message) {
+  if (!refusal_.empty()) return;
+  const LogPosition at = line.position(offset);
+  refusal_ = std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + message;
+}
+
+bool RunCollector::within_bounds(std::string_view what, FigureUnit unit, bool negative_allowed,
+                                 const PrintedNumber& n, const LogLine& line) {
+  std::optional<std::string> why =
+      figure_out_of_bounds(what, unit, negative_allowed, n, printed_text(line, n));
+  if (!why) return true;
+  refuse(line, n.begin, *why);
+  return false;
+}
+
+bool RunCollector::taken(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  std::optional<std::string> why = figure_out_of_bounds(q, n, printed_text(line, n));
+  if (!why) return true;
+  refuse(line, n.begin, *why);
+  return false;
+}
 
 void RunCollector::start_of_run() {
   if (!current_.observations.empty() || !current_.problems.empty()) {
@@ -8,24 +114,53 @@ void RunCollector::start_of_run() {
   }
 }
 
-void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line) {
+void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line,
+                        std::optional<int> rank) {
   Observation o;
   o.quantity = q;
   o.value = n.value;
   o.decimals = n.decimals < 0 ? kExact : n.decimals;
   o.line = line.number;
   o.process = line.process;
-  o.rank = line.tp;
+  o.rank = rank ? rank : line.tp;
+  o.pp = line.pp;
+  o.dp = line.dp;
   current_.observations.push_back(std::move(o));
   seen_.insert({q, line.process});
 }
 
-void RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {
-  if (printed(q, line.process)) finish();
+bool RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  if (!taken(q, n, line)) return false;
+  const std::optional<long long> now = seconds_of(line.time);
+  if (printed(q, line.process) ||
+      (now && first_time_.count(q) > 0 && *now - first_time_[q] > kSamePhaseSeconds)) {
+    finish();
+  }
+  if (now && first_time_.count(q) == 0) first_time_[q] = *now;
   push(q, n, line);
+  return true;
 }
 
-void RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& line) {
+bool RunCollector::add_per_worker(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  if (!taken(q, n, line)) return false;
+  if (!line.tp && printed(q, line.process)) {
+    std::vector<const Observation*> before = current_.all(q);
+    std::erase_if(before, [&](const Observation* o) { return o->process != line.process; });
+    const int decimals = n.decimals < 0 ? kExact : n.decimals;
+    if (!before.empty() && before.front()->value == n.value &&
+        before.front()->decimals == decimals) {
+      for (Observation& o : current_.observations) {
+        if (o.quantity == q && o.process == line.process && !o.rank) o.rank = 0;
+      }
+      push(q, n, line, static_cast<int>(before.size()));
+      return true;
+    }
+  }
+  return add(q, n, line);
+}
+
+bool RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& line) {
+  if (!taken(q, n, line)) return false;
   for (Observation& o : current_.observations) {
     if (o.quantity != q || o.process != line.process) continue;
     const int precision = n.decimals < 0 ? 100 : n.decimals;
@@ -35,22 +170,32 @@ void RunCollector::restate(Quantity q, const PrintedNumber& n, const LogLine& li
       o.decimals = n.decimals < 0 ? kExact : n.decimals;
       o.line = line.number;
     }
-    return;
+    return true;
   }
   push(q, n, line);
+  return true;
 }
 
 bool RunCollector::printed(Quantity q, const std::string& process) const {
   return seen_.count({q, process}) > 0;
 }
 
-void RunCollector::printed_flag(const LogLine& line, std::string name, std::string value) {
+void RunCollector::printed_flag(const LogLine& line, std::string name, std::string value,
+                                size_t offset) {
   LoggedFlag f;
   f.flag = std::move(name);
   f.values = {std::move(value)};
-  f.line = line.number;
+  const LogPosition at = line.position(offset);
+  f.line = at.line;
+  f.column = at.column;
   f.source = "printed";
   flag(std::move(f));
+}
+
+void RunCollector::printed_count_flag(const LogLine& line, const PrintedNumber& n,
+                                      std::string name) {
+  if (!within_bounds(name, FigureUnit::kCount, false, n, line)) return;
+  printed_flag(line, std::move(name), std::to_string(static_cast<long long>(n.value)), n.begin);
 }
 
 void RunCollector::flag(LoggedFlag f) {
@@ -67,32 +212,58 @@ void RunCollector::flag(LoggedFlag f) {
   current_.flags.push_back(std::move(f));
 }
 
+bool RunCollector::repeated_failure(const LogLine& line) const {
+  return std::any_of(current_.problems.begin(), current_.problems.end(),
+                     [&](const LoggedProblem& p) {
+                       return p.message == line.message && p.process == line.process;
+                     });
+}
+
 void RunCollector::problem(ProblemKind kind, const LogLine& line) {
+  if (repeated_failure(line)) return;
   LoggedProblem p;
   p.kind = kind;
   p.message = line.message;
   p.line = line.number;
   p.process = line.process;
-  if (kind == ProblemKind::kOutOfMemory) {
-    // torch: "Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 23.57 GiB of
-    // which 10.00 MiB is free."
-    auto gib = [&](std::string_view key) -> std::optional<double> {
-      const size_t at = line.message.find(key);
-      if (at == std::string::npos) return std::nullopt;
-      const std::string_view rest = std::string_view(line.message).substr(at + key.size());
-      const std::optional<PrintedNumber> n = number_at(rest);
-      if (!n) return std::nullopt;
-      const size_t unit = rest.find_first_not_of("0123456789.,- ");
-      const std::string_view u = unit == std::string_view::npos ? "" : rest.substr(unit, 3);
-      if (u == "GiB") return n->value;
-      if (u == "MiB") return n->value / 1024.0;
-      if (u == "KiB") return n->value / (1024.0 * 1024.0);
-      return std::nullopt;
-    };
-    p.requested_gib = gib("Tried to allocate ");
-    p.free_gib = gib("of which ");
-  }
+  if (kind == ProblemKind::kOutOfMemory) read_out_of_memory(line, p);
   current_.problems.push_back(std::move(p));
+}
+
+void RunCollector::read_out_of_memory(const LogLine& line, LoggedProblem& p) {
+  // torch: "Tried to allocate 448.00 MiB. GPU 0 has a total capacity of 23.57 GiB of which
+  // 10.00 MiB is free." A terminal may have wrapped the line with runs of spaces: the words
+  // are matched with any spacing between them, the numbers located in the line as printed.
+  std::string words;
+  std::vector<size_t> origin;  // each byte of `words`: its offset in the message
+  for (size_t i = 0; i < line.message.size(); ++i) {
+    if (line.message[i] == ' ' && !words.empty() && words.back() == ' ') continue;
+    words += line.message[i];
+    origin.push_back(i);
+  }
+  auto gib = [&](std::string_view key, std::string_view what) -> std::optional<double> {
+    std::optional<PrintedNumber> n = number_after(words, key);
+    if (!n) return std::nullopt;
+    const std::string_view u = std::string_view(words).substr(n->begin + n->length);
+    const size_t unit_at = u.find_first_not_of(' ');
+    const std::string_view unit = unit_at == std::string_view::npos ? "" : u.substr(unit_at, 3);
+    const double scale = unit == "GiB"   ? 1.0
+                         : unit == "MiB" ? 1.0 / 1024
+                         : unit == "KiB" ? 1.0 / (1024.0 * 1024.0)
+                                         : 0.0;
+    if (scale == 0.0) return std::nullopt;
+    n->value *= scale;
+    n->begin = origin[n->begin];
+    if (!within_bounds(what, FigureUnit::kGiB, false, *n, line)) return std::nullopt;
+    return n->value;
+  };
+  p.requested_gib = gib("Tried to allocate ", "the size the out-of-memory error asked for");
+  p.free_gib = gib("of which ", "the free memory the out-of-memory error states");
+  // The GPU's CUDA total, as torch's total_memory: it names the GPU where nothing else does.
+  if (std::optional<PrintedNumber> total = number_after(words, "has a total capacity of ")) {
+    total->begin = origin[total->begin];
+    restate(Quantity::kTotalMemory, *total, line);
+  }
 }
 
 void RunCollector::phase(std::string name, int line) {
@@ -108,14 +279,29 @@ void RunCollector::clue(std::string from, std::string before, std::string why, i
 
 void RunCollector::recognised(const LogLine& line) {
   if (current_.recognised_lines == 0) current_.first_line = line.number;
-  current_.last_line = line.number;
+  if (current_.date.empty() && !line.date.empty()) {
+    current_.date = line.date;
+    current_.date_line = line.number;
+  }
+  current_.last_line = std::max(current_.last_line, line.number);
   ++current_.recognised_lines;
 }
 
 void RunCollector::finish() {
-  if (!current_.empty()) log_.runs.push_back(std::move(current_));
+  if (!current_.date.empty()) {
+    if (std::optional<VersionClue> c = date_clue(log_.engine, current_.date, current_.date_line)) {
+      clue(c->from, c->before, c->why, c->line);
+    }
+  }
+  if (!current_.empty()) {
+    log_.runs.push_back(std::move(current_));
+    finished_pids_.push_back(pid_of_role_);
+  }
   current_ = LogRun{};
   seen_.clear();
+  pid_of_role_.clear();
+  last_time_.clear();
+  first_time_.clear();
 }
 
 }  // namespace gpumem

@@ -5,11 +5,26 @@
 // run (SGLang's speculative draft re-prints its own weight and pool lines: its reader names
 // those separately). Figures restated by a later summary line (vLLM's kv-cache-memory
 // suggestion repeats the weights) keep the more precise of the two.
+//
+// A second process of a role that runs once per launch (vLLM's EngineCore, a rank's worker)
+// with another pid is a new start-up too: a post that pastes two attempts with the same
+// prefixes; a process an earlier start-up had takes that one up again; a line whose time is
+// earlier than the process's previous line starts another, and so does a figure another
+// rank printed more than two minutes before (ranks print a phase within seconds). The runs
+// are in the order of their first lines. A figure vLLM's engine process prints once per worker with
+// no rank in its prefix (before v0.10 the KV cache size and concurrency, one line per rank, in rank
+// order) is the next worker's when it repeats the value, not a new start-up.
+//
+// A figure outside the bounds of explain/figure_bounds.h is refused: the first refusal is
+// kept, located at its line and column, and the log is not explained.
 #ifndef GPUMEM_EXPLAIN_RUN_COLLECTOR_H_
 #define GPUMEM_EXPLAIN_RUN_COLLECTOR_H_
 
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "explain/log_line.h"
@@ -24,26 +39,58 @@ class RunCollector {
 
   LogRun& run() { return current_; }
   void start_of_run();
-  void add(Quantity q, const PrintedNumber& n, const LogLine& line);
-  void restate(Quantity q, const PrintedNumber& n, const LogLine& line);
+  // Called with every line before it is read: starts another run (or takes up an earlier
+  // one) when its process or time says it belongs to another launch.
+  void line_seen(const LogLine& line);
+  // `n` is located in `line.message`. False when it was refused.
+  bool add(Quantity q, const PrintedNumber& n, const LogLine& line);
+  bool restate(Quantity q, const PrintedNumber& n, const LogLine& line);
+  bool add_per_worker(Quantity q, const PrintedNumber& n, const LogLine& line);
+  // False (and the log refused) when `n`, located in `line.message`, is out of the bounds
+  // of a figure of `what` in `unit`.
+  bool within_bounds(std::string_view what, FigureUnit unit, bool negative_allowed,
+                     const PrintedNumber& n, const LogLine& line);
+  // Refuses the log at `offset` bytes into `line.message`; the first refusal is kept.
+  void refuse(const LogLine& line, size_t offset, std::string message);
+  // "12:34: message" for the first refusal; "" when there was none.
+  const std::string& refusal() const { return refusal_; }
   bool printed(Quantity q, const std::string& process) const;
   // The first statement of a flag wins; a different later one is noted.
   void flag(LoggedFlag f);
   // A flag's value that a log line printed outside the argument dump.
-  void printed_flag(const LogLine& line, std::string name, std::string value);
+  void printed_flag(const LogLine& line, std::string name, std::string value, size_t offset = 0);
+  // A count flag's value printed at `n` (max_model_len, context_len): refused when it is not
+  // a count within bounds.
+  void printed_count_flag(const LogLine& line, const PrintedNumber& n, std::string name);
+  // A failure; one the same process already stated in this start-up (a traceback that ends
+  // with its message again) is the same failure, not another start-up.
   void problem(ProblemKind kind, const LogLine& line);
+  bool repeated_failure(const LogLine& line) const;
   void phase(std::string name, int line);
   void clue(std::string from, std::string before, std::string why, int line);
   void recognised(const LogLine& line);
   void finish();
 
  private:
-  void push(Quantity q, const PrintedNumber& n, const LogLine& line);
+  void push(Quantity q, const PrintedNumber& n, const LogLine& line,
+            std::optional<int> rank = std::nullopt);
+  bool taken(Quantity q, const PrintedNumber& n, const LogLine& line);
+  // What torch's out-of-memory message states: asked, free, the GPU's total.
+  void read_out_of_memory(const LogLine& line, LoggedProblem& p);
 
   StartupLog& log_;
+  std::string refusal_;
   LogRun current_;
   std::set<std::pair<Quantity, std::string>> seen_;
+  std::map<std::string, std::string> pid_of_role_;  // this run's once-per-launch processes
+  std::map<std::string, std::string> last_time_;    // each process's latest time in this run
+  std::map<Quantity, long long> first_time_;        // when this run first printed each figure
+  std::vector<std::map<std::string, std::string>> finished_pids_;  // each of log_.runs'
 };
+
+// torch's and CUDA's out-of-memory errors: "torch.OutOfMemoryError: CUDA out of memory.
+// Tried to allocate ...", "RuntimeError: CUDA error: out of memory" (a failed graph capture).
+bool is_out_of_memory(std::string_view message);
 
 // Each engine's line reader: true when the line was one it knows.
 bool read_sglang_line(const LogLine& line, RunCollector& c);

@@ -41,7 +41,13 @@ void read_server_args(const LogLine& l, RunCollector& c) {
   c.start_of_run();
   const std::string_view m = l.message;
   std::optional<std::string> served;
-  for (const PyItem& item : parse_keyword_items(m.substr(m.find("server_args") + 11))) {
+  const size_t base = m.find("server_args") + 11;
+  const PyItems items = parse_keyword_items(m.substr(base));
+  if (items.error) {
+    c.refuse(l, base + items.error->offset, items.error->message);
+    return;
+  }
+  for (const PyItem& item : items.items) {
     if (is_model_key(LogEngine::kSglang, item.key) && item.value.kind == PyValue::Kind::kString) {
       c.run().model = item.value.text;
       c.run().model_line = l.number;
@@ -49,6 +55,7 @@ void read_server_args(const LogLine& l, RunCollector& c) {
       served = item.value.text;
     } else if (std::optional<LoggedFlag> f = flag_from_python(
                    LogEngine::kSglang, item.key, item.value, l.number, "server_args")) {
+      f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
     }
   }
@@ -57,6 +64,28 @@ void read_server_args(const LogLine& l, RunCollector& c) {
     c.run().model = *served;
     c.run().model_line = l.number;
   }
+}
+
+// "Capture cuda graph bs [1, 2, 4, 8]": the sizes SGLang captures, each a batch size within
+// the bounds of a count.
+void read_batch_sizes(const LogLine& l, RunCollector& c) {
+  const std::optional<std::vector<PrintedNumber>> bs = number_list_after(l.message, "bs");
+  if (!bs) {
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": the list of captured batch sizes is cut off; not used");
+    return;
+  }
+  LoggedFlag f;
+  f.flag = "--cuda-graph-bs";
+  for (const PrintedNumber& b : *bs) {
+    if (!c.within_bounds("a captured batch size", FigureUnit::kCount, false, b, l)) return;
+    f.values.push_back(std::to_string(static_cast<long long>(b.value)));
+  }
+  f.is_list = true;
+  f.line = l.number;
+  f.column = l.column + static_cast<int>(l.message.find('['));
+  f.source = "printed";
+  c.flag(std::move(f));
 }
 
 void read_summary(const LogLine& l, RunCollector& c) {
@@ -72,9 +101,7 @@ void read_summary(const LogLine& l, RunCollector& c) {
        {std::pair<std::string_view, std::string>{"chunked_prefill_size=", "--chunked-prefill-size"},
         {"max_prefill_tokens=", "--max-prefill-tokens"},
         {"context_len=", "--context-length"}}) {
-    if (std::optional<PrintedNumber> n = number_after(m, key); n && n->decimals < 0) {
-      c.printed_flag(l, flag, std::to_string(static_cast<long long>(n->value)));
-    }
+    if (std::optional<PrintedNumber> n = number_after(m, key)) c.printed_count_flag(l, *n, flag);
   }
   c.phase("ready", l.number);
 }
@@ -88,6 +115,12 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
   } else if (contains(m, "Init torch distributed ends")) {
     figure(c, l, "mem usage=", Quantity::kInitDistributedUsage);
     c.phase("distributed", l.number);
+    // model_runner.py init_torch_distributed: "elapsed=" from v0.5.7 (PR #15426).
+    if (contains(m, "elapsed=")) {
+      c.clue("0.5.7", "", "'Init torch distributed ends. elapsed='", l.number);
+    } else {
+      c.clue("", "0.5.7", "'Init torch distributed ends' without 'elapsed='", l.number);
+    }
   } else if (starts_with(m, "Load weight begin")) {
     if (!draft_line(c, l, Quantity::kFreeBeforeWeights)) {
       figure(c, l, "avail mem=", Quantity::kFreeBeforeWeights);
@@ -102,40 +135,72 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
       c.run().architecture = word_after(m, "type=");
       c.run().dtype = word_after(m, "dtype=");
       c.phase("weights", l.number);
-      // model_runner.py load_model prints "elapsed=" first in v0.5.9 and later releases.
+      // model_runner.py load_model prints "elapsed=" first from v0.5.7; the newest releases
+      // print the quantization instead of the dtype ("quant=fp8, fmt=e4m3").
       if (!contains(m, "elapsed=")) {
-        c.clue("", "0.5.9", "'Load weight end' without 'elapsed='", l.number);
+        c.clue("", "0.5.7", "'Load weight end' without 'elapsed='", l.number);
+      } else {
+        c.clue("0.5.7", "", "'Load weight end. elapsed='", l.number);
       }
+      if (contains(m, "quant=")) c.clue("0.5.19", "", "'Load weight end' with 'quant='", l.number);
     }
   } else if (starts_with(m, "KV Cache is allocated")) {
+    // memory_pool.py: "dtype: ..." first from a release after v0.5.9 (sglang.md §9).
+    if (contains(m, "dtype:")) c.clue("0.5.10", "", "'KV Cache is allocated. dtype:'", l.number);
     if (!draft_line(c, l, Quantity::kKvTokens)) {
       figure(c, l, "#tokens:", Quantity::kKvTokens);
-      figure(c, l, "K size:", Quantity::kKSize);
-      figure(c, l, "V size:", Quantity::kVSize);
-      if (!contains(m, "K size:")) figure(c, l, "KV size:", Quantity::kKvSize);
+      // MHA pools print K and V; MLA pools one "KV size" (which holds "V size:" too).
+      if (contains(m, " K size:")) {
+        figure(c, l, " K size:", Quantity::kKSize);
+        figure(c, l, " V size:", Quantity::kVSize);
+      } else {
+        figure(c, l, "KV size:", Quantity::kKvSize);
+      }
       c.phase("kv cache", l.number);
+    } else {
+      c.run().notes.push_back(
+          "line " + std::to_string(l.number) +
+          ": the speculative draft's KV pool is not compared: " + std::string(m));
     }
   } else if (starts_with(m, "Memory pool end")) {
     if (!draft_line(c, l, Quantity::kFreeAfterPool)) {
       figure(c, l, "avail mem=", Quantity::kFreeAfterPool);
+    } else {
+      c.run().notes.push_back("line " + std::to_string(l.number) +
+                              ": free memory after the speculative draft's KV pool is not "
+                              "compared: " +
+                              std::string(m));
     }
   } else if (starts_with(m, "Capture cuda graph begin")) {
     figure(c, l, "avail mem=", Quantity::kFreeBeforeGraphs);
     c.phase("cuda graphs", l.number);
   } else if (starts_with(m, "Capture cuda graph bs")) {
-    if (std::optional<std::vector<long long>> bs = int_list_after(m, "bs")) {
-      LoggedFlag f;
-      f.flag = "--cuda-graph-bs";
-      for (long long b : *bs) f.values.push_back(std::to_string(b));
-      f.is_list = true;
-      f.line = l.number;
-      f.source = "printed";
-      c.flag(std::move(f));
-    }
+    read_batch_sizes(l, c);
   } else if (starts_with(m, "Capture cuda graph end")) {
     figure(c, l, "mem usage=", Quantity::kGraphUsage);
     figure(c, l, "avail mem=", Quantity::kFreeAfterGraphs);
     c.phase("cuda graphs done", l.number);
+    // cuda_graph_runner.py: "Time elapsed: T s. avail mem=A GB. mem usage=U GB." up to
+    // v0.4.6.x; "mem usage" first from v0.4.7; from v0.5.12 "Capture target decode CUDA
+    // graph end" (sglang.md §9).
+    c.clue("", "0.5.12", "'Capture cuda graph end' (before the per-kind graph lines)", l.number);
+    if (contains(m, "Time elapsed:") && m.find("avail mem=") < m.find("mem usage=")) {
+      c.clue("", "0.4.7", "'Capture cuda graph end' with 'avail mem' before 'mem usage'", l.number);
+    }
+  } else if (starts_with(m, "Capture target decode CUDA graph begin")) {
+    // v0.5.12 on (PR #23906): one begin and end line per graph kind.
+    figure(c, l, "avail mem=", Quantity::kFreeBeforeGraphs);
+    c.phase("cuda graphs", l.number);
+    c.clue("0.5.12", "", "'Capture target decode CUDA graph'", l.number);
+  } else if (starts_with(m, "Capture target decode CUDA graph end")) {
+    figure(c, l, "mem usage=", Quantity::kGraphUsage);
+    figure(c, l, "avail mem=", Quantity::kFreeAfterGraphs);
+    c.phase("cuda graphs done", l.number);
+  } else if (contains(m, "CUDA graph end.") && starts_with(m, "Capture ")) {
+    // The other kinds (target verify, draft decode, prefill): not compared one by one.
+    c.run().notes.push_back("line " + std::to_string(l.number) + ": '" +
+                            std::string(m.substr(0, m.find(" end."))) +
+                            "' is not compared (gpumem prints the decode graphs' line)");
   } else if (starts_with(m, "Capture draft")) {
     c.phase("draft cuda graphs", l.number);
   } else if (starts_with(m, "max_total_num_tokens=")) {
@@ -144,11 +209,34 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
   } else if (contains(m, "Not enough memory. Please try to increase --mem-fraction-static")) {
     c.problem(ProblemKind::kNotEnoughMemory, l);
+  } else if (contains(m, "Loaded weights leave no GPU memory for the KV cache")) {
+    // v0.5.14 on: "ValueError: Loaded weights leave no GPU memory for the KV cache under
+    // --mem-fraction-static=0.88."
+    if (const size_t at = m.find("--mem-fraction-static="); at != std::string_view::npos) {
+      std::string value(m.substr(at + 22));
+      while (!value.empty() && (value.back() == '.' || value.back() == ' ')) value.pop_back();
+      c.printed_flag(l, "--mem-fraction-static", value.substr(0, value.find(' ')), at + 22);
+    }
+    c.problem(ProblemKind::kNotEnoughMemory, l);
+    c.clue("0.5.14", "", "'Loaded weights leave no GPU memory for the KV cache'", l.number);
+  } else if (contains(m, "Automatically reduce --mem-fraction-static to ")) {
+    // server_args.py adjust_mem_fraction_for_vlm: the fraction the start-up uses.
+    if (const std::optional<PrintedNumber> n = number_after(m, "static to ")) {
+      c.printed_flag(l, "--mem-fraction-static", std::string(m.substr(n->begin, n->length)),
+                     n->begin);
+    }
+  } else if (starts_with(m, "Mamba Cache is allocated")) {
+    c.run().notes.push_back(
+        "line " + std::to_string(l.number) +
+        ": the Mamba state cache (hybrid linear attention) is not modelled: " + std::string(m));
   } else if (contains(m, "memory capacity is unbalanced")) {
     c.problem(ProblemKind::kImbalance, l);
-  } else if (contains(m, "CUDA out of memory") || contains(m, "OutOfMemoryError")) {
+  } else if (is_out_of_memory(m)) {
     c.problem(ProblemKind::kOutOfMemory, l);
-  } else if (contains(m, "Capture cuda graph failed")) {
+  } else if (contains(m, "Capture cuda graph failed") ||
+             starts_with(m, "Scheduler hit an exception") || starts_with(m, "CUDA error (")) {
+    // scheduler.py run_scheduler_process; a kernel's "CUDA error (file:line): ..." (not out
+    // of memory, which is read above).
     c.problem(ProblemKind::kOtherError, l);
   } else {
     return false;

@@ -6,6 +6,13 @@ std::string_view log_engine_name(LogEngine e) {
   return e == LogEngine::kSglang ? "sglang" : "vllm";
 }
 
+std::optional<LogEngine> log_engine_named(std::string_view name) {
+  for (LogEngine e : {LogEngine::kSglang, LogEngine::kVllm}) {
+    if (log_engine_name(e) == name) return e;
+  }
+  return std::nullopt;
+}
+
 std::string_view quantity_name(Quantity q) {
   switch (q) {
     case Quantity::kInitDistributedUsage:
@@ -50,6 +57,8 @@ std::string_view quantity_name(Quantity q) {
       return "torch peak (weights + activations)";
     case Quantity::kNonTorchMemory:
       return "non-torch memory";
+    case Quantity::kConsumedMemory:
+      return "consumed memory (weights + non-torch)";
     case Quantity::kActivationPeak:
       return "activation peak";
     case Quantity::kCudaGraphEstimate:
@@ -62,6 +71,8 @@ std::string_view quantity_name(Quantity q) {
       return "maximum concurrency";
     case Quantity::kKvTokensStorable:
       return "KV tokens storable";
+    case Quantity::kKvCacheNeeded:
+      return "KV cache one request needs";
   }
   return "";
 }

@@ -20,7 +20,10 @@ namespace gpumem {
 
 enum class LogEngine { kSglang, kVllm };
 
-std::string_view log_engine_name(LogEngine e);  // "sglang", "vllm"
+// The engine model's name (engine/engine_model.h) for a log's engine: "sglang", "vllm".
+std::string_view log_engine_name(LogEngine e);
+// The log engine whose model is called `name`; nullopt for another name.
+std::optional<LogEngine> log_engine_named(std::string_view name);
 
 // Each figure an engine prints about start-up memory. The comment names the line it is read
 // from; several wordings (releases) may feed one quantity.
@@ -50,13 +53,16 @@ enum class Quantity {
   kModelLoading,       // "Model loading took X GiB"; V0 "Loading model weights took X GB"
   kPeakTorchMemory,    // V0 "peak_torch_memory=X GiB" (weights included)
   kNonTorchMemory,     // "non_torch_memory X GiB"; "X GiB for non-torch memory"
+  kConsumedMemory,     // "X GiB for consumed memory (weights + non-torch)" (newest summary)
   kActivationPeak,     // "PyTorch activation peak memory X GiB"; "X GiB for peak activation"
   kCudaGraphEstimate,  // "Estimated CUDA graph memory: X GiB total"
   kAvailableKvMemory,  // "Available KV cache memory: X GiB"; V0 "available_kv_cache_memory";
                        // "Current kv cache memory in use is N bytes" (exact)
   kGpuBlocks,          // V0 "# GPU blocks: N"
   kMaxConcurrency,     // "Maximum concurrency for L tokens per request: Cx"
-  kKvTokensStorable,   // "... tokens that can be stored in KV cache (N)"
+  kKvTokensStorable,   // V0 "... tokens that can be stored in KV cache (N)"; V1 "... the
+                       // estimated maximum model length is N"
+  kKvCacheNeeded,      // "To serve at least one request ..., (X GiB KV cache is needed"
 };
 
 enum class FigureUnit { kGiB, kCount, kRatio };
@@ -73,6 +79,8 @@ struct Observation {
   int line = 0;
   std::string process;      // the prefix that printed it ("TP3"); "" for the main process
   std::optional<int> rank;  // the rank the prefix names, if it names one
+  std::optional<int> pp;    // the pipeline stage the prefix names ("Worker_PP1_TP0", "PP1")
+  std::optional<int> dp;    // the data-parallel rank it names ("DP3 TP3", "EngineCore_DP0")
 };
 
 // A flag the log states, spelled as on the engine's command line ("--tp-size").
@@ -81,6 +89,7 @@ struct LoggedFlag {
   std::vector<std::string> values;
   bool is_list = false;
   int line = 0;
+  int column = 0;      // of the value in the file's line (1-based); 0 when not known
   std::string source;  // "server_args", "launch command", "non-default args", "printed", ...
 };
 
@@ -128,8 +137,11 @@ struct LogRun {
   std::optional<std::string> version;  // printed release
   int version_line = 0;
   std::vector<VersionClue> version_clues;
+  std::string date;  // the first full date a recognised line carries ("2025-10-16"); "" if none
+  int date_line = 0;
   std::optional<std::string> gpu_name;  // as nvidia-smi / torch prints it
   int gpu_name_line = 0;
+  bool gpu_name_partial = false;               // only the end of the name (a line cut at its start)
   std::optional<double> gpu_memory_total_mib;  // nvidia-smi memory.total
   std::string architecture;                    // SGLang "type=Qwen2ForCausalLM"
   std::string dtype;                           // "torch.bfloat16"

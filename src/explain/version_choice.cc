@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -42,11 +43,60 @@ Key first_unmodelled(LogEngine engine) {
   return Key{f.major, f.minor, f.patch, f.hotfix};
 }
 
+std::string key_text(const Key& k) {
+  return std::to_string(std::get<0>(k)) + "." + std::to_string(std::get<1>(k)) + "." +
+         std::to_string(std::get<2>(k));
+}
+
+struct Release {
+  const char* version;
+  const char* date;  // YYYY-MM-DD: published on (or, first seen by, where the note says so)
+};
+
+// staging/releases/sglang.md §1: tag and PR dates; the v0.5.5–v0.5.8 dates are not confirmed
+// and are left out (a log between v0.5.4 and v0.5.9 is bounded by v0.5.9).
+constexpr Release kSglangReleases[] = {
+    {"0.4.1", "2024-12-25"},  {"0.4.6", "2025-04-27"},  {"0.4.8", "2025-06-26"},
+    {"0.5.0", "2025-08-08"},  {"0.5.1", "2025-08-23"},  {"0.5.2", "2025-09-05"},
+    {"0.5.4", "2025-10-24"},  {"0.5.9", "2026-02-23"},  {"0.5.10", "2026-04-06"},
+    {"0.5.11", "2026-05-06"}, {"0.5.12", "2026-05-18"}, {"0.5.13", "2026-06-13"},
+    {"0.5.14", "2026-06-24"}, {"0.5.16", "2026-07-26"}, {"0.5.17", "2026-08-08"},
+    {"0.5.18", "2026-08-20"}, {"0.5.19", "2026-09-06"}, {"0.5.20", "2026-09-18"},
+};
+
+// staging/releases/vllm.md §1 (first sightings where no release date was found).
+constexpr Release kVllmReleases[] = {
+    {"0.7.2", "2025-02-07"},  {"0.8.3", "2025-04-07"},  {"0.9.2", "2025-07-17"},
+    {"0.10.1", "2025-08-18"}, {"0.11.0", "2025-10-07"}, {"0.13.0", "2026-01-13"},
+    {"0.15.0", "2026-01-29"}, {"0.17.1", "2026-03-12"}, {"0.18.1", "2026-03-30"},
+    {"0.19.0", "2026-04-09"}, {"0.20.0", "2026-04-29"}, {"0.21.0", "2026-05-15"},
+    {"0.22.0", "2026-06-10"}, {"0.23.0", "2026-06-14"}, {"0.24.0", "2026-07-01"},
+    {"0.25.0", "2026-07-12"}, {"0.26.0", "2026-07-26"}, {"0.27.1", "2026-08-13"},
+    {"0.28.0", "2026-08-20"}, {"0.29.0", "2026-09-10"},
+};
+
+std::span<const Release> releases_of(LogEngine engine) {
+  if (engine == LogEngine::kSglang) return kSglangReleases;
+  return kVllmReleases;
+}
+
 std::string clue_text(const VersionClue& c) {
   return c.why + " (line " + std::to_string(c.line) + ")";
 }
 
 }  // namespace
+
+std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, int line) {
+  for (const Release& r : releases_of(engine)) {
+    if (std::string_view(r.date) > date) {
+      return VersionClue{"", r.version,
+                         "dated " + std::string(date) + ", before v" + r.version +
+                             " was published (" + r.date + ")",
+                         line};
+    }
+  }
+  return std::nullopt;
+}
 
 VersionChoice choose_version(const LogRun& run, LogEngine engine) {
   const std::vector<std::string> releases = rule_releases(engine);
@@ -60,14 +110,15 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
         return {oldest,
                 "printed " + *run.version + where +
                     ", older than gpumem models: replayed with the oldest modelled release",
-                true};
+                true, false};
       }
       if (*v >= first_unmodelled(engine)) {
         return {newest,
                 "printed " + *run.version + where +
-                    ", newer than gpumem models: replayed with the newest modelled release"};
+                    ", newer than gpumem models: replayed with the newest modelled release",
+                false, true};
       }
-      return {*run.version, "printed" + where};
+      return {*run.version, "printed" + where, false, false};
     }
   }
   std::optional<Key> lo;
@@ -84,21 +135,38 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
     }
     why += (why.empty() ? "" : ", ") + clue_text(c);
   }
-  if (!lo && !hi) return {newest, "not printed: the newest release gpumem models"};
-  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
-    const Key k = *parse(engine, *it);
-    if ((!lo || k >= *lo) && (!hi || k < *hi)) {
-      return {*it, "not printed; the log's wording dates it: " + why};
-    }
+  if (!lo && !hi) return {newest, "not printed: the newest release gpumem models", false, false};
+  if (lo && hi && *lo >= *hi) {
+    return {newest,
+            "not printed; the log's wording is contradictory (" + why +
+                "): the newest release gpumem models",
+            false, false};
+  }
+  if (lo && *lo >= first_unmodelled(engine)) {
+    return {newest,
+            "not printed; the log dates it at " + key_text(*lo) + " or later (" + why +
+                "), newer than gpumem models: replayed with the newest modelled release",
+            false, true};
   }
   if (hi && *hi <= oldest_key) {
     return {oldest,
-            "not printed; the log's wording is older than every release gpumem models (" + why +
-                "): replayed with the oldest modelled release",
-            true};
+            "not printed; the log dates it before " + key_text(*hi) + " (" + why +
+                "), older than every release gpumem models: replayed with the oldest "
+                "modelled release",
+            true, false};
   }
-  return {newest, "not printed; the log's wording is contradictory (" + why +
-                      "): the newest release gpumem models"};
+  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+    const Key k = *parse(engine, *it);
+    if ((!lo || k >= *lo) && (!hi || k < *hi)) {
+      return {*it, "not printed; the log dates it: " + why, false, false};
+    }
+  }
+  // Between two rule releases with none inside: the rules of the release below the range.
+  std::string below = oldest;
+  for (const std::string& r : releases) {
+    if (lo && *parse(engine, r) <= *lo) below = r;
+  }
+  return {below, "not printed; the log dates it: " + why, false, false};
 }
 
 }  // namespace gpumem

@@ -1,12 +1,22 @@
 // Which engine release a replay of a logged start-up uses: the one the log prints, else the
-// newest release gpumem models whose rules agree with the log's wording (a line's form dates
-// it: vLLM V0's "Loading model weights took", "Model loading took ... GiB memory" from
-// v0.11.0, ...). A log older than every modelled release is replayed with the oldest one,
-// and the note says so: the miss that follows is the engine's history, not the model's.
+// newest release gpumem models that agrees with what dates the log — the form of its lines
+// (a line's wording belongs to a range of releases: vLLM V0's "Loading model weights took",
+// "Model loading took ... GiB memory" from v0.11.0, SGLang's "Load weight end. elapsed=" from
+// v0.5.7, ...) and the date its lines carry (a log dated before a release cannot run it).
+// Each clue is named in the note, with its line.
+//
+// A log from a release older than every modelled one is replayed with the oldest modelled
+// release, one newer than every modelled one with the newest; the choice is flagged either
+// way, and the diagnosis says that a miss may be the engine's history rather than the model.
+//
+// Sources: the release dates and the wording of each memory line per release range are
+// research/releases (staging/releases/sglang.md §1, §9; vllm.md §1, §8).
 #ifndef GPUMEM_EXPLAIN_VERSION_CHOICE_H_
 #define GPUMEM_EXPLAIN_VERSION_CHOICE_H_
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "explain/startup_log.h"
 
@@ -16,9 +26,15 @@ struct VersionChoice {
   std::string version;  // "0.5.9", "0.10.2"
   std::string note;     // how it was chosen, with the lines that say so
   bool older_than_modelled = false;
+  bool newer_than_modelled = false;
 };
 
 VersionChoice choose_version(const LogRun& run, LogEngine engine);
+
+// The clue a log's date gives: its release is older than the first release published after
+// that date ("2025-10-16": before SGLang v0.5.4, published 2025-10-24). Nothing when every
+// listed release came out before the date.
+std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, int line);
 
 }  // namespace gpumem
 

@@ -9,6 +9,12 @@
 namespace gpumem {
 namespace {
 
+// The figure after `key` as one of several that vLLM's engine process prints once per worker.
+bool per_worker(RunCollector& c, const LogLine& l, std::string_view key, Quantity q) {
+  const std::optional<PrintedNumber> n = number_after(l.message, key);
+  return n && c.add_per_worker(q, *n, l);
+}
+
 bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q,
             bool restated = false) {
   const std::optional<PrintedNumber> n = number_after(l.message, key);
@@ -23,20 +29,14 @@ bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q,
 
 // "0.90" as vLLM's --gpu-memory-utilization value.
 void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
-  const size_t at = l.message.find(key);
-  if (at == std::string::npos) return;
-  const std::string_view rest = std::string_view(l.message).substr(at + key.size());
-  const size_t start = rest.find_first_of("0123456789");
-  if (start == std::string_view::npos) return;
-  const size_t end = rest.find_first_not_of("0123456789.", start);
-  const std::string text(rest.substr(start, end == std::string_view::npos ? end : end - start));
-  if (!number_at(text)) return;
-  c.printed_flag(l, "--gpu-memory-utilization", text);
+  const std::optional<PrintedNumber> n = number_after(l.message, key);
+  if (!n || !c.within_bounds("gpu_memory_utilization", FigureUnit::kRatio, false, *n, l)) return;
+  c.printed_flag(l, "--gpu-memory-utilization", l.message.substr(n->begin, n->length), n->begin);
 }
 
 void max_model_len(RunCollector& c, const LogLine& l, std::string_view key) {
-  if (std::optional<PrintedNumber> n = number_after(l.message, key); n && n->decimals < 0) {
-    c.printed_flag(l, "--max-model-len", std::to_string(static_cast<long long>(n->value)));
+  if (std::optional<PrintedNumber> n = number_after(l.message, key)) {
+    c.printed_count_flag(l, *n, "--max-model-len");
   }
 }
 
@@ -46,13 +46,25 @@ void model_from(RunCollector& c, const LogLine& l, const PyValue& v) {
   c.run().model_line = l.number;
 }
 
-void read_config_items(const std::vector<PyItem>& items, const LogLine& l, RunCollector& c,
+// The items of an argument dump that starts `base` bytes into the line's message.
+void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunCollector& c,
                        const std::string& source) {
-  for (const PyItem& item : items) {
+  if (items.error) {
+    c.refuse(l, base + items.error->offset, items.error->message);
+    return;
+  }
+  for (const PyItem& item : items.items) {
     if (is_model_key(LogEngine::kVllm, item.key)) {
       model_from(c, l, item.value);
+    } else if (source == "engine config" && item.key == "compilation_config") {
+      // The engine's resolved configuration (its capture sizes, its mode), not flags a user
+      // gave: replaying it as flags would pin what gpumem's rules for the release compute.
+      c.run().notes.push_back("line " + std::to_string(l.number) +
+                              ": compilation_config of the engine config is resolved, not "
+                              "given; not used as a flag");
     } else if (std::optional<LoggedFlag> f =
                    flag_from_python(LogEngine::kVllm, item.key, item.value, l.number, source)) {
+      f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
     }
   }
@@ -78,11 +90,59 @@ void read_profile_summary(const LogLine& l, RunCollector& c) {
   utilization(c, l, "gpu_memory_utilization=");
 }
 
+// "Actual usage is 14.08 GiB for weight, 1.97 GiB for peak activation, 0.07 GiB for
+// non-torch memory, and 0.67 GiB for CUDAGraph memory." (v0.10.2 on) or, with the newest
+// accounting, "40.33 GiB for consumed memory (weights + non-torch), 3.12 GiB for peak
+// activation, and 2.51 GiB for CUDAGraph memory.": each "X GiB for <what>" by its label.
+void read_actual_usage(const LogLine& l, RunCollector& c) {
+  static const std::pair<std::string_view, Quantity> kLabels[] = {
+      {"weight", Quantity::kModelLoading},
+      {"consumed memory (weights + non-torch)", Quantity::kConsumedMemory},
+      {"peak activation", Quantity::kActivationPeak},
+      {"non-torch memory", Quantity::kNonTorchMemory},
+      {"CUDAGraph memory", Quantity::kGraphUsage}};
+  const std::string_view m = l.message;
+  const size_t start = m.find("Actual usage is ");
+  if (start == std::string_view::npos) return;
+  size_t p = start + 16;
+  while (p < m.size()) {
+    if (m.substr(p, 4) == "and ") p += 4;
+    std::optional<PrintedNumber> n = number_at(m.substr(p));
+    if (!n) return;
+    n->begin += p;
+    p = n->begin + n->length;
+    if (m.substr(p, 9) != " GiB for ") return;
+    p += 9;
+    // The label runs to the ", " or "." that ends the item, outside parentheses.
+    size_t end = p;
+    for (int depth = 0; end < m.size(); ++end) {
+      if (m[end] == '(') ++depth;
+      if (m[end] == ')') --depth;
+      if (depth == 0 && (m[end] == ',' || m[end] == '.')) break;
+    }
+    const std::string_view label = m.substr(p, end - p);
+    bool known = false;
+    for (const auto& [name, q] : kLabels) {
+      if (label != name) continue;
+      known = true;
+      if (!c.restate(q, *n, l)) return;
+    }
+    if (!known) {
+      c.run().notes.push_back("line " + std::to_string(l.number) + ": '" + std::string(label) +
+                              "' is not a figure gpumem reads");
+    }
+    p = end + 1;
+    while (p < m.size() && m[p] == ' ') ++p;
+    if (end >= m.size() || m[end] == '.') return;
+  }
+}
+
 void read_memory_summary(const LogLine& l, RunCollector& c) {
   // gpu_worker.py compile_or_warm_up_model (v0.10.2 on): "Free memory on device (78.66/79.19
-  // GiB) on startup. Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is W
-  // GiB for weight, A GiB for peak activation, N GiB for non-torch memory, and G GiB for
-  // CUDAGraph memory. ... Current kv cache memory in use is B bytes."
+  // GiB) on startup. Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is ...
+  // Replace gpu_memory_utilization config with `--kv-cache-memory=...` ... Current kv cache
+  // memory in use is B bytes." — newer releases print the last figure in GiB. The
+  // suggested --kv-cache-memory values are derived from the figures read here.
   const std::string_view m = l.message;
   figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup, true);
   figure(c, l, "/", Quantity::kTotalMemory, true);
@@ -90,16 +150,49 @@ void read_memory_summary(const LogLine& l, RunCollector& c) {
   if (const size_t comma = m.find("utilization is ("); comma != std::string_view::npos) {
     figure(c, l, m.substr(comma, m.find(',', comma) - comma + 1), Quantity::kRequestedMemory, true);
   }
-  figure(c, l, "Actual usage is ", Quantity::kModelLoading, true);
-  figure(c, l, "for weight, ", Quantity::kActivationPeak, true);
-  figure(c, l, "for peak activation, ", Quantity::kNonTorchMemory, true);
-  figure(c, l, "memory, and ", Quantity::kGraphUsage, true);
+  read_actual_usage(l, c);
   if (std::optional<PrintedNumber> b = number_after(m, "kv cache memory in use is ")) {
-    // Bytes: kept in GiB, exactly (a power-of-two division).
-    c.restate(Quantity::kAvailableKvMemory,
-              PrintedNumber{b->value / static_cast<double>(1LL << 30), -1}, l);
+    // "... is 59212694937 bytes." (v0.10.2) or "... is 43.4 GiB." (newer): the unit decides;
+    // a line cut before its unit is read by the number's form (a fraction is not bytes).
+    const std::string_view unit = m.substr(b->begin + b->length);
+    PrintedNumber gib = *b;
+    if (unit.starts_with(" byte") || (!unit.starts_with(" G") && b->decimals < 0)) {
+      // Bytes: kept in GiB, exactly (a power-of-two division).
+      gib.value /= static_cast<double>(1LL << 30);
+    }
+    c.restate(Quantity::kAvailableKvMemory, gib, l);
   }
   c.clue("0.10.2", "", "the kv-cache-memory suggestion line", l.number);
+  if (contains(m, "for consumed memory")) {
+    c.clue("0.22.0", "", "'GiB for consumed memory (weights + non-torch)'", l.number);
+  }
+}
+
+// vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: "To serve at least one
+// request with the models's max seq len (L), (N GiB KV cache is needed, which is larger than
+// the available KV cache memory (A GiB). Based on the available memory, the estimated maximum
+// model length is E. ..." — later "model's", and the newest without the '(' before N.
+void read_kv_too_small(const LogLine& l, RunCollector& c) {
+  if (c.repeated_failure(l)) return;
+  const std::string_view m = l.message;
+  max_model_len(c, l, "max seq len (");
+  if (const size_t needed = m.find(" GiB KV cache is needed"); needed != std::string_view::npos) {
+    size_t start = m.rfind(' ', needed - 1);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    if (start < needed && m[start] == '(') ++start;
+    if (std::optional<PrintedNumber> n = number_at(m.substr(start, needed - start))) {
+      n->begin += start;
+      if (!c.add(Quantity::kKvCacheNeeded, *n, l)) return;
+    }
+  }
+  figure(c, l, "available KV cache memory (", Quantity::kAvailableKvMemory, true);
+  figure(c, l, "estimated maximum model length is ", Quantity::kKvTokensStorable);
+  if (contains(m, "models's")) {
+    c.clue("", "0.14.0", "'the models's max seq len' (before format_gib)", l.number);
+  } else {
+    c.clue("0.14.0", "", "'the model's max seq len' (format_gib wording)", l.number);
+  }
+  c.problem(ProblemKind::kKvCacheTooSmall, l);
 }
 
 }  // namespace
@@ -108,12 +201,18 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   const std::string_view m = l.message;
   if (contains(m, "non-default args:")) {
     c.start_of_run();
-    read_config_items(parse_dict_items(m.substr(m.find("non-default args:"))), l, c,
-                      "non-default args");
+    const size_t base = m.find("non-default args:");
+    read_config_items(parse_dict_items(m.substr(base)), base, l, c, "non-default args");
   } else if (contains(m, "LLM engine (v") && contains(m, "with config:")) {
     version_in_parentheses(c, l);
-    read_config_items(parse_keyword_items(m.substr(m.find("with config:") + 12)), l, c,
-                      "engine config");
+    const size_t base = m.find("with config:") + 12;
+    read_config_items(parse_keyword_items(m.substr(base)), base, l, c, "engine config");
+  } else if (contains(m, "\xe2\x96\x88") && contains(m, " version ")) {
+    // The start-up banner (v0.11 on), drawn in block characters: "... version 0.19.0".
+    const size_t at = m.find(" version ") + 9;
+    const size_t end = m.find_first_of(" \t", at);
+    c.run().version = std::string(m.substr(at, end == std::string_view::npos ? end : end - at));
+    c.run().version_line = l.number;
   } else if (contains(m, "vLLM API server version")) {
     const size_t at = m.find_first_of("0123456789", m.find("version"));
     if (at != std::string_view::npos) {
@@ -153,8 +252,17 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
       figure(c, l, "can use", Quantity::kRequestedMemory);
     }
     c.clue("", "0.10.1", "V0 'the current vLLM instance can use'", l.number);
+  } else if (starts_with(m, "Starting to load model ")) {
+    // gpu_model_runner.py load_model: "Starting to load model openai/gpt-oss-120b..."
+    if (!c.run().model) {
+      std::string name(m.substr(23));
+      while (!name.empty() && name.back() == '.') name.pop_back();
+      c.run().model = name;
+      c.run().model_line = l.number;
+    }
   } else if (starts_with(m, "model weights take")) {
-    figure(c, l, "model weights take", Quantity::kModelLoading);
+    // The V0 profile restates the weights "Loading model weights took" printed.
+    figure(c, l, "model weights take", Quantity::kModelLoading, true);
     figure(c, l, "non_torch_memory takes", Quantity::kNonTorchMemory);
     figure(c, l, "activation peak memory takes", Quantity::kActivationPeak);
     figure(c, l, "reserved for KV Cache is", Quantity::kAvailableKvMemory);
@@ -165,23 +273,46 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "available_kv_cache_memory")) {
     figure(c, l, "available_kv_cache_memory", Quantity::kAvailableKvMemory);
   } else if (contains(m, "# GPU blocks:") || contains(m, "# CUDA blocks:") ||
-             starts_with(m, "GPU blocks:")) {
-    if (!figure(c, l, "GPU blocks:", Quantity::kGpuBlocks)) {
-      figure(c, l, "CUDA blocks:", Quantity::kGpuBlocks);
+             contains(m, "# cuda blocks:") || starts_with(m, "GPU blocks:")) {
+    // gpu_executor.py (<= 0.6.6) "# GPU blocks", executor_base.py "# CUDA blocks" (0.7.x),
+    // "# cuda blocks" (0.8.x V0).
+    if (!figure(c, l, "GPU blocks:", Quantity::kGpuBlocks) &&
+        !figure(c, l, "CUDA blocks:", Quantity::kGpuBlocks)) {
+      figure(c, l, "cuda blocks:", Quantity::kGpuBlocks);
     }
     c.clue("", "0.10.1", "V0 '# GPU blocks'", l.number);
     c.phase("kv cache", l.number);
   } else if (starts_with(m, "Available KV cache memory:")) {
     figure(c, l, "memory:", Quantity::kAvailableKvMemory);
+    // gpu_worker.py: an INFO line from v0.9.2 (PR #19312); format_gib (no trailing zeros,
+    // "21.5 GiB") from the memory-utils refactor, two decimals always before it.
+    c.clue("0.9.2", "", "'Available KV cache memory' at INFO", l.number);
+    if (const std::optional<PrintedNumber> n = number_after(m, "memory:");
+        n && n->decimals >= 0 && n->decimals < 2) {
+      c.clue("0.14.0", "", "'Available KV cache memory' without two decimals (format_gib)",
+             l.number);
+    }
   } else if (starts_with(m, "GPU KV cache size:")) {
-    figure(c, l, "size:", Quantity::kKvTokens);
+    per_worker(c, l, "size:", Quantity::kKvTokens);
+    if (contains(m, "Maximum concurrency for")) {
+      // kv_cache_utils.py update_kv_cache_capacity (v0.28 era): one line for both.
+      max_model_len(c, l, "Maximum concurrency for");
+      per_worker(c, l, "per request:", Quantity::kMaxConcurrency);
+      c.clue("0.28.0", "", "KV cache size and concurrency on one line", l.number);
+    }
     c.phase("kv cache", l.number);
   } else if (starts_with(m, "Maximum concurrency for")) {
     max_model_len(c, l, "Maximum concurrency for");
-    figure(c, l, "per request:", Quantity::kMaxConcurrency);
+    per_worker(c, l, "per request:", Quantity::kMaxConcurrency);
   } else if (starts_with(m, "Estimated CUDA graph memory:")) {
     figure(c, l, "memory:", Quantity::kCudaGraphEstimate);
     c.clue("0.17.0", "", "'Estimated CUDA graph memory'", l.number);
+  } else if (starts_with(m, "CUDA graph pool memory:")) {
+    // gpu_worker.py (with the estimate): "CUDA graph pool memory: 2.51 GiB (actual), 2.44 GiB
+    // (estimated), difference: ...": the capture and the estimate restated.
+    figure(c, l, "memory:", Quantity::kGraphUsage, true);
+    figure(c, l, "(actual), ", Quantity::kCudaGraphEstimate, true);
+    c.clue("0.17.0", "", "'CUDA graph pool memory' (the CUDA-graph estimate)", l.number);
   } else if (starts_with(m, "Graph capturing finished")) {
     figure(c, l, "took", Quantity::kGraphUsage);
     c.phase("cuda graphs done", l.number);
@@ -197,19 +328,28 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     } else {
       read_memory_summary(l, c);
     }
+  } else if (contains(m, "CUDA graph memory profiling is enabled (default since v0.21.0)")) {
+    c.clue("0.21.0", "", "'CUDA graph memory profiling is enabled (default since v0.21.0)'",
+           l.number);
+    utilization(c, l, "The current --gpu-memory-utilization=");
   } else if (contains(m, "padding layers, may waste")) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
   } else if (contains(m, "is larger than the maximum number of tokens that can be stored")) {
+    if (c.repeated_failure(l)) return true;
     max_model_len(c, l, "max seq len (");
     figure(c, l, "stored in KV cache (", Quantity::kKvTokensStorable);
     c.problem(ProblemKind::kKvCacheTooSmall, l);
-  } else if (contains(m, "To serve at least one request with the models's max seq len")) {
-    max_model_len(c, l, "max seq len (");
-    c.problem(ProblemKind::kKvCacheTooSmall, l);
+  } else if (contains(m, "To serve at least one request with the model")) {
+    read_kv_too_small(l, c);
   } else if (contains(m, "No available memory for the cache blocks")) {
     c.problem(ProblemKind::kNoKvMemory, l);
-  } else if (contains(m, "CUDA out of memory") || contains(m, "OutOfMemoryError")) {
+  } else if (is_out_of_memory(m)) {
     c.problem(ProblemKind::kOutOfMemory, l);
+  } else if (starts_with(m, "EngineCore failed to start") ||
+             starts_with(m, "WorkerProc hit an exception")) {
+    // v1/engine/core.py run_engine_core, v1/executor/multiproc_executor.py: the start-up
+    // stopped; the cause, when the excerpt holds it, is a line of its own.
+    c.problem(ProblemKind::kOtherError, l);
   } else {
     return false;
   }

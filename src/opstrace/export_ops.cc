@@ -5,7 +5,7 @@
 #include "opstrace/recording_comm.h"
 #include "opstrace/recording_device.h"
 #include "probe/nccl_env.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
 
 namespace gpumem {
 
@@ -42,11 +42,13 @@ Result<std::string> pytorch_alloc_conf(const AllocatorConfig& config) {
   return conf;
 }
 
-Result<std::vector<ordered_json>> export_ops(const ScenarioProgram& p,
+Result<std::vector<ordered_json>> export_ops(const SimulatedStartup& run,
+                                             const EngineConstants& constants,
                                              const OpsTraceHeader& header) {
-  Result<std::vector<probe::NcclEnvExpectation>> nccl = probe::nccl_env_expectations(p.nccl);
+  const PlannedStartup& p = *run.startup;
+  Result<std::vector<probe::NcclEnvExpectation>> nccl = probe::nccl_env_expectations(p.nccl());
   if (!nccl.ok()) return nccl.status();
-  Result<std::string> alloc_conf = pytorch_alloc_conf(p.machine.allocator);
+  Result<std::string> alloc_conf = pytorch_alloc_conf(run.machine.allocator);
   if (!alloc_conf.ok()) return alloc_conf.status();
   for (const auto& [name, value] : header.env) {
     if (name == "PYTORCH_CUDA_ALLOC_CONF") {
@@ -58,22 +60,23 @@ Result<std::vector<ordered_json>> export_ops(const ScenarioProgram& p,
   }
 
   // Every rank on its own: a class of identical ranks would share one trace.
-  std::vector<SimRank> ranks = p.ranks;
+  std::vector<SimRank> ranks = run.ranks;
   for (SimRank& r : ranks) r.signature += ", rank " + std::to_string(r.rank);
   std::vector<std::unique_ptr<OpsRecorder>> recorders(ranks.size());
   std::vector<Status> failures(ranks.size());
+  const RankProgram program = p.program(constants);
   const RankProgram recorded = [&](RankEnv& env) {
     auto recorder = std::make_unique<OpsRecorder>(env.observer, env.allocator);
     env.allocator.set_observer(recorder.get());
     RecordingDevice device(env.device, *recorder);
-    RecordingComm comm(env.comm, *recorder, p.nccl);
+    RecordingComm comm(env.comm, *recorder, p.nccl());
     RankEnv seen{env.rank, env.world_size, env.local_rank, env.node,  device,
                  comm,     env.allocator,  *recorder,      env.facts, nullptr};
-    p.program(seen);
+    program(seen);
     env.allocator.set_observer(nullptr);
     recorders[static_cast<size_t>(env.rank)] = std::move(recorder);
   };
-  const std::vector<GpuLedger> ledgers = run_ranks(p.machine, ranks, recorded);
+  const std::vector<GpuLedger> ledgers = run_ranks(run.machine, ranks, recorded);
 
   ordered_json set = ordered_json::object();
   ordered_json unset = ordered_json::array();
@@ -93,7 +96,7 @@ Result<std::vector<ordered_json>> export_ops(const ScenarioProgram& p,
     t["format"] = kOpsTraceFormat;
     t["scenario"] = header.scenario;
     t["scenario_file"] = header.scenario_file;
-    t["engine"] = p.engine;
+    t["engine"] = p.engine_label();
     t["gpu_type"] = header.gpu_type;
     t["calibration"] = header.calibration;
     t["rank"] = r.rank;

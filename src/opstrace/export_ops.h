@@ -17,7 +17,8 @@
 
 #include "alloc/allocator_config.h"
 #include "core/status.h"
-#include "opstrace/scenario_program.h"
+#include "engine/engine_constants.h"
+#include "simulate/simulate.h"
 
 namespace gpumem {
 
@@ -40,9 +41,11 @@ struct OpsTraceHeader {
 // setting PyTorch has no option for (its fixed size constants changed).
 Result<std::string> pytorch_alloc_conf(const AllocatorConfig& config);
 
-// One trace per rank, in rank order. Errors: the program's NCCL settings or allocator
-// configuration cannot be expressed as the environment of a PyTorch process.
-Result<std::vector<nlohmann::ordered_json>> export_ops(const ScenarioProgram& program,
+// One trace per rank of `run` (simulate/simulate.h: the start-up `gpumem simulate` would run),
+// in rank order, its program built with `constants`. Errors: the program's NCCL settings or
+// allocator configuration cannot be expressed as the environment of a PyTorch process.
+Result<std::vector<nlohmann::ordered_json>> export_ops(const SimulatedStartup& run,
+                                                       const EngineConstants& constants,
                                                        const OpsTraceHeader& header);
 
 // The text of a trace: the header's fields one per line, then one operation per line, so

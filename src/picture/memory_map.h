@@ -14,7 +14,7 @@
 
 #include "core/units.h"
 #include "device/category.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

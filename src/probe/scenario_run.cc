@@ -4,17 +4,15 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
-#include <variant>
 
 #include "alloc/caching_allocator.h"
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
 #include "core/exit_codes.h"
-#include "engine/sglang/plan.h"
-#include "engine/simulate.h"
-#include "engine/vllm/plan.h"
+#include "engine/engine_model.h"
 #include "probe/atomic_file.h"
 #include "probe/facts_runner.h"
 #include "probe/host_exchange.h"
@@ -23,58 +21,20 @@
 #include "probe/rank_runtime.h"
 #include "probe/supervisor.h"
 #include "probe/trace_recorder.h"
-#include "sim/ledger_json.h"
-#include "sim/rank_env.h"
+#include "runtime/ledger_json.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::probe {
 namespace {
 
 using nlohmann::json;
 
-constexpr char kTraceFormat[] = "gpumem.trace.v1";
-
-// The plan of the scenario's engine, and what the launcher and each rank need from it.
-class EnginePlan {
- public:
-  explicit EnginePlan(sglang::Plan p) : plan_(std::move(p)) {}
-  explicit EnginePlan(vllm::Plan p) : plan_(std::move(p)) {}
-
-  int world_size() const {
-    return std::visit([](const auto& p) { return p.world_size(); }, plan_);
-  }
-  int nodes() const {
-    return std::visit([](const auto& p) { return p.nodes; }, plan_);
-  }
-  int gpus_per_node() const {
-    return std::visit([](const auto& p) { return p.gpus_per_node; }, plan_);
-  }
-  const NcclSettings& nccl() const {
-    return std::visit([](const auto& p) -> const NcclSettings& { return p.nccl; }, plan_);
-  }
-  const GpuSpec& gpu() const {
-    return std::visit([](const auto& p) -> const GpuSpec& { return p.gpu; }, plan_);
-  }
-  std::string engine() const {
-    if (const auto* p = std::get_if<sglang::Plan>(&plan_)) {
-      return "sglang " + p->version.to_string();
-    }
-    return "vllm " + std::get<vllm::Plan>(plan_).version.to_string();
-  }
-  // The start-up program; the plan and `constants` must outlive its runs.
-  RankProgram program(const SimulationConstants& constants) const {
-    if (const auto* p = std::get_if<sglang::Plan>(&plan_)) {
-      return sglang::startup_program(*p, constants.sglang);
-    }
-    return vllm::startup_program(std::get<vllm::Plan>(plan_), constants.vllm);
-  }
-
- private:
-  std::variant<sglang::Plan, vllm::Plan> plan_;
-};
+// /2: facts carry an id and a label (runtime/fact_ids.h); v1 traces keyed them by label.
+constexpr char kTraceFormat[] = "gpumem.trace/2";
 
 struct Loaded {
   Scenario scenario;
-  EnginePlan plan;
+  std::unique_ptr<PlannedStartup> plan;
 };
 
 // Reads the catalogs, the scenario and the engine's plan, exactly as `gpumem simulate` does.
@@ -88,21 +48,17 @@ std::optional<Loaded> load(const ScenarioRunOptions& o) {
     return std::nullopt;
   }
   std::optional<Scenario> s = load_scenario(o.scenario, *gpus, diags);
-  std::optional<EnginePlan> plan;
+  std::unique_ptr<PlannedStartup> plan;
   if (s && diags.empty()) {
-    if (s->engine.name == "vllm") {
-      if (std::optional<vllm::Plan> p = vllm::make_plan(*s, *gpus, *models, diags)) {
-        plan.emplace(std::move(*p));
-      }
-    } else if (std::optional<sglang::Plan> p = sglang::make_plan(*s, *gpus, *models, diags)) {
-      plan.emplace(std::move(*p));
+    if (const EngineModel* engine = engine_of(*s, diags)) {
+      plan = engine->plan(*s, PlanInputs{*gpus, *models}, diags);
     }
   }
   if (!diags.empty() || !plan) {
     std::fputs(diags.to_string().c_str(), stderr);
     return std::nullopt;
   }
-  return Loaded{std::move(*s), std::move(*plan)};
+  return Loaded{std::move(*s), std::move(plan)};
 }
 
 std::chrono::milliseconds grace() { return std::chrono::milliseconds(5000); }
@@ -112,7 +68,7 @@ std::chrono::milliseconds grace() { return std::chrono::milliseconds(5000); }
 int launch_scenario(const ScenarioRunOptions& o) {
   std::optional<Loaded> loaded = load(o);
   if (!loaded) return kExitBadInput;
-  const EnginePlan& plan = loaded->plan;
+  const PlannedStartup& plan = *loaded->plan;
   if (plan.nodes() > 1) {
     std::fprintf(stderr,
                  "gpumem-probe: %s spans %d nodes; start one rank per GPU with torchrun or "
@@ -195,7 +151,7 @@ int launch_scenario(const ScenarioRunOptions& o) {
 int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
   std::optional<Loaded> loaded = load(o);
   if (!loaded) return kExitBadInput;
-  const EnginePlan& plan = loaded->plan;
+  const PlannedStartup& plan = *loaded->plan;
   if (env.world_size != plan.world_size()) {
     std::fprintf(stderr, "gpumem-probe: WORLD_SIZE is %d but %s uses %d GPUs\n", env.world_size,
                  o.scenario.c_str(), plan.world_size());
@@ -216,7 +172,8 @@ int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
   gpumem::RankEnv renv{env.rank,    env.world_size, env.local_rank, env.rank / plan.gpus_per_node(),
                        rt.device(), rt.comm(),      allocator,      recorder,
                        facts};
-  const SimulationConstants constants;
+  // The engines' published constants: a probe run measures, it is never calibrated.
+  const EngineConstants constants;
   plan.program(constants)(renv);
 
   const Interconnect native = plan.gpu().interconnect;
@@ -225,7 +182,7 @@ int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
   json trace = {{"format", kTraceFormat},
                 {"scenario", loaded->scenario.name},
                 {"scenario_file", o.scenario},
-                {"engine", plan.engine()},
+                {"engine", plan.engine_label()},
                 {"gpu_type", plan.gpu().name},
                 {"rank", env.rank},
                 {"world_size", env.world_size},

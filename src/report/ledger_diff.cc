@@ -14,15 +14,16 @@ std::string signed_mib(Bytes b) { return (b.value() > 0 ? "+" : "") + format_mib
 
 void diff_facts(const std::string& gpus, const std::vector<Fact>& before,
                 const std::vector<Fact>& after, std::vector<LedgerChange>& out) {
+  // Facts are matched by id and compared by value: a label is wording, not a prediction.
   std::map<std::string, const Fact*> old_facts;
-  for (const Fact& f : before) old_facts[f.key] = &f;
+  for (const Fact& f : before) old_facts[f.id] = &f;
   for (const Fact& f : after) {
-    auto it = old_facts.find(f.key);
+    auto it = old_facts.find(f.id);
     if (it == old_facts.end()) {
-      out.push_back({gpus, "fact", f.key, "(absent)", format_fact(f), ""});
+      out.push_back({gpus, "fact", f.label, "(absent)", format_fact(f), ""});
       continue;
     }
-    if (!(*it->second == f)) {
+    if (it->second->value != f.value) {
       std::string delta;
       if (std::holds_alternative<Bytes>(f.value) &&
           std::holds_alternative<Bytes>(it->second->value)) {
@@ -33,12 +34,12 @@ void diff_facts(const std::string& gpus, const std::vector<Fact>& before,
             std::get<std::int64_t>(f.value) - std::get<std::int64_t>(it->second->value);
         delta = (d > 0 ? "+" : "") + std::to_string(d);
       }
-      out.push_back({gpus, "fact", f.key, format_fact(*it->second), format_fact(f), delta});
+      out.push_back({gpus, "fact", f.label, format_fact(*it->second), format_fact(f), delta});
     }
     old_facts.erase(it);
   }
-  for (const auto& [key, f] : old_facts) {
-    out.push_back({gpus, "fact", key, format_fact(*f), "(absent)", ""});
+  for (const auto& [id, f] : old_facts) {
+    out.push_back({gpus, "fact", f->label, format_fact(*f), "(absent)", ""});
   }
 }
 
@@ -59,6 +60,17 @@ std::vector<LedgerChange> diff_ledgers(const Ledger& before, const Ledger& after
   }
   if (before.engine != after.engine)
     out.push_back({"", "result", "engine", before.engine, after.engine, ""});
+  if (before.fit_advice != after.fit_advice) {
+    const auto text = [](const std::optional<FitAdviceRecord>& a) {
+      if (!a) return std::string("(none)");
+      std::string t;
+      for (const FitOption& o : a->options) t += (t.empty() ? "" : ", ") + o.flag + " " + o.value;
+      for (const std::string& f : a->none_found) t += (t.empty() ? "no " : ", no ") + f;
+      return t;
+    };
+    out.push_back(
+        {"", "result", "fit advice", text(before.fit_advice), text(after.fit_advice), ""});
+  }
   diff_facts("", before.facts, after.facts, out);
   if (before.gpus.size() != after.gpus.size()) {
     out.push_back({"", "result", "GPUs", std::to_string(before.gpus.size()),

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

@@ -64,7 +64,7 @@ std::string render_table(const Ledger& l, const RenderOptions& options) {
   }
   out += fmt::format("constants  {}\n", header_constants(l));
   out += fmt::format("result     {}\n", verdict(l));
-  for (const Fact& f : l.facts) out += fmt::format("  {} = {}\n", f.key, format_fact(f));
+  for (const Fact& f : l.facts) out += fmt::format("  {} = {}\n", f.label, format_fact(f));
   for (const GpuGroup& group : group_identical_gpus(l, options.only_gpu)) {
     const GpuLedger& g = *group.members.front();
     out += fmt::format("\n{}\n", group.label);
@@ -78,7 +78,7 @@ std::string render_table(const Ledger& l, const RenderOptions& options) {
       out += row + "\n";
     }
     if (!g.facts.empty()) out += "  facts\n";
-    for (const Fact& f : g.facts) out += fmt::format("    {} = {}\n", f.key, format_fact(f));
+    for (const Fact& f : g.facts) out += fmt::format("    {} = {}\n", f.label, format_fact(f));
     bool any_log = false;
     for (const LedgerStep& s : g.steps) any_log = any_log || !s.log_lines.empty();
     if (any_log) out += "  engine log\n";
@@ -101,7 +101,7 @@ std::string render_markdown(const Ledger& l, const RenderOptions& options) {
   out += fmt::format("- result: **{}**\n", verdict(l));
   if (!l.facts.empty()) {
     out += "\n| setting | value |\n| --- | --- |\n";
-    for (const Fact& f : l.facts) out += fmt::format("| {} | {} |\n", f.key, format_fact(f));
+    for (const Fact& f : l.facts) out += fmt::format("| {} | {} |\n", f.label, format_fact(f));
   }
   for (const GpuGroup& group : group_identical_gpus(l, options.only_gpu)) {
     const GpuLedger& g = *group.members.front();
@@ -116,7 +116,7 @@ std::string render_markdown(const Ledger& l, const RenderOptions& options) {
     }
     if (!g.facts.empty()) {
       out += "\n| fact | value |\n| --- | --- |\n";
-      for (const Fact& f : g.facts) out += fmt::format("| {} | {} |\n", f.key, format_fact(f));
+      for (const Fact& f : g.facts) out += fmt::format("| {} | {} |\n", f.label, format_fact(f));
     }
     bool any_log = false;
     for (const LedgerStep& s : g.steps) any_log = any_log || !s.log_lines.empty();

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

@@ -7,7 +7,7 @@
 
 #include "alloc/caching_allocator.h"
 #include "device/step_observer.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 #include "sim/sim_device.h"
 
 namespace gpumem {

@@ -13,14 +13,14 @@ namespace {
 
 // Simulates `rank` and writes its ledger to `out`.
 void run_one(const SimMachine& machine, const SimRank& rank, int world_size, Rendezvous& rendezvous,
-             const RankProgram& program, GpuLedger& out) {
+             const RankProgram& program, WeightLoadMemo* memo, GpuLedger& out) {
   SimDevice device(machine.gpu, machine.device, rank.preoccupied);
   AllocatorConfig allocator_config = machine.allocator;
   allocator_config.device_index = rank.local_rank;
   CachingAllocator allocator(device, allocator_config);
   SimComm comm(rank.rank, world_size, device, rendezvous, machine.links, machine.nccl);
   LedgerRecorder recorder(device, allocator, out);
-  SimWeightLoads weight_loads(device);
+  SimWeightLoads weight_loads(device, memo);
   out.rank = rank.rank;
   out.node = rank.node;
   out.gpu = rank.local_rank;
@@ -41,7 +41,7 @@ void run_one(const SimMachine& machine, const SimRank& rank, int world_size, Ren
 }  // namespace
 
 std::vector<GpuLedger> run_ranks(const SimMachine& machine, const std::vector<SimRank>& ranks,
-                                 const RankProgram& program) {
+                                 const RankProgram& program, WeightLoadMemo* memo) {
   // One representative per signature, in rank order.
   std::map<std::string, size_t> class_of;
   std::vector<size_t> representatives;
@@ -55,13 +55,14 @@ std::vector<GpuLedger> run_ranks(const SimMachine& machine, const std::vector<Si
   Rendezvous rendezvous(static_cast<int>(representatives.size()));
   std::vector<GpuLedger> class_ledgers(representatives.size());
   if (representatives.size() == 1) {
-    run_one(machine, ranks[representatives[0]], world_size, rendezvous, program, class_ledgers[0]);
+    run_one(machine, ranks[representatives[0]], world_size, rendezvous, program, memo,
+            class_ledgers[0]);
   } else {
     std::vector<std::thread> threads;
     threads.reserve(representatives.size());
     for (size_t c = 0; c < representatives.size(); ++c) {
       threads.emplace_back([&, c] {
-        run_one(machine, ranks[representatives[c]], world_size, rendezvous, program,
+        run_one(machine, ranks[representatives[c]], world_size, rendezvous, program, memo,
                 class_ledgers[c]);
       });
     }

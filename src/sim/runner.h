@@ -14,10 +14,11 @@
 #include "alloc/allocator_config.h"
 #include "catalog/gpu_catalog.h"
 #include "nccl/nccl_constants.h"
+#include "runtime/ledger.h"
+#include "runtime/rank_env.h"
 #include "sim/device_constants.h"
-#include "sim/ledger.h"
-#include "sim/rank_env.h"
 #include "sim/sim_comm.h"
+#include "sim/weight_load_memo.h"
 
 namespace gpumem {
 
@@ -39,9 +40,10 @@ struct SimRank {
   std::string signature;
 };
 
-// One GpuLedger per rank, in the order of `ranks`.
+// One GpuLedger per rank, in the order of `ranks`. With a `memo`, weight loads already
+// replayed from equal states are restored instead (sim/weight_load_memo.h).
 std::vector<GpuLedger> run_ranks(const SimMachine& machine, const std::vector<SimRank>& ranks,
-                                 const RankProgram& program);
+                                 const RankProgram& program, WeightLoadMemo* memo = nullptr);
 
 }  // namespace gpumem
 

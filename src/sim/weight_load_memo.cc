@@ -7,10 +7,9 @@
 #include <utility>
 
 namespace gpumem {
-namespace {
 
 // One replayed load: what it started from and what it ended in.
-struct Load {
+struct WeightLoad {
   WeightList list;  // held, so its address cannot name another list while the entry lives
   AllocatorConfig config;
   DeviceConstants constants;
@@ -20,48 +19,30 @@ struct Load {
   SimDevice::State device_after;
 };
 
-// The last load of each of the last few lists. Entries are immutable once stored, so a
-// thread restores from one outside the lock.
-class LoadMemo {
- public:
-  std::shared_ptr<const Load> find(const WeightList& list) {
-    std::lock_guard lock(mu_);
-    for (const std::shared_ptr<const Load>& l : loads_) {
-      if (l && l->list == list) return l;
-    }
-    return nullptr;
+std::shared_ptr<const WeightLoad> WeightLoadMemo::find(const WeightList& list) {
+  std::lock_guard lock(mu_);
+  for (const std::shared_ptr<const WeightLoad>& l : loads_) {
+    if (l && l->list == list) return l;
   }
-
-  // Replaces the entry of the same list, or else the oldest.
-  void store(std::shared_ptr<const Load> load) {
-    std::lock_guard lock(mu_);
-    for (std::shared_ptr<const Load>& l : loads_) {
-      if (l && l->list == load->list) {
-        l = std::move(load);
-        return;
-      }
-    }
-    loads_[next_] = std::move(load);
-    next_ = (next_ + 1) % loads_.size();
-  }
-
- private:
-  std::mutex mu_;
-  std::array<std::shared_ptr<const Load>, 8> loads_;
-  size_t next_ = 0;
-};
-
-LoadMemo& memo() {
-  static LoadMemo m;
-  return m;
+  return nullptr;
 }
 
-}  // namespace
+void WeightLoadMemo::store(std::shared_ptr<const WeightLoad> load) {
+  std::lock_guard lock(mu_);
+  for (std::shared_ptr<const WeightLoad>& l : loads_) {
+    if (l && l->list == load->list) {
+      l = std::move(load);
+      return;
+    }
+  }
+  loads_[next_] = std::move(load);
+  next_ = (next_ + 1) % loads_.size();
+}
 
 Status SimWeightLoads::load(CachingAllocator& allocator, const WeightList& list) {
   std::optional<CachingAllocator::State> before = allocator.snapshot();
-  if (!list || !before) return load_weight_tensors(allocator, tensors_of(list));
-  const std::shared_ptr<const Load> seen = memo().find(list);
+  if (!list || !before || memo_ == nullptr) return load_weight_tensors(allocator, tensors_of(list));
+  const std::shared_ptr<const WeightLoad> seen = memo_->find(list);
   if (seen && seen->allocator_before == *before && seen->device_before == device_.state() &&
       seen->config == allocator.config() && seen->constants == device_.constants()) {
     allocator.restore(seen->allocator_after);
@@ -73,9 +54,9 @@ Status SimWeightLoads::load(CachingAllocator& allocator, const WeightList& list)
   GPUMEM_RETURN_IF_ERROR(load_weight_tensors(allocator, tensors_of(list)));
   std::optional<CachingAllocator::State> after = allocator.snapshot();
   if (!after) return {};
-  memo().store(std::make_shared<const Load>(Load{list, allocator.config(), device_.constants(),
-                                                 std::move(*before), std::move(device_before),
-                                                 std::move(*after), device_.state()}));
+  memo_->store(std::make_shared<const WeightLoad>(
+      WeightLoad{list, allocator.config(), device_.constants(), std::move(*before),
+                 std::move(device_before), std::move(*after), device_.state()}));
   return {};
 }
 

@@ -7,11 +7,8 @@
 #include <cstdint>
 
 #include "core/spelling.h"
+#include "engine/engine_model.h"
 #include "engine/flag_table.h"
-#include "engine/sglang/environment.h"
-#include "engine/sglang/flags.h"
-#include "engine/vllm/environment.h"
-#include "engine/vllm/flags.h"
 
 namespace gpumem::sweep {
 namespace {
@@ -121,15 +118,8 @@ bool looks_like_env_name(std::string_view key) {
   return true;
 }
 
-std::span<const FlagSpec> flag_table_of(const std::string& engine) {
-  return engine == "vllm" ? vllm::flag_table() : sglang::flag_table();
-}
-
-std::span<const std::string_view> env_names_of(const std::string& engine) {
-  return engine == "vllm" ? vllm::modelled_variables() : sglang::modelled_variables();
-}
-
-std::string engine_title(const std::string& engine) { return engine == "vllm" ? "vLLM" : "SGLang"; }
+// The scenario's engine; check_axis is only called for scenarios whose engine is modelled.
+const EngineModel& engine_of(const Scenario& base) { return *find_engine(base.engine.name); }
 
 std::vector<std::string> flag_names(std::span<const FlagSpec> table) {
   std::vector<std::string> names;
@@ -141,26 +131,27 @@ std::vector<std::string> flag_names(std::span<const FlagSpec> table) {
 }
 
 // Every key a sweep knows for `engine`, for did-you-mean.
-std::vector<std::string> all_keys(const std::string& engine) {
-  std::vector<std::string> keys = flag_names(flag_table_of(engine));
+std::vector<std::string> all_keys(const EngineModel& engine) {
+  std::vector<std::string> keys = flag_names(engine.flags());
   for (std::string_view k : kHardwareKeys) keys.emplace_back(k);
-  for (std::string_view n : env_names_of(engine)) keys.emplace_back(n);
+  for (std::string_view n : engine.environment()) keys.emplace_back(n);
   return keys;
 }
 
 bool check_flag(Axis& axis, const Scenario& base, Diagnostics& diags) {
-  const std::string& engine = base.engine.name;
-  const std::span<const FlagSpec> table = flag_table_of(engine);
-  const std::string flag = engine == "vllm" ? vllm::dashed_flag(axis.key) : axis.key;
+  const EngineModel& engine = engine_of(base);
+  const std::string title(engine.title());
+  const std::span<const FlagSpec> table = engine.flags();
+  const std::string flag = engine.canonical_flag(axis.key);
   const FlagSpec* spec = find_flag(flag, table);
   if (spec == nullptr) {
-    diags.error(at(axis, 1), "unknown " + engine_title(engine) + " flag '" + axis.key + "'" +
+    diags.error(at(axis, 1), "unknown " + title + " flag '" + axis.key + "'" +
                                  did_you_mean(axis.key, flag_names(table)));
     return false;
   }
   if (!spec->affects_memory) {
     diags.error(at(axis, 1), "'" + axis.key + "' does not change start-up memory in gpumem's " +
-                                 engine_title(engine) + " model; sweeping it changes nothing");
+                                 title + " model; sweeping it changes nothing");
     return false;
   }
   if (spec->type == FlagType::kIntList) {
@@ -177,7 +168,7 @@ bool check_flag(Axis& axis, const Scenario& base, Diagnostics& diags) {
     arg.values = {axis.values[i]};
     arg.flag_loc = at(axis, 1);
     arg.value_loc = at(axis, axis.value_columns[i]);
-    read_flags({&arg, 1}, {spec, 1}, engine_title(engine), diags);
+    read_flags({&arg, 1}, {spec, 1}, title, diags);
   }
   return diags.count() == errors_before;
 }
@@ -235,13 +226,13 @@ bool check_hardware(Axis& axis, const GpuCatalog& gpus, Diagnostics& diags) {
 }
 
 bool check_env(Axis& axis, const Scenario& base, Diagnostics& diags) {
-  const std::string& engine = base.engine.name;
+  const EngineModel& engine = engine_of(base);
   const std::string name = axis.key.starts_with("env.") ? axis.key.substr(4) : axis.key;
-  const std::span<const std::string_view> known = env_names_of(engine);
+  const std::span<const std::string_view> known = engine.environment();
   if (std::find(known.begin(), known.end(), name) == known.end()) {
     std::vector<std::string> names(known.begin(), known.end());
     diags.error(at(axis, 1), "environment variable '" + name + "' does not change start-up " +
-                                 "memory in gpumem's " + engine_title(engine) + " model" +
+                                 "memory in gpumem's " + std::string(engine.title()) + " model" +
                                  did_you_mean(name, names));
     return false;
   }
@@ -251,11 +242,7 @@ bool check_env(Axis& axis, const Scenario& base, Diagnostics& diags) {
   for (size_t i = 0; i < axis.values.size(); ++i) {
     ScenarioEngine probe;
     probe.env.push_back({name, axis.values[i], at(axis, 1), at(axis, axis.value_columns[i])});
-    if (engine == "vllm") {
-      vllm::read_environment(probe, diags);
-    } else {
-      sglang::read_environment(probe, diags);
-    }
+    engine.check_environment(probe, diags);
   }
   return diags.count() == errors_before;
 }
@@ -321,7 +308,7 @@ bool check_axis(Axis& axis, const Scenario& base, const GpuCatalog& gpus, Diagno
                   "hardware.count, hardware.nodes, hardware.interconnect or an "
                   "environment variable" +
                   (is_hardware_field ? "; did you mean '" + in_hardware + "'?"
-                                     : did_you_mean(axis.key, all_keys(base.engine.name))));
+                                     : did_you_mean(axis.key, all_keys(engine_of(base)))));
   return false;
 }
 

@@ -17,7 +17,8 @@ PointResult PointEvaluator::evaluate(size_t point) {
   const Scenario& s = scenarios_.at(point, error_);
   if (!error_.empty()) return invalid_point(error_);
   Diagnostics diags;
-  const SimulationInputs in{inputs_.gpus, inputs_.models, inputs_.constants_for(s.hardware.gpu)};
+  const SimulationInputs in{inputs_.gpus, inputs_.models, inputs_.constants_for(s.hardware.gpu),
+                            inputs_.cache};
   std::optional<Ledger> ledger = simulate_scenario(s, in, diags);
   if (!ledger || !diags.empty()) {
     std::string reason;

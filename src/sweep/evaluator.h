@@ -13,7 +13,7 @@
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 #include "sweep/grid.h"
 #include "sweep/point_result.h"
 
@@ -26,6 +26,8 @@ struct SweepInputs {
   // The simulation constants of every GPU type the grid can reach, by catalog name: what
   // `gpumem simulate` would choose for a scenario on that GPU.
   std::vector<std::pair<std::string, SimulationConstants>> constants;
+  // Shared by every point (weight lists, weight loads); null: each point builds its own.
+  SimulationCache* cache = nullptr;
 
   // REQUIRES: `gpu` names (or aliases) a GPU type whose constants are present.
   const SimulationConstants& constants_for(const std::string& gpu) const;

@@ -2,9 +2,8 @@
 
 #include <charconv>
 
+#include "engine/engine_model.h"
 #include "engine/flag_table.h"
-#include "engine/sglang/flags.h"
-#include "engine/vllm/flags.h"
 
 namespace gpumem::sweep {
 namespace {
@@ -17,11 +16,9 @@ int to_int(const std::string& s) {
 
 // The position of `axis`'s flag among `engine`'s args, or args.size() when absent.
 size_t find_flag_arg(const ScenarioEngine& engine, const Axis& axis) {
-  const bool vllm = engine.name == "vllm";
-  const std::span<const FlagSpec> table = vllm ? vllm::flag_table() : sglang::flag_table();
+  const EngineModel& model = *find_engine(engine.name);  // the sweep checked it is modelled
   for (size_t i = 0; i < engine.args.size(); ++i) {
-    const std::string flag = vllm ? vllm::dashed_flag(engine.args[i].flag) : engine.args[i].flag;
-    const FlagSpec* spec = find_flag(flag, table);
+    const FlagSpec* spec = find_flag(model.canonical_flag(engine.args[i].flag), model.flags());
     if (spec != nullptr && spec->name == axis.name) return i;
   }
   return engine.args.size();

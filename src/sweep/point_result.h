@@ -1,15 +1,7 @@
-// What one sweep point came to: the handful of numbers a what-if question compares, read
-// from the point's ledger exactly as `gpumem simulate` reports them.
-//
-//  * fits: every GPU completed its start-up;
-//  * the first failure: the step and GPU (global index) of the lowest GPU whose failure was
-//    its own (Ledger::first_failure), its outcome, and the step's message;
-//  * KV tokens: the smallest over GPUs of SGLang's max_total_num_tokens / vLLM's "GPU KV
-//    cache size (tokens)", when the KV cache was sized;
-//  * max running requests: the smallest over GPUs of SGLang's max_running_requests; vLLM's
-//    max_num_seqs (the scheduler's limit, a scenario-wide fact);
-//  * minimum headroom: the free memory at the tightest point over every GPU and step,
-//    min(total - peak used in the step).
+// What one sweep point came to: the handful of numbers a what-if question compares — the
+// ledger's key figures (runtime/key_figures.h), exactly as `gpumem simulate` reports them:
+// fits; the first failure (step, global GPU index, outcome, message); KV tokens and max
+// running requests (MIN over GPUs); the minimum headroom over every GPU and step.
 // A point whose scenario an engine model rejects is invalid and carries the errors instead.
 #ifndef GPUMEM_SWEEP_POINT_RESULT_H_
 #define GPUMEM_SWEEP_POINT_RESULT_H_
@@ -19,7 +11,7 @@
 #include <string>
 
 #include "core/units.h"
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem::sweep {
 

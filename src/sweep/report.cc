@@ -165,6 +165,7 @@ std::string render_sweep_json(const SweepReport& report) {
   using nlohmann::ordered_json;
   const Grid& grid = *report.grid;
   ordered_json doc;
+  doc["schema"] = "gpumem.sweep/1";
   doc["scenario"] = report.scenario;
   doc["axes"] = ordered_json::array();
   for (const Axis& a : grid.axes()) doc["axes"].push_back(a.key);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace gpumem::sweep {
@@ -21,29 +22,50 @@ size_t chunk_size(size_t total, int threads) {
 
 }  // namespace
 
-std::vector<PointResult> run_sweep(const Scenario& base, const Grid& grid,
-                                   const SweepInputs& inputs, const SweepOptions& options) {
+SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
+                       const SweepOptions& options) {
   const size_t total = grid.size();
-  std::vector<PointResult> results(total);
+  SweepOutcome out;
+  out.results.resize(total);
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex mu;
   std::condition_variable finished;
-  int running = std::max(1, options.threads);
-  const size_t chunk = chunk_size(total, running);
+  // More workers than points, or than kMaxThreads, would only wait: `-j 100000` for two
+  // points starts two.
+  const int wanted = static_cast<int>(
+      std::min<size_t>({static_cast<size_t>(std::max(1, options.threads)), total, kMaxThreads}));
+  int running = 0;
+  const size_t chunk = chunk_size(total, std::max(1, wanted));
   auto work = [&] {
     PointEvaluator evaluator(base, grid, inputs);
     for (size_t start = next.fetch_add(chunk); start < total; start = next.fetch_add(chunk)) {
       const size_t end = std::min(total, start + chunk);
-      for (size_t p = start; p < end; ++p) results[p] = evaluator.evaluate(p);
+      for (size_t p = start; p < end; ++p) out.results[p] = evaluator.evaluate(p);
       done.fetch_add(end - start);
     }
     std::lock_guard lock(mu);
     if (--running == 0) finished.notify_all();
   };
   std::vector<std::thread> threads;
-  for (int t = 0, n = running; t < n; ++t) threads.emplace_back(work);
-  {
+  threads.reserve(static_cast<size_t>(wanted));
+  for (int t = 0; t < wanted; ++t) {
+    // The system may refuse a thread (its limit on threads or memory): the sweep goes on with
+    // the workers it has, and the outcome says how many that was.
+    std::lock_guard lock(mu);
+    try {
+      threads.emplace_back(work);
+      ++running;
+    } catch (const std::system_error& e) {
+      out.thread_failure = e.what();
+      break;
+    }
+  }
+  out.threads = static_cast<int>(threads.size());
+  if (threads.empty()) {
+    running = 1;
+    work();  // not even one worker: the caller's thread evaluates every point
+  } else {
     std::unique_lock lock(mu);
     while (!finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return running == 0; })) {
       if (options.progress) options.progress(done.load(), total);
@@ -51,7 +73,7 @@ std::vector<PointResult> run_sweep(const Scenario& base, const Grid& grid,
   }
   for (std::thread& t : threads) t.join();
   if (options.progress) options.progress(total, total);
-  return results;
+  return out;
 }
 
 }  // namespace gpumem::sweep

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "catalog/scenario.h"
@@ -21,8 +22,17 @@ struct SweepOptions {
   std::function<void(size_t done, size_t total)> progress;
 };
 
-std::vector<PointResult> run_sweep(const Scenario& base, const Grid& grid,
-                                   const SweepInputs& inputs, const SweepOptions& options);
+// At most this many workers, and never more than the grid has points.
+inline constexpr size_t kMaxThreads = 256;
+
+struct SweepOutcome {
+  std::vector<PointResult> results;  // in grid order
+  int threads = 0;                   // workers that ran (0: the caller's thread did the work)
+  std::string thread_failure;        // why a worker could not be started; empty if none failed
+};
+
+SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
+                       const SweepOptions& options);
 
 }  // namespace gpumem::sweep
 

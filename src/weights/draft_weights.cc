@@ -109,10 +109,16 @@ Result<std::vector<WeightTensor>> build_draft_weights(const Architecture& draft,
 
 Result<WeightList> draft_weights(const Architecture& draft, const Architecture& target,
                                  std::int64_t target_context_len, const ParallelLayout& l,
-                                 const WeightRules& rules) {
-  static ListMemo<Architecture, Architecture, std::int64_t, ParallelLayout, WeightRules> memo;
-  return memo.get(draft, target, target_context_len, l, rules,
-                  [&] { return build_draft_weights(draft, target, target_context_len, l, rules); });
+                                 const WeightRules& rules, WeightListCache* cache) {
+  const auto build = [&]() -> Result<std::vector<WeightTensor>> {
+    return build_draft_weights(draft, target, target_context_len, l, rules);
+  };
+  if (cache != nullptr) {
+    return cache->draft_lists.get(draft, target, target_context_len, l, rules, build);
+  }
+  Result<std::vector<WeightTensor>> built = build();
+  if (!built.ok()) return built.status();
+  return WeightList(std::make_shared<const std::vector<WeightTensor>>(std::move(*built)));
 }
 
 }  // namespace gpumem

@@ -25,15 +25,17 @@
 #include "catalog/architecture.h"
 #include "core/status.h"
 #include "weights/parallel_layout.h"
+#include "weights/weight_list_cache.h"
 #include "weights/weight_rules.h"
 #include "weights/weight_tensor.h"
 
 namespace gpumem {
 
-// Pure in its arguments: equal arguments get the same list back (list_memo.h).
+// Pure in its arguments: with a `cache`, equal arguments get the very same list back
+// (weight_list_cache.h); without one it is built.
 Result<WeightList> draft_weights(const Architecture& draft, const Architecture& target,
                                  std::int64_t target_context_len, const ParallelLayout& l,
-                                 const WeightRules& rules);
+                                 const WeightRules& rules, WeightListCache* cache = nullptr);
 
 }  // namespace gpumem
 

@@ -238,9 +238,14 @@ Result<std::vector<WeightTensor>> build_rank_weights(const Architecture& a, cons
 }  // namespace
 
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
-                                const WeightRules& rules) {
-  static ListMemo<Architecture, ParallelLayout, WeightRules> memo;
-  return memo.get(a, l, rules, [&] { return build_rank_weights(a, l, rules); });
+                                const WeightRules& rules, WeightListCache* cache) {
+  const auto build = [&]() -> Result<std::vector<WeightTensor>> {
+    return build_rank_weights(a, l, rules);
+  };
+  if (cache != nullptr) return cache->rank_lists.get(a, l, rules, build);
+  Result<std::vector<WeightTensor>> built = build();
+  if (!built.ok()) return built.status();
+  return WeightList(std::make_shared<const std::vector<WeightTensor>>(std::move(*built)));
 }
 
 }  // namespace gpumem

@@ -31,15 +31,16 @@
 #include "catalog/architecture.h"
 #include "core/status.h"
 #include "weights/parallel_layout.h"
+#include "weights/weight_list_cache.h"
 #include "weights/weight_rules.h"
 #include "weights/weight_tensor.h"
 
 namespace gpumem {
 
-// One rank's tensors in allocation order. Pure in its arguments: the most recent lists are
-// kept and the same list is returned again for equal arguments (safe across threads).
+// One rank's tensors in allocation order. Pure in its arguments: with a `cache`, equal
+// arguments get the very same list back (weight_list_cache.h); without one it is built.
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
-                                const WeightRules& rules);
+                                const WeightRules& rules, WeightListCache* cache = nullptr);
 
 // Whether the engine folds the shared expert into the routed FusedMoE for this model and
 // layout (sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts).

@@ -3,10 +3,10 @@
 namespace gpumem {
 
 int TensorList::add(std::string name, std::vector<std::int64_t> shape, DType dtype) {
-  std::int64_t elements = 1;
-  for (std::int64_t d : shape) elements *= d;
-  tensors_.push_back({std::move(name), std::move(shape), dtype,
-                      bytes(element_size(dtype).value() * elements), phase_, kResident});
+  // Checked (saturating) products: a shape from an absurd config cannot wrap to a small size.
+  Bytes tensor_bytes = element_size(dtype);
+  for (std::int64_t d : shape) tensor_bytes = tensor_bytes * d;
+  tensors_.push_back({std::move(name), std::move(shape), dtype, tensor_bytes, phase_, kResident});
   return size() - 1;
 }
 

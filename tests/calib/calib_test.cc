@@ -3,12 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "calib/calibration_file.h"
 #include "calib/check.h"
 #include "calib/fit.h"
+#include "calib/parameters.h"
 #include "calib/replayed_decisions.h"
 #include "calib/trace.h"
+#include "core/atomic_file.h"
+#include "runtime/fact_ids.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -23,6 +28,57 @@ Scenario scenario_of(const std::string& dir) {
   std::optional<Scenario> s = load_scenario(dir + "/scenario.yaml", catalogs().gpus, diags);
   EXPECT_TRUE(s && diags.empty()) << diags.to_string();
   return *s;
+}
+
+// A copy of a two-GPU run in a directory of its own, to break.
+std::string copy_of_two_gpu_run(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / ("trace-dir-" + name);
+  fs::remove_all(dir);
+  fs::copy(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1", dir);
+  return dir.string();
+}
+
+void replace_in(const std::string& file, const std::string& from, const std::string& to) {
+  std::string text = *read_file(file, InputKind::kTrace);
+  text.replace(text.find(from), from.size(), to);
+  std::ofstream(file) << text;
+}
+
+TEST(Trace, ADirectoryMustHoldExactlyOneRun) {
+  std::string dir = copy_of_two_gpu_run("missing");
+  std::filesystem::remove(dir + "/trace.rank1.json");
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + ": world size 2 but 1 rank traces; missing rank 1");
+
+  dir = copy_of_two_gpu_run("doubled");
+  std::filesystem::copy_file(dir + "/trace.rank0.json", dir + "/trace.rank1.json",
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + "/trace.rank1.json: rank 0 is traced twice (also " + dir + "/trace.rank0.json)");
+
+  dir = copy_of_two_gpu_run("mixed");
+  replace_in(dir + "/trace.rank1.json", "\"scenario\": \"h200x2-llama8b-tp2\"",
+             "\"scenario\": \"h200x2-llama70b-tp2\"");
+  EXPECT_EQ(read_trace_dir(dir).status().message(),
+            dir + "/trace.rank1.json: scenario 'h200x2-llama70b-tp2' disagrees with " + dir +
+                "/trace.rank0.json ('h200x2-llama8b-tp2'); a trace directory holds one run");
+}
+
+TEST(Trace, TheScenarioMustRunTheTracedGpusAndCount) {
+  Result<std::vector<Trace>> traces =
+      read_trace_dir(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1");
+  ASSERT_TRUE(traces.ok());
+  const Scenario one_gpu = scenario_of(kRun);
+  EXPECT_EQ(check_traces_match(one_gpu, *catalogs().gpus.find("h200"), *traces).message(),
+            traces->front().file + ": traced on 2 ranks, but the scenario " + one_gpu.file +
+                " runs 1 GPUs");
+  const Scenario two_gpu =
+      scenario_of(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1");
+  EXPECT_EQ(check_traces_match(two_gpu, *catalogs().gpus.find("b200"), *traces).message(),
+            traces->front().file + ": measured on 'NVIDIA H200', but the scenario " + two_gpu.file +
+                " names b200 ('NVIDIA B200')");
+  EXPECT_TRUE(check_traces_match(two_gpu, *catalogs().gpus.find("h200"), *traces).ok());
 }
 
 TEST(Trace, ReadsStepsAndMeasuredCosts) {
@@ -48,15 +104,14 @@ TEST(Trace, RejectsNumbersThatDoNotFitInsteadOfCastingThem) {
   const std::string corpus = GPUMEM_SOURCE_DIR "/tests/fuzz/corpus/trace/";
   Result<Trace> huge_rank = read_trace(corpus + "float-rank.json");
   ASSERT_FALSE(huge_rank.ok());
-  EXPECT_EQ(huge_rank.status().message(),
-            corpus +
-                "float-rank.json: malformed trace: [json.exception.type_error.302] expected an "
-                "integer from 0 to 2147483647, got 1e+300");
+  EXPECT_EQ(huge_rank.status().message(), corpus +
+                                              "float-rank.json:1:806: malformed trace: expected an "
+                                              "integer from 0 to 2147483647, got 1e+300");
   Result<Trace> extreme = read_trace(corpus + "extreme-bytes.json");
   ASSERT_FALSE(extreme.ok());
   EXPECT_EQ(extreme.status().message(),
             corpus +
-                "extreme-bytes.json: malformed trace: [json.exception.type_error.302] expected "
+                "extreme-bytes.json:1:2211: malformed trace: expected "
                 "an integer from 0 to 9223372036854775807, got -9223372036854775808");
 }
 
@@ -95,15 +150,15 @@ TEST(Check, StatedUncertaintyWidensOnlyItsStep) {
   const Scenario s = scenario_of(run);
   const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
   Diagnostics diags;
-  std::optional<CalibrationFile> file =
-      load_calibration_file(GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", diags);
+  std::optional<CalibrationFile> file = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
   ASSERT_TRUE(file) << diags.to_string();
   std::optional<Ledger> l = simulate_scenario(
       s, SimulationInputs{catalogs().gpus, catalogs().models, constants_from(*file, gpu)}, diags);
   ASSERT_TRUE(l) << diags.to_string();
   std::vector<Fact>& facts = l->gpus.front().facts;
   auto uncertainty = std::find_if(facts.begin(), facts.end(), [](const Fact& f) {
-    return f.key == std::string(kStepUncertaintyPrefix) + "kv_cache";
+    return f.id == fact_id::step_uncertainty("kv_cache");
   });
   ASSERT_NE(uncertainty, facts.end());
   EXPECT_EQ(std::get<Bytes>(uncertainty->value).value(), 202LL << 20);
@@ -169,7 +224,7 @@ TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
   const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
   Diagnostics diags;
   std::optional<CalibrationFile> file = load_calibration_file(
-      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", diags);
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", catalogs().gpus, diags);
   ASSERT_TRUE(file) << diags.to_string();
   EXPECT_EQ(file->probe, "torch");
   std::optional<Ledger> l = simulate_scenario(
@@ -186,46 +241,87 @@ TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
   EXPECT_NE(render_check(r).find("Probe: torch (PyTorch 2.11.0+cu130"), std::string::npos);
 }
 
-TEST(CalibrationFile, RoundTripsAndRejectsUnknownConstants) {
-  CalibrationFile f;
-  f.name = "h200-test";
-  f.gpu = "h200-sxm-141gb";
-  f.provenance = {{"driver", "580.159.04"}};
-  f.constants = {{"context", bytes(552'402'944)}, {"cublas_load", mib(70)}};
-  f.residuals = {{"fitted", "24 steps"}};
-  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+// A raw calibration file's text with every constant, plus `extra` lines under constants.
+std::string calibration_text(const std::string& gpu, const std::string& extra,
+                             const std::string& left_out = "") {
+  std::string text = "name: x\ngpu: " + gpu + "\nconstants:\n";
+  for (const Parameter& p : calibration_parameters()) {
+    if (p.name != left_out && !p.pytorch_only) text += "  " + std::string(p.name) + ": 1MiB\n";
+  }
+  return text + extra;
+}
+
+std::string load_errors(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "calibration-errors.yaml";
   FILE* out = std::fopen(path.c_str(), "w");
-  std::fputs(calibration_file_text(f).c_str(), out);
+  std::fputs(text.c_str(), out);
   std::fclose(out);
   Diagnostics diags;
-  std::optional<CalibrationFile> back = load_calibration_file(path, diags);
+  EXPECT_FALSE(load_calibration_file(path, catalogs().gpus, diags));
+  std::string errors = diags.to_string();
+  for (size_t at = errors.find(path); at != std::string::npos; at = errors.find(path)) {
+    errors.replace(at, path.size(), "c.yaml");
+  }
+  return errors;
+}
+
+TEST(CalibrationFile, RoundTrips) {
+  Diagnostics diags;
+  std::optional<CalibrationFile> f = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(f) << diags.to_string();
+  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+  FILE* out = std::fopen(path.c_str(), "w");
+  std::fputs(calibration_file_text(*f).c_str(), out);
+  std::fclose(out);
+  std::optional<CalibrationFile> back = load_calibration_file(path, catalogs().gpus, diags);
   ASSERT_TRUE(back) << diags.to_string();
-  EXPECT_EQ(back->constants, f.constants);
+  EXPECT_EQ(back->constants, f->constants);
+  EXPECT_EQ(back->provenance, f->provenance);
   const SimulationConstants c = constants_from(*back, *catalogs().gpus.find("h200"));
   EXPECT_TRUE(c.calibrated);
-  EXPECT_EQ(c.device.context_base.value(), 552'402'944);
+  EXPECT_EQ(c.device.context_base.value(), 552'454'437);
+}
 
-  out = std::fopen(path.c_str(), "w");
-  std::fputs("name: x\ngpu: h200-sxm-141gb\nconstants:\n  contxt: 1GiB\n", out);
-  std::fclose(out);
-  Diagnostics bad;
-  EXPECT_FALSE(load_calibration_file(path, bad));
-  EXPECT_EQ(bad.to_string(), path +
-                                 ":4:3: unknown calibration constant 'contxt'; did you mean "
-                                 "'context'?\n");
+TEST(CalibrationFile, RejectsWhatWouldBeSilentlyWrong) {
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  contxt: 1GiB\n")),
+            "c.yaml:9:3: unknown calibration constant 'contxt'; did you mean 'context'?\n");
+  // Last one used to win.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  context: 2GiB\n")),
+            "c.yaml:9:3: calibration constant 'context' is given twice\n");
+  // Its default used to stand in while the reports said "calibrated".
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "", "cublas_load")),
+            "c.yaml:4:3: calibration constant 'cublas_load' is missing; a calibration file gives "
+            "every constant (gpumem calibrate writes them all)\n");
+  // It used to match no scenario, so the GPU it was meant for ran uncalibrated.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141", "")),
+            "c.yaml:2:6: unknown GPU 'h200-sxm-141'; did you mean 'h200-sxm-141gb'?\n");
+  EXPECT_EQ(load_errors("probe: pytorch\n" + calibration_text("h200-sxm-141gb", "")),
+            "c.yaml:1:8: unknown probe 'pytorch'; gpumem knows gpumem-probe and torch\n");
+  // A raw process has none of a PyTorch process's constants; a torch calibration gives them.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  pytorch_first_kernel: 1MiB\n")),
+            "c.yaml:9:3: calibration constant 'pytorch_first_kernel' belongs to a PyTorch "
+            "process; only a calibration with 'probe: torch' gives it\n");
+  EXPECT_EQ(load_errors("probe: torch\n" + calibration_text("h200-sxm-141gb", "")),
+            "c.yaml:5:3: calibration constant 'pytorch_first_capture' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
+            "c.yaml:5:3: calibration constant 'pytorch_first_kernel' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n");
+}
 
-  // The probe a calibration was fitted for: written only when it is not gpumem-probe.
-  EXPECT_EQ(back->probe, "gpumem-probe");
-  EXPECT_EQ(calibration_file_text(f).find("probe:"), std::string::npos);
-  f.probe = "torch";
-  EXPECT_NE(calibration_file_text(f).find("\nprobe: torch\n"), std::string::npos);
-  out = std::fopen(path.c_str(), "w");
-  std::fputs("name: x\ngpu: h200-sxm-141gb\nprobe: pytorch\nconstants:\n  context: 1GiB\n", out);
-  std::fclose(out);
-  Diagnostics unknown;
-  EXPECT_FALSE(load_calibration_file(path, unknown));
-  EXPECT_EQ(unknown.to_string(),
-            path + ":3:8: unknown probe 'pytorch'; gpumem knows gpumem-probe and torch\n");
+// The probe a calibration was fitted for is written only when it is not gpumem-probe, and
+// read back.
+TEST(CalibrationFile, NamesTheProbeOfItsTraces) {
+  Diagnostics diags;
+  std::optional<CalibrationFile> raw = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
+  std::optional<CalibrationFile> torch = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(raw && torch) << diags.to_string();
+  EXPECT_EQ(raw->probe, "gpumem-probe");
+  EXPECT_EQ(torch->probe, "torch");
+  EXPECT_EQ(calibration_file_text(*raw).find("probe:"), std::string::npos);
+  EXPECT_NE(calibration_file_text(*torch).find("\nprobe: torch\n"), std::string::npos);
 }
 
 }  // namespace

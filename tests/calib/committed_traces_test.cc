@@ -9,7 +9,8 @@
 #include "calib/calibration_file.h"
 #include "calib/trace.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "runtime/fact_ids.h"
+#include "simulate/simulate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -17,9 +18,9 @@ namespace {
 
 const TestCatalogs& catalogs() { return test_catalogs(); }
 
-const Fact* find(const std::vector<Fact>& facts, std::string_view key) {
+const Fact* find(const std::vector<Fact>& facts, std::string_view id) {
   for (const Fact& f : facts) {
-    if (f.key == key) return &f;
+    if (f.id == id) return &f;
   }
   return nullptr;
 }
@@ -52,34 +53,32 @@ TEST(CommittedTraces, MatchTheLedgerStepByStepAndReplayTokensExactly) {
     // peak, non-torch memory and graph estimate): the token count is the probe's, exactly.
     const Trace& t0 = traces->front();
     Scenario pinned = *s;
-    std::string tokens_key;
-    if (s->engine.name == "sglang") {
-      const Fact* f = find(t0.facts, "F (free before weights, world MIN)");
-      const Fact* a = find(t0.facts, "A (free after weights, world MIN)");
-      ASSERT_TRUE(f && a);
+    // The traces store SGLang's F and A, vLLM's profile: which ones a trace has says which
+    // engine ran it.
+    const Fact* f = find(t0.facts, fact_id::kFreeBeforeWeights);
+    const Fact* a = find(t0.facts, fact_id::kFreeAfterWeights);
+    if (f != nullptr && a != nullptr) {
       pinned.observed.free_before_weights = std::get<Bytes>(f->value);
       pinned.observed.free_after_weights = std::get<Bytes>(a->value);
-      tokens_key = "max_total_num_tokens";
     } else {
-      const Fact* weights = find(t0.facts, "model_memory_usage");
-      const Fact* peak = find(t0.facts, "torch peak increase (activation peak)");
-      const Fact* non_torch = find(t0.facts, "non-torch increase");
+      const Fact* weights = find(t0.facts, fact_id::kWeightsBytes);
+      const Fact* peak = find(t0.facts, fact_id::kActivationPeakBytes);
+      const Fact* non_torch = find(t0.facts, "non_torch_bytes");
       ASSERT_TRUE(weights && peak && non_torch);
       pinned.observed.model_loading = std::get<Bytes>(weights->value);
       pinned.observed.activation_peak = std::get<Bytes>(peak->value);
       pinned.observed.non_torch_memory = std::get<Bytes>(non_torch->value);
-      if (const Fact* estimate = find(t0.facts, "cuda graph estimate")) {
+      if (const Fact* estimate = find(t0.facts, "cuda_graph_estimate_bytes")) {
         pinned.observed.cuda_graph_estimate = std::get<Bytes>(estimate->value);
       }
-      tokens_key = "GPU KV cache size (tokens)";
     }
-    const Fact* tokens = find(t0.facts, tokens_key);
+    const Fact* tokens = find(t0.facts, fact_id::kKvTokens);
     ASSERT_TRUE(tokens);
     std::optional<Ledger> replay = simulate_scenario(
         pinned, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)},
         diags);
     ASSERT_TRUE(replay) << diags.to_string();
-    EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact(tokens_key)->value),
+    EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact(fact_id::kKvTokens)->value),
               std::get<std::int64_t>(tokens->value));
   }
 }

@@ -211,6 +211,19 @@ TEST(ArchitectureErrors, MissingAndMistypedValuesAreEachReported) {
             "t.json:7:26: 'tie_word_embeddings' must be true or false, got 'no'\n");
 }
 
+TEST(ArchitectureErrors, DimensionsAreBoundedSoTheirProductsCannotWrap) {
+  // A context of 2^62 tokens used to wrap the request table's size and report "fits".
+  EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
+                          "hidden_size: 4096\n"
+                          "num_hidden_layers: 2\n"
+                          "num_attention_heads: 32\n"
+                          "intermediate_size: 11008\n"
+                          "vocab_size: 32000\n"
+                          "max_position_embeddings: 4611686018427387904\n"),
+            "t.json:7:26: 'max_position_embeddings' is 4611686018427387904; gpumem reads model "
+            "dimensions up to 67108864 (2^26)\n");
+}
+
 TEST(ArchitectureErrors, HeadsMustDivideHiddenWithoutHeadDim) {
   EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
                           "hidden_size: 4000\n"

@@ -199,5 +199,22 @@ TEST(Scenario, EngineIntegerFlagsAreBounded) {
             "281474976710656, got '281474976710657'\n");
 }
 
+// vLLM's KV budget may be below zero ("Available KV cache memory: -2.14 GiB"); no other
+// measurement may.
+TEST(Scenario, OnlyTheKvBudgetMayBeNegative) {
+  const std::string text = R"(hardware: {gpu: h100, count: 1}
+engine: {name: vllm, version: 0.10.2}
+model: gpt-oss-120b
+observed:
+  kv_cache_memory: -2.14GiB
+  non_torch_memory: -0.01GiB
+)";
+  Diagnostics diags;
+  const std::optional<Scenario> s = parse_scenario("s.yaml", text, gpus(), diags);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->observed.kv_cache_memory->value(), -2297807503);  // -2.14 x 2^30, rounded
+  EXPECT_EQ(diags.to_string(), "s.yaml:6:21: 'non_torch_memory': negative size '-0.01GiB'\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -20,6 +20,8 @@
 #   output_fifo          SCRATCH/s.yaml (SOURCE) and SCRATCH/out.json, a FIFO
 #   hostile_file_name    SCRATCH/x`touch pwned1`$(touch pwned2)'"q.yaml, a copy of SOURCE,
 #                        named @HOSTILE@ in ARGS
+#   two_calibrations     SCRATCH/s.yaml (SOURCE) and SCRATCH/model, a copy of MODEL_DIR with a
+#                        second calibration file for the H200
 #   none                 nothing
 # -DKEEP=a;b names outputs the case must leave in SCRATCH (checked, then removed);
 # -DSTDOUT_FILE=<file> sends standard output there (/dev/full) instead of comparing it.
@@ -104,6 +106,13 @@ if(DEFINED SCRATCH)
     file(WRITE ${SCRATCH}/target.json "kept")
     file(CREATE_LINK target.json ${SCRATCH}/out.json SYMBOLIC)
     list(APPEND prepared ${SCRATCH}/s.yaml ${SCRATCH}/target.json ${SCRATCH}/out.json)
+  elseif(SETUP STREQUAL "two_calibrations")
+    file(COPY_FILE ${SOURCE} ${SCRATCH}/s.yaml)
+    file(COPY ${MODEL_DIR} DESTINATION ${SCRATCH})
+    file(COPY_FILE ${SCRATCH}/model/calibration/h200-sxm-141gb.yaml
+      ${SCRATCH}/model/calibration/h200-again.yaml)
+    file(GLOB_RECURSE copied LIST_DIRECTORIES true ${SCRATCH}/model/*)
+    list(APPEND prepared ${SCRATCH}/s.yaml ${SCRATCH}/model ${copied})
   elseif(SETUP STREQUAL "output_fifo")
     file(COPY_FILE ${SOURCE} ${SCRATCH}/s.yaml)
     execute_process(COMMAND mkfifo ${SCRATCH}/out.json)

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace gpumem {
 namespace {
 
@@ -20,6 +22,17 @@ TEST(Units, IntegerArithmetic) {
   const std::int64_t layers = 80;
   EXPECT_EQ((mib(2) * layers).value(), 167'772'160);
   EXPECT_EQ((layers * mib(2)).value(), 167'772'160);
+}
+
+TEST(Units, ProductsSaturateInsteadOfWrapping) {
+  // 2^40 x 2^40 used to wrap to 0 (and a context of 2^62 tokens to a small request table).
+  EXPECT_EQ((bytes(std::int64_t{1} << 40) * (std::int64_t{1} << 40)).value(), kSizeCeiling);
+  EXPECT_EQ((bytes(4) * (std::int64_t{1} << 61)).value(), kSizeCeiling);
+  EXPECT_EQ((bytes(-4) * (std::int64_t{1} << 61)).value(), -kSizeCeiling);
+  EXPECT_EQ((3 * bytes(std::int64_t{1} << 62)).value(), kSizeCeiling);
+  EXPECT_EQ((bytes(2) * (std::int64_t{1} << 61)).value(), kSizeCeiling);  // exactly the ceiling
+  // Rounding the ceiling up to a page still fits int64.
+  EXPECT_EQ(round_up(bytes(kSizeCeiling - 1), mib(2)).value(), kSizeCeiling);
 }
 
 TEST(Units, RoundUp) {
@@ -52,6 +65,10 @@ TEST(Units, Formatting) {
   EXPECT_EQ(format_mib(bytes(262'668'288)), "250.50 MiB");
   EXPECT_EQ(format_mib(mib(16'892)), "16,892.00 MiB");
   EXPECT_EQ(format_mib(bytes(-3'145'728)), "-3.00 MiB");
+  // |v| x 100 used to wrap above about 82 PiB.
+  EXPECT_EQ(format_mib(bytes(kSizeCeiling)), "4,398,046,511,104.00 MiB");
+  EXPECT_EQ(format_mib(bytes(std::numeric_limits<std::int64_t>::min())),
+            "-8,796,093,022,208.00 MiB");
   EXPECT_EQ(format_gib2(engine_gib(16.494662)), "16.49");
   EXPECT_EQ(format_gib2(engine_gib(17.325)), "17.32");  // binary value is below .325
 }

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
 #include "engine/validate.h"
+#include "simulate/simulate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -45,38 +45,38 @@ std::string scenario(const std::string& gpu, int count, int nodes, const std::st
 TEST(SglangPinned, MhaLlama8b) {
   const Ledger l =
       simulate(scenario("h200", 1, 1, "llama-3.1-8b-instruct", 1, "0.85", "140GiB", "120GiB"));
-  EXPECT_EQ(fact(l, "cell_size (bytes per token)"), 131072);  // 8 x (128 + 128) x 32 x 2
-  EXPECT_EQ(fact(l, "max_total_num_tokens"), 811008);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 131072);  // 8 x (128 + 128) x 32 x 2
+  EXPECT_EQ(fact(l, "kv_tokens"), 811008);
 }
 
 TEST(SglangPinned, GqaWithReplicatedKvHeads) {
   // TP 16 over 8 KV heads: each rank keeps max(1, 8 // 16) = 1 head.
   const Ledger l =
       simulate(scenario("h100", 8, 2, "llama-3.1-70b-instruct", 16, "0.88", "76GiB", "66GiB"));
-  EXPECT_EQ(fact(l, "cell_size (bytes per token)"), 40960);
-  EXPECT_EQ(fact(l, "max_total_num_tokens"), 1491075);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 40960);
+  EXPECT_EQ(fact(l, "kv_tokens"), 1491075);
 }
 
 TEST(SglangPinned, MlaDeepseekV3) {
   const Ledger l = simulate(scenario("h200", 8, 1, "deepseek-v3", 8, "0.88", "130GiB", "45GiB"));
-  EXPECT_EQ(fact(l, "cell_size (bytes per token)"), 70272);  // (512 + 64) x 61 x 2
-  EXPECT_EQ(fact(l, "max_total_num_tokens"), 449226);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 70272);  // (512 + 64) x 61 x 2
+  EXPECT_EQ(fact(l, "kv_tokens"), 449226);
 }
 
 TEST(SglangPinned, HybridSlidingWindowGptOss) {
   const Ledger l = simulate(scenario("h200", 1, 1, "gpt-oss-20b", 1, "0.8", "140GiB", "126GiB"));
-  EXPECT_EQ(fact(l, "cell_size (bytes per token)"), 49152);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 49152);
   // profile 2,140,842 tokens; full = int(T x 49152 / (24576 + 0.8 x 24576)); swa = int(0.8 full)
-  EXPECT_EQ(fact(l, "profiled tokens"), 2140842);
-  EXPECT_EQ(fact(l, "max_total_num_tokens"), 2378713);
-  EXPECT_EQ(fact(l, "swa tokens"), 1902970);
+  EXPECT_EQ(fact(l, "profiled_tokens"), 2140842);
+  EXPECT_EQ(fact(l, "kv_tokens"), 2378713);
+  EXPECT_EQ(fact(l, "swa_kv_tokens"), 1902970);
 }
 
 TEST(SglangPinned, Fp8KvCache) {
   const Ledger l = simulate(scenario("h200", 1, 1, "qwen2.5-7b-instruct", 1, "0.7", "140GiB",
                                      "125GiB", "    --kv-cache-dtype: fp8_e4m3\n"));
-  EXPECT_EQ(fact(l, "cell_size (bytes per token)"), 28672);  // 4 x (128 + 128) x 28 x 1
-  EXPECT_EQ(fact(l, "max_total_num_tokens"), 3108278);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 28672);  // 4 x (128 + 128) x 28 x 1
+  EXPECT_EQ(fact(l, "kv_tokens"), 3108278);
 }
 
 TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
@@ -91,10 +91,10 @@ TEST(SglangPinned, WorkedExampleScenarioPinsFAndSubtractsTheSimulatedWeights) {
   std::optional<Ledger> l =
       simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags);
   ASSERT_TRUE(l) << diags.to_string();
-  EXPECT_EQ(fact(*l, "cell_size (bytes per token)"), 40960);
-  EXPECT_EQ(std::get<Bytes>(l->gpus.front().fact("weights allocated (logical)")->value).value(),
+  EXPECT_EQ(fact(*l, "kv_cell_bytes"), 40960);
+  EXPECT_EQ(std::get<Bytes>(l->gpus.front().fact("weights_logical_bytes")->value).value(),
             17'640'734'720 + 67'108'864);
-  EXPECT_EQ(fact(*l, "req_to_token rows"), 3548);
+  EXPECT_EQ(fact(*l, "req_to_token_rows"), 3548);
   EXPECT_EQ(fact(*l, "max_running_requests"), 3548);
 }
 
@@ -142,6 +142,21 @@ TEST(SglangErrors, ParallelCountsAreBoundedAndTheirProductDoesNotOverflow) {
             "layout.yaml:5:21: --tp-size 4096 does not divide the 32 attention heads of "
             "llama-3.1-8b-instruct; SGLang stops with AssertionError: 32 is not divisible by "
             "4096\n");
+}
+
+// A flag whose memory effect is not modelled is refused by name: answering as if it were not
+// there would be silently optimistic (SGLang's --quantization fp8 used to change nothing).
+TEST(SglangErrors, FlagsWhoseMemoryIsNotModelledAreRefusedByName) {
+  EXPECT_EQ(validation_errors("--tp-size: 8, --quantization: fp8"),
+            "layout.yaml:5:40: --quantization fp8 quantizes llama-3.1-8b-instruct online, which "
+            "gpumem does not model; name a quantized checkpoint instead\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --enable-flashinfer-allreduce-fusion: true"),
+            "layout.yaml:5:62: --enable-flashinfer-allreduce-fusion allocates FlashInfer's fused "
+            "all-reduce workspace, which gpumem does not model\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --speculative-algorithm: NEXTN"),
+            "layout.yaml:5:49: --speculative-algorithm NEXTN drafts with the checkpoint's own MTP "
+            "layers, which gpumem does not model; give the MTP head with "
+            "--speculative-draft-model-path\n");
 }
 
 }  // namespace

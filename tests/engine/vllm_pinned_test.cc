@@ -9,8 +9,8 @@
 #include <algorithm>
 
 #include "catalog/scenario.h"
-#include "engine/fit_advice.h"
-#include "engine/simulate.h"
+#include "simulate/fit_advice.h"
+#include "simulate/simulate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -77,8 +77,8 @@ TEST(VllmPinned, DenseTp1WithTheGraphEstimate) {
                                      "  non_torch_memory: 75161928B\n"
                                      "  cuda_graph_estimate: 268435456B\n"));
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 57368);
-  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 917888);
+  EXPECT_EQ(fact(l, "kv_blocks"), 57368);
+  EXPECT_EQ(fact(l, "kv_tokens"), 917888);
   EXPECT_TRUE(logged(l, "Model loading took 14.99 GiB memory"));
   EXPECT_TRUE(logged(l, "Available KV cache memory: 112.05 GiB"));
   EXPECT_TRUE(logged(l, "GPU KV cache size: 917,888 tokens"));
@@ -103,9 +103,9 @@ TEST(VllmPinned, GqaTp4OlderFamily) {
                                      "  non_torch_memory: 900000000B\n"));
   ASSERT_TRUE(l.fits());
   for (size_t gpu = 0; gpu < 4; ++gpu) {
-    EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", gpu), 29611);
+    EXPECT_EQ(fact(l, "kv_blocks", gpu), 29611);
   }
-  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 473776);
+  EXPECT_EQ(fact(l, "kv_tokens"), 473776);
   EXPECT_TRUE(logged(l, "Available KV cache memory: 36.15 GiB"));
   EXPECT_TRUE(logged(l, "Maximum concurrency for 32,768 tokens per request: 14.46x"));
 }
@@ -120,9 +120,9 @@ TEST(VllmPinned, MlaTp8) {
                         "  non_torch_memory: 90000000B\n"
                         "  cuda_graph_estimate: 700000000B\n"));
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(size_fact(l, "page size (bytes per layer and block)"), 73728);
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 11297);
-  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 723008);
+  EXPECT_EQ(size_fact(l, "kv_page_bytes"), 73728);
+  EXPECT_EQ(fact(l, "kv_blocks"), 11297);
+  EXPECT_EQ(fact(l, "kv_tokens"), 723008);
   EXPECT_TRUE(logged(l, "Available KV cache memory: 47.32 GiB"));
   EXPECT_TRUE(logged(l, "Maximum concurrency for 163,840 tokens per request: 4.41x"));
 }
@@ -138,9 +138,9 @@ TEST(VllmPinned, HybridSlidingWindow) {
                         "  non_torch_memory: 100000000B\n"
                         "  cuda_graph_estimate: 300000000B\n"));
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(fact(l, "KV tensors (layers per group)"), 12);
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 308230);
-  EXPECT_EQ(fact(l, "GPU KV cache size (tokens)"), 4636786);
+  EXPECT_EQ(fact(l, "kv_layers_per_group"), 12);
+  EXPECT_EQ(fact(l, "kv_blocks"), 308230);
+  EXPECT_EQ(fact(l, "kv_tokens"), 4636786);
   EXPECT_TRUE(logged(l, "Maximum concurrency for 131,072 tokens per request: 35.38x"));
 }
 
@@ -152,7 +152,7 @@ TEST(VllmPinned, KvCacheMemoryOverrideReproducesCase28) {
                                      "    --max-model-len: 4096\n"
                                      "    --kv-cache-memory: 59212694937\n"));
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 28234);
+  EXPECT_EQ(fact(l, "kv_blocks"), 28234);
   EXPECT_TRUE(logged(l, "GPU KV cache size: 451,744 tokens"));
   EXPECT_TRUE(logged(l, "Maximum concurrency for 4,096 tokens per request: 110.29x"));
   // No profiling result is used: no "Available KV cache memory" line, no suggestion.
@@ -172,8 +172,8 @@ TEST(VllmPinned, ObservedKvCacheMemoryReplacesTheBudgetsResult) {
       simulate(scenario("h100", 1, "0.10.2", "mistral-7b-instruct-v0.3",
                         "    --max-model-len: 4096\n", "  kv_cache_memory: 59212694937B\n"));
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(size_fact(l, "available KV cache memory"), 59212694937);
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 28234);
+  EXPECT_EQ(size_fact(l, "kv_bytes"), 59212694937);
+  EXPECT_EQ(fact(l, "kv_blocks"), 28234);
   EXPECT_TRUE(logged(l, "GPU KV cache size: 451,744 tokens"));
   EXPECT_TRUE(logged(l, "Available KV cache memory: 55.15 GiB"));
 }
@@ -187,7 +187,7 @@ TEST(VllmPinned, OverrideOfTheBlockCount) {
                                      "  non_torch_memory: 75161928B\n"));
   // Without the estimate: 138,101,150,188 - 17,522,147,656 = 120,579,002,532 B -> 57,496.
   EXPECT_TRUE(logged(l, "Overriding num_gpu_blocks=57496 with num_gpu_blocks_override=1000"));
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)"), 1000);
+  EXPECT_EQ(fact(l, "kv_blocks"), 1000);
   EXPECT_TRUE(logged(l, "GPU KV cache size: 16,000 tokens"));
 }
 
@@ -219,7 +219,7 @@ TEST(VllmStartup, NcclCumemEnableByVersion) {
   auto cumem = [](const std::string& version, const std::string& env) {
     const Ledger l = simulate(scenario("h200", 2, version, "llama-3.1-8b-instruct",
                                        "    --tensor-parallel-size: 2\n", "", env));
-    return std::get<std::string>(l.fact("NCCL_CUMEM_ENABLE")->value);
+    return std::get<std::string>(l.fact("nccl_cumem_enable")->value);
   };
   EXPECT_EQ(cumem("0.10.1", ""), "0");  // vllm env_override.py before PR #24141
   EXPECT_EQ(cumem("0.10.1", "    NCCL_CUMEM_ENABLE: \"1\"\n"), "1");
@@ -232,11 +232,11 @@ TEST(VllmStartup, BlocksAreTheMinimumOverRanks) {
   const Ledger l = simulate(
       scenario("h200", 2, "0.21.0", "llama-3.1-8b-instruct", "    --pipeline-parallel-size: 2\n"));
   ASSERT_TRUE(l.fits());
-  const std::int64_t r0 = fact(l, "num_blocks (this rank)", 0);
-  const std::int64_t r1 = fact(l, "num_blocks (this rank)", 1);
+  const std::int64_t r0 = fact(l, "kv_blocks_rank", 0);
+  const std::int64_t r1 = fact(l, "kv_blocks_rank", 1);
   EXPECT_NE(r0, r1);
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", 0), std::min(r0, r1));
-  EXPECT_EQ(fact(l, "num_gpu_blocks (MIN over ranks)", 1), std::min(r0, r1));
+  EXPECT_EQ(fact(l, "kv_blocks", 0), std::min(r0, r1));
+  EXPECT_EQ(fact(l, "kv_blocks", 1), std::min(r0, r1));
 }
 
 TEST(VllmStartup, BudgetCheckStopsAtTheSnapshot) {
@@ -259,9 +259,9 @@ TEST(VllmStartup, BudgetCheckStopsAtTheSnapshot) {
 TEST(VllmStartup, CaptureSizesAndGraphs) {
   const Ledger l =
       simulate(scenario("h200", 1, "0.21.0", "llama-3.1-8b-instruct", "    --max-num-seqs: 256\n"));
-  EXPECT_EQ(std::get<std::vector<std::int64_t>>(l.fact("cuda graph capture sizes")->value).size(),
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(l.fact("cuda_graph_capture_sizes")->value).size(),
             51u);
-  EXPECT_EQ(std::get<std::string>(l.fact("graphs captured (PIECEWISE, FULL)")->value), "51, 35");
+  EXPECT_EQ(std::get<std::string>(l.fact("cuda_graphs_captured")->value), "51, 35");
   EXPECT_TRUE(logged(l, "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 51/51"));
   EXPECT_TRUE(logged(l, "Capturing CUDA graphs (decode, FULL): 35/35"));
 }
@@ -279,10 +279,17 @@ TEST(VllmFitAdvice, AdvisesTheUtilization) {
   ASSERT_TRUE(s) << diags.to_string();
   const SimulationInputs inputs{catalogs().gpus, catalogs().models, {}};
   const Ledger l = *simulate_scenario(*s, inputs, diags);
-  EXPECT_EQ(advise_fit(*s, inputs, l),
+  const FitAdviceRecord advice = find_fit(*s, inputs, l);
+  EXPECT_EQ(advice.options,
+            (std::vector<FitOption>{{"--gpu-memory-utilization", "0.85", "0.920"}}));
+  // A budget above free memory: no graph size or request length changes that.
+  EXPECT_EQ(advice.none_found,
+            (std::vector<std::string>{"--max-cudagraph-capture-size", "--max-model-len"}));
+  EXPECT_EQ(advise_fit(advice, *s),
             "\nwhat would make it start (each alone, simulated):\n"
             "  --gpu-memory-utilization 0.85 (instead of 0.920)\n"
-            "  no smaller --max-cudagraph-capture-size\n");
+            "  no smaller --max-cudagraph-capture-size\n"
+            "  no smaller --max-model-len\n");
 }
 
 std::string first_error(const std::string& text) {

@@ -158,6 +158,22 @@ TEST(LogReader, ACommandsLastBackslashDoesNotSwallowTheNextLogLine) {
   EXPECT_EQ(r.first(Quantity::kFreeAfterWeights)->rank, 1);
 }
 
+TEST(LogReader, ACommandsValuesAreLocatedOnTheLineThatHoldsThem) {
+  const Result<StartupLog> log = read_startup_log(
+      "vllm serve meta-llama/Meta-Llama-3-8B \\\n"
+      "    --max-model-len 4096 --gpu-memory-utilization=0.95\n"
+      "INFO 12-13 19:54:18 worker.py:243] model weights take   14.96GiB\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  const LoggedFlag* len = log->runs.at(0).flag("--max-model-len");
+  ASSERT_NE(len, nullptr);
+  EXPECT_EQ(len->line, 2);
+  EXPECT_EQ(len->column, 21);
+  const LoggedFlag* util = log->runs.at(0).flag("--gpu-memory-utilization");
+  EXPECT_EQ(util->line, 2);
+  EXPECT_EQ(util->column, 51);  // after the '='
+}
+
 TEST(LogReader, VllmKvErrorIsAProblemWithItsNumbers) {
   const Result<StartupLog> log = read_startup_log(
       "(VllmWorkerProcess pid=6496) ERROR 07-24 14:07:40 multiproc_worker_utils.py:226] "
@@ -190,8 +206,10 @@ TEST(LogReader, TorchOutOfMemoryGivesWhatWasAskedAndWhatWasFree) {
 
 TEST(PythonLiteral, KeywordItemsAcrossElisionsListsAndCutOffValues) {
   const std::vector<PyItem> items = parse_keyword_items(
-      "ServerArgs(... tp_size=4, ... cuda_graph_bs=[1, 2, 4], dtype=torch.bfloat16, "
-      "name='a, b', flag=True, x==1, kv=None, cut='unterminated");
+                                        "ServerArgs(... tp_size=4, ... cuda_graph_bs=[1, 2, 4], "
+                                        "dtype=torch.bfloat16, name='a, b', flag=True, x==1, "
+                                        "kv=None, cut='unterminated")
+                                        .items;
   ASSERT_EQ(items.size(), 6u);
   EXPECT_EQ(items[0].key, "tp_size");
   EXPECT_EQ(items[0].value.kind, PyValue::Kind::kInt);
@@ -208,9 +226,11 @@ TEST(PythonLiteral, KeywordItemsAcrossElisionsListsAndCutOffValues) {
 }
 
 TEST(PythonLiteral, DictItems) {
-  const std::vector<PyItem> items = parse_dict_items(
-      "non-default args: {'max_model_len': 4096, 'gpu_memory_utilization': 0.95, "
-      "'model': \"x/y\"}");
+  const std::vector<PyItem> items =
+      parse_dict_items(
+          "non-default args: {'max_model_len': 4096, 'gpu_memory_utilization': 0.95, "
+          "'model': \"x/y\"}")
+          .items;
   ASSERT_EQ(items.size(), 3u);
   EXPECT_EQ(items[1].key, "gpu_memory_utilization");
   EXPECT_EQ(items[1].value.kind, PyValue::Kind::kFloat);

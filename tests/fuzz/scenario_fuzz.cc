@@ -14,10 +14,10 @@
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
 #include "engine/validate.h"
 #include "report/render.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
+#include "simulate/simulate.h"
 #include "tests/fuzz/fuzz_checks.h"
 
 namespace gpumem {

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "calib/calibration_file.h"
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -22,8 +22,8 @@ const TestCatalogs& catalogs() { return test_catalogs(); }
 // The committed H200 calibration, as the CLI picks it for H200 scenarios.
 SimulationConstants h200_constants() {
   Diagnostics diags;
-  std::optional<CalibrationFile> f =
-      load_calibration_file(GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", diags);
+  std::optional<CalibrationFile> f = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
   EXPECT_TRUE(f && diags.empty()) << diags.to_string();
   return constants_from(*f, *catalogs().gpus.find("h200-sxm-141gb"));
 }
@@ -38,16 +38,17 @@ Exported export_scenario(const std::string& relative) {
   std::optional<Scenario> s =
       load_scenario(GPUMEM_SOURCE_DIR "/" + relative, catalogs().gpus, diags);
   EXPECT_TRUE(s && diags.empty()) << diags.to_string();
-  std::optional<ScenarioProgram> p = scenario_program(
-      *s, SimulationInputs{catalogs().gpus, catalogs().models, h200_constants()}, diags);
-  EXPECT_TRUE(p && diags.empty()) << diags.to_string();
+  const SimulationConstants constants = h200_constants();
+  std::optional<SimulatedStartup> run =
+      simulated_startup(*s, SimulationInputs{catalogs().gpus, catalogs().models, constants}, diags);
+  EXPECT_TRUE(run && diags.empty()) << diags.to_string();
   OpsTraceHeader h;
   h.scenario = s->name;
   h.scenario_file = relative;
   h.gpu_type = "h200-sxm-141gb";
-  h.calibration = p->constants->name;
+  h.calibration = constants.name;
   h.interconnect_modelled = "nvlink";
-  Result<std::vector<nlohmann::ordered_json>> t = export_ops(*p, h);
+  Result<std::vector<nlohmann::ordered_json>> t = export_ops(*run, constants.engines, h);
   EXPECT_TRUE(t.ok()) << t.status().message();
   return {*s, t.ok() ? *t : std::vector<nlohmann::ordered_json>{}};
 }
@@ -98,9 +99,9 @@ TEST(ExportOps, CountsOfABundledScenarioWithGraphs) {
   EXPECT_EQ(kernels, 28'860);
 }
 
-// The exporter assembles the simulated machine and ranks itself (opstrace/
-// scenario_program.h): for every probe scenario, on every rank, its facts and the
-// allocator's numbers after each step must be exactly those of simulate_scenario.
+// The exporter runs every rank on its own, over recording seams: for every probe scenario,
+// on every rank, its facts and the allocator's numbers after each step must be exactly those
+// of simulate_scenario, which shares a class of identical ranks.
 TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
   int scenarios = 0;
   for (const auto& entry :

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
 #include "picture/two_gpu_ledger.h"
+#include "simulate/simulate.h"
 #include "support/bundled_scenario.h"
 
 namespace gpumem {

@@ -5,7 +5,7 @@
 #ifndef GPUMEM_TESTS_PICTURE_TWO_GPU_LEDGER_H_
 #define GPUMEM_TESTS_PICTURE_TWO_GPU_LEDGER_H_
 
-#include "sim/ledger.h"
+#include "runtime/ledger.h"
 
 namespace gpumem {
 

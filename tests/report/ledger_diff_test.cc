@@ -18,7 +18,7 @@ TEST(LedgerDiff, NoChangeNoEntries) {
 TEST(LedgerDiff, AChangedWorkspaceConstantIsNamedByStepGpuAndDelta) {
   const Ledger before = simulate_bundled("h200x2-llama-3.1-8b-tp2", {});
   SimulationConstants changed;
-  changed.sglang.cublas_workspace_sm90 = mib(34);  // 32 MiB + 2 MiB
+  changed.engines.sglang.cublas.size_sm90 = mib(34);  // 32 MiB + 2 MiB
   const Ledger after = simulate_bundled("h200x2-llama-3.1-8b-tp2", changed);
   const std::vector<LedgerChange> changes = diff_ledgers(before, after);
   ASSERT_FALSE(changes.empty());

@@ -1,8 +1,9 @@
-#include "sim/ledger_json.h"
+#include "runtime/ledger_json.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/json_integer.h"
+#include "core/json_location.h"
+#include "runtime/json_integer.h"
 
 namespace gpumem {
 namespace {
@@ -15,7 +16,7 @@ Ledger sample() {
   l.engine = "sglang 0.5.9";
   l.gpu_type = "h200-sxm-141gb";
   l.calibration = "defaults";
-  l.facts.push_back({"mem_fraction_static", 0.848});
+  l.facts.push_back({"mem_fraction_static", "--mem-fraction-static", 0.848});
   for (int r = 0; r < 2; ++r) {
     GpuLedger g;
     g.gpu = g.rank = r;
@@ -34,10 +35,10 @@ Ledger sample() {
     oom.requested = gib(200);
     oom.free_at_failure = mib(142'628);
     g.steps.push_back(oom);
-    g.facts.push_back({"T", std::int64_t{908469}});
-    g.facts.push_back({"F", gib(93)});
-    g.facts.push_back({"bs", std::vector<std::int64_t>{1, 2, 4}});
-    g.facts.push_back({"backend", std::string("fa3")});
+    g.facts.push_back({"kv_tokens", "T", std::int64_t{908469}});
+    g.facts.push_back({"free_before_weights", "F", gib(93)});
+    g.facts.push_back({"bs", "bs", std::vector<std::int64_t>{1, 2, 4}});
+    g.facts.push_back({"backend", "backend", std::string("fa3")});
     l.gpus.push_back(g);
   }
   return l;
@@ -46,7 +47,7 @@ Ledger sample() {
 TEST(LedgerJson, RoundTripsExactly) {
   const Ledger l = sample();
   const std::string text = ledger_to_json(l);
-  Result<Ledger> back = ledger_from_json(text);
+  Result<Ledger> back = ledger_from_json("l.json", text);
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(ledger_to_json(*back), text);
   EXPECT_EQ(back->gpus[1].steps[1].requested.value(), 200LL << 30);
@@ -61,10 +62,14 @@ TEST(LedgerJson, VerdictAndFirstFailure) {
 }
 
 TEST(LedgerJson, RejectsOtherFormats) {
-  Result<Ledger> r = ledger_from_json(R"({"format": "other"})");
+  Result<Ledger> r = ledger_from_json("l.json", R"({"format": "other"})");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "not a gpumem.ledger.v1 ledger (format 'other')");
-  EXPECT_FALSE(ledger_from_json("{").ok());
+  EXPECT_EQ(r.status().message(), "l.json:1:12: not a gpumem.ledger/2 ledger (schema \"other\")");
+  r = ledger_from_json("l.json", "{\n  \"format\":\n}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "l.json:3:1: malformed ledger JSON: parse error: syntax error while parsing value - "
+            "unexpected '}'; expected '[', '{', or a literal");
 }
 
 TEST(JsonInteger, AcceptsOnlyIntegersThatFit) {
@@ -85,10 +90,14 @@ TEST(JsonInteger, AcceptsOnlyIntegersThatFit) {
 TEST(LedgerJson, RejectsAGpuIndexThatIsNotACount) {
   Json j = Json::parse(ledger_to_json(sample()));
   j["gpus"][0]["gpu"] = 1e300;
-  Result<Ledger> r = ledger_from_json(j.dump());
+  const std::string text = j.dump(1);
+  Result<Ledger> r = ledger_from_json("l.json", text);
   ASSERT_FALSE(r.ok());
+  // The place is the value's line and column in the file.
+  const SourceLoc at = location_of_pointer("l.json", text, "/gpus/0/gpu");
+  EXPECT_EQ(at.line, 41);
   EXPECT_EQ(r.status().message(),
-            "malformed ledger JSON: [json.exception.type_error.302] expected an integer from 0 "
+            "l.json:41:11: malformed ledger JSON: expected an integer from 0 "
             "to 2147483647, got 1e+300");
 }
 

@@ -47,7 +47,7 @@ void program(RankEnv& env, Bytes big) {
   s = env.step("min_free", [&]() -> Status {
     Result<Bytes> m = env.comm.min_over_world(env.device.mem_get_info().free, true);
     if (!m.ok()) return m.status();
-    env.fact({"F", *m});
+    env.fact({"f", "F", *m});
     return {};
   });
   if (!s.ok()) return;
@@ -79,8 +79,8 @@ TEST(Runner, MinOverRanksSeesTheBusiestGpuAndItsOomStopsTheOthers) {
   // the next collective.
   std::vector<GpuLedger> out =
       run_ranks(h200x(2), ranks(2, gib(100)), [](RankEnv& env) { program(env, gib(40)); });
-  const Bytes f0 = std::get<Bytes>(out[0].fact("F")->value);
-  const Bytes f1 = std::get<Bytes>(out[1].fact("F")->value);
+  const Bytes f0 = std::get<Bytes>(out[0].fact("f")->value);
+  const Bytes f1 = std::get<Bytes>(out[1].fact("f")->value);
   EXPECT_EQ(f0, f1);
   // float32 of GPU 1's free bytes: 143156 MiB - 100 GiB - 553,648,128 B context - 862 MiB
   // NCCL = 41,278,242,816 B (39,366 MiB, exact in float32)

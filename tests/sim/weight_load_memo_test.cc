@@ -46,11 +46,17 @@ WeightList model_weights() {
 
 // One rank's device and allocator, with some memory in use before the weights: a 9 MiB
 // tensor kept, a 5 MiB one freed (cached), a small one kept.
+// The memo every Rank of a test shares, as the ranks of one simulation run share theirs.
+WeightLoadMemo& shared_memo() {
+  static WeightLoadMemo memo;
+  return memo;
+}
+
 struct Rank {
   explicit Rank(Bytes cuda_total = gib(80))
       : device(gpu(cuda_total), DeviceConstants{}, mib(300)),
         allocator(device, AllocatorConfig{}),
-        loads(device) {
+        loads(device, &shared_memo()) {
     EXPECT_TRUE(allocator.allocate(mib(9), Category::kCommunication).ok());
     Result<BlockHandle> cached = allocator.allocate(mib(5), Category::kActivations);
     EXPECT_TRUE(cached.ok());

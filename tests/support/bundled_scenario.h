@@ -8,7 +8,7 @@
 #include <string>
 
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {

@@ -24,7 +24,7 @@
 
 #include "calib/calibration_file.h"
 #include "catalog/scenario.h"
-#include "engine/simulate.h"
+#include "simulate/simulate.h"
 #include "sweep/evaluator.h"
 #include "sweep/sweep.h"
 
@@ -93,16 +93,22 @@ sweep::Grid seed_grid() {
   return sweep::Grid(std::move(axes));
 }
 
+// The cache a run shares, as `gpumem sweep` and the fit advice share theirs.
+SimulationCache& bench_cache() {
+  static SimulationCache cache;
+  return cache;
+}
+
 sweep::SweepInputs seed_inputs() {
   const Seed& s = seed();
-  sweep::SweepInputs inputs{s.gpus, s.models, {}};
+  sweep::SweepInputs inputs{s.gpus, s.models, {}, &bench_cache()};
   inputs.constants.emplace_back(s.scenario.hardware.gpu, s.constants);
   return inputs;
 }
 
 void BM_SimulateSeed(benchmark::State& state) {
   const Seed& s = seed();
-  const SimulationInputs inputs{s.gpus, s.models, s.constants};
+  const SimulationInputs inputs{s.gpus, s.models, s.constants, &bench_cache()};
   const std::int64_t start = heap_allocations.load();
   for (auto _ : state) {
     Diagnostics diags;
@@ -119,7 +125,7 @@ BENCHMARK(BM_SimulateSeed)->Unit(benchmark::kMicrosecond);
 void BM_SimulatePipelined16(benchmark::State& state) {
   static const Seed s =
       load_bundled(GPUMEM_SOURCE_DIR "/scenarios/h100x16-llama-3.1-405b-tp8-pp2.yaml");
-  const SimulationInputs inputs{s.gpus, s.models, s.constants};
+  const SimulationInputs inputs{s.gpus, s.models, s.constants, &bench_cache()};
   for (auto _ : state) {
     Diagnostics diags;
     std::optional<Ledger> ledger = simulate_scenario(s.scenario, inputs, diags);
@@ -148,8 +154,7 @@ void BM_SweepSeed(benchmark::State& state) {
   const sweep::SweepInputs inputs = seed_inputs();
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (auto _ : state) {
-    std::vector<sweep::PointResult> r =
-        sweep::run_sweep(seed().scenario, grid, inputs, {threads, {}});
+    sweep::SweepOutcome r = sweep::run_sweep(seed().scenario, grid, inputs, {threads, {}});
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(grid.size()));

@@ -68,13 +68,12 @@ PointResult simulate_text(const std::string& text, const std::string& gpu) {
     r.failed_outcome = g->failed_step()->outcome;
     r.reason = g->failed_step()->message;
   }
-  const bool vllm = s->engine.name == "vllm";
   for (const GpuLedger& g : ledger->gpus) {
-    if (const Fact* f = g.fact(vllm ? "GPU KV cache size (tokens)" : "max_total_num_tokens")) {
+    if (const Fact* f = g.fact("kv_tokens")) {
       const std::int64_t v = std::get<std::int64_t>(f->value);
       r.kv_tokens = r.kv_tokens ? std::min(*r.kv_tokens, v) : v;
     }
-    if (const Fact* f = g.fact("max_running_requests"); f != nullptr && !vllm) {
+    if (const Fact* f = g.fact("max_running_requests")) {
       const std::int64_t v = std::get<std::int64_t>(f->value);
       r.max_running_requests = r.max_running_requests ? std::min(*r.max_running_requests, v) : v;
     }
@@ -82,9 +81,6 @@ PointResult simulate_text(const std::string& text, const std::string& gpu) {
       const Bytes free = g.total - step.peak_used;
       r.min_headroom = r.min_headroom ? std::min(*r.min_headroom, free) : free;
     }
-  }
-  if (const Fact* f = ledger->fact("max_num_seqs"); f != nullptr && vllm) {
-    r.max_running_requests = std::get<std::int64_t>(f->value);
   }
   return r;
 }
@@ -112,7 +108,7 @@ Outcome run(const std::string& path, const std::vector<Dimension>& dims,
   }
   const Grid grid(axes);
   Outcome out;
-  out.sweep = run_sweep(base, grid, inputs, SweepOptions{threads, {}});
+  out.sweep = run_sweep(base, grid, inputs, SweepOptions{threads, {}}).results;
   // The same points as nested loops, first dimension outermost.
   std::vector<size_t> index(dims.size(), 0);
   for (size_t p = 0; p < grid.size(); ++p) {
@@ -215,6 +211,23 @@ TEST(Sweep, ProgressIsReportedToTheEnd) {
                                              }});
   EXPECT_GE(calls, 1u);
   EXPECT_EQ(last_done, 8u);
+}
+
+TEST(Sweep, WorkersAreCappedByThePointsOfTheGrid) {
+  const TestCatalogs& c = test_catalogs();
+  Diagnostics diags;
+  const Scenario base =
+      *load_scenario(GPUMEM_SOURCE_DIR "/scenarios/seed-kimi-k2-pcie8-mfs055.yaml", c.gpus, diags);
+  std::optional<Axis> a = parse_axis("--cuda-graph-max-bs=8,16", 1, diags);
+  ASSERT_TRUE(a && check_axis(*a, base, c.gpus, diags));
+  SweepInputs inputs{c.gpus, c.models, {}};
+  inputs.constants.emplace_back(base.hardware.gpu, constants_of(base.hardware.gpu));
+  const Grid grid({*a});
+  // `-j 100000` for two points used to start 100,000 threads.
+  const SweepOutcome out = run_sweep(base, grid, inputs, SweepOptions{100000, {}});
+  EXPECT_EQ(out.threads, 2);
+  EXPECT_EQ(out.thread_failure, "");
+  EXPECT_EQ(out.results.size(), 2u);
 }
 
 }  // namespace

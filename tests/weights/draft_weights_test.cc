@@ -59,16 +59,22 @@ TEST(DraftWeights, DraftRopeCacheIsSharedWhenItsKeyEqualsTheTargets) {
   EXPECT_EQ(find(**w, "model.midlayer.self_attn.rotary_emb.cos_sin_cache"), nullptr);
 }
 
-TEST(DraftWeights, EqualArgumentsGetTheSameListBack) {
+TEST(DraftWeights, EqualArgumentsGetTheSameListBackFromTheCache) {
   // The simulator's weight-load memo recognises the draft's list by identity, as the target's.
   const Architecture draft = model("eagle3-llama3.1-instruct-8b");
   const Architecture target = model("llama-3.1-8b-instruct");
-  Result<WeightList> a = draft_weights(draft, target, 131072, {.tp_size = 1}, {});
-  Result<WeightList> b = draft_weights(draft, target, 131072, {.tp_size = 1}, {});
-  Result<WeightList> longer = draft_weights(draft, target, 262144, {.tp_size = 1}, {});
+  WeightListCache cache;
+  Result<WeightList> a = draft_weights(draft, target, 131072, {.tp_size = 1}, {}, &cache);
+  Result<WeightList> b = draft_weights(draft, target, 131072, {.tp_size = 1}, {}, &cache);
+  Result<WeightList> longer = draft_weights(draft, target, 262144, {.tp_size = 1}, {}, &cache);
   ASSERT_TRUE(a.ok() && b.ok() && longer.ok());
   EXPECT_EQ(a->get(), b->get());
   EXPECT_NE(a->get(), longer->get());
+  // Without a cache every call builds its own list: nothing is shared behind the caller.
+  Result<WeightList> c = draft_weights(draft, target, 131072, {.tp_size = 1}, {});
+  ASSERT_TRUE(c.ok());
+  EXPECT_NE(a->get(), c->get());
+  EXPECT_EQ((*a)->size(), (*c)->size());
 }
 
 }  // namespace

@@ -121,16 +121,22 @@ TEST(RankWeights, KvHeadsAreReplicatedWhenTpExceedsThem) {
   EXPECT_EQ(parameter_bytes(w), 8'947'097'600 + 2 * 155'713'536 + 16'384);
 }
 
-TEST(RankWeights, EqualArgumentsGetTheSameListBack) {
+TEST(RankWeights, EqualArgumentsGetTheSameListBackFromTheCache) {
   // Plans share lists, and the simulator's weight-load memo recognises a list by identity.
   const Architecture llama = model("llama-3.1-8b-instruct");
-  Result<WeightList> a = rank_weights(llama, {.tp_size = 2}, {});
-  Result<WeightList> b = rank_weights(llama, {.tp_size = 2}, {});
-  Result<WeightList> other = rank_weights(llama, {.tp_size = 4}, {});
+  WeightListCache cache;
+  Result<WeightList> a = rank_weights(llama, {.tp_size = 2}, {}, &cache);
+  Result<WeightList> b = rank_weights(llama, {.tp_size = 2}, {}, &cache);
+  Result<WeightList> other = rank_weights(llama, {.tp_size = 4}, {}, &cache);
   ASSERT_TRUE(a.ok() && b.ok() && other.ok());
   EXPECT_EQ(a->get(), b->get());
   EXPECT_NE(a->get(), other->get());
   EXPECT_EQ((*a)->size(), (*other)->size());
+  // Without a cache every call builds its own list: nothing is shared behind the caller.
+  Result<WeightList> c = rank_weights(llama, {.tp_size = 2}, {});
+  ASSERT_TRUE(c.ok());
+  EXPECT_NE(a->get(), c->get());
+  EXPECT_EQ((*a)->size(), (*c)->size());
 }
 
 TEST(RankWeights, TensorParallelMustDivideHeads) {

@@ -14,7 +14,7 @@
 
 #include "engine/sglang/graph_model.h"
 #include "engine/sglang/plan.h"
-#include "sim/rank_env.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::sglang {
 

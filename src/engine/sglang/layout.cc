@@ -9,7 +9,8 @@ std::int64_t gpus_needed(const ServerFlags& flags) {
   return std::int64_t{flags.tp_size} * flags.pp_size * replicas;
 }
 
-void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags) {
+bool check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags) {
+  bool computable = true;
   const int have = scenario.total_gpus();
   const std::int64_t need = gpus_needed(flags);
   if (have > 0 && need != have) {
@@ -21,17 +22,20 @@ void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostic
                                                  std::to_string(need));
   }
   if (flags.enable_dp_attention && flags.tp_size % flags.dp_size != 0) {
+    computable = false;
     // sglang v0.5.9 dp_attention.py compute_dp_attention_world_info: attn_tp = tp // dp.
     diags.error(*flags.raw.location("--dp-size"),
                 "--dp-size " + std::to_string(flags.dp_size) + " must divide --tp-size " +
                     std::to_string(flags.tp_size) + " with --enable-dp-attention");
   }
   if (flags.ep_size > 1 && flags.tp_size % flags.ep_size != 0) {
+    computable = false;
     // sglang v0.5.9 server_args.py: expert parallelism runs inside the TP group.
     diags.error(*flags.raw.location("--ep-size"), "--ep-size " + std::to_string(flags.ep_size) +
                                                       " must divide --tp-size " +
                                                       std::to_string(flags.tp_size));
   }
+  return computable;
 }
 
 }  // namespace gpumem::sglang

@@ -17,8 +17,11 @@ namespace gpumem::sglang {
 // 64-bit: three flags of up to 4096 each overflow an int.
 std::int64_t gpus_needed(const ServerFlags& flags);
 
-// Checks the layout against the hardware and SGLang's own rules.
-void check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags);
+// Checks the layout against the hardware and SGLang's own rules. False when the ranks' groups
+// cannot even be computed (--dp-size or --ep-size does not divide --tp-size: attention TP =
+// TP / DP would be 0 or fractional), so nothing may divide by them; a GPU count that merely
+// disagrees with the hardware is reported and leaves the layout computable.
+bool check_layout(const Scenario& scenario, const ServerFlags& flags, Diagnostics& diags);
 
 }  // namespace gpumem::sglang
 

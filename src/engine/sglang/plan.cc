@@ -20,8 +20,66 @@ std::vector<std::int64_t> batch_sizes_to_capture(std::vector<std::int64_t> bs,
   return {unique.begin(), unique.end()};
 }
 
-std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
-                              const ModelCatalog& models, Diagnostics& diags) {
+namespace {
+
+// The checkpoint quantization methods a --quantization value names (SGLang's method names).
+bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
+  switch (m) {
+    case QuantMethod::kFp8Block:
+      return flag == "fp8";
+    case QuantMethod::kModelOptFp8:
+    case QuantMethod::kModelOptFp8PerChannel:
+      return flag == "modelopt" || flag == "modelopt_fp8";
+    case QuantMethod::kCompressedTensorsWna16:
+      return flag == "compressed-tensors";
+    case QuantMethod::kMxfp4:
+      return flag == "mxfp4";
+    case QuantMethod::kNone:
+      return false;
+  }
+  return false;
+}
+
+// Flags whose memory effect gpumem does not model are refused by name rather than ignored:
+// an answer that leaves them out would be silently wrong.
+bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Diagnostics& diags) {
+  bool ok = true;
+  if (f.quantization) {
+    // sglang v0.5.9 configs/model_config.py _verify_quantization: a --quantization that names
+    // the checkpoint's own method changes nothing; another one quantizes online or converts.
+    if (model.quantization.method == QuantMethod::kNone) {
+      diags.error(*f.raw.location("--quantization"),
+                  "--quantization " + *f.quantization + " quantizes " + model.name +
+                      " online, which gpumem does not model; name a quantized checkpoint instead");
+      ok = false;
+    } else if (!names_checkpoint_method(*f.quantization, model.quantization.method)) {
+      diags.error(*f.raw.location("--quantization"),
+                  "--quantization " + *f.quantization + " differs from the checkpoint's " +
+                      std::string(quant_method_name(model.quantization.method)) +
+                      " quantization; gpumem models a checkpoint's own method only");
+      ok = false;
+    }
+  }
+  if (f.enable_flashinfer_allreduce_fusion) {
+    diags.error(*f.raw.location("--enable-flashinfer-allreduce-fusion"),
+                "--enable-flashinfer-allreduce-fusion allocates FlashInfer's fused all-reduce "
+                "workspace, which gpumem does not model");
+    ok = false;
+  }
+  if (f.speculative_algorithm == "NEXTN" && !f.speculative_draft_model) {
+    diags.error(*f.raw.location("--speculative-algorithm"),
+                "--speculative-algorithm NEXTN drafts with the checkpoint's own MTP layers, which "
+                "gpumem does not model; give the MTP head with --speculative-draft-model-path");
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
+  const GpuCatalog& gpus = in.gpus;
+  const ModelCatalog& models = in.models;
   const size_t errors_before = diags.count();
   Plan p;
   p.scenario = scenario.name;
@@ -36,7 +94,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
   p.rules = rules_for(p.version);
   p.flags = read_server_flags(scenario.engine, diags);
   p.env = read_environment(scenario.engine, diags);
-  check_layout(scenario, p.flags, diags);
+  // The layout is computable before any arithmetic uses it (attention TP = TP / DP).
+  if (!check_layout(scenario, p.flags, diags)) return std::nullopt;
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
   const bool model_named =
       !scenario.model.catalog_name.empty() || !scenario.model.hf_config_path.empty();
@@ -85,6 +144,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     return std::nullopt;
   }
 
+  if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
+
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
   p.args = resolve_server_args(p.flags, p.version, gpu_mem_mib,
@@ -120,7 +181,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     ParallelLayout layout{
         p.tp, 0, p.pp, stage, p.flags.ep_size, p.flags.enable_dp_attention, p.flags.dp_size};
     s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp);
-    Result<WeightList> w = rank_weights(p.model, layout, rules);
+    Result<WeightList> w = rank_weights(p.model, layout, rules, in.cache);
     if (!w.ok()) {
       diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
                               w.status().message());
@@ -133,7 +194,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       draft_layout.pp_size = 1;
       draft_layout.pp_rank = 0;
       Result<WeightList> dw =
-          draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules);
+          draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules, in.cache);
       if (!dw.ok()) {
         diags.error(*p.flags.raw.location("--speculative-draft-model-path"),
                     "the draft model cannot be laid out: " + dw.status().message());

@@ -16,6 +16,7 @@
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
+#include "engine/plan_inputs.h"
 #include "engine/sglang/custom_all_reduce.h"
 #include "engine/sglang/environment.h"
 #include "engine/sglang/flags.h"
@@ -74,8 +75,7 @@ struct Plan {
 
 // Resolves `scenario` (already read and engine-validated) against the catalogs. Errors go to
 // `diags`, at the scenario location they concern.
-std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
-                              const ModelCatalog& models, Diagnostics& diags);
+std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags);
 
 // sglang v0.5.9 cuda_graph_runner.py get_batch_sizes_to_capture: adds the req pool size when
 // it is below the largest size, drops sizes above it, sorts and dedups.

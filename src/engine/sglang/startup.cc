@@ -6,11 +6,11 @@
 #include "core/python_format.h"
 #include "engine/sglang/graph_capture.h"
 #include "engine/sglang/log_lines.h"
+#include "engine/startup_helpers.h"
+#include "runtime/fact_ids.h"
 
 namespace gpumem::sglang {
 namespace {
-
-Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
 
 // One rank's start-up. Members hold what SGLang keeps between steps.
 class RankStartup {
@@ -21,11 +21,9 @@ class RankStartup {
         env_(env),
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]) {
-    const int replica_base = env.rank / (plan.tp * plan.pp) * (plan.tp * plan.pp);
-    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(replica_base + pp_rank_ * plan.tp + t);
-    for (int s = 0; s < plan.pp; ++s) {
-      pp_group_.push_back(replica_base + s * plan.tp + plan.tp_rank_of(env.rank));
-    }
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    tp_group_ = std::move(groups.tp);
+    pp_group_ = std::move(groups.pp);
   }
 
   void run() {
@@ -54,7 +52,7 @@ class RankStartup {
 
  private:
   bool step(std::string_view name, Status (RankStartup::*body)()) {
-    return env_.step(name, [&] { return (this->*body)(); }).ok();
+    return run_step(env_, name, this, body);
   }
 
   // sglang v0.5.9 utils/common.py get_available_gpu_memory: empty_cache, then cudaMemGetInfo
@@ -91,7 +89,7 @@ class RankStartup {
       Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, p_.nccl);
       if (!c.ok()) return c.status();
       tp_comm_ = *c;
-      GPUMEM_RETURN_IF_ERROR(warm_up(tp_comm_));
+      GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, tp_comm_));
     }
     if (p_.custom_all_reduce.enabled) {
       GPUMEM_RETURN_IF_ERROR(
@@ -100,20 +98,9 @@ class RankStartup {
     if (p_.pp > 1) {
       Result<CommunicatorId> c = env_.comm.create_communicator(pp_group_, p_.nccl);
       if (!c.ok()) return c.status();
-      GPUMEM_RETURN_IF_ERROR(warm_up(*c));
+      GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, *c));
     }
     return {};
-  }
-
-  // pynccl.py PyNcclCommunicator.__init__: all_reduce of torch.zeros(1) on the device, a
-  // float32 tensor from PyTorch's allocator (then cached, until the next empty_cache).
-  Status warm_up(CommunicatorId comm) {
-    Result<BlockHandle> t = env_.allocator.allocate(bytes(4), Category::kCommunication);
-    if (!t.ok()) return t.status();
-    Result<DevicePtr> p = env_.allocator.address(*t);
-    if (!p.ok()) return p.status();
-    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *p, bytes(4)));
-    return env_.allocator.free(*t);
   }
 
   Status free_memory() {
@@ -125,7 +112,8 @@ class RankStartup {
     f_sim_ = *f;
     f_ = p_.observed.free_before_weights ? to_engine_gib(*p_.observed.free_before_weights) : *f;
     env_.log(log_init_distributed_end(engine_gib(before_distributed_.value() - local->value())));
-    env_.fact({"F (free before weights, world MIN)", to_bytes(f_)});
+    env_.fact({std::string(fact_id::kFreeBeforeWeights), "F (free before weights, world MIN)",
+               to_bytes(f_)});
     // TP memory imbalance check: min_per_gpu_memory < local_gpu_memory * 0.9.
     if (p_.tp > 1 && !p_.observed.free_before_weights && f_.value() < local->value() * 0.9) {
       const std::string msg =
@@ -150,7 +138,8 @@ class RankStartup {
     if (!after.ok()) return after.status();
     weight_usage_ = engine_gib(before->value() - after->value());
     env_.log(log_load_weight_end(p_.model.hf_architecture, p_.served_dtype, *after, weight_usage_));
-    env_.fact({"weights allocated (logical)", resident_bytes(tensors_of(stage_.weights))});
+    env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
+               resident_bytes(tensors_of(stage_.weights))});
     return {};
   }
 
@@ -252,11 +241,15 @@ class RankStartup {
     if (stage_.kv.hybrid_swa) {
       split_hybrid_swa(stage_.kv, p_.facts.page_size, p_.flags.swa_full_tokens_ratio, sizing);
     }
-    env_.fact({"A (free after weights, world MIN)", to_bytes(a_used)});
-    env_.fact({"rest (GiB)", rest.value()});
-    env_.fact({"cell_size (bytes per token)", cell});
-    env_.fact({"profiled tokens", profiled});
+    env_.fact({std::string(fact_id::kFreeAfterWeights), "A (free after weights, world MIN)",
+               to_bytes(a_used)});
+    env_.fact({"kv_rest_gib", "rest (GiB)", rest.value()});
+    env_.fact({std::string(fact_id::kKvCellBytes), "cell_size (bytes per token)", cell});
+    env_.fact({"profiled_tokens", "profiled tokens", profiled});
     if (sizing.max_total_num_tokens <= 0) {
+      // One token needs `cell` bytes of `rest`: what A lacks for that.
+      env_.fact({std::string(fact_id::kShortfallBytes), "A short of one KV token",
+                 bytes(cell) - to_bytes(rest)});
       return engine_error("RuntimeError: " + not_enough_memory_message(mfs));
     }
     tokens_ = sizing.max_total_num_tokens;
@@ -287,10 +280,14 @@ class RankStartup {
     // model_runner.py initialize: max_running_requests.
     const std::int64_t dp = p_.flags.enable_dp_attention ? p_.flags.dp_size : 1;
     max_running_ = max_running_requests(tokens_, p_.args.max_running_requests, dp, req_rows_);
-    env_.fact({"max_total_num_tokens", tokens_});
-    if (stage_.kv.hybrid_swa) env_.fact({"swa tokens", swa_tokens_});
-    env_.fact({"req_to_token rows", req_rows_});
-    env_.fact({"max_running_requests", max_running_});
+    env_.fact({std::string(fact_id::kKvTokens), "max_total_num_tokens", tokens_});
+    env_.fact({std::string(fact_id::kKvBytes), "K size + V size", k_size + v_size});
+    if (stage_.kv.hybrid_swa) env_.fact({"swa_kv_tokens", "swa tokens", swa_tokens_});
+    env_.fact({"req_to_token_rows", "req_to_token rows", req_rows_});
+    env_.fact({std::string(fact_id::kMaxRunningRequests), "max_running_requests", max_running_});
+    // Not logged by SGLang: requests of the full context length the pool holds at once.
+    env_.fact({std::string(fact_id::kMaxConcurrency), "max_total_num_tokens / context_len",
+               static_cast<double>(tokens_) / static_cast<double>(p_.facts.context_len)});
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_memory_pool_end(*after));
@@ -307,7 +304,8 @@ class RankStartup {
     } else {
       env_.log(log_kv_allocated_mha(tokens_, k_size, v_size));
     }
-    env_.fact({"draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
+    env_.fact(
+        {"draft_kv_cell_bytes", "draft cell_size (bytes per token)", cell_size(stage_.draft_kv)});
     return {};
   }
 
@@ -318,9 +316,7 @@ class RankStartup {
     return allocate(cublas_workspace(), Category::kWorkspace);
   }
 
-  Bytes cublas_workspace() const {
-    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
-  }
+  Bytes cublas_workspace() const { return k_.cublas.for_gpu(p_.gpu); }
 
   Status attention_backend() {
     // sglang v0.5.9 model_runner.py init_attention_backend: the backend's own buffers.
@@ -360,7 +356,7 @@ class RankStartup {
     if (!before.ok()) return before.status();
     env_.log(log_capture_begin(*before));
     capture_bs_ = batch_sizes_to_capture(p_.args.cuda_graph_bs, req_rows_);
-    env_.fact({"cuda graph batch sizes", capture_bs_});
+    env_.fact({"cuda_graph_batch_sizes", "cuda graph batch sizes", capture_bs_});
     if (capture_bs_.empty()) return {};
     GraphShape shape = p_.graph;
     shape.max_bs = capture_bs_.back();
@@ -377,7 +373,10 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(capture.register_buffers(registered));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
-    env_.log(log_capture_end(engine_gib(before->value() - after->value()), *after));
+    const EngineGiB usage = engine_gib(before->value() - after->value());
+    env_.log(log_capture_end(usage, *after));
+    env_.fact({std::string(fact_id::kCudaGraphBytes), "capture mem usage (free-memory delta)",
+               to_bytes(usage)});
     return {};
   }
 
@@ -415,7 +414,7 @@ class RankStartup {
     if (!avail.ok()) return avail.status();
     env_.log(log_summary(tokens_, p_.args.chunked_prefill_size, p_.flags.max_prefill_tokens,
                          max_running_, p_.facts.context_len, *avail));
-    env_.fact({"available_gpu_mem at ready", to_bytes(*avail)});
+    env_.fact({std::string(fact_id::kFreeAtReady), "available_gpu_mem at ready", to_bytes(*avail)});
     return {};
   }
 

@@ -11,18 +11,15 @@
 #define GPUMEM_ENGINE_SGLANG_STARTUP_H_
 
 #include "engine/sglang/plan.h"
-#include "sim/rank_env.h"
+#include "engine/startup_helpers.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::sglang {
 
 // Constants of the start-up that no SGLang source states and calibration may replace.
 struct StartupConstants {
   GraphKernelCounts kernels;
-  // PyTorch's cuBLAS workspace per (handle, stream): ":4096:2:16:8" = 8,519,680 B, 32 MiB on
-  // Hopper and Blackwell (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp
-  // parseChosenWorkspaceSize; cuda-memory-facts.md §6).
-  Bytes cublas_workspace = bytes(8'519'680);
-  Bytes cublas_workspace_sm90 = mib(32);
+  CublasWorkspace cublas;
   // FlashInfer: one global workspace (sglang v0.5.9 environ.py SGLANG_FLASHINFER_WORKSPACE_SIZE,
   // 384 MiB; 512 MiB for Qwen2/Qwen3; 2048 MiB deterministic) and an 8 MiB int workspace per
   // wrapper (flashinfer prefill/decode wrappers), three wrappers by default (UNCONFIRMED).

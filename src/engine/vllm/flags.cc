@@ -18,9 +18,10 @@ const std::vector<FlagSpec>& table() {
       {"--pipeline-parallel-size", {"-pp"}, FlagType::kInt, true, {}},
       {"--data-parallel-size", {"-dp"}, FlagType::kInt, true, {}},
       {"--gpu-memory-utilization", {}, FlagType::kFloat, true, {}},
-      {"--max-model-len", {}, FlagType::kInt, true, {}},
+      // vllm engine/arg_utils.py: type=human_readable_int ("32k", "128K").
+      {"--max-model-len", {}, FlagType::kInt, true, {}, true},
       {"--max-num-seqs", {}, FlagType::kInt, true, {}},
-      {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}},
+      {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}, true},
       {"--kv-cache-dtype",
        {},
        FlagType::kString,
@@ -45,6 +46,9 @@ const std::vector<FlagSpec>& table() {
       {"--enable-expert-parallel", {}, FlagType::kBool, true, {}},
       // Accepted so a real command line can be pasted; no effect on start-up memory.
       {"--model", {}, FlagType::kString, false, {}},
+      // vllm utils FlexibleArgumentParser: a YAML file of flags, read by the launch-command
+      // reader (launch/launch_command.h); in a scenario's args it names nothing gpumem reads.
+      {"--config", {}, FlagType::kString, false, {}},
       {"--served-model-name", {}, FlagType::kString, false, {}},
       {"--tokenizer", {}, FlagType::kString, false, {}},
       {"--trust-remote-code", {}, FlagType::kBool, false, {}},

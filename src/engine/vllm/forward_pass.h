@@ -14,7 +14,7 @@
 
 #include "engine/vllm/activation_model.h"
 #include "engine/vllm/plan.h"
-#include "sim/rank_env.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::vllm {
 

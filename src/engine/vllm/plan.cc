@@ -28,8 +28,9 @@ WeightRules weight_rules(const Plan& p) {
 
 }  // namespace
 
-std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
-                              const ModelCatalog& models, Diagnostics& diags) {
+std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
+  const GpuCatalog& gpus = in.gpus;
+  const ModelCatalog& models = in.models;
   const size_t errors_before = diags.count();
   Plan p;
   p.scenario = scenario.name;
@@ -157,7 +158,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
     StagePlan s;
     const ParallelLayout layout{p.tp, 0, p.pp, stage, p.ep, false, 1};
     s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp, rules.pp_partition);
-    Result<WeightList> w = rank_weights(p.model, layout, rules);
+    Result<WeightList> w = rank_weights(p.model, layout, rules, in.cache);
     if (!w.ok()) {
       diags.error(tp_loc, "the model's weights cannot be laid out for this layout: " +
                               w.status().message());
@@ -171,7 +172,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
       // UNCONFIRMED that vLLM's llama_eagle3.py allocates exactly these), and its attention
       // layers join the KV-cache spec.
       Result<WeightList> dw =
-          draft_weights(*p.draft, p.model, p.facts.max_model_len, layout, rules);
+          draft_weights(*p.draft, p.model, p.facts.max_model_len, layout, rules, in.cache);
       if (!dw.ok()) {
         diags.error(*p.flags.raw.location("--speculative-config"),
                     "the draft model cannot be laid out: " + dw.status().message());

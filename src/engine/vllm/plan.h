@@ -15,6 +15,7 @@
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
+#include "engine/plan_inputs.h"
 #include "engine/vllm/activation_model.h"
 #include "engine/vllm/custom_all_reduce.h"
 #include "engine/vllm/engine_defaults.h"
@@ -73,8 +74,7 @@ struct Plan {
 
 // Resolves `scenario` (already read) against the catalogs. Errors go to `diags`, at the
 // scenario location they concern.
-std::optional<Plan> make_plan(const Scenario& scenario, const GpuCatalog& gpus,
-                              const ModelCatalog& models, Diagnostics& diags);
+std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags);
 
 }  // namespace gpumem::vllm
 

@@ -3,16 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "engine/ipc_sharing.h"
+#include "engine/startup_helpers.h"
 #include "engine/vllm/forward_pass.h"
 #include "engine/vllm/log_lines.h"
+#include "runtime/fact_ids.h"
 
 namespace gpumem::vllm {
 namespace {
-
-Status engine_error(std::string message) { return {StatusCode::kEngineError, std::move(message)}; }
 
 // One rank's start-up. Members hold what vLLM's worker keeps between steps.
 class RankStartup {
@@ -24,8 +25,9 @@ class RankStartup {
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]),
         last_stage_(pp_rank_ == plan.pp - 1) {
-    for (int t = 0; t < plan.tp; ++t) tp_group_.push_back(pp_rank_ * plan.tp + t);
-    for (int s = 0; s < plan.pp; ++s) pp_group_.push_back(s * plan.tp + plan.tp_rank_of(env.rank));
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    tp_group_ = std::move(groups.tp);
+    pp_group_ = std::move(groups.pp);
   }
 
   void run() {
@@ -52,7 +54,7 @@ class RankStartup {
 
  private:
   bool step(std::string_view name, Status (RankStartup::*body)()) {
-    return env_.step(name, [&] { return (this->*body)(); }).ok();
+    return run_step(env_, name, this, body);
   }
 
   Result<BlockHandle> allocate(Bytes size, Category c) { return env_.allocator.allocate(size, c); }
@@ -61,21 +63,10 @@ class RankStartup {
 
   Status context() { return env_.device.init_context(); }
 
-  // vllm distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__: "A small
-  // all_reduce for warmup" of torch.zeros(1) from PyTorch's allocator.
-  Status warm_up(CommunicatorId comm) {
-    Result<BlockHandle> t = allocate(bytes(4), Category::kCommunication);
-    if (!t.ok()) return t.status();
-    Result<DevicePtr> ptr = env_.allocator.address(*t);
-    if (!ptr.ok()) return ptr.status();
-    GPUMEM_RETURN_IF_ERROR(env_.comm.all_reduce(comm, *ptr, bytes(4)));
-    return free(*t);
-  }
-
   Result<CommunicatorId> pynccl(const std::vector<int>& group) {
     Result<CommunicatorId> c = env_.comm.create_communicator(group, p_.nccl);
     if (!c.ok()) return c.status();
-    GPUMEM_RETURN_IF_ERROR(warm_up(*c));
+    GPUMEM_RETURN_IF_ERROR(pynccl_warm_up(env_, *c));
     return *c;
   }
 
@@ -110,12 +101,17 @@ class RankStartup {
     total_ = m.total;
     init_non_torch_ = m.total - m.free - env_.allocator.memory_reserved();
     requested_ = requested_memory(total_, p_.args.gpu_memory_utilization, p_.rules);
-    env_.fact({"free memory at the init snapshot", init_free_});
-    env_.fact({"requested memory (total x gpu_memory_utilization)",
+    env_.fact({"init_snapshot_free", "free memory at the init snapshot", init_free_});
+    env_.fact({std::string(fact_id::kRequestedMemory),
+               "requested memory (total x gpu_memory_utilization)",
                bytes(static_cast<std::int64_t>(requested_))});
     const std::string error =
         budget_error(init_free_, total_, p_.args.gpu_memory_utilization, env_.local_rank, p_.rules);
-    if (!error.empty()) return engine_error(error);
+    if (!error.empty()) {
+      env_.fact({std::string(fact_id::kShortfallBytes), "budget above free memory",
+                 bytes(static_cast<std::int64_t>(std::ceil(requested_))) - init_free_});
+      return engine_error(error);
+    }
     return {};
   }
 
@@ -144,17 +140,15 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
     weights_ = p_.observed.model_loading.value_or(measured);
-    env_.fact(
-        {"weights allocated (logical)", resident_bytes(tensors_of(stage_.weights)) +
-                                            resident_bytes(tensors_of(stage_.draft_weights))});
-    env_.fact({"model_memory_usage", weights_});
+    env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
+               resident_bytes(tensors_of(stage_.weights)) +
+                   resident_bytes(tensors_of(stage_.draft_weights))});
+    env_.fact({std::string(fact_id::kWeightsBytes), "model_memory_usage", weights_});
     env_.log(log_model_loading(weights_, p_.rules));
     return {};
   }
 
-  Bytes cublas_workspace() const {
-    return p_.gpu.compute_capability_major >= 9 ? k_.cublas_workspace_sm90 : k_.cublas_workspace;
-  }
+  Bytes cublas_workspace() const { return k_.cublas.for_gpu(p_.gpu); }
 
   Status profile_run() {
     // gpu_worker.py memory_profiling: gc, empty_cache, reset_peak_memory_stats, then
@@ -173,7 +167,8 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(forward_->dummy_run_with_sampler(p_.args.max_num_batched_tokens));
     const Bytes measured = env_.allocator.max_memory_allocated() - before_peak;
     peak_increase_ = p_.observed.activation_peak.value_or(measured);
-    env_.fact({"torch peak increase (activation peak)", peak_increase_});
+    env_.fact({std::string(fact_id::kActivationPeakBytes), "torch peak increase (activation peak)",
+               peak_increase_});
     if (!p_.estimate_cudagraphs) finish_profiling();
     return {};
   }
@@ -185,7 +180,7 @@ class RankStartup {
     const MemInfo m = env_.device.mem_get_info();
     const Bytes non_torch = m.total - m.free - env_.allocator.memory_reserved();
     non_torch_ = p_.observed.non_torch_memory.value_or(non_torch - init_non_torch_);
-    env_.fact({"non-torch increase", non_torch_});
+    env_.fact({"non_torch_bytes", "non-torch increase", non_torch_});
   }
 
   Status cuda_graph_estimate() {
@@ -224,8 +219,11 @@ class RankStartup {
         samples.push_back(before - env_.device.mem_get_info().free);
         // Each sample is multiplied by the mode's remaining captures, so one 2 MiB page more
         // or less moves the estimate by (n - 1) x 2 MiB; the samples are kept for `check`.
-        env_.fact({fmt::format("cuda graph estimate sample ({}, size {})",
-                               is_full ? "FULL" : "PIECEWISE", sizes[sizes.size() - 1 - i]),
+        const std::int64_t size = sizes[sizes.size() - 1 - i];
+        env_.fact({fmt::format("cuda_graph_estimate_sample_{}_size_{}",
+                               is_full ? "full" : "piecewise", size),
+                   fmt::format("cuda graph estimate sample ({}, size {})",
+                               is_full ? "FULL" : "PIECEWISE", size),
                    samples.back()});
       }
       // "FULL and PIECEWISE graphs share the global pool ... Take the max".
@@ -241,7 +239,7 @@ class RankStartup {
     estimate_ = p_.observed.cuda_graph_estimate.value_or(measured);
     if (!p_.observed.cuda_graph_estimate) estimate_doubt_ = k_.free_memory_page * pages_of_doubt;
     env_.log(log_estimated_cudagraph_memory(estimate_));
-    env_.fact({"cuda graph estimate", estimate_});
+    env_.fact({"cuda_graph_estimate_bytes", "cuda graph estimate", estimate_});
     finish_profiling();
     return {};
   }
@@ -262,28 +260,39 @@ class RankStartup {
       }
     }
     available_ = available;
-    env_.fact({"available KV cache memory", available});
+    env_.fact({std::string(fact_id::kKvBytes), "available KV cache memory", available});
     // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
     // this step's tolerance by it.
     if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes &&
         !p_.observed.kv_cache_memory) {
-      env_.fact({std::string(kStepUncertaintyPrefix) + "kv_cache", estimate_doubt_});
+      env_.fact(
+          {fact_id::step_uncertainty("kv_cache"), "uncertainty of step kv_cache", estimate_doubt_});
     }
-    env_.fact({"page size (bytes per layer and block)", kv.page});
-    env_.fact({"KV tensors (layers per group)", kv.group_size});
+    env_.fact({"kv_page_bytes", "page size (bytes per layer and block)", kv.page});
+    env_.fact({"kv_layers_per_group", "KV tensors (layers per group)", kv.group_size});
     // kv_cache_utils.py get_kv_cache_configs: per worker the checks, the groups, the
     // block count; then the MIN over workers.
-    if (available <= bytes(0)) return engine_error(no_available_memory_error());
+    const Bytes one_request =
+        max_memory_per_request(kv, p_.args.max_model_len, p_.args.max_num_batched_tokens);
+    if (available <= bytes(0)) {
+      env_.fact({std::string(fact_id::kShortfallBytes), "KV memory short of one request",
+                 one_request - available});
+      return engine_error(no_available_memory_error());
+    }
     const std::string too_small = not_enough_kv_cache_error(
         available, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens, p_.rules);
-    if (!too_small.empty()) return engine_error(too_small);
+    if (!too_small.empty()) {
+      env_.fact({std::string(fact_id::kShortfallBytes), "KV memory short of one request",
+                 one_request - available});
+      return engine_error(too_small);
+    }
     for (const KvPadding& pad : kv.paddings) env_.log(log_padding_layers(pad.added, pad.layers));
     std::int64_t blocks = num_blocks(available, kv);
     if (p_.flags.num_gpu_blocks_override) {
       env_.log(log_num_gpu_blocks_override(blocks, *p_.flags.num_gpu_blocks_override));
       blocks = *p_.flags.num_gpu_blocks_override;
     }
-    env_.fact({"num_blocks (this rank)", blocks});
+    env_.fact({"kv_blocks_rank", "num_blocks (this rank)", blocks});
     Result<std::int64_t> min_blocks = env_.comm.min_over_world(blocks);
     if (!min_blocks.ok()) return min_blocks.status();
     num_blocks_ = *min_blocks;
@@ -291,9 +300,11 @@ class RankStartup {
                                                    p_.args.max_num_batched_tokens, p_.rules);
     const double concurrency =
         max_concurrency(num_blocks_, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens);
-    env_.fact({"num_gpu_blocks (MIN over ranks)", num_blocks_});
-    env_.fact({"GPU KV cache size (tokens)", tokens});
-    env_.fact({"maximum concurrency", concurrency});
+    env_.fact({std::string(fact_id::kKvBlocks), "num_gpu_blocks (MIN over ranks)", num_blocks_});
+    env_.fact({std::string(fact_id::kKvTokens), "GPU KV cache size (tokens)", tokens});
+    env_.fact({std::string(fact_id::kMaxConcurrency), "maximum concurrency", concurrency});
+    // The scheduler runs at most max_num_seqs requests at once (vllm config/scheduler.py).
+    env_.fact({std::string(fact_id::kMaxRunningRequests), "max_num_seqs", p_.args.max_num_seqs});
     env_.log(log_kv_cache_size(tokens));
     env_.log(log_max_concurrency(p_.args.max_model_len, concurrency));
     // gpu_model_runner.py _allocate_kv_cache_tensors: torch.zeros(size, dtype=int8) per
@@ -337,7 +348,8 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(register_graph_buffers(capture));
     env_.log(log_graph_capturing_finished(graph_memory_));
     env_.allocator.empty_cache();
-    env_.fact({"cuda graph memory (free-memory delta of the capture)", graph_memory_});
+    env_.fact({std::string(fact_id::kCudaGraphBytes),
+               "cuda graph memory (free-memory delta of the capture)", graph_memory_});
     if (estimate_ > bytes(0)) env_.log(log_graph_pool_memory(graph_memory_, estimate_));
     return {};
   }

@@ -16,20 +16,18 @@
 #ifndef GPUMEM_ENGINE_VLLM_STARTUP_H_
 #define GPUMEM_ENGINE_VLLM_STARTUP_H_
 
+#include "engine/startup_helpers.h"
 #include "engine/vllm/activation_model.h"
 #include "engine/vllm/plan.h"
-#include "sim/rank_env.h"
+#include "runtime/rank_env.h"
 
 namespace gpumem::vllm {
 
 // Constants of the start-up that no vLLM source states exactly; calibration may replace them.
 struct StartupConstants {
   ActivationConstants activations;
-  // PyTorch's cuBLAS workspace per (handle, stream): ":4096:2:16:8" = 8,519,680 B, 32 MiB on
-  // Hopper and Blackwell (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp
-  // parseChosenWorkspaceSize), allocated through the caching allocator by the first GEMM.
-  Bytes cublas_workspace = bytes(8'519'680);
-  Bytes cublas_workspace_sm90 = mib(32);
+  // Allocated through the caching allocator by the first GEMM.
+  CublasWorkspace cublas;
   // vllm v1/attention/backends/flashinfer.py FLASHINFER_WORKSPACE_BUFFER_SIZE, allocated by
   // the first attention-metadata build (the profile run).
   Bytes flashinfer_workspace = mib(256);

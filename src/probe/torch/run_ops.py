@@ -7,7 +7,7 @@ capture, collective and library load of the scenario's start-up program (format
 on one GPU per rank -- tensors through PyTorch's caching allocator, captures through
 torch.cuda.CUDAGraph with private pools, collectives through torch.distributed's NCCL --
 and after every step records cudaMemGetInfo, NVML and the allocator's own numbers in the
-trace format gpumem-probe writes ("gpumem.trace.v1", src/probe/README.md), marked
+trace format gpumem-probe writes ("gpumem.trace/2", src/probe/README.md), marked
 "probe": "torch". It adds no engine logic: every size and every order comes from the trace.
 
 What a replay cannot take from the trace, and does its own way (recorded in the trace's
@@ -43,7 +43,7 @@ import sys
 import time
 
 OPS_FORMAT = "gpumem.ops.v1"
-TRACE_FORMAT = "gpumem.trace.v1"
+TRACE_FORMAT = "gpumem.trace/2"
 CATEGORIES = ("context", "communication", "weights", "kv", "graphs", "workspace",
               "activations", "other")
 GEMM_N = 256  # gpumem-probe's first GEMM (src/probe/cuda_device.cc kFirstGemmN)

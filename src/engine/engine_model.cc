@@ -1,0 +1,43 @@
+#include "engine/engine_model.h"
+
+#include <array>
+
+#include "core/spelling.h"
+#include "engine/sglang/engine.h"
+#include "engine/vllm/engine.h"
+
+namespace gpumem {
+
+std::span<const EngineModel* const> engine_models() {
+  static const std::array<const EngineModel*, 2> kEngines = {&sglang::engine_model(),
+                                                             &vllm::engine_model()};
+  return kEngines;
+}
+
+const EngineModel* find_engine(std::string_view name) {
+  for (const EngineModel* e : engine_models()) {
+    if (e->name() == name) return e;
+  }
+  return nullptr;
+}
+
+std::string engine_names() {
+  std::string out;
+  const std::span<const EngineModel* const> all = engine_models();
+  for (size_t i = 0; i < all.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == all.size() ? " and " : ", ") + std::string(all[i]->name());
+  }
+  return out;
+}
+
+const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags) {
+  if (const EngineModel* e = find_engine(scenario.engine.name)) return e;
+  std::vector<std::string> names;
+  for (const EngineModel* e : engine_models()) names.emplace_back(e->name());
+  diags.error(scenario.engine.name_loc, "engine '" + scenario.engine.name +
+                                            "' is not modelled; gpumem models " + engine_names() +
+                                            did_you_mean(scenario.engine.name, names));
+  return nullptr;
+}
+
+}  // namespace gpumem

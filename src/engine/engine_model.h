@@ -1,0 +1,115 @@
+// One interface per engine model, and the registry that finds them by name.
+//
+// Everything gpumem knows about an engine lives behind EngineModel: its name and the releases
+// modelled, its flag and environment tables, the knobs the fit advice may turn, and — from a
+// scenario — a PlannedStartup: the layout of its ranks, the scenario-wide facts it resolved,
+// and the start-up program each rank runs over a Device and a Comm (simulated in sim/, real
+// in probe/). Code outside src/engine asks find_engine(name) and never compares engine names;
+// adding an engine or a release lands here and in the engine's own folder.
+//
+// Contract: find_engine returns a process-lifetime object (no ownership); plan() reports
+// every error of the scenario in `diags` and returns null exactly when it reported one; a
+// PlannedStartup's program(k) may run on any number of ranks and threads at once, and the
+// PlannedStartup must outlive the runs.
+#ifndef GPUMEM_ENGINE_ENGINE_MODEL_H_
+#define GPUMEM_ENGINE_ENGINE_MODEL_H_
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/gpu_catalog.h"
+#include "catalog/model_catalog.h"
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "device/comm.h"
+#include "engine/engine_constants.h"
+#include "engine/flag_table.h"
+#include "engine/plan_inputs.h"
+#include "runtime/key_figures.h"
+#include "runtime/ledger.h"
+#include "runtime/rank_env.h"
+
+namespace gpumem {
+
+// How a command line starts the engine: a program and its subcommand (`vllm serve`), or a
+// Python module run with `python -m` (`sglang.launch_server`).
+struct LaunchForm {
+  std::string_view program;       // "vllm"; empty for a module
+  std::string_view subcommand;    // "serve"
+  std::string_view module;        // "vllm.entrypoints.openai.api_server"
+  bool model_positional = false;  // `vllm serve MODEL`
+};
+
+// A lever the fit advice may move to make a start-up fit.
+struct FitKnob {
+  enum class Kind { kMemoryFraction, kGraphSize, kMaxLength };
+  Kind kind = Kind::kMemoryFraction;
+  std::string flag;                   // as the engine spells it: "--mem-fraction-static"
+  std::string current_fact;           // id of the ledger fact holding its value in this start-up
+  int max_percent = 99;               // kMemoryFraction: the largest value the engine accepts, in %
+  std::vector<std::string> replaces;  // kGraphSize: flags a new size makes obsolete
+};
+
+// A scenario's start-up as its engine plans it.
+class PlannedStartup {
+ public:
+  virtual ~PlannedStartup() = default;
+  virtual std::string engine_label() const = 0;  // "sglang 0.5.9"
+  virtual const GpuSpec& gpu() const = 0;
+  virtual int world_size() const = 0;
+  virtual int nodes() const = 0;
+  virtual int gpus_per_node() const = 0;
+  // By global GPU index: memory other processes hold before the engine starts.
+  virtual const std::vector<Bytes>& preoccupied() const = 0;
+  // Ranks of one class run the same program (their pipeline stage); the simulator runs one
+  // rank per class and copies its ledger.
+  virtual int rank_class(int rank) const = 0;
+  // Scenario-wide facts: the flags as the engine resolved them.
+  virtual std::vector<Fact> facts() const = 0;
+  // NCCL as the engine sets it up (the probe checks its environment against it).
+  virtual const NcclSettings& nccl() const = 0;
+  virtual RankProgram program(const EngineConstants& constants) const = 0;
+};
+
+class EngineModel {
+ public:
+  virtual ~EngineModel() = default;
+  virtual std::string_view name() const = 0;          // "sglang": the scenario's engine.name
+  virtual std::string_view title() const = 0;         // "SGLang": as users write it
+  virtual std::string releases_modelled() const = 0;  // "0.5.9 to 0.5.18"
+  virtual std::string newest_release() const = 0;
+  virtual std::span<const FlagSpec> flags() const = 0;
+  // A flag as written ("--max_model_len") in the table's spelling ("--max-model-len").
+  virtual std::string canonical_flag(std::string_view flag) const = 0;
+  virtual std::span<const std::string_view> environment() const = 0;  // variables modelled
+  // Reads `engine`'s environment; every problem goes to `diags`.
+  virtual void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const = 0;
+  virtual std::vector<FitKnob> fit_knobs(const Scenario& scenario) const = 0;
+  // The command lines that start this engine, and the flags that name the model it serves.
+  virtual std::vector<LaunchForm> launch_forms() const = 0;
+  virtual std::vector<std::string_view> model_flags() const = 0;
+  // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
+  // read (the plan then reports why).
+  virtual int gpus_used(const ScenarioEngine& engine) const = 0;
+  virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
+                                               Diagnostics& diags) const = 0;
+  // The engine-neutral figures of a ledger this engine produced.
+  KeyFigures key_figures(const Ledger& ledger) const { return gpumem::key_figures(ledger); }
+};
+
+// The engine model called `name`, or null.
+const EngineModel* find_engine(std::string_view name);
+// Every engine model, in name order.
+std::span<const EngineModel* const> engine_models();
+// "sglang and vllm".
+std::string engine_names();
+// The engine of `scenario`, or null after "engine 'x' is not modelled; gpumem models sglang
+// and vllm; did you mean ...?" at the scenario's engine name.
+const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_ENGINE_ENGINE_MODEL_H_

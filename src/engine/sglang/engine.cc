@@ -1,0 +1,119 @@
+#include "engine/sglang/engine.h"
+
+#include "core/python_format.h"
+#include "engine/sglang/environment.h"
+#include "engine/sglang/flags.h"
+#include "engine/sglang/layout.h"
+#include "engine/sglang/plan.h"
+#include "engine/sglang/startup.h"
+#include "engine/sglang/version.h"
+#include "runtime/fact_ids.h"
+
+namespace gpumem::sglang {
+namespace {
+
+class Startup final : public PlannedStartup {
+ public:
+  explicit Startup(Plan plan) : p_(std::move(plan)) {}
+
+  std::string engine_label() const override { return "sglang " + p_.version.to_string(); }
+  const GpuSpec& gpu() const override { return p_.gpu; }
+  int world_size() const override { return p_.world_size(); }
+  int nodes() const override { return p_.nodes; }
+  int gpus_per_node() const override { return p_.gpus_per_node; }
+  const std::vector<Bytes>& preoccupied() const override { return p_.preoccupied; }
+  int rank_class(int rank) const override { return p_.pp_rank_of(rank); }
+  const NcclSettings& nccl() const override { return p_.nccl; }
+  RankProgram program(const EngineConstants& k) const override {
+    return startup_program(p_, k.sglang);
+  }
+
+  std::vector<Fact> facts() const override {
+    const ResolvedArgs& a = p_.args;
+    std::vector<Fact> f;
+    f.push_back(
+        {std::string(fact_id::kMemFractionStatic), "--mem-fraction-static", a.mem_fraction_static});
+    if (a.mem_fraction_static_is_auto) {
+      f.push_back({"mem_fraction_static_source", "mem_fraction_static source",
+                   "SGLang's automatic default (reserved " + python_float_repr(a.reserved_mib) +
+                       " MiB of " + std::to_string(p_.gpu.memory_total / mib(1)) + " MiB)"});
+    }
+    f.push_back({"chunked_prefill_size", "chunked_prefill_size", a.chunked_prefill_size});
+    f.push_back({std::string(fact_id::kCudaGraphMaxBs), "cuda_graph_max_bs", a.cuda_graph_max_bs});
+    f.push_back({std::string(fact_id::kContextLen), "context_len", p_.facts.context_len});
+    f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
+    f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
+    f.push_back({"page_size", "page_size", p_.facts.page_size});
+    f.push_back({"custom_all_reduce", "custom all-reduce", p_.custom_all_reduce.reason});
+    if (!a.speculative.algorithm.empty()) {
+      f.push_back({"speculative", "speculative",
+                   a.speculative.algorithm + " steps=" + std::to_string(a.speculative.num_steps) +
+                       " topk=" + std::to_string(a.speculative.eagle_topk) +
+                       " draft_tokens=" + std::to_string(a.speculative.num_draft_tokens)});
+    }
+    return f;
+  }
+
+ private:
+  Plan p_;
+};
+
+class Model final : public EngineModel {
+ public:
+  std::string_view name() const override { return "sglang"; }
+  std::string_view title() const override { return "SGLang"; }
+  std::string releases_modelled() const override {
+    return kOldestModelled.to_string() + " to " + kNewestModelled.to_string();
+  }
+  std::string newest_release() const override { return kNewestModelled.to_string(); }
+  std::span<const FlagSpec> flags() const override { return flag_table(); }
+  std::string canonical_flag(std::string_view flag) const override { return std::string(flag); }
+  std::span<const std::string_view> environment() const override { return modelled_variables(); }
+  void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
+    (void)read_environment(engine, diags);
+  }
+  std::vector<FitKnob> fit_knobs(const Scenario&) const override {
+    // sglang v0.5.9 server_args.py: --mem-fraction-static in (0, 1); --cuda-graph-max-bs
+    // replaces an explicit --cuda-graph-bs list.
+    return {
+        {FitKnob::Kind::kMemoryFraction,
+         "--mem-fraction-static",
+         std::string(fact_id::kMemFractionStatic),
+         99,
+         {}},
+        {FitKnob::Kind::kGraphSize,
+         "--cuda-graph-max-bs",
+         std::string(fact_id::kCudaGraphMaxBs),
+         0,
+         {"--cuda-graph-bs"}},
+        {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen), 0, {}}};
+  }
+  std::vector<LaunchForm> launch_forms() const override {
+    // sglang v0.5.9 launch_server.py (python -m sglang.launch_server) and the `sglang serve`
+    // console script of later releases.
+    return {{"", "", "sglang.launch_server", false}, {"sglang", "serve", "", false}};
+  }
+  std::vector<std::string_view> model_flags() const override {
+    return {"--model-path", "--model"};  // server_args.py: "--model-path", "--model"
+  }
+  int gpus_used(const ScenarioEngine& engine) const override {
+    Diagnostics ignored;  // the plan reports them
+    const ServerFlags f = read_server_flags(engine, ignored);
+    return ignored.empty() ? static_cast<int>(gpus_needed(f)) : 0;
+  }
+  std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
+                                       Diagnostics& diags) const override {
+    std::optional<Plan> p = make_plan(scenario, in, diags);
+    if (!p) return nullptr;
+    return std::make_unique<Startup>(std::move(*p));
+  }
+};
+
+}  // namespace
+
+const EngineModel& engine_model() {
+  static const Model kModel;
+  return kModel;
+}
+
+}  // namespace gpumem::sglang

@@ -1,0 +1,141 @@
+#include "engine/vllm/engine.h"
+
+#include "engine/vllm/environment.h"
+#include "engine/vllm/flags.h"
+#include "engine/vllm/plan.h"
+#include "engine/vllm/startup.h"
+#include "engine/vllm/version.h"
+#include "runtime/fact_ids.h"
+
+namespace gpumem::vllm {
+namespace {
+
+class Startup final : public PlannedStartup {
+ public:
+  explicit Startup(Plan plan) : p_(std::move(plan)) {}
+
+  std::string engine_label() const override { return "vllm " + p_.version.to_string(); }
+  const GpuSpec& gpu() const override { return p_.gpu; }
+  int world_size() const override { return p_.world_size(); }
+  int nodes() const override { return p_.nodes; }
+  int gpus_per_node() const override { return p_.gpus_per_node; }
+  const std::vector<Bytes>& preoccupied() const override { return p_.preoccupied; }
+  int rank_class(int rank) const override { return p_.pp_rank_of(rank); }
+  const NcclSettings& nccl() const override { return p_.nccl; }
+  RankProgram program(const EngineConstants& k) const override {
+    return startup_program(p_, k.vllm);
+  }
+
+  std::vector<Fact> facts() const override {
+    const ResolvedArgs& a = p_.args;
+    std::vector<Fact> f;
+    f.push_back({std::string(fact_id::kGpuMemoryUtilization), "--gpu-memory-utilization",
+                 a.gpu_memory_utilization});
+    f.push_back({std::string(fact_id::kMaxModelLen), "max_model_len", a.max_model_len});
+    f.push_back({std::string(fact_id::kMaxNumSeqs), "max_num_seqs", a.max_num_seqs});
+    f.push_back({"max_num_batched_tokens", "max_num_batched_tokens", a.max_num_batched_tokens});
+    f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
+    f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
+    f.push_back({"block_size", "block_size", p_.facts.block_size});
+    f.push_back(
+        {"cudagraph_mode", "cudagraph_mode", std::string(cudagraph_mode_name(a.cudagraph_mode))});
+    if (!a.capture_sizes.empty()) {
+      f.push_back({std::string(fact_id::kMaxCudagraphCaptureSize), "max_cudagraph_capture_size",
+                   a.max_cudagraph_capture_size});
+      f.push_back({"cuda_graph_capture_sizes", "cuda graph capture sizes", a.capture_sizes});
+      f.push_back(
+          {"cuda_graphs_captured", "graphs captured (PIECEWISE, FULL)",
+           std::to_string(a.piecewise_sizes.size()) + ", " + std::to_string(a.full_sizes.size())});
+    }
+    f.push_back({"cuda_graph_estimate_enabled", "CUDA-graph memory estimate",
+                 p_.estimate_cudagraphs ? "on" : "off"});
+    f.push_back({"custom_all_reduce", "custom all-reduce", p_.all_reduce.custom.reason});
+    if (p_.tp > 1) {
+      f.push_back(
+          {"symm_mem_all_reduce", "symmetric-memory all-reduce", p_.all_reduce.symm_mem.reason});
+    }
+    f.push_back({"nccl_cumem_enable", "NCCL_CUMEM_ENABLE",
+                 !p_.nccl.cumem_enable   ? "NCCL's default"
+                 : *p_.nccl.cumem_enable ? "1"
+                                         : "0"});
+    if (p_.flags.speculative) {
+      f.push_back(
+          {"speculative", "speculative",
+           p_.flags.speculative->method + " tokens=" + std::to_string(a.num_speculative_tokens)});
+    }
+    return f;
+  }
+
+ private:
+  Plan p_;
+};
+
+class Model final : public EngineModel {
+ public:
+  std::string_view name() const override { return "vllm"; }
+  std::string_view title() const override { return "vLLM"; }
+  std::string releases_modelled() const override { return modelled_range(); }
+  std::string newest_release() const override {
+    return std::to_string(kFirstUnmodelled.major) + "." +
+           std::to_string(kFirstUnmodelled.minor - 1) + ".0";
+  }
+  std::span<const FlagSpec> flags() const override { return flag_table(); }
+  std::string canonical_flag(std::string_view flag) const override { return dashed_flag(flag); }
+  std::span<const std::string_view> environment() const override { return modelled_variables(); }
+  void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
+    (void)read_environment(engine, diags);
+  }
+  std::vector<FitKnob> fit_knobs(const Scenario& scenario) const override {
+    // vllm config/cache.py: gpu_memory_utilization in (0, 1]. PR #26016 (v0.11.1):
+    // --max-cudagraph-capture-size replaces the capture-size lists; before it, the list
+    // --cuda-graph-sizes was the knob.
+    FitKnob fraction{FitKnob::Kind::kMemoryFraction,
+                     "--gpu-memory-utilization",
+                     std::string(fact_id::kGpuMemoryUtilization),
+                     100,
+                     {}};
+    FitKnob graphs{FitKnob::Kind::kGraphSize,
+                   "--cuda-graph-sizes",
+                   std::string(fact_id::kMaxCudagraphCaptureSize),
+                   0,
+                   {}};
+    const std::optional<Version> v = parse_version(scenario.engine.version);
+    if (v && rules_for(*v).two_step_capture_sizes) {
+      graphs.flag = "--max-cudagraph-capture-size";
+      graphs.replaces = {"--cudagraph-capture-sizes", "--cuda-graph-sizes"};
+    }
+    const FitKnob length{
+        FitKnob::Kind::kMaxLength, "--max-model-len", std::string(fact_id::kMaxModelLen), 0, {}};
+    return {fraction, graphs, length};
+  }
+  std::vector<LaunchForm> launch_forms() const override {
+    // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
+    // module the documentation's older examples start.
+    return {{"vllm", "serve", "", true},
+            {"", "", "vllm.entrypoints.openai.api_server", false},
+            {"", "", "vllm.entrypoints.api_server", false}};
+  }
+  std::vector<std::string_view> model_flags() const override { return {"--model"}; }
+  int gpus_used(const ScenarioEngine& engine) const override {
+    Diagnostics ignored;  // the plan reports them
+    const std::optional<Version> v = parse_version(engine.version);
+    const EngineFlags f =
+        read_engine_flags(engine, rules_for(v.value_or(kOldestModelled)), ignored);
+    return ignored.empty() ? f.tp_size * f.pp_size : 0;
+  }
+  std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
+                                       Diagnostics& diags) const override {
+    std::optional<Plan> p = make_plan(scenario, in, diags);
+    if (!p) return nullptr;
+    return std::make_unique<Startup>(std::move(*p));
+  }
+};
+
+}  // namespace
+
+const EngineModel& engine_model() {
+  static const Model kModel;
+  return kModel;
+}
+
+}  // namespace gpumem::vllm

@@ -1,0 +1,305 @@
+#include "launch/launch_command.h"
+
+#include <algorithm>
+
+#include "catalog/yaml_reader.h"
+#include "core/atomic_file.h"
+#include "engine/engine_model.h"
+
+namespace gpumem {
+namespace {
+
+// A token of the command with its column in `EngineLaunch::text`.
+struct Token {
+  std::string text;
+  int column = 0;
+};
+
+SourceLoc at(const Token& t) { return {kLaunchCommandFile, 1, t.column}; }
+
+bool is_env_assignment(std::string_view t) {
+  const size_t eq = t.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  for (size_t i = 0; i < eq; ++i) {
+    const char c = t[i];
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+                    (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_python(std::string_view t) {
+  const size_t slash = t.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? t : t.substr(slash + 1);
+  return name == "python" || name.starts_with("python3");
+}
+
+std::string_view basename(std::string_view t) {
+  const size_t slash = t.rfind('/');
+  return slash == std::string_view::npos ? t : t.substr(slash + 1);
+}
+
+// The engine and form the program tokens at `i` start; advances `i` past them.
+const EngineModel* match_form(const std::vector<Token>& tokens, size_t& i, LaunchForm& form) {
+  for (const EngineModel* e : engine_models()) {
+    for (const LaunchForm& f : e->launch_forms()) {
+      if (!f.module.empty()) {
+        if (i + 2 < tokens.size() && is_python(tokens[i].text) && tokens[i + 1].text == "-m" &&
+            tokens[i + 2].text == f.module) {
+          i += 3;
+          form = f;
+          return e;
+        }
+      } else if (i + 1 < tokens.size() && basename(tokens[i].text) == f.program &&
+                 tokens[i + 1].text == f.subcommand) {
+        i += 2;
+        form = f;
+        return e;
+      }
+    }
+  }
+  return nullptr;
+}
+
+std::string known_forms() {
+  std::string out;
+  for (const EngineModel* e : engine_models()) {
+    for (const LaunchForm& f : e->launch_forms()) {
+      out += (out.empty() ? "" : ", ") +
+             (f.module.empty() ? std::string(f.program) + " " + std::string(f.subcommand)
+                               : "python -m " + std::string(f.module));
+    }
+  }
+  return out;
+}
+
+// A flag as written, before `=`: "--max-model-len=4096" -> "--max-model-len".
+std::string flag_part(std::string_view t) {
+  const size_t eq = t.find('=');
+  return std::string(eq == std::string_view::npos ? t : t.substr(0, eq));
+}
+
+bool looks_like_value(std::string_view t) {
+  if (t.empty()) return true;
+  if (t.front() != '-') return true;
+  // argparse takes a negative number as a value.
+  return t.size() > 1 && ((t[1] >= '0' && t[1] <= '9') || t[1] == '.');
+}
+
+// vLLM's `--config file.yaml` (vllm utils FlexibleArgumentParser._load_config_file): each key
+// a flag (dashes or underscores), each value its argument; `true` a bare boolean, `false`
+// leaves a boolean off; a list its values.
+void read_config_file(const std::string& path, const SourceLoc& where, Diagnostics& diags,
+                      std::vector<EngineArg>& args) {
+  Result<YamlDocument> doc = load_yaml_file(path, InputKind::kScenario);
+  if (!doc.ok()) {
+    diags.error(where, "--config " + path + ": " + doc.status().message());
+    return;
+  }
+  if (!doc->root.IsMap()) {
+    diags.error(where, "--config " + path + ": a vLLM config file is a mapping of flags");
+    return;
+  }
+  for (auto it = doc->root.begin(); it != doc->root.end(); ++it) {
+    const YAML::Node key = it->first;
+    const YAML::Node value = it->second;
+    if (!key.IsScalar()) continue;
+    EngineArg a;
+    a.flag = key.Scalar().starts_with("-") ? key.Scalar() : "--" + key.Scalar();
+    std::replace(a.flag.begin() + 2, a.flag.end(), '_', '-');
+    a.flag_loc = location(path, key);
+    a.value_loc = location(path, value);
+    if (value.IsSequence()) {
+      a.is_list = true;
+      for (const YAML::Node& v : value) a.values.push_back(v.IsScalar() ? v.Scalar() : "");
+    } else if (value.IsScalar()) {
+      if (value.Scalar() == "false") continue;
+      a.values.push_back(value.Scalar() == "true" ? "" : value.Scalar());
+    } else {
+      a.values.push_back(YAML::Dump(value));
+    }
+    args.push_back(std::move(a));
+  }
+}
+
+}  // namespace
+
+std::optional<EngineLaunch> read_launch_command(std::span<const std::string> argv,
+                                                Diagnostics& diags) {
+  const size_t errors_before = diags.count();
+  EngineLaunch out;
+  std::vector<Token> tokens;
+  for (const std::string& a : argv) {
+    if (!out.text.empty()) out.text += ' ';
+    tokens.push_back({a, static_cast<int>(out.text.size()) + 1});
+    out.text += a;
+  }
+  if (tokens.empty()) {
+    diags.error({},
+                "the launch command after '--' is empty; write it as you would run it, e.g. "
+                "-- vllm serve Qwen/Qwen3-8B --max-model-len 32768");
+    return std::nullopt;
+  }
+  size_t i = 0;
+  if (tokens[i].text == "env") ++i;
+  for (; i < tokens.size() && is_env_assignment(tokens[i].text); ++i) {
+    const std::string& t = tokens[i].text;
+    const size_t eq = t.find('=');
+    Token value_at = tokens[i];
+    value_at.column += static_cast<int>(eq) + 1;
+    out.env.push_back({t.substr(0, eq), t.substr(eq + 1), at(tokens[i]), at(value_at)});
+  }
+  LaunchForm form;
+  const size_t program_at = i;
+  const EngineModel* engine = i < tokens.size() ? match_form(tokens, i, form) : nullptr;
+  if (engine == nullptr) {
+    diags.error(
+        program_at < tokens.size() ? at(tokens[program_at]) : at(tokens.back()),
+        "not a command that starts a serving engine gpumem models; it reads " + known_forms());
+    return std::nullopt;
+  }
+  out.engine = std::string(engine->name());
+  const std::vector<std::string_view> model_flags = engine->model_flags();
+  std::vector<EngineArg> from_config;
+  while (i < tokens.size()) {
+    const Token& t = tokens[i++];
+    if (t.text.empty() || t.text.front() != '-' || t.text == "-") {
+      if (form.model_positional && !out.model) {
+        out.model = t.text;
+        out.model_loc = at(t);
+        continue;
+      }
+      diags.error(at(t), "unexpected argument '" + t.text + "': " + std::string(engine->title()) +
+                             " takes it as no flag's value");
+      continue;
+    }
+    EngineArg a;
+    a.flag = engine->canonical_flag(flag_part(t.text));
+    a.flag_loc = at(t);
+    const size_t eq = t.text.find('=');
+    Result<const FlagSpec*> spec = match_flag(a.flag, engine->flags(), engine->title());
+    if (!spec.ok() && a.flag.starts_with("--no-")) {
+      // --no-X of a boolean X (argparse.BooleanOptionalAction): bare, read as X false.
+      Result<const FlagSpec*> positive =
+          match_flag("--" + a.flag.substr(5), engine->flags(), engine->title());
+      if (positive.ok() && (*positive)->type == FlagType::kBool) spec = positive;
+    }
+    if (eq != std::string::npos) {
+      a.values.push_back(t.text.substr(eq + 1));
+      a.value_loc = {kLaunchCommandFile, 1, t.column + static_cast<int>(eq) + 1};
+    } else if (spec.ok() && (*spec)->type == FlagType::kBool) {
+      a.value_loc = a.flag_loc;
+    } else if (spec.ok() && (*spec)->type == FlagType::kIntList) {
+      a.is_list = true;
+      a.value_loc = i < tokens.size() ? at(tokens[i]) : a.flag_loc;
+      while (i < tokens.size() && looks_like_value(tokens[i].text)) {
+        a.values.push_back(tokens[i++].text);
+      }
+    } else if (i < tokens.size() && looks_like_value(tokens[i].text)) {
+      a.value_loc = at(tokens[i]);
+      a.values.push_back(tokens[i++].text);
+    } else if (spec.ok()) {
+      diags.error(a.flag_loc, "'" + t.text + "' expects a value");
+      continue;
+    }
+    if (!spec.ok()) {
+      // The engine reports the unknown flag, with its did-you-mean, when it reads the args.
+      out.args.push_back(std::move(a));
+      continue;
+    }
+    const bool is_model =
+        std::find(model_flags.begin(), model_flags.end(), (*spec)->name) != model_flags.end();
+    // As the engine's table spells it ("-tp" -> "--tensor-parallel-size"); --no-X stays.
+    if (!a.flag.starts_with("--no-") || (*spec)->name.starts_with("--no-")) {
+      a.flag = std::string((*spec)->name);
+    }
+    if ((*spec)->name == "--config") {
+      if (!a.values.empty()) read_config_file(a.values.front(), a.flag_loc, diags, from_config);
+      continue;
+    }
+    if (is_model) {
+      if (out.model) {
+        diags.error(a.flag_loc, "the model is given twice: '" + *out.model + "' and '" +
+                                    (a.values.empty() ? std::string() : a.values.front()) + "'");
+        continue;
+      }
+      out.model = a.values.empty() ? std::string() : a.values.front();
+      out.model_loc = a.value_loc;
+      continue;
+    }
+    out.args.push_back(std::move(a));
+  }
+  // The command line overrides its config file (vLLM: the file's args come first, argparse
+  // keeps the last value).
+  for (EngineArg& c : from_config) {
+    const bool overridden = std::any_of(out.args.begin(), out.args.end(), [&](const EngineArg& a) {
+      return engine->canonical_flag(a.flag) == engine->canonical_flag(c.flag);
+    });
+    if (!overridden) out.args.insert(out.args.begin(), std::move(c));
+  }
+  if (!out.model) {
+    diags.error(at(tokens.front()),
+                "the command names no model (" + std::string(model_flags.front()) + " MODEL)");
+  }
+  if (diags.count() != errors_before) return std::nullopt;
+  return out;
+}
+
+std::string launch_with_flag(std::span<const std::string> argv, std::string_view flag,
+                             std::string_view value, std::span<const std::string> removed) {
+  Diagnostics ignored;
+  const std::optional<EngineLaunch> parsed = read_launch_command(argv, ignored);
+  const EngineModel* engine = parsed ? find_engine(parsed->engine) : nullptr;
+  // The spec a token names, if it is a flag of the engine.
+  const auto spec_of = [&](std::string_view token) -> const FlagSpec* {
+    if (engine == nullptr || !token.starts_with("-")) return nullptr;
+    Result<const FlagSpec*> s =
+        match_flag(engine->canonical_flag(flag_part(token)), engine->flags(), engine->title());
+    return s.ok() ? *s : nullptr;
+  };
+  const FlagSpec* target = spec_of(flag);
+  std::vector<std::string> out;
+  bool replaced = false;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const FlagSpec* s = spec_of(argv[i]);
+    bool drop = false;
+    for (const std::string& r : removed) drop = drop || (s != nullptr && s == spec_of(r));
+    if (s != nullptr && (s == target || drop)) {
+      const bool inline_value = argv[i].find('=') != std::string::npos;
+      // Skip the flag's own values.
+      while (!inline_value && s->type != FlagType::kBool && i + 1 < argv.size() &&
+             looks_like_value(argv[i + 1])) {
+        ++i;
+        if (s->type != FlagType::kIntList) break;
+      }
+      if (s == target && !replaced) {
+        out.emplace_back(flag);
+        out.emplace_back(value);
+        replaced = true;
+      }
+      continue;
+    }
+    out.push_back(argv[i]);
+  }
+  if (!replaced) {
+    out.emplace_back(flag);
+    out.emplace_back(value);
+  }
+  std::string text;
+  for (const std::string& t : out) {
+    const bool plain =
+        !t.empty() && t.find_first_of(" \t'\"$`\\!*?;&|<>(){}[]#~") == std::string::npos;
+    std::string quoted = plain ? t : "'" + t + "'";
+    if (!plain) {
+      // ' inside single quotes: close, escaped quote, reopen.
+      quoted = "'";
+      for (char c : t) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      quoted += "'";
+    }
+    text += (text.empty() ? "" : " ") + quoted;
+  }
+  return text;
+}
+
+}  // namespace gpumem

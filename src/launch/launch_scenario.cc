@@ -1,0 +1,131 @@
+#include "launch/launch_scenario.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/spelling.h"
+#include "engine/engine_model.h"
+
+namespace gpumem {
+namespace {
+
+// A value as a YAML scalar that reads back as the same string.
+std::string yaml_scalar(const std::string& s) {
+  YAML::Emitter e;
+  e << YAML::DoubleQuoted << s;
+  return e.c_str();
+}
+
+// A scenario name in the safe file-name set (core/file_name.h): the model's last path part
+// and the engine, lower case, other characters as '-'.
+std::string scenario_name(const EngineLaunch& c) {
+  std::string model = c.model.value_or("model");
+  const size_t slash = model.rfind('/');
+  if (slash != std::string::npos) model = model.substr(slash + 1);
+  std::string name = c.engine + "-" + model;
+  for (char& ch : name) {
+    const bool ok =
+        (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+    if (ch >= 'A' && ch <= 'Z') {
+      ch = static_cast<char>(ch - 'A' + 'a');
+    } else if (!ok) {
+      ch = '-';
+    }
+  }
+  return name.substr(0, 100);
+}
+
+}  // namespace
+
+std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
+                                          Diagnostics& diags) {
+  if (const GpuSpec* g = gpus.find_by_any_name(option)) return GpuCount{g->name, 0};
+  // "h100x2": the count split off only when the name before it is a GPU of the catalog (a
+  // name may itself end in "x<digits>").
+  const size_t x = option.rfind('x');
+  if (x != std::string::npos && x + 1 < option.size()) {
+    int count = 0;
+    const auto [ptr, ec] =
+        std::from_chars(option.data() + x + 1, option.data() + option.size(), count);
+    const GpuSpec* g = gpus.find_by_any_name(option.substr(0, x));
+    if (ec == std::errc() && ptr == option.data() + option.size() && g != nullptr) {
+      if (count < 1 || count > 4096) {
+        diags.error({"--gpu", 0, 0}, "the GPU count in '" + option + "' must be 1 to 4096");
+        return std::nullopt;
+      }
+      return GpuCount{g->name, count};
+    }
+  }
+  diags.error({"--gpu", 0, 0}, "unknown GPU '" + option + "'" + did_you_mean(option, gpus.names()) +
+                                   " (gpumem catalog gpus lists them; add a count as h100x2)");
+  return std::nullopt;
+}
+
+std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
+                                             const LaunchOptions& options, const GpuCatalog& gpus,
+                                             Diagnostics& diags) {
+  const EngineModel* engine = find_engine(command.engine);
+  Scenario s;
+  s.file = kLaunchCommandFile;
+  s.name = scenario_name(command);
+  s.engine.name = command.engine;
+  s.engine.name_loc = {kLaunchCommandFile, 1, 1};
+  s.engine.version =
+      options.engine_version.empty() ? engine->newest_release() : options.engine_version;
+  s.engine.version_loc = {"--engine-version", 0, 0};
+  s.engine.args = command.args;
+  s.engine.env = command.env;
+  s.model.catalog_name = command.model.value_or("");
+  s.model.loc = command.model_loc;
+  if (options.gpu.empty()) {
+    diags.error({},
+                "--gpu is needed with a launch command: the GPU type, and optionally the "
+                "count (e.g. --gpu h100x2)");
+    return std::nullopt;
+  }
+  const std::optional<GpuCount> choice = parse_gpu_option(options.gpu, gpus, diags);
+  if (!choice) return std::nullopt;
+  s.hardware.gpu = choice->gpu;
+  s.hardware.gpu_loc = {"--gpu", 0, 0};
+  s.hardware.count_loc = {"--gpu", 0, 0};
+  s.hardware.gpus_per_node =
+      choice->count > 0 ? choice->count : std::max(1, engine->gpus_used(s.engine));
+  return s;
+}
+
+std::string launch_scenario_yaml(const Scenario& s, const EngineLaunch& c) {
+  std::string y = "# The scenario this launch command implies, written by gpumem scenario:\n#   " +
+                  c.text + "\n# Edit it and run: gpumem simulate FILE\n";
+  y += "name: " + s.name + "\n";
+  y += "hardware:\n  gpu: " + s.hardware.gpu +
+       "\n  count: " + std::to_string(s.hardware.gpus_per_node) + "\n";
+  y += "engine:\n  name: " + s.engine.name + "\n  version: " + yaml_scalar(s.engine.version) +
+       "  # the newest release gpumem models unless --engine-version pinned one\n";
+  if (!s.engine.args.empty()) {
+    y += "  args:\n";
+    for (const EngineArg& a : s.engine.args) {
+      y += "    " + a.flag + ":";
+      if (a.is_list) {
+        y += " [";
+        for (size_t i = 0; i < a.values.size(); ++i) {
+          y += (i ? ", " : "") + yaml_scalar(a.values[i]);
+        }
+        y += "]\n";
+      } else if (a.values.empty() || a.values[0].empty()) {
+        y += " true\n";
+      } else {
+        y += " " + yaml_scalar(a.values[0]) + "\n";
+      }
+    }
+  }
+  if (!s.engine.env.empty()) {
+    y += "  env:\n";
+    for (const EnvVar& v : s.engine.env) y += "    " + v.name + ": " + yaml_scalar(v.value) + "\n";
+  }
+  y += "model: " + yaml_scalar(s.model.catalog_name) + "\n";
+  return y;
+}
+
+}  // namespace gpumem

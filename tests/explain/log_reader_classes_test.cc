@@ -1,0 +1,237 @@
+// The classes of log lines explain misread or missed before issue 21, each on a real public
+// log of the corpus (tests/data/engine-logs/) where one shows it: frames without a time,
+// vLLM's newest memory summary, start-ups pasted together or split apart, failures, the GPU
+// named where a log names it, and version clues; the flag forms no corpus log holds
+// (`32K`, `$((...))`, pipeline-stage prefixes) on lines written in the engines' own form.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/atomic_file.h"
+#include "explain/gpu_choice.h"
+#include "explain/log_line.h"
+#include "explain/log_reader.h"
+#include "explain/shell_value.h"
+#include "explain/version_choice.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+StartupLog corpus(const std::string& name) {
+  Result<std::string> text =
+      read_file(GPUMEM_SOURCE_DIR "/tests/data/engine-logs/" + name + ".log", InputKind::kLog);
+  EXPECT_TRUE(text.ok()) << name;
+  Result<StartupLog> log = read_startup_log(text.value(), std::nullopt);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  return log.ok() ? log.value() : StartupLog{};
+}
+
+StartupLog lines(const std::string& text) {
+  Result<StartupLog> log = read_startup_log(text, std::nullopt);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  return log.ok() ? log.value() : StartupLog{};
+}
+
+TEST(ReaderClasses, AVllmFrameWithoutTime) {
+  const StartupLog log = corpus("vllm-h20-x1-qwen3.5-27b-kv-size-log");
+  EXPECT_EQ(log.engine, LogEngine::kVllm);
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.first(Quantity::kKvTokens)->value, 290864);
+  EXPECT_EQ(r.first(Quantity::kKvTokens)->line, 9);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kMaxConcurrency)->value, 33.04);
+  // "INFO  [gpu_worker.py:642]  Available KV cache memory": two spaces, as the post has them.
+  const StartupLog laptop = corpus("vllm-rtx5090laptop-x1-qwen3.8-27b-nvfp4-cudagraph-oom");
+  EXPECT_DOUBLE_EQ(laptop.runs.at(0).first(Quantity::kAvailableKvMemory)->value, 2.97);
+  // A level before a sentence is not a frame.
+  EXPECT_EQ(split_log_lines("INFO [note] the engine is up")[0].message,
+            "INFO [note] the engine is up");
+}
+
+TEST(ReaderClasses, TheNewestVllmSummaryInGiB) {
+  // "Actual usage is 40.33 GiB for consumed memory (weights + non-torch), 3.12 GiB for peak
+  // activation, and 2.51 GiB for CUDAGraph memory. ... Current kv cache memory in use is
+  // 1.58 GiB." — no weights figure, and GiB where older releases printed bytes.
+  const StartupLog r_log = corpus("vllm-48gb-ampere-x4-deepseek-v4-flash-sm8x-kv-hint");
+  const LogRun& r = r_log.runs.at(0);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kConsumedMemory)->value, 40.33);
+  EXPECT_EQ(r.first(Quantity::kModelLoading), nullptr);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kActivationPeak)->value, 3.12);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kGraphUsage)->value, 2.51);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kAvailableKvMemory)->value, 1.58);
+  EXPECT_EQ(r.first(Quantity::kAvailableKvMemory)->decimals, 2);
+  // Cut after "43.4 G": still GiB (a fraction is not a byte count).
+  const StartupLog cut_log = corpus("vllm-80gb-x4-qwen3.5-35b-a3b-dflash-kv-memory-hint");
+  const LogRun& cut = cut_log.runs.at(0);
+  EXPECT_DOUBLE_EQ(cut.all(Quantity::kAvailableKvMemory).at(1)->value, 43.4);
+  EXPECT_EQ(cut.all(Quantity::kAvailableKvMemory).at(1)->line, 8);
+}
+
+TEST(ReaderClasses, HumanReadableAndShellArithmeticFlagValues) {
+  EXPECT_EQ(human_readable_int("32K"), 32768);
+  EXPECT_EQ(human_readable_int("32k"), 32000);
+  EXPECT_EQ(human_readable_int("25.6k"), 25600);
+  EXPECT_EQ(human_readable_int("1.5K"), std::nullopt);  // vLLM refuses decimals with K
+  EXPECT_EQ(human_readable_int("4096"), std::nullopt);
+  EXPECT_EQ(shell_arithmetic("$((32*1024))"), 32768);
+  EXPECT_EQ(shell_arithmetic("$(( (4 + 4) * 1024 - 7 / 2 ))"), 8189);
+  EXPECT_EQ(shell_arithmetic("$((MAX / 2))"), std::nullopt);
+  EXPECT_EQ(shell_arithmetic("$((9223372036854775807 + 1))"), std::nullopt);
+  const StartupLog log = lines(
+      "vllm serve Qwen/Qwen3-8B --max-model-len 32K --max-num-batched-tokens $((8*1024)) "
+      "--max-num-seqs $SEQS\n"
+      "INFO 05-28 08:00:26 [gpu_worker.py:462] Available KV cache memory: 6.37 GiB\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.flag("--max-model-len")->values, std::vector<std::string>{"32768"});
+  EXPECT_EQ(r.flag("--max-num-batched-tokens")->values, std::vector<std::string>{"8192"});
+  EXPECT_EQ(r.flag("--max-num-seqs"), nullptr);
+  EXPECT_EQ(r.notes, std::vector<std::string>{"line 1: --max-num-seqs $SEQS names a shell "
+                                              "variable the log does not show; left out"});
+  // SGLang reads plain integers: "32K" reaches its reader as written, to be refused there.
+  const StartupLog sglang = lines(
+      "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 32K\n"
+      "[2025-05-14 09:29:03] KV Cache is allocated. #tokens: 404890, K size: 27.80 GB, V size: "
+      "27.80 GB\n");
+  EXPECT_EQ(sglang.runs.at(0).flag("--context-length")->values, std::vector<std::string>{"32K"});
+}
+
+TEST(ReaderClasses, LaunchesPastedTogetherAreToldApart) {
+  // The same rank's KV line again, at an earlier time: the post's second run (on main).
+  const StartupLog b200 = corpus("sglang-b200-x8-deepseek-v3.2-exp-dp8-indexer-kv");
+  ASSERT_EQ(b200.runs.size(), 2u);
+  EXPECT_EQ(b200.runs[1].first(Quantity::kKvTokens)->value, 1462784);
+  // Another rank's capture line 4 minutes 39 seconds later: another capture run.
+  const StartupLog bs256 = corpus("sglang-h200-x8-deepseek-v3-cudagraph-bs256");
+  ASSERT_EQ(bs256.runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(bs256.runs[1].first(Quantity::kGraphUsage)->value, 6.27);
+  // The engine core's pid changes (the description's 10-25 run), then comes back (the
+  // 10-31 run's traceback): two start-ups, the first taken up again.
+  const StartupLog pids = corpus("vllm-h100-x1-gpt-oss-120b-no-cache-blocks");
+  ASSERT_EQ(pids.runs.size(), 2u);
+  EXPECT_EQ(pids.runs[0].first(Quantity::kKvCacheNeeded)->line, 39);
+  EXPECT_EQ(pids.runs[0].problems.back().kind, ProblemKind::kKvCacheTooSmall);
+  EXPECT_EQ(pids.runs[1].problems.back().kind, ProblemKind::kNoKvMemory);
+  EXPECT_EQ(pids.runs[1].first_line, 23);
+}
+
+TEST(ReaderClasses, PerWorkerKvLinesAreOneStartUp) {
+  // vLLM 0.8's engine process prints the KV cache size once per worker, without a rank.
+  const StartupLog log = corpus("vllm-unknown-x8-deepseek-r1-distill-llama-70b-v1-oom");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const std::vector<const Observation*> kv = log.runs[0].all(Quantity::kKvTokens);
+  ASSERT_EQ(kv.size(), 7u);
+  EXPECT_EQ(kv[0]->rank, 0);
+  EXPECT_EQ(kv[6]->rank, 6);
+  EXPECT_EQ(log.runs[0].all(Quantity::kMaxConcurrency).size(), 6u);  // the excerpt ends first
+}
+
+TEST(ReaderClasses, PipelineStagePrefixes) {
+  // vLLM's multiprocess executor names workers Worker_PP<stage>_TP<rank> when PP > 1.
+  const std::vector<LogLine> l = split_log_lines(
+      "(Worker_PP1_TP0 pid=31) INFO 02-08 10:00:00 [gpu_worker.py:298] Available KV cache "
+      "memory: 3.18 GiB\n"
+      "[2026-02-08 10:00:00 PP1 TP3] Load weight end. avail mem=12.00 GB, mem usage=9.00 GB.");
+  EXPECT_EQ(l[0].pp, 1);
+  EXPECT_EQ(l[0].tp, 0);
+  EXPECT_EQ(l[1].pp, 1);
+  EXPECT_EQ(l[1].tp, 3);
+  const StartupLog log = lines(
+      "(Worker_PP0_TP0 pid=30) INFO 02-08 10:00:00 [gpu_worker.py:298] Available KV cache "
+      "memory: 5.00 GiB\n"
+      "(Worker_PP1_TP0 pid=31) INFO 02-08 10:00:00 [gpu_worker.py:298] Available KV cache "
+      "memory: 3.18 GiB\n");
+  ASSERT_EQ(log.runs.size(), 1u);
+  EXPECT_EQ(log.runs[0].all(Quantity::kAvailableKvMemory).at(1)->pp, 1);
+}
+
+TEST(ReaderClasses, FailuresTheLogStates) {
+  const StartupLog no_blocks_log = corpus("vllm-h100-x1-gpt-oss-120b-no-cache-blocks");
+  const LoggedProblem& no_blocks = no_blocks_log.runs.at(1).problems.back();
+  EXPECT_EQ(no_blocks.kind, ProblemKind::kNoKvMemory);
+  // "model's" (newer) as well as "models's".
+  const StartupLog gh200_log = corpus("vllm-gh200-x2-deepseek-v4-flash-kv-too-small");
+  const LogRun& gh200 = gh200_log.runs.at(0);
+  EXPECT_EQ(gh200.problems.at(0).kind, ProblemKind::kKvCacheTooSmall);
+  EXPECT_DOUBLE_EQ(gh200.first(Quantity::kKvCacheNeeded)->value, 6.66);
+  EXPECT_DOUBLE_EQ(gh200.first(Quantity::kAvailableKvMemory)->value, 5.44);
+  EXPECT_EQ(gh200.first(Quantity::kKvTokensStorable)->value, 13528);
+  EXPECT_EQ(gh200.flag("--max-model-len")->values, std::vector<std::string>{"30000"});
+  const StartupLog v4_log = corpus("sglang-h200-x8-deepseek-v4-pro-fp8-no-kv-room");
+  const LogRun& v4 = v4_log.runs.at(0);
+  EXPECT_EQ(v4.problems.at(0).kind, ProblemKind::kNotEnoughMemory);
+  EXPECT_EQ(v4.flag("--mem-fraction-static")->values, std::vector<std::string>{"0.88"});
+  // torch's message wrapped by a terminal: "of                              which".
+  const StartupLog glm_log = corpus("sglang-48gb-x2-glm5.1-lsglang-mtp-lkmoe-oom");
+  const LogRun& glm = glm_log.runs.at(0);
+  EXPECT_DOUBLE_EQ(*glm.problems.at(0).requested_gib, 24.0 / 1024);
+  EXPECT_DOUBLE_EQ(*glm.problems.at(0).free_gib, 4.31 / 1024);
+  EXPECT_DOUBLE_EQ(glm.first(Quantity::kTotalMemory)->value, 47.37);
+  // A graph capture's "RuntimeError: CUDA error: out of memory".
+  const StartupLog gemma =
+      corpus("vllm-24gb-x1-gemma-3-27b-it-int4-awq-v083-v0-kv-too-small-graph-oom");
+  EXPECT_EQ(gemma.runs.at(1).problems.at(0).kind, ProblemKind::kOutOfMemory);
+  // A traceback that ends with the same ValueError is the same failure.
+  const StartupLog twice = corpus("vllm-rtx3090-x1-qwen3.8-27b-low-ram-kv-too-small");
+  ASSERT_EQ(twice.runs.size(), 1u);
+  EXPECT_EQ(twice.runs[0].problems.size(), 1u);
+}
+
+TEST(ReaderClasses, TheGpuWhereTheLogNamesIt) {
+  const GpuCatalog& gpus = test_catalogs().gpus;
+  // device_name= of the fused-MoE config SGLang looked for.
+  const StartupLog kimi_log =
+      corpus("sglang-rtxpro6000-x4-kimi-k2-thinking-ktransformers-shm-crash");
+  const LogRun& kimi = kimi_log.runs.at(0);
+  EXPECT_EQ(kimi.gpu_name, "NVIDIA_RTX_PRO_6000_Blackwell_Workstation_Edition");
+  EXPECT_EQ(choose_gpu(kimi, gpus).name, "rtx-pro-6000-blackwell");
+  // The end of such a name, the line cut at its start.
+  const StartupLog a800_log = corpus("vllm-a800-x1-qwen3-vl-30b-a3b-engine-fail");
+  const GpuChoice a800 = choose_gpu(a800_log.runs.at(0), gpus);
+  EXPECT_EQ(a800.name, "a800-sxm4-80gb");
+  EXPECT_EQ(a800.note,
+            "'A800-SXM4-80GB', the end of a device name, line 6, ends NVIDIA A800-SXM4-80GB");
+  // torch's "total capacity of 95.08 GiB": the H20's CUDA total (95.00 GiB) within 1%.
+  const StartupLog h20 = corpus("sglang-h20-x1-qwen3-next-80b-int8dq-oom");
+  EXPECT_EQ(choose_gpu(h20.runs.at(0), gpus).name, "h20-96gb");
+  // A total no catalog GPU is near: an unlisted GPU of that total (the RTX 4060's 8 GB).
+  const StartupLog small_log = corpus("vllm-rtx4060-x1-qwen2.5-7b-v0-negative-kv");
+  const GpuChoice small = choose_gpu(small_log.runs.at(0), gpus);
+  EXPECT_EQ(small.name, "unlisted-8.00gib");
+  ASSERT_TRUE(small.unlisted.has_value());
+  EXPECT_EQ(small.unlisted->cuda_total->value(), 8589934592);
+  EXPECT_EQ(small.note,
+            "CUDA total 8.00 GiB (line 8) matches no GPU in the catalog: an unlisted GPU of 8.00 "
+            "GiB, otherwise modelled on " +
+                small.template_name + " (the catalog GPU of the nearest size)");
+  // --gpu: a catalog name, an nvidia-smi name in either spelling, or a bare total.
+  EXPECT_EQ(gpu_from_option(gpus, "h20")->name, "h20-96gb");
+  EXPECT_EQ(gpu_from_option(gpus, "NVIDIA GeForce RTX 4090")->name, "rtx-4090");
+  EXPECT_EQ(gpu_from_option(gpus, "nvidia_h20")->name, "h20-96gb");
+  EXPECT_EQ(gpu_from_option(gpus, "47.37GiB")->name, "unlisted-47.37gib");
+  EXPECT_FALSE(gpu_from_option(gpus, "a-gpu").has_value());
+}
+
+TEST(ReaderClasses, VersionFromWordingAndDate) {
+  // SGLang frames carry the date: 2025-10-16 is before v0.5.4; no "elapsed=" is before 0.5.7.
+  const StartupLog llama_log = corpus("sglang-h200-x8-llama3.3-70b-piecewise-cudagraph");
+  const LogRun& llama = llama_log.runs.at(0);
+  const VersionChoice old = choose_version(llama, LogEngine::kSglang);
+  EXPECT_EQ(old.version, "0.5.9");
+  EXPECT_TRUE(old.older_than_modelled);
+  EXPECT_NE(old.note.find("dated 2025-10-16, before v0.5.4 was published (2025-10-24)"),
+            std::string::npos)
+      << old.note;
+  // vLLM's banner prints its version.
+  const StartupLog banner_log = corpus("vllm-a100-x1-gpt-oss-20b-128k-blog");
+  const LogRun& banner = banner_log.runs.at(0);
+  EXPECT_EQ(banner.version, "0.19.0");
+  // The newest accounting ("consumed memory") is newer than every modelled release.
+  const StartupLog ampere = corpus("vllm-48gb-ampere-x4-deepseek-v4-flash-sm8x-kv-hint");
+  const VersionChoice newest = choose_version(ampere.runs.at(0), LogEngine::kVllm);
+  EXPECT_EQ(newest.version, "0.21.0");
+  EXPECT_TRUE(newest.newer_than_modelled);
+  EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-09-30", 1), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpumem

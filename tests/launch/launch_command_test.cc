@@ -1,0 +1,174 @@
+// Launch commands as users type them (the engines' documentation and public issue threads):
+// each form read into the engine, environment, model and flags a scenario needs, and a
+// command that cannot be read refused where it goes wrong.
+#include "launch/launch_command.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/engine_model.h"
+#include "launch/launch_scenario.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : line) {
+    if (c == ' ') {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+    } else {
+      w += c;
+    }
+  }
+  if (!w.empty()) out.push_back(w);
+  return out;
+}
+
+// "flag=value" per arg, values joined with ",", for compact expectations.
+std::vector<std::string> args_of(const EngineLaunch& l) {
+  std::vector<std::string> out;
+  for (const EngineArg& a : l.args) {
+    std::string v;
+    for (const std::string& x : a.values) v += (v.empty() ? "" : ",") + x;
+    out.push_back(a.flag + "=" + v);
+  }
+  return out;
+}
+
+EngineLaunch read(const std::vector<std::string>& argv) {
+  Diagnostics diags;
+  std::optional<EngineLaunch> l = read_launch_command(argv, diags);
+  EXPECT_TRUE(l.has_value()) << diags.to_string();
+  return l.value_or(EngineLaunch{});
+}
+
+std::string refusal(const std::vector<std::string>& argv) {
+  Diagnostics diags;
+  EXPECT_FALSE(read_launch_command(argv, diags).has_value());
+  return diags.to_string();
+}
+
+TEST(LaunchCommand, VllmServeWithItsShortFormsAndHumanReadableLengths) {
+  // The vLLM quickstart's form, with the issue's flags.
+  const EngineLaunch l = read(words("vllm serve Qwen/Qwen3-32B -tp 2 --max-model-len 32K"));
+  EXPECT_EQ(l.engine, "vllm");
+  EXPECT_EQ(l.model, "Qwen/Qwen3-32B");
+  EXPECT_EQ(args_of(l),
+            (std::vector<std::string>{"--tensor-parallel-size=2", "--max-model-len=32K"}));
+  EXPECT_EQ(l.args[1].value_loc.column, 49);  // "32K" in the joined command
+}
+
+TEST(LaunchCommand, ThePythonModuleFormsOfBothEngines) {
+  EngineLaunch l = read(words(
+      "python3 -m vllm.entrypoints.openai.api_server --model meta-llama/Llama-3.1-8B-Instruct "
+      "--gpu-memory-utilization=0.95 --enforce-eager"));
+  EXPECT_EQ(l.engine, "vllm");
+  EXPECT_EQ(l.model, "meta-llama/Llama-3.1-8B-Instruct");
+  EXPECT_EQ(args_of(l),
+            (std::vector<std::string>{"--gpu-memory-utilization=0.95", "--enforce-eager="}));
+  l =
+      read(words("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 "
+                 "--trust-remote-code --mem-fraction-static 0.85 --cuda-graph-bs 1 2 4 8"));
+  EXPECT_EQ(l.engine, "sglang");
+  EXPECT_EQ(l.model, "deepseek-ai/DeepSeek-V3");
+  EXPECT_EQ(args_of(l), (std::vector<std::string>{
+                            "--tp-size=8", "--trust-remote-code=", "--mem-fraction-static=0.85",
+                            "--cuda-graph-bs=1,2,4,8"}));
+  l = read(words("sglang serve --model-path Qwen/Qwen3-8B --port 30000"));
+  EXPECT_EQ(l.engine, "sglang");
+  EXPECT_EQ(args_of(l), std::vector<std::string>{"--port=30000"});
+}
+
+TEST(LaunchCommand, EnvironmentPrefixesAndArgparsePrefixes) {
+  // case 24 of the public logs: underscores and an argparse prefix.
+  const EngineLaunch l = read(
+      words("env CUDA_VISIBLE_DEVICES=0,1 NCCL_BUFFSIZE=1048576 vllm serve cyankiwi/Kimi-Linear "
+            "--tensor_parallel 2 --no-enable-prefix-caching"));
+  ASSERT_EQ(l.env.size(), 2u);
+  EXPECT_EQ(l.env[0].name, "CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(l.env[0].value, "0,1");
+  EXPECT_EQ(l.env[1].value, "1048576");
+  EXPECT_EQ(args_of(l),
+            (std::vector<std::string>{"--tensor-parallel-size=2", "--no-enable-prefix-caching="}));
+}
+
+TEST(LaunchCommand, JsonValuesStayOneArgument) {
+  const EngineLaunch l = read(
+      {"vllm", "serve", "m", "--compilation-config", "{\"cudagraph_capture_sizes\": [1, 2, 4]}"});
+  EXPECT_EQ(args_of(l), std::vector<std::string>{
+                            "--compilation-config={\"cudagraph_capture_sizes\": [1, 2, 4]}"});
+}
+
+TEST(LaunchCommand, WhatCannotBeReadIsRefusedWhereItIs) {
+  EXPECT_EQ(refusal(words("docker run vllm/vllm-openai --model m")),
+            "<launch command>:1:1: not a command that starts a serving engine gpumem models; it "
+            "reads python -m sglang.launch_server, sglang serve, vllm serve, python -m "
+            "vllm.entrypoints.openai.api_server, python -m vllm.entrypoints.api_server\n");
+  EXPECT_EQ(refusal(words("vllm serve --max-model-len 4096")),
+            "<launch command>:1:1: the command names no model (--model MODEL)\n");
+  EXPECT_EQ(refusal(words("vllm serve m --max-model-len")),
+            "<launch command>:1:14: '--max-model-len' expects a value\n");
+  EXPECT_EQ(refusal(words("vllm serve m other")),
+            "<launch command>:1:14: unexpected argument 'other': vLLM takes it as no flag's "
+            "value\n");
+  EXPECT_EQ(refusal({}),
+            "the launch command after '--' is empty; write it as you would run it, "
+            "e.g. -- vllm serve Qwen/Qwen3-8B --max-model-len 32768\n");
+}
+
+TEST(LaunchCommand, AnAmbiguousPrefixNamesItsCandidates) {
+  // argparse: "ambiguous option: --max-num could match --max-num-seqs, ...".
+  const EngineLaunch l = read(words("vllm serve m --max-num 4"));
+  EXPECT_EQ(args_of(l), std::vector<std::string>{"--max-num=4"});
+  const Result<const FlagSpec*> spec =
+      match_flag("--max-num", find_engine("vllm")->flags(), "vLLM");
+  EXPECT_EQ(spec.status().message(),
+            "ambiguous option: --max-num could match --max-num-seqs, --max-num-batched-tokens");
+  EXPECT_EQ(*match_flag("--max-num-s", find_engine("vllm")->flags(), "vLLM"),
+            find_flag("--max-num-seqs", find_engine("vllm")->flags()));
+}
+
+TEST(LaunchCommand, TheCorrectedCommandReplacesTheFlagInAnySpelling) {
+  const std::vector<std::string> argv =
+      words("python -m sglang.launch_server --model-path m --mem-fraction 0.55 --tp 8");
+  EXPECT_EQ(launch_with_flag(argv, "--mem-fraction-static", "0.77", {}),
+            "python -m sglang.launch_server --model-path m --mem-fraction-static 0.77 --tp 8");
+  EXPECT_EQ(launch_with_flag(argv, "--cuda-graph-max-bs", "96", {}),
+            "python -m sglang.launch_server --model-path m --mem-fraction 0.55 --tp 8 "
+            "--cuda-graph-max-bs 96");
+  const std::vector<std::string> vllm = {"vllm",      "serve", "m", "--cudagraph-capture-sizes",
+                                         "1",         "2",     "4", "--compilation-config",
+                                         "{\"a\": 1}"};
+  EXPECT_EQ(launch_with_flag(vllm, "--max-cudagraph-capture-size", "2",
+                             std::vector<std::string>{"--cudagraph-capture-sizes"}),
+            "vllm serve m --compilation-config '{\"a\": 1}' --max-cudagraph-capture-size 2");
+}
+
+TEST(LaunchScenario, TheGpuOptionAndTheLayoutGiveTheHardware) {
+  Diagnostics diags;
+  const EngineLaunch l = read(words("vllm serve llama-3.1-8b-instruct -tp 4 -pp 2"));
+  std::optional<Scenario> s =
+      scenario_from_launch(l, LaunchOptions{"h100", ""}, test_catalogs().gpus, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  EXPECT_EQ(s->hardware.gpu, "h100-sxm-80gb");
+  EXPECT_EQ(s->hardware.gpus_per_node, 8);  // TP 4 x PP 2
+  EXPECT_EQ(s->engine.version, "0.21.0");   // the newest modelled
+  EXPECT_EQ(s->name, "vllm-llama-3.1-8b-instruct");
+  s = scenario_from_launch(l, LaunchOptions{"h200x16", "0.11.0"}, test_catalogs().gpus, diags);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->hardware.gpus_per_node, 16);
+  EXPECT_EQ(s->engine.version, "0.11.0");
+  EXPECT_FALSE(scenario_from_launch(l, LaunchOptions{"h100y2", ""}, test_catalogs().gpus, diags));
+  EXPECT_EQ(diags.errors().back().to_string(),
+            "--gpu: unknown GPU 'h100y2'; did you mean 'h100'? (gpumem catalog gpus lists them; "
+            "add a count as h100x2)");
+}
+
+}  // namespace
+}  // namespace gpumem
