@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/headroom_option.h"
 #include "cli/output_guard.h"
 #include "cli/scenario_input.h"
 #include "cli/simulated_scenario.h"
@@ -31,7 +32,8 @@ std::vector<std::string> fix_lines(const SimulatedScenario& sim, const GlobalOpt
   const EngineModel* engine = engine_of(sim.scenario, ignored);
   for (const FitOption& o : sim.ledger.fit_advice->options) {
     if (global.launch.empty() || engine == nullptr) {
-      lines.push_back(o.flag + " " + o.value + " (instead of " + o.instead_of + ")");
+      const std::string value = o.value == "true" ? "" : " " + o.value;
+      lines.push_back(o.flag + value + " (instead of " + o.instead_of + ")");
       continue;
     }
     std::vector<std::string> removed;
@@ -57,6 +59,7 @@ Command simulate_command() {
               int rank = -1;
               std::string output;
               std::string calibration;
+              std::string min_headroom;
             };
             auto o = std::make_shared<Options>();
             add_scenario_input(app, o->input);
@@ -71,8 +74,11 @@ Command simulate_command() {
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             app.add_option("--calibration", o->calibration,
                            "calibration entry (default: the one matching the GPU)");
+            add_min_headroom_option(app, o->min_headroom);
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
+              const std::optional<Bytes> min_headroom = read_min_headroom(o->min_headroom, diags);
+              if (!min_headroom) return report_diagnostics(diags);
               if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
                 return report_diagnostics(diags);
               }
@@ -81,7 +87,7 @@ Command simulate_command() {
               std::optional<Scenario> scenario = load_scenario_input(*ws, o->input, global, diags);
               if (!scenario) return report_diagnostics(diags);
               std::optional<SimulatedScenario> sim =
-                  simulate_loaded(*ws, std::move(*scenario), o->calibration, diags);
+                  simulate_loaded(*ws, std::move(*scenario), o->calibration, diags, *min_headroom);
               if (!sim) return report_diagnostics(diags);
               const Ledger& ledger = sim->ledger;
               RenderOptions render;
@@ -114,7 +120,7 @@ Command simulate_command() {
                 std::fprintf(stderr, "%s\n", w.message().c_str());
                 return kExitBadInput;
               }
-              return ledger.fits() ? kExitOk : kExitDoesNotFit;
+              return starts_safely(ledger, *min_headroom) ? kExitOk : kExitDoesNotFit;
             };
           }};
 }

@@ -1,7 +1,8 @@
-// `gpumem sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--best COLUMN]`: the scenario
-// simulated at every point of the grid the --vary arguments span, on every core, one row per
-// point as a table, CSV or JSON; with --best, only the point that maximises a column among
-// those that start. Exit code 0 when some point starts, 1 when none does, 2 on bad input.
+// `gpumem sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--best largest:KEY]
+// [--min-headroom SIZE]`: the scenario simulated at every point of the grid the --vary
+// arguments span, on every core, one row per point as a table, CSV or JSON; with --best, only
+// the point with the largest or smallest KEY among those that start (sweep/best.h). Exit code
+// 0 when some point starts (with the headroom asked for), 1 when none does, 2 on bad input.
 #include <unistd.h>
 
 #include <chrono>
@@ -11,12 +12,13 @@
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
+#include "cli/headroom_option.h"
 #include "cli/output_guard.h"
 #include "cli/scenario_input.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
-#include "core/spelling.h"
 #include "engine/engine_model.h"
+#include "sweep/best.h"
 #include "sweep/report.h"
 #include "sweep/sweep.h"
 
@@ -80,6 +82,7 @@ Command sweep_command() {
           int threads = 0;
           std::string output;
           std::string calibration;
+          std::string min_headroom;
         };
         auto o = std::make_shared<Options>();
         add_scenario_input(app, o->input);
@@ -90,8 +93,11 @@ Command sweep_command() {
                        "grid")
             ->required();
         app.add_option("--best", o->best,
-                       "print only the point that starts with the most kv_tokens (tokens), "
-                       "max_running_requests (requests) or min_headroom (headroom)");
+                       "largest:KEY or smallest:KEY: print only the point that starts with the "
+                       "largest or smallest KEY: kv_tokens (tokens), kv_tokens_total "
+                       "(total_tokens), max_running_requests (requests), min_headroom "
+                       "(headroom) or a numeric --vary key; KEY alone is largest:KEY");
+        add_min_headroom_option(app, o->min_headroom);
         app.add_option("--format", o->format, "table, csv or json")
             ->check(CLI::IsMember({"table", "csv", "json"}));
         app.add_option("-j,--jobs", o->threads, "threads (default: every core)");
@@ -117,18 +123,10 @@ Command sweep_command() {
             }
           }
           check_distinct(axes, diags);
-          std::optional<std::string_view> best;
-          if (!o->best.empty()) {
-            best = sweep::best_column(o->best);
-            if (!best) {
-              std::vector<std::string> names = {"tokens", "requests", "headroom"};
-              for (std::string_view c : sweep::best_columns()) names.emplace_back(c);
-              diags.error({"--best", 0, 0}, "'" + o->best +
-                                                "' is not a column --best can maximise "
-                                                "(tokens, requests, headroom)" +
-                                                did_you_mean(o->best, names));
-            }
-          }
+          std::optional<sweep::BestBy> best;
+          // A key among axes that were refused would only repeat their errors.
+          if (!o->best.empty() && diags.empty()) best = sweep::parse_best(o->best, axes, diags);
+          const std::optional<Bytes> min_headroom = read_min_headroom(o->min_headroom, diags);
           if (o->threads < 0) {
             diags.error({"-j", 0, 0}, "the number of threads must be positive, got " +
                                           std::to_string(o->threads));
@@ -141,7 +139,7 @@ Command sweep_command() {
           }
           // The constants `gpumem simulate` would choose, for every GPU the grid reaches.
           SimulationCache cache;
-          sweep::SweepInputs inputs{ws->gpus, ws->models, {}, &cache};
+          sweep::SweepInputs inputs{ws->gpus, ws->models, {}, &cache, *min_headroom};
           std::vector<std::string> gpus = {base->hardware.gpu};
           for (const sweep::Axis& a : axes) {
             if (a.kind == sweep::AxisKind::kGpu) gpus = a.values;
@@ -172,13 +170,14 @@ Command sweep_command() {
           report.scenario = base->name;
           report.grid = &grid;
           report.results = &results;
+          report.min_headroom = *min_headroom;
           bool any_starts = false;
           for (const sweep::PointResult& r : results) {
             any_starts = any_starts || r.status == sweep::PointStatus::kFits;
           }
           if (best) {
-            report.best_by = std::string(*best);
-            if (std::optional<size_t> p = sweep::best_point(results, *best)) {
+            report.best_by = best->text();
+            if (std::optional<size_t> p = sweep::best_point(results, grid, *best)) {
               report.rows = {*p};
             }
           } else {

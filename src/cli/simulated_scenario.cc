@@ -15,7 +15,7 @@ std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::s
 
 std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario scenario,
                                                  const std::string& calibration_pin,
-                                                 Diagnostics& diags) {
+                                                 Diagnostics& diags, Bytes min_headroom) {
   std::optional<Scenario> s = std::move(scenario);
   std::optional<SimulationConstants> constants = choose_calibration(ws, *s, calibration_pin, diags);
   if (!constants) return std::nullopt;
@@ -23,7 +23,9 @@ std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario s
   SimulationInputs inputs{ws.gpus, ws.models, *constants, cache.get()};
   std::optional<Ledger> ledger = simulate_scenario(*s, inputs, diags);
   if (!ledger || !diags.empty()) return std::nullopt;
-  if (!ledger->fits()) ledger->fit_advice = find_fit(*s, inputs, *ledger);
+  if (!starts_safely(*ledger, min_headroom)) {
+    ledger->fit_advice = find_fit(*s, inputs, *ledger, min_headroom);
+  }
   return SimulatedScenario{std::move(*s), std::move(cache), inputs, std::move(*ledger)};
 }
 

@@ -24,14 +24,16 @@ struct SimulatedScenario {
 };
 
 // `calibration_pin` (from --calibration; empty for none) overrides the scenario's own choice.
-// A start-up that does not fit gets its fit advice (simulate/fit_advice.h) in the ledger.
+// A start-up that does not start (or keeps less than `min_headroom` free at its tightest
+// step) gets its fit advice (simulate/fit_advice.h) in the ledger.
 std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::string& file,
                                                const std::string& calibration_pin,
                                                Diagnostics& diags);
 // The same for a scenario already read (from a file or a launch command).
 std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario scenario,
                                                  const std::string& calibration_pin,
-                                                 Diagnostics& diags);
+                                                 Diagnostics& diags,
+                                                 Bytes min_headroom = bytes(0));
 
 }  // namespace gpumem::cli
 

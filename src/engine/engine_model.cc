@@ -30,6 +30,19 @@ std::string engine_names() {
   return out;
 }
 
+const FlagSpec* EngineModel::flag_spec(std::string_view flag) const {
+  Result<const FlagSpec*> spec = match_flag(canonical_flag(flag), flags(), title());
+  return spec.ok() ? *spec : nullptr;
+}
+
+const EngineArg* EngineModel::scenario_arg(const Scenario& scenario, std::string_view name) const {
+  for (const EngineArg& a : scenario.engine.args) {
+    const FlagSpec* spec = flag_spec(a.flag);
+    if (spec != nullptr && spec->name == name) return &a;
+  }
+  return nullptr;
+}
+
 const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags) {
   if (const EngineModel* e = find_engine(scenario.engine.name)) return e;
   std::vector<std::string> names;

@@ -45,12 +45,19 @@ struct LaunchForm {
 
 // A lever the fit advice may move to make a start-up fit.
 struct FitKnob {
-  enum class Kind { kMemoryFraction, kGraphSize, kMaxLength };
+  enum class Kind {
+    kMemoryFraction,  // the nearest fraction, in steps of 0.01
+    kCount,           // the largest integer below the current one (graph sizes, sequences)
+    kMaxLength,       // the longest request length below the current one, in steps of 1,024
+    kSwitch,          // one other value (a bare boolean flag, a smaller KV dtype)
+  };
   Kind kind = Kind::kMemoryFraction;
   std::string flag;                   // as the engine spells it: "--mem-fraction-static"
   std::string current_fact;           // id of the ledger fact holding its value in this start-up
   int max_percent = 99;               // kMemoryFraction: the largest value the engine accepts, in %
-  std::vector<std::string> replaces;  // kGraphSize: flags a new size makes obsolete
+  std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
+  std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
+  std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
 };
 
 // A scenario's start-up as its engine plans it.
@@ -96,6 +103,12 @@ class EngineModel {
   virtual int gpus_used(const ScenarioEngine& engine) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
+  // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);
+  // null when it denotes none, or several.
+  const FlagSpec* flag_spec(std::string_view flag) const;
+  // The scenario's argument for the flag the table spells `name`, however it was written;
+  // null when the scenario does not give it.
+  const EngineArg* scenario_arg(const Scenario& scenario, std::string_view name) const;
   // The engine-neutral figures of a ledger this engine produced.
   KeyFigures key_figures(const Ledger& ledger) const { return gpumem::key_figures(ledger); }
 };

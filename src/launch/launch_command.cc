@@ -246,6 +246,17 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
   return out;
 }
 
+namespace {
+
+// A boolean switched on is written bare ("--enforce-eager"), as users type it.
+void append_flag(std::vector<std::string>& out, std::string_view flag, std::string_view value,
+                 const FlagSpec* spec) {
+  out.emplace_back(flag);
+  if (spec == nullptr || spec->type != FlagType::kBool || value != "true") out.emplace_back(value);
+}
+
+}  // namespace
+
 std::string launch_with_flag(std::span<const std::string> argv, std::string_view flag,
                              std::string_view value, std::span<const std::string> removed) {
   Diagnostics ignored;
@@ -274,18 +285,14 @@ std::string launch_with_flag(std::span<const std::string> argv, std::string_view
         if (s->type != FlagType::kIntList) break;
       }
       if (s == target && !replaced) {
-        out.emplace_back(flag);
-        out.emplace_back(value);
+        append_flag(out, flag, value, target);
         replaced = true;
       }
       continue;
     }
     out.push_back(argv[i]);
   }
-  if (!replaced) {
-    out.emplace_back(flag);
-    out.emplace_back(value);
-  }
+  if (!replaced) append_flag(out, flag, value, target);
   std::string text;
   for (const std::string& t : out) {
     const bool plain =

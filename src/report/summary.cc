@@ -32,7 +32,11 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
                   l.calibrated ? "calibrated: " + l.calibration
                                : "not calibrated: published figures only, "
                                  "predictions may be off by hundreds of MiB");
-  if (k.fits) {
+  if (k.fits && l.fit_advice && l.fit_advice->min_headroom.value() > 0) {
+    // It completes, but keeps less free than --min-headroom asked for (why advice exists).
+    out += "STARTS, BUT WITH LESS HEADROOM THAN ASKED\n";
+    out += "  asked for " + format_mib(l.fit_advice->min_headroom) + " free at every step\n";
+  } else if (k.fits) {
     out += "STARTS\n";
   } else {
     out += "DOES NOT START\n";
@@ -51,6 +55,10 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
   if (k.kv_tokens) {
     out += fmt::format("  KV cache        {} tokens", format_count(*k.kv_tokens));
     if (k.kv_bytes) out += " (" + format_mib(*k.kv_bytes) + " per GPU)";
+    if (k.replicas > 1 && k.kv_tokens_total) {
+      out += fmt::format(" per replica; {} in all over {} data-parallel replicas",
+                         format_count(*k.kv_tokens_total), k.replicas);
+    }
     out += "\n";
   }
   if (k.max_concurrency) {
@@ -61,6 +69,7 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
     }
     if (k.max_running_requests) {
       out += "; " + format_count(*k.max_running_requests) + " running at most";
+      if (k.replicas > 1) out += " per replica";
     }
     out += "\n";
   }
@@ -83,8 +92,12 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
   if (!fixes.empty()) {
     out += "  would start with (each alone, simulated):\n";
     for (const std::string& f : fixes) out += "    " + f + "\n";
-  } else if (!k.fits && l.fit_advice) {
-    out += "  no single flag of the fit advice makes it start\n";
+  } else if (l.fit_advice) {
+    out += "  no single flag of the fit advice makes it start";
+    if (l.fit_advice->min_headroom.value() > 0) {
+      out += " with " + format_mib(l.fit_advice->min_headroom) + " free";
+    }
+    out += "\n";
   }
   return out;
 }

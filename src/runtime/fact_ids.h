@@ -43,6 +43,10 @@ inline constexpr std::string_view kMaxCudagraphCaptureSize = "max_cudagraph_capt
 inline constexpr std::string_view kMaxModelLen = "max_model_len";
 inline constexpr std::string_view kContextLen = "context_len";
 inline constexpr std::string_view kMaxNumSeqs = "max_num_seqs";
+inline constexpr std::string_view kMaxNumBatchedTokens = "max_num_batched_tokens";
+// Engines that serve requests independently, each with its own KV cache and request pool
+// (SGLang's --dp-size schedulers, with or without DP attention); 1 when there is one.
+inline constexpr std::string_view kDataParallelReplicas = "data_parallel_replicas";
 
 // A GPU fact with this prefix and a step's name holds how far that step's memory may honestly
 // stray from the prediction (an engine rule that magnifies a driver rounding); `gpumem check`

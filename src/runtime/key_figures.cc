@@ -52,6 +52,11 @@ KeyFigures key_figures(const Ledger& ledger) {
   k.kv_bytes = min_over_gpus<Bytes>(ledger, fact_id::kKvBytes);
   k.max_running_requests = min_over_gpus<std::int64_t>(ledger, fact_id::kMaxRunningRequests);
   k.max_concurrency = min_over_gpus<double>(ledger, fact_id::kMaxConcurrency);
+  if (const Fact* r = ledger.fact(fact_id::kDataParallelReplicas)) {
+    if (const auto* n = std::get_if<std::int64_t>(&r->value)) k.replicas = static_cast<int>(*n);
+  }
+  if (k.kv_tokens) k.kv_tokens_total = *k.kv_tokens * k.replicas;
+  if (k.max_running_requests) k.max_running_requests_total = *k.max_running_requests * k.replicas;
   k.free_before_weights = min_over_gpus<Bytes>(ledger, fact_id::kFreeBeforeWeights);
   k.free_after_weights = min_over_gpus<Bytes>(ledger, fact_id::kFreeAfterWeights);
   const std::vector<Bytes> graphs = per_gpu<Bytes>(ledger, fact_id::kCudaGraphBytes);

@@ -6,7 +6,8 @@
 //
 // Over GPUs: a per-GPU figure is the MIN over the GPUs that have it (the engines themselves
 // size the KV cache by the MIN over ranks), except CUDA-graph memory, the MAX (the GPU that
-// needs most), and weights, which are listed per GPU.
+// needs most), and weights, which are listed per GPU. KV tokens and running requests are a
+// replica's; the totals multiply them by the data-parallel replicas, which serve apart.
 #ifndef GPUMEM_RUNTIME_KEY_FIGURES_H_
 #define GPUMEM_RUNTIME_KEY_FIGURES_H_
 
@@ -32,7 +33,10 @@ struct KeyFigures {
   bool fits = false;
   std::optional<Failure> failure;    // the first GPU that failed on its own
   std::vector<Bytes> weights_bytes;  // per GPU, in rank order (zero where not loaded)
-  std::optional<std::int64_t> kv_tokens;
+  std::optional<std::int64_t> kv_tokens;  // per replica
+  int replicas = 1;                        // data-parallel replicas, each with its own cache
+  std::optional<std::int64_t> kv_tokens_total;             // kv_tokens x replicas
+  std::optional<std::int64_t> max_running_requests_total;  // max_running_requests x replicas
   std::optional<Bytes> kv_bytes;
   std::optional<std::int64_t> max_running_requests;
   std::optional<double> max_concurrency;     // requests of the maximum length at once

@@ -95,6 +95,7 @@ struct FitOption {
 struct FitAdviceRecord {
   std::vector<FitOption> options;
   std::vector<std::string> none_found;  // flags no value of which makes it start
+  Bytes min_headroom = bytes(0);        // what "starts" asked for (--min-headroom)
   friend bool operator==(const FitAdviceRecord&, const FitAdviceRecord&) = default;
 };
 

@@ -151,6 +151,9 @@ Json key_figures_to_json(const KeyFigures& k) {
   j["weights_bytes"] = std::move(weights);
   j["kv_tokens"] = optional_value(k.kv_tokens);
   j["kv_bytes"] = optional_bytes(k.kv_bytes);
+  j["replicas"] = k.replicas;
+  j["kv_tokens_total"] = optional_value(k.kv_tokens_total);
+  j["max_running_requests_total"] = optional_value(k.max_running_requests_total);
   j["max_running_requests"] = optional_value(k.max_running_requests);
   j["max_concurrency"] = optional_value(k.max_concurrency);
   j["free_before_weights_bytes"] = optional_bytes(k.free_before_weights);
@@ -175,6 +178,7 @@ Json fit_advice_to_json(const std::optional<FitAdviceRecord>& advice) {
   }
   j["options"] = std::move(options);
   j["none_found"] = advice->none_found;
+  j["min_headroom_bytes"] = advice->min_headroom.value();
   return j;
 }
 
@@ -240,6 +244,9 @@ Result<Ledger> ledger_from_json(const std::string& file, const std::string& text
                              o.at("instead_of").get<std::string>()});
       }
       a.none_found = j.at("fit_advice").at("none_found").get<std::vector<std::string>>();
+      if (j.at("fit_advice").contains("min_headroom_bytes")) {
+        a.min_headroom = bytes(json_integer<std::int64_t>(j.at("fit_advice").at("min_headroom_bytes"), 0));
+      }
       l.fit_advice = std::move(a);
     }
     for (const Json& gj : j.at("gpus")) {

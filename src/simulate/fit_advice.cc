@@ -8,7 +8,9 @@
 #include <future>
 #include <vector>
 
+#include "core/units.h"
 #include "engine/engine_model.h"
+#include "runtime/key_figures.h"
 
 namespace gpumem {
 namespace {
@@ -31,33 +33,35 @@ Scenario with_flag(const EngineModel& engine, const Scenario& s, const std::stri
   return out;
 }
 
-bool fits(const Scenario& s, const SimulationInputs& inputs) {
+bool fits(const Scenario& s, const SimulationInputs& inputs, Bytes min_headroom) {
   Diagnostics diags;
   std::optional<Ledger> l = simulate_scenario(s, inputs, diags);
-  return l && diags.empty() && l->fits();
+  return l && diags.empty() && starts_safely(*l, min_headroom);
 }
 
 // The nearest fraction, in steps of 0.01, that makes the scenario start; ties go up.
 std::optional<double> nearest_fraction(const EngineModel& engine, const Scenario& scenario,
-                                       const SimulationInputs& inputs, const FitKnob& k,
-                                       double current_fraction) {
+                                       const SimulationInputs& inputs, Bytes min_headroom,
+                                       const FitKnob& k, double current_fraction) {
   const int current = static_cast<int>(std::lround(current_fraction * 100));
   for (int delta = 1; delta < 100; ++delta) {
     for (int sign : {+1, -1}) {
       const int candidate = current + sign * delta;
       if (candidate < 5 || candidate > k.max_percent) continue;
       const std::string value = fmt::format("{:.2f}", candidate / 100.0);
-      if (fits(with_flag(engine, scenario, k.flag, value), inputs)) return candidate / 100.0;
+      if (fits(with_flag(engine, scenario, k.flag, value), inputs, min_headroom)) {
+        return candidate / 100.0;
+      }
     }
   }
   return std::nullopt;
 }
 
-// The largest CUDA-graph size below `current` that makes the scenario start, searched in
-// coarser steps for large sizes.
-std::optional<std::int64_t> largest_graph_size(const EngineModel& engine, const Scenario& scenario,
-                                               const SimulationInputs& inputs, const FitKnob& k,
-                                               std::int64_t current) {
+// The largest count below `current` that makes the scenario start, searched in coarser
+// steps for large counts.
+std::optional<std::int64_t> largest_count(const EngineModel& engine, const Scenario& scenario,
+                                          const SimulationInputs& inputs, Bytes min_headroom,
+                                          const FitKnob& k, std::int64_t current) {
   for (std::int64_t bs = current - 1; bs >= 1; --bs) {
     Scenario s = with_flag(engine, scenario, k.flag, std::to_string(bs));
     std::erase_if(s.engine.args, [&](const EngineArg& a) {
@@ -66,7 +70,7 @@ std::optional<std::int64_t> largest_graph_size(const EngineModel& engine, const 
       }
       return false;
     });
-    if (fits(s, inputs)) return bs;
+    if (fits(s, inputs, min_headroom)) return bs;
     bs = bs > 8 ? bs - bs / 8 : bs;
   }
   return std::nullopt;
@@ -75,15 +79,16 @@ std::optional<std::int64_t> largest_graph_size(const EngineModel& engine, const 
 // The longest request length below `current`, in steps of 1,024 tokens, that makes the
 // scenario start: a binary search (a shorter maximum never needs more memory).
 std::optional<std::int64_t> longest_length(const EngineModel& engine, const Scenario& scenario,
-                                           const SimulationInputs& inputs, const FitKnob& k,
-                                           std::int64_t current) {
+                                           const SimulationInputs& inputs, Bytes min_headroom,
+                                           const FitKnob& k, std::int64_t current) {
   constexpr std::int64_t kStep = 1024;
   std::int64_t low = 1;                       // in steps of kStep
   std::int64_t high = (current - 1) / kStep;  // candidates are 1..high steps
   std::optional<std::int64_t> best;
   while (low <= high) {
     const std::int64_t mid = (low + high) / 2;
-    if (fits(with_flag(engine, scenario, k.flag, std::to_string(mid * kStep)), inputs)) {
+    if (fits(with_flag(engine, scenario, k.flag, std::to_string(mid * kStep)), inputs,
+             min_headroom)) {
       best = mid * kStep;
       low = mid + 1;
     } else {
@@ -96,13 +101,14 @@ std::optional<std::int64_t> longest_length(const EngineModel& engine, const Scen
 }  // namespace
 
 FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& inputs,
-                         const Ledger& ledger) {
+                         const Ledger& ledger, Bytes min_headroom) {
   FitAdviceRecord advice;
+  advice.min_headroom = min_headroom;
   Diagnostics ignored;
   const EngineModel* engine = engine_of(scenario, ignored);
   if (engine == nullptr) return advice;
-  // The searches are independent: the graph size is searched on a second thread, so a
-  // scenario that does not start is advised in the time of the longer search.
+  // The searches are independent: the counts are searched on threads of their own, so a
+  // scenario that does not start is advised in the time of the longest search.
   struct Search {
     const FitKnob* knob;
     std::string current;
@@ -111,35 +117,43 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
   const std::vector<FitKnob> knobs = engine->fit_knobs(scenario);
   std::vector<Search> searches;
   for (const FitKnob& k : knobs) {
+    if (k.kind == FitKnob::Kind::kSwitch) {
+      Search s{&k, k.instead_of, {}};
+      s.found = std::async(std::launch::deferred, [&]() -> std::optional<std::string> {
+        if (!fits(with_flag(*engine, scenario, k.flag, k.value), inputs, min_headroom)) {
+          return std::nullopt;
+        }
+        return k.value;
+      });
+      searches.push_back(std::move(s));
+      continue;
+    }
     const Fact* f = ledger.fact(k.current_fact);
     if (f == nullptr) continue;
     Search s{&k, "", {}};
-    if (k.kind == FitKnob::Kind::kMaxLength) {
-      const std::int64_t current = std::get<std::int64_t>(f->value);
-      s.current = std::to_string(current);
-      s.found = std::async(std::launch::deferred, [&, current]() -> std::optional<std::string> {
-        const std::optional<std::int64_t> len =
-            longest_length(*engine, scenario, inputs, k, current);
-        if (!len) return std::nullopt;
-        return std::to_string(*len);
-      });
-    } else if (k.kind == FitKnob::Kind::kGraphSize) {
-      const std::int64_t current = std::get<std::int64_t>(f->value);
-      s.current = std::to_string(current);
-      s.found = std::async(std::launch::async, [&, current]() -> std::optional<std::string> {
-        const std::optional<std::int64_t> bs =
-            largest_graph_size(*engine, scenario, inputs, k, current);
-        if (!bs) return std::nullopt;
-        return std::to_string(*bs);
-      });
-    } else {
+    if (k.kind == FitKnob::Kind::kMemoryFraction) {
       const double current = std::get<double>(f->value);
       s.current = fmt::format("{:.3f}", current);
       s.found = std::async(std::launch::deferred, [&, current]() -> std::optional<std::string> {
-        const std::optional<double> v = nearest_fraction(*engine, scenario, inputs, k, current);
+        const std::optional<double> v =
+            nearest_fraction(*engine, scenario, inputs, min_headroom, k, current);
         if (!v) return std::nullopt;
         return fmt::format("{:.2f}", *v);
       });
+    } else {
+      const std::int64_t current = std::get<std::int64_t>(f->value);
+      s.current = std::to_string(current);
+      const bool length = k.kind == FitKnob::Kind::kMaxLength;
+      s.found = std::async(length ? std::launch::deferred : std::launch::async,
+                           [&, current, length]() -> std::optional<std::string> {
+                             const std::optional<std::int64_t> n =
+                                 length ? longest_length(*engine, scenario, inputs, min_headroom,
+                                                         k, current)
+                                        : largest_count(*engine, scenario, inputs, min_headroom,
+                                                        k, current);
+                             if (!n) return std::nullopt;
+                             return std::to_string(*n);
+                           });
     }
     searches.push_back(std::move(s));
   }
@@ -153,11 +167,29 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
   return advice;
 }
 
+bool starts_safely(const Ledger& ledger, Bytes min_headroom) {
+  if (!ledger.fits()) return false;
+  if (min_headroom.value() <= 0) return true;
+  const std::optional<Bytes> headroom = key_figures(ledger).min_headroom;
+  return headroom && *headroom >= min_headroom;
+}
+
 namespace {
 
+// "--enforce-eager" for a bare boolean switched on, "--kv-cache-dtype fp8" otherwise.
+std::string switched(const std::string& flag, const std::string& value) {
+  return value == "true" ? flag : flag + " " + value;
+}
+
 std::string nothing_found(const FitKnob& k) {
-  if (k.kind == FitKnob::Kind::kMemoryFraction) {
-    return fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0);
+  switch (k.kind) {
+    case FitKnob::Kind::kMemoryFraction:
+      return fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0);
+    case FitKnob::Kind::kSwitch:
+      return "  not " + switched(k.flag, k.value) + " either\n";
+    case FitKnob::Kind::kCount:
+    case FitKnob::Kind::kMaxLength:
+      break;
   }
   return "  no smaller " + k.flag + "\n";
 }
@@ -169,11 +201,15 @@ std::string advise_fit(const FitAdviceRecord& advice, const Scenario& scenario) 
   const EngineModel* engine = engine_of(scenario, ignored);
   if (engine == nullptr) return "";
   std::string out = "\nwhat would make it start (each alone, simulated):\n";
+  if (advice.min_headroom.value() > 0) {
+    out = "\nwhat would make it start with " + format_mib(advice.min_headroom) +
+          " of headroom (each alone, simulated):\n";
+  }
   for (const FitKnob& k : engine->fit_knobs(scenario)) {
     bool said = false;
     for (const FitOption& o : advice.options) {
       if (o.flag != k.flag) continue;
-      out += fmt::format("  {} {} (instead of {})\n", o.flag, o.value, o.instead_of);
+      out += fmt::format("  {} (instead of {})\n", switched(o.flag, o.value), o.instead_of);
       said = true;
     }
     for (const std::string& f : advice.none_found) {

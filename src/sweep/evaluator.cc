@@ -25,7 +25,7 @@ PointResult PointEvaluator::evaluate(size_t point) {
     for (const Diagnostic& d : diags.errors()) reason += (reason.empty() ? "" : "; ") + d.message;
     return invalid_point(reason);
   }
-  return summarize(*ledger);
+  return summarize(*ledger, inputs_.min_headroom);
 }
 
 }  // namespace gpumem::sweep

@@ -28,6 +28,8 @@ struct SweepInputs {
   std::vector<std::pair<std::string, SimulationConstants>> constants;
   // Shared by every point (weight lists, weight loads); null: each point builds its own.
   SimulationCache* cache = nullptr;
+  // A point that completes with less free at its tightest step is kTight, not kFits.
+  Bytes min_headroom = bytes(0);
 
   // REQUIRES: `gpu` names (or aliases) a GPU type whose constants are present.
   const SimulationConstants& constants_for(const std::string& gpu) const;

@@ -4,10 +4,16 @@
 
 namespace gpumem::sweep {
 
-PointResult summarize(const Ledger& ledger) {
+PointResult summarize(const Ledger& ledger, Bytes min_headroom) {
   const KeyFigures k = key_figures(ledger);
   PointResult r;
-  r.status = k.fits ? PointStatus::kFits : PointStatus::kFails;
+  if (!k.fits) {
+    r.status = PointStatus::kFails;
+  } else if (k.min_headroom && *k.min_headroom < min_headroom) {
+    r.status = PointStatus::kTight;
+  } else {
+    r.status = PointStatus::kFits;
+  }
   if (k.failure) {
     r.failed_step = k.failure->step;
     r.failed_gpu = k.failure->gpu;
@@ -15,8 +21,11 @@ PointResult summarize(const Ledger& ledger) {
     r.reason = k.failure->message;
   }
   r.kv_tokens = k.kv_tokens;
+  r.kv_tokens_total = k.kv_tokens_total;
   r.max_running_requests = k.max_running_requests;
+  r.replicas = k.replicas;
   r.min_headroom = k.min_headroom;
+  if (ledger.calibrated) r.calibration = ledger.calibration;
   return r;
 }
 

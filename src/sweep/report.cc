@@ -2,24 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 namespace gpumem::sweep {
 namespace {
 
-constexpr std::string_view kColumns[] = {"kv_tokens", "max_running_requests", "min_headroom"};
-
-std::optional<std::int64_t> column_value(const PointResult& r, std::string_view column) {
-  if (column == "kv_tokens") return r.kv_tokens;
-  if (column == "max_running_requests") return r.max_running_requests;
-  if (r.min_headroom) return r.min_headroom->value();
-  return std::nullopt;
-}
+constexpr std::string_view kNotCalibrated =
+    "not calibrated: published figures only, predictions may be off by hundreds of MiB";
 
 std::string_view status_name(PointStatus s) {
   switch (s) {
     case PointStatus::kFits:
       return "yes";
+    case PointStatus::kTight:
+      return "tight";
     case PointStatus::kFails:
       return "no";
     case PointStatus::kInvalid:
@@ -55,11 +53,29 @@ size_t count_fitting(const std::vector<PointResult>& results) {
 std::string summary_line(const SweepReport& report) {
   const size_t total = report.results->size();
   const size_t fitting = count_fitting(*report.results);
+  const std::string safely =
+      report.min_headroom.value() > 0
+          ? " with " + format_mib(report.min_headroom) + " free at every step"
+          : "";
   if (!report.best_by.empty()) {
-    return fmt::format("best by {} among the {} of {} points that start", report.best_by, fitting,
-                       total);
+    return fmt::format("{} among the {} of {} points that start{}", report.best_by, fitting,
+                       total, safely);
   }
-  return fmt::format("{} points, {} start", total, fitting);
+  return fmt::format("{} points, {} start{}", total, fitting, safely);
+}
+
+// The calibrations the points stand on, and the GPUs without one, each once.
+std::vector<std::string> calibration_lines(const SweepReport& report) {
+  std::vector<std::string> lines;
+  const auto add = [&lines](std::string line) {
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  };
+  for (size_t p : report.rows) {
+    const PointResult& r = (*report.results)[p];
+    if (r.status == PointStatus::kInvalid) continue;
+    add(r.calibration.empty() ? std::string(kNotCalibrated) : "predicted with " + r.calibration);
+  }
+  return lines;
 }
 
 std::string csv_field(const std::string& s) {
@@ -71,37 +87,12 @@ std::string csv_field(const std::string& s) {
 
 }  // namespace
 
-std::span<const std::string_view> best_columns() { return kColumns; }
-
-std::optional<std::string_view> best_column(std::string_view name) {
-  if (name == "tokens") return kColumns[0];
-  if (name == "requests") return kColumns[1];
-  if (name == "headroom") return kColumns[2];
-  for (std::string_view c : kColumns) {
-    if (c == name) return c;
-  }
-  return std::nullopt;
-}
-
-std::optional<size_t> best_point(const std::vector<PointResult>& results, std::string_view column) {
-  std::optional<size_t> best;
-  std::int64_t best_value = 0;
-  for (size_t p = 0; p < results.size(); ++p) {
-    if (results[p].status != PointStatus::kFits) continue;
-    const std::optional<std::int64_t> v = column_value(results[p], column);
-    if (v && (!best || *v > best_value)) {
-      best = p;
-      best_value = *v;
-    }
-  }
-  return best;
-}
-
 std::string render_sweep_table(const SweepReport& report) {
   const Grid& grid = *report.grid;
   std::vector<std::string> header;
   for (const Axis& a : grid.axes()) header.push_back(a.key);
-  for (const char* h : {"fits", "first failure", "kv tokens", "max running", "min headroom"}) {
+  for (const char* h :
+       {"fits", "first failure", "kv tokens", "total kv tokens", "max running", "min headroom"}) {
     header.emplace_back(h);
   }
   const size_t axes = grid.axes().size();
@@ -113,6 +104,7 @@ std::string render_sweep_table(const SweepReport& report) {
     row.emplace_back(status_name(r.status));
     row.push_back(failure(r));
     row.push_back(optional_count(r.kv_tokens));
+    row.push_back(optional_count(r.kv_tokens_total));
     row.push_back(optional_count(r.max_running_requests));
     row.push_back(r.min_headroom ? format_mib(*r.min_headroom) : "-");
     row.push_back(note(r));
@@ -137,7 +129,9 @@ std::string render_sweep_table(const SweepReport& report) {
   };
   std::vector<std::string> head = header;
   head.emplace_back("note");
-  std::string out = fmt::format("scenario  {}: {}\n\n", report.scenario, summary_line(report));
+  std::string out = fmt::format("scenario  {}: {}\n", report.scenario, summary_line(report));
+  for (const std::string& c : calibration_lines(report)) out += "          " + c + "\n";
+  out += "\n";
   out += line(head);
   for (const auto& row : cells) out += line(row);
   return out;
@@ -147,16 +141,25 @@ std::string render_sweep_csv(const SweepReport& report) {
   const Grid& grid = *report.grid;
   std::string out;
   for (const Axis& a : grid.axes()) out += csv_field(a.key) + ",";
-  out += "fits,failed_step,failed_gpu,kv_tokens,max_running_requests,min_headroom_bytes,note\n";
+  out +=
+      "fits,failed_step,failed_gpu,kv_tokens,kv_tokens_total,replicas,max_running_requests,"
+      "min_headroom_bytes,calibration,note\n";
   for (size_t p : report.rows) {
     const PointResult& r = (*report.results)[p];
     for (size_t a = 0; a < grid.axes().size(); ++a) out += csv_field(grid.value(p, a)) + ",";
     const bool fails = r.status == PointStatus::kFails;
-    out += fmt::format(
-        "{},{},{},{},{},{},{}\n", status_name(r.status), fails ? r.failed_step : "",
-        fails ? std::to_string(r.failed_gpu) : "", r.kv_tokens ? std::to_string(*r.kv_tokens) : "",
-        r.max_running_requests ? std::to_string(*r.max_running_requests) : "",
-        r.min_headroom ? std::to_string(r.min_headroom->value()) : "", csv_field(note(r)));
+    const auto number = [](const std::optional<std::int64_t>& v) {
+      return v ? std::to_string(*v) : std::string();
+    };
+    const bool simulated = r.status != PointStatus::kInvalid;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", status_name(r.status),
+                       fails ? r.failed_step : "", fails ? std::to_string(r.failed_gpu) : "",
+                       number(r.kv_tokens), number(r.kv_tokens_total),
+                       simulated ? std::to_string(r.replicas) : "",
+                       number(r.max_running_requests),
+                       r.min_headroom ? std::to_string(r.min_headroom->value()) : "",
+                       csv_field(simulated ? (r.calibration.empty() ? "none" : r.calibration) : ""),
+                       csv_field(note(r)));
   }
   return out;
 }
@@ -172,6 +175,8 @@ std::string render_sweep_json(const SweepReport& report) {
   doc["grid_points"] = report.results->size();
   doc["starting_points"] = count_fitting(*report.results);
   if (!report.best_by.empty()) doc["best_by"] = report.best_by;
+  doc["min_headroom_bytes"] = report.min_headroom.value();
+  doc["calibration"] = calibration_lines(report);
   doc["points"] = ordered_json::array();
   for (size_t p : report.rows) {
     const PointResult& r = (*report.results)[p];
@@ -181,6 +186,7 @@ std::string render_sweep_json(const SweepReport& report) {
     for (size_t a = 0; a < grid.axes().size(); ++a) values[grid.axes()[a].key] = grid.value(p, a);
     point["values"] = std::move(values);
     point["status"] = r.status == PointStatus::kFits    ? "fits"
+                      : r.status == PointStatus::kTight ? "tight"
                       : r.status == PointStatus::kFails ? "fails"
                                                         : "invalid";
     if (r.status == PointStatus::kFails) {
@@ -190,6 +196,11 @@ std::string render_sweep_json(const SweepReport& report) {
     }
     if (!r.reason.empty()) point["reason"] = r.reason;
     if (r.kv_tokens) point["kv_tokens"] = *r.kv_tokens;
+    if (r.kv_tokens_total) point["kv_tokens_total"] = *r.kv_tokens_total;
+    if (r.status != PointStatus::kInvalid) {
+      point["replicas"] = r.replicas;
+      point["calibration"] = r.calibration.empty() ? ordered_json(nullptr) : ordered_json(r.calibration);
+    }
     if (r.max_running_requests) point["max_running_requests"] = *r.max_running_requests;
     if (r.min_headroom) point["min_headroom_bytes"] = r.min_headroom->value();
     doc["points"].push_back(std::move(point));

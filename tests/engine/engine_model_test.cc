@@ -36,7 +36,12 @@ TEST(EngineModels, EachSpellsItsOwnFlags) {
 TEST(EngineModels, FitKnobsFollowTheRelease) {
   const std::vector<FitKnob> old_vllm =
       find_engine("vllm")->fit_knobs(scenario_with("vllm", "0.10.2"));
-  ASSERT_EQ(old_vllm.size(), 3u);
+  std::vector<std::string> flags;
+  for (const FitKnob& k : old_vllm) flags.push_back(k.flag);
+  EXPECT_EQ(flags, (std::vector<std::string>{"--gpu-memory-utilization", "--cuda-graph-sizes",
+                                             "--max-model-len", "--max-num-seqs",
+                                             "--max-num-batched-tokens", "--enforce-eager",
+                                             "--kv-cache-dtype"}));
   EXPECT_EQ(old_vllm[0].flag, "--gpu-memory-utilization");
   EXPECT_EQ(old_vllm[0].max_percent, 100);
   EXPECT_EQ(old_vllm[1].flag, "--cuda-graph-sizes");
@@ -51,6 +56,9 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(sglang[0].current_fact, "mem_fraction_static");
   EXPECT_EQ(sglang[1].flag, "--cuda-graph-max-bs");
   EXPECT_EQ(sglang[2].flag, "--context-length");
+  EXPECT_EQ(sglang[3].flag, "--disable-cuda-graph");
+  EXPECT_EQ(sglang[3].kind, FitKnob::Kind::kSwitch);
+  EXPECT_EQ(sglang[4].value, "fp8_e4m3");
   EXPECT_EQ(old_vllm[2].flag, "--max-model-len");
   EXPECT_EQ(old_vllm[2].kind, FitKnob::Kind::kMaxLength);
 }

@@ -282,14 +282,21 @@ TEST(VllmFitAdvice, AdvisesTheUtilization) {
   const FitAdviceRecord advice = find_fit(*s, inputs, l);
   EXPECT_EQ(advice.options,
             (std::vector<FitOption>{{"--gpu-memory-utilization", "0.85", "0.920"}}));
-  // A budget above free memory: no graph size or request length changes that.
+  // A budget above free memory: no graph size, length, batch, eager mode or KV dtype
+  // changes that.
   EXPECT_EQ(advice.none_found,
-            (std::vector<std::string>{"--max-cudagraph-capture-size", "--max-model-len"}));
+            (std::vector<std::string>{"--max-cudagraph-capture-size", "--max-model-len",
+                                      "--max-num-seqs", "--max-num-batched-tokens",
+                                      "--enforce-eager", "--kv-cache-dtype"}));
   EXPECT_EQ(advise_fit(advice, *s),
             "\nwhat would make it start (each alone, simulated):\n"
             "  --gpu-memory-utilization 0.85 (instead of 0.920)\n"
             "  no smaller --max-cudagraph-capture-size\n"
-            "  no smaller --max-model-len\n");
+            "  no smaller --max-model-len\n"
+            "  no smaller --max-num-seqs\n"
+            "  no smaller --max-num-batched-tokens\n"
+            "  not --enforce-eager either\n"
+            "  not --kv-cache-dtype fp8 either\n");
 }
 
 std::string first_error(const std::string& text) {

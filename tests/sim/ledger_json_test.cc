@@ -95,9 +95,9 @@ TEST(LedgerJson, RejectsAGpuIndexThatIsNotACount) {
   ASSERT_FALSE(r.ok());
   // The place is the value's line and column in the file.
   const SourceLoc at = location_of_pointer("l.json", text, "/gpus/0/gpu");
-  EXPECT_EQ(at.line, 41);
+  EXPECT_EQ(at.line, 44);
   EXPECT_EQ(r.status().message(),
-            "l.json:41:11: malformed ledger JSON: expected an integer from 0 "
+            "l.json:44:11: malformed ledger JSON: expected an integer from 0 "
             "to 2147483647, got 1e+300");
 }
 

@@ -82,6 +82,11 @@ PointResult simulate_text(const std::string& text, const std::string& gpu) {
       r.min_headroom = r.min_headroom ? std::min(*r.min_headroom, free) : free;
     }
   }
+  if (const Fact* f = ledger->fact("data_parallel_replicas")) {
+    r.replicas = static_cast<int>(std::get<std::int64_t>(f->value));
+  }
+  if (r.kv_tokens) r.kv_tokens_total = *r.kv_tokens * r.replicas;
+  if (ledger->calibrated) r.calibration = ledger->calibration;
   return r;
 }
 

@@ -39,6 +39,10 @@ class Startup final : public PlannedStartup {
                        " MiB of " + std::to_string(p_.gpu.memory_total / mib(1)) + " MiB)"});
     }
     f.push_back({"chunked_prefill_size", "chunked_prefill_size", a.chunked_prefill_size});
+    // One scheduler, with its own token pool, per --dp-size rank: replicas without DP
+    // attention, attention groups with it (sglang v0.5.9 data_parallel_controller.py).
+    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel schedulers",
+                 static_cast<std::int64_t>(p_.flags.dp_size)});
     f.push_back({std::string(fact_id::kCudaGraphMaxBs), "cuda_graph_max_bs", a.cuda_graph_max_bs});
     f.push_back({std::string(fact_id::kContextLen), "context_len", p_.facts.context_len});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
@@ -72,21 +76,28 @@ class Model final : public EngineModel {
   void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
     (void)read_environment(engine, diags);
   }
-  std::vector<FitKnob> fit_knobs(const Scenario&) const override {
+  std::vector<FitKnob> fit_knobs(const Scenario& scenario) const override {
     // sglang v0.5.9 server_args.py: --mem-fraction-static in (0, 1); --cuda-graph-max-bs
-    // replaces an explicit --cuda-graph-bs list.
-    return {
-        {FitKnob::Kind::kMemoryFraction,
-         "--mem-fraction-static",
-         std::string(fact_id::kMemFractionStatic),
-         99,
-         {}},
-        {FitKnob::Kind::kGraphSize,
-         "--cuda-graph-max-bs",
-         std::string(fact_id::kCudaGraphMaxBs),
-         0,
+    // replaces an explicit --cuda-graph-bs list; --context-length caps a request, and with it
+    // the request pool's rows (model_runner.py init_memory_pool).
+    std::vector<FitKnob> knobs = {
+        {FitKnob::Kind::kMemoryFraction, "--mem-fraction-static",
+         std::string(fact_id::kMemFractionStatic), 99},
+        {FitKnob::Kind::kCount, "--cuda-graph-max-bs", std::string(fact_id::kCudaGraphMaxBs), 0,
          {"--cuda-graph-bs"}},
-        {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen), 0, {}}};
+        {FitKnob::Kind::kMaxLength, "--context-length", std::string(fact_id::kContextLen)}};
+    // server_args.py: --disable-cuda-graph skips the capture and its memory.
+    const EngineArg* no_graphs = scenario_arg(scenario, "--disable-cuda-graph");
+    if (no_graphs == nullptr || no_graphs->values != std::vector<std::string>{"true"}) {
+      knobs.push_back({FitKnob::Kind::kSwitch, "--disable-cuda-graph", "", 0, {}, "true", "off"});
+    }
+    // model_runner.py configure_kv_cache_dtype: fp8_e4m3 halves a 16-bit KV cell.
+    const EngineArg* kv = scenario_arg(scenario, "--kv-cache-dtype");
+    if (kv == nullptr || kv->values == std::vector<std::string>{"auto"}) {
+      knobs.push_back(
+          {FitKnob::Kind::kSwitch, "--kv-cache-dtype", "", 0, {}, "fp8_e4m3", "auto"});
+    }
+    return knobs;
   }
   std::vector<LaunchForm> launch_forms() const override {
     // sglang v0.5.9 launch_server.py (python -m sglang.launch_server) and the `sglang serve`

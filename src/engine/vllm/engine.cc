@@ -33,7 +33,10 @@ class Startup final : public PlannedStartup {
                  a.gpu_memory_utilization});
     f.push_back({std::string(fact_id::kMaxModelLen), "max_model_len", a.max_model_len});
     f.push_back({std::string(fact_id::kMaxNumSeqs), "max_num_seqs", a.max_num_seqs});
-    f.push_back({"max_num_batched_tokens", "max_num_batched_tokens", a.max_num_batched_tokens});
+    // --data-parallel-size above 1 is refused (plan): one engine core.
+    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel replicas",
+                 std::int64_t{1}});
+    f.push_back({std::string(fact_id::kMaxNumBatchedTokens), "max_num_batched_tokens", a.max_num_batched_tokens});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
     f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
     f.push_back({"block_size", "block_size", p_.facts.block_size});
@@ -89,24 +92,35 @@ class Model final : public EngineModel {
     // vllm config/cache.py: gpu_memory_utilization in (0, 1]. PR #26016 (v0.11.1):
     // --max-cudagraph-capture-size replaces the capture-size lists; before it, the list
     // --cuda-graph-sizes was the knob.
-    FitKnob fraction{FitKnob::Kind::kMemoryFraction,
-                     "--gpu-memory-utilization",
-                     std::string(fact_id::kGpuMemoryUtilization),
-                     100,
-                     {}};
-    FitKnob graphs{FitKnob::Kind::kGraphSize,
-                   "--cuda-graph-sizes",
-                   std::string(fact_id::kMaxCudagraphCaptureSize),
-                   0,
-                   {}};
+    FitKnob fraction{FitKnob::Kind::kMemoryFraction, "--gpu-memory-utilization",
+                     std::string(fact_id::kGpuMemoryUtilization), 100};
+    FitKnob graphs{FitKnob::Kind::kCount, "--cuda-graph-sizes",
+                   std::string(fact_id::kMaxCudagraphCaptureSize)};
     const std::optional<Version> v = parse_version(scenario.engine.version);
     if (v && rules_for(*v).two_step_capture_sizes) {
       graphs.flag = "--max-cudagraph-capture-size";
       graphs.replaces = {"--cudagraph-capture-sizes", "--cuda-graph-sizes"};
     }
-    const FitKnob length{
-        FitKnob::Kind::kMaxLength, "--max-model-len", std::string(fact_id::kMaxModelLen), 0, {}};
-    return {fraction, graphs, length};
+    std::vector<FitKnob> knobs = {
+        fraction, graphs,
+        {FitKnob::Kind::kMaxLength, "--max-model-len", std::string(fact_id::kMaxModelLen)},
+        // config/scheduler.py: max_num_seqs sizes the input batch's persistent buffers, the
+        // dummy sampler run and the default capture sizes; max_num_batched_tokens the
+        // profile run's activation peak (gpu_model_runner.py profile_run).
+        {FitKnob::Kind::kCount, "--max-num-seqs", std::string(fact_id::kMaxNumSeqs)},
+        {FitKnob::Kind::kCount, "--max-num-batched-tokens",
+         std::string(fact_id::kMaxNumBatchedTokens)}};
+    // arg_utils.py: --enforce-eager captures no CUDA graph.
+    const EngineArg* eager = scenario_arg(scenario, "--enforce-eager");
+    if (eager == nullptr || eager->values != std::vector<std::string>{"true"}) {
+      knobs.push_back({FitKnob::Kind::kSwitch, "--enforce-eager", "", 0, {}, "true", "off"});
+    }
+    // cache.py CacheDType: fp8 halves a 16-bit KV cell.
+    const EngineArg* kv = scenario_arg(scenario, "--kv-cache-dtype");
+    if (kv == nullptr || kv->values == std::vector<std::string>{"auto"}) {
+      knobs.push_back({FitKnob::Kind::kSwitch, "--kv-cache-dtype", "", 0, {}, "fp8", "auto"});
+    }
+    return knobs;
   }
   std::vector<LaunchForm> launch_forms() const override {
     // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server

@@ -1,0 +1,116 @@
+// The fit advice over every lever an engine has (simulate/fit_advice.h): each proposal is a
+// simulated start-up that starts, and "starts" may ask for headroom (--min-headroom).
+#include "simulate/fit_advice.h"
+
+#include <gtest/gtest.h>
+
+#include "catalog/scenario.h"
+#include "engine/engine_model.h"
+#include "simulate/simulate.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+namespace {
+
+struct Simulated {
+  Scenario scenario;
+  Ledger ledger;
+};
+
+Simulated simulate_text(const std::string& text) {
+  const TestCatalogs& c = test_catalogs();
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("fit.yaml", text, c.gpus, diags);
+  EXPECT_TRUE(s) << diags.to_string();
+  std::optional<Ledger> l =
+      simulate_scenario(*s, SimulationInputs{c.gpus, c.models, {}}, diags);
+  EXPECT_TRUE(l) << diags.to_string();
+  return {*s, *l};
+}
+
+FitAdviceRecord advise(const Simulated& sim, Bytes min_headroom = bytes(0)) {
+  const TestCatalogs& c = test_catalogs();
+  return find_fit(sim.scenario, SimulationInputs{c.gpus, c.models, {}}, sim.ledger,
+                  min_headroom);
+}
+
+// vLLM 0.10.1, a 14B model over two RTX 4090s at 0.98 utilization: the KV cache takes what
+// the budget leaves and the CUDA graphs of 512 sizes then miss by 1.12 MiB. Fewer graphs,
+// fewer sequences (the capture sizes follow max_num_seqs x 2) or none at all start; an fp8
+// KV cache does not (the cache grows into the same budget), nor a shorter maximum length.
+constexpr const char* kGraphsDoNotFit =
+    "hardware: {gpu: rtx-4090, count: 2}\n"
+    "engine:\n  name: vllm\n  version: 0.10.1\n"
+    "  args: {--tensor-parallel-size: 2, --gpu-memory-utilization: 0.98, "
+    "--max-model-len: 97280}\n"
+    "model: deepseek-r1-distill-qwen-14b\n";
+
+TEST(FitAdvice, EveryVllmLeverIsSimulated) {
+  const Simulated sim = simulate_text(kGraphsDoNotFit);
+  ASSERT_FALSE(sim.ledger.fits());
+  const FitAdviceRecord advice = advise(sim);
+  EXPECT_EQ(advice.options, (std::vector<FitOption>{{"--cuda-graph-sizes", "31", "512"},
+                                                    {"--max-num-seqs", "26", "256"},
+                                                    {"--enforce-eager", "true", "off"}}));
+  EXPECT_EQ(advice.none_found,
+            (std::vector<std::string>{"--gpu-memory-utilization", "--max-model-len",
+                                      "--max-num-batched-tokens", "--kv-cache-dtype"}));
+  EXPECT_EQ(advise_fit(advice, sim.scenario),
+            "\nwhat would make it start (each alone, simulated):\n"
+            "  no --gpu-memory-utilization from 0.05 to 1.00\n"
+            "  --cuda-graph-sizes 31 (instead of 512)\n"
+            "  no smaller --max-model-len\n"
+            "  --max-num-seqs 26 (instead of 256)\n"
+            "  no smaller --max-num-batched-tokens\n"
+            "  --enforce-eager (instead of off)\n"
+            "  not --kv-cache-dtype fp8 either\n");
+}
+
+TEST(FitAdvice, ASwitchAlreadyOnIsNotALever) {
+  std::string text = kGraphsDoNotFit;
+  text.replace(text.find("--max-model-len"), 0, "--enforce-eager: true, ");
+  const Simulated sim = simulate_text(text);
+  for (const FitKnob& k : find_engine("vllm")->fit_knobs(sim.scenario)) {
+    EXPECT_NE(k.flag, "--enforce-eager");
+  }
+}
+
+// With 0.98 utilization vLLM keeps 2.88 MiB free at its tightest step once the graphs fit;
+// asked for a GiB, no single flag gives it (less utilization leaves the 97,280-token request
+// without room).
+TEST(FitAdvice, MinHeadroomDefinesStarting) {
+  std::string text = kGraphsDoNotFit;
+  text.replace(text.find("--max-model-len"), 0, "--cuda-graph-sizes: 31, ");
+  const Simulated sim = simulate_text(text);
+  ASSERT_TRUE(sim.ledger.fits());
+  EXPECT_TRUE(starts_safely(sim.ledger, bytes(0)));
+  EXPECT_TRUE(starts_safely(sim.ledger, mib(2)));
+  EXPECT_FALSE(starts_safely(sim.ledger, mib(3)));
+  const FitAdviceRecord advice = advise(sim, gib(1));
+  EXPECT_EQ(advice.min_headroom, gib(1));
+  EXPECT_TRUE(advice.options.empty());
+  const std::string text_advice = advise_fit(advice, sim.scenario);
+  EXPECT_EQ(text_advice.substr(0, text_advice.find('\n', 1) + 1),
+            "\nwhat would make it start with 1,024.00 MiB of headroom (each alone, simulated):\n");
+}
+
+// SGLang 0.5.18 at --mem-fraction-static 0.95 on one RTX 4090: the attention backend's
+// buffers miss by 313 MiB. A lower fraction or a shorter context (a smaller request pool)
+// start it; the graphs come later, so turning them off does not.
+TEST(FitAdvice, EverySglangLeverIsSimulated) {
+  const Simulated sim = simulate_text(
+      "hardware: {gpu: rtx-4090, count: 1}\n"
+      "engine:\n  name: sglang\n  version: 0.5.18\n"
+      "  args: {--mem-fraction-static: 0.95}\n"
+      "model: llama-3.1-8b-instruct\n");
+  ASSERT_FALSE(sim.ledger.fits());
+  const FitAdviceRecord advice = advise(sim);
+  EXPECT_EQ(advice.options, (std::vector<FitOption>{{"--mem-fraction-static", "0.93", "0.950"},
+                                                    {"--context-length", "74752", "131072"}}));
+  EXPECT_EQ(advice.none_found, (std::vector<std::string>{"--cuda-graph-max-bs",
+                                                         "--disable-cuda-graph",
+                                                         "--kv-cache-dtype"}));
+}
+
+}  // namespace
+}  // namespace gpumem
