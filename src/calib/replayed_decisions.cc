@@ -36,4 +36,9 @@ Scenario with_replayed_decisions(Scenario s, const Trace& trace) {
   return s;
 }
 
+SimulationConstants with_replayed_program(SimulationConstants c, const Trace& trace) {
+  if (trace.ops_format == "gpumem.ops.v1") c.device.pytorch_uses_named = false;
+  return c;
+}
+
 }  // namespace gpumem

@@ -70,6 +70,11 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     }
     if (prov.contains("torch_version"))
       t.torch_version = prov.at("torch_version").get<std::string>();
+    if (t.probe == kTorchProbe) {
+      t.ops_format = j.contains("ops_trace") && j.at("ops_trace").contains("format")
+                         ? j.at("ops_trace").at("format").get<std::string>()
+                         : "gpumem.ops.v1";
+    }
     t.cuda_runtime = json_integer<int>(prov.at("cuda_runtime_version"), 0);
     t.nccl_version = json_integer<int>(prov.at("nccl_version"), 0);
     t.cuda_total = bytes(json_integer<std::int64_t>(device.at("total_global_mem"), 0));

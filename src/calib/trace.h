@@ -45,6 +45,9 @@ struct Trace {
   std::string file;
   std::string probe{kRawProbe};
   std::string torch_version;  // the torch probe's PyTorch; empty for gpumem-probe
+  // The torch probe's: the format of the operation trace it replayed ("gpumem.ops.v1" when
+  // the trace does not say: the replays made before gpumem.ops/2); empty for gpumem-probe.
+  std::string ops_format;
   std::string scenario;
   std::string scenario_file;
   int rank = 0;

@@ -5,7 +5,9 @@
 // One probe's traces at a time (--probe): gpumem-probe's raw CUDA process, or the torch
 // probe's PyTorch process, whose fit starts from the raw calibration of the GPU and adds
 // the constants only a PyTorch process has; traces of the other probe are counted and left
-// out.
+// out. --measured NAME=SIZE sets a constant measured apart from the traces (one the traces
+// cannot tell from another: the torch replays create PyTorch's stream pool, ATen module and
+// generator tensors at one step), written to the file as given and not fitted.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -22,6 +24,8 @@
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/file_name.h"
+#include "core/size_parse.h"
+#include "core/spelling.h"
 
 namespace gpumem::cli {
 namespace {
@@ -42,6 +46,7 @@ Command calibrate_command() {
               std::vector<std::string> hold_out;
               std::string report_dir = "reports/calibration";
               std::string probe{kRawProbe};
+              std::vector<std::string> measured;
             };
             auto o = std::make_shared<Options>();
             app.add_option("traces", o->roots, "directories searched for probe traces")->required();
@@ -51,6 +56,8 @@ Command calibrate_command() {
                 ->capture_default_str();
             app.add_option("--probe", o->probe, "whose traces: gpumem-probe or torch")
                 ->capture_default_str();
+            app.add_option("--measured", o->measured,
+                           "NAME=SIZE: a constant measured apart from the traces, not fitted");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
@@ -102,15 +109,38 @@ Command calibrate_command() {
                 }
               }
               if (!diags.empty() || gpu == nullptr) return report_diagnostics(diags);
+              std::map<const Parameter*, Bytes> measured;
+              for (const std::string& m : o->measured) {
+                const size_t eq = m.find('=');
+                const std::string name = m.substr(0, std::min(eq, m.size()));
+                const Parameter* p = find_parameter(name);
+                if (p == nullptr || (p->pytorch_only && !pytorch)) {
+                  const std::vector<std::string> names = parameter_names();
+                  diags.error({"--measured", 0, 0},
+                              "'" + name + "' is no constant of the " + o->probe + " probe" +
+                                  (p == nullptr ? did_you_mean(name, names) : ""));
+                  continue;
+                }
+                Result<Bytes> size = eq == std::string::npos
+                                         ? Result<Bytes>(invalid_input("give NAME=SIZE"))
+                                         : parse_size(m.substr(eq + 1));
+                if (!size.ok()) {
+                  diags.error({"--measured", 0, 0}, m + ": " + size.status().message());
+                  continue;
+                }
+                measured[p] = *size;
+              }
+              if (!diags.empty()) return report_diagnostics(diags);
               std::vector<const Parameter*> params;
               for (const Parameter& p : calibration_parameters()) {
-                if (!p.pytorch_only || pytorch) params.push_back(&p);
+                if ((!p.pytorch_only || pytorch) && !measured.contains(&p)) params.push_back(&p);
               }
               // A PyTorch process runs on the raw one: its fit starts from the GPU's raw
               // calibration, so what its traces cannot show (NCCL on one GPU) stays fitted.
               std::optional<SimulationConstants> start = default_constants(*gpu);
               if (pytorch) start = choose_calibration(*ws, runs.front().scenario, "", diags);
               if (!start) return report_diagnostics(diags);
+              for (const auto& [p, size] : measured) p->set(*start, size);
               const CheckTolerances tolerances;
               Result<FitOutcome> fit =
                   fit_constants(runs, ws->gpus, ws->models, *start, params, tolerances);
@@ -139,7 +169,18 @@ Command calibrate_command() {
               }
               file.provenance.emplace_back("fitted_on", fitted_dirs);
               file.provenance.emplace_back("held_out", held_dirs);
-              file.constants = fit->values;
+              // Every constant of the probe, fitted or measured, in the parameters' order.
+              std::string measured_names;
+              for (const Parameter& p : calibration_parameters()) {
+                if (p.pytorch_only && !pytorch) continue;
+                file.constants.emplace_back(std::string(p.name), p.get(fit->constants));
+                if (measured.contains(&p)) {
+                  measured_names += (measured_names.empty() ? "" : ", ") + std::string(p.name);
+                }
+              }
+              if (!measured_names.empty()) {
+                file.provenance.emplace_back("measured_not_fitted", measured_names);
+              }
               const ErrorSummary fitted = summarize(fit->fitted);
               const ErrorSummary held_out = summarize(fit->held_out);
               file.residuals = {{"fitted", summary_text(fitted)},
@@ -175,7 +216,7 @@ Command calibrate_command() {
                     "`{}`.\n\n- fitted: {}\n- held out: {}\n\n",
                     gpu->name, count, o->output, summary_text(fitted), summary_text(held_out));
                 text += "| constant | value |\n| --- | ---: |\n";
-                for (const auto& [name, value] : fit->values) {
+                for (const auto& [name, value] : file.constants) {
                   text += fmt::format("| {} | {} ({}) |\n", name, format_bytes(value),
                                       format_mib(value));
                 }

@@ -1,5 +1,5 @@
 // `gpumem export-ops SCENARIO -o DIR`: the operation trace of the scenario's start-up
-// program, one file per rank (DIR/ops.rank<R>.json, format "gpumem.ops.v1",
+// program, one file per rank (DIR/ops.rank<R>.json, format "gpumem.ops/2",
 // src/opstrace/README.md), for the torch probe to replay inside a real PyTorch process
 // (src/probe/torch/run_ops.py). The program runs as `gpumem simulate` runs it, with the
 // same calibration.

@@ -1,5 +1,5 @@
 // `gpumem export-ops`: a scenario's start-up program run over recording seams, giving one
-// operation trace per rank (format "gpumem.ops.v1", README.md here) for the torch probe to
+// operation trace per rank (format "gpumem.ops/2", README.md here) for the torch probe to
 // replay inside a real PyTorch process.
 //
 // The program runs exactly as `gpumem simulate` runs it — the simulated GPU and NCCL answer
@@ -22,7 +22,9 @@
 
 namespace gpumem {
 
-inline constexpr char kOpsTraceFormat[] = "gpumem.ops.v1";
+// /2 adds the "torch" operation (Device::use_pytorch_resource); the torch probe's replays
+// of v1 traces ran programs that made no such use.
+inline constexpr char kOpsTraceFormat[] = "gpumem.ops/2";
 
 // What a trace says about its run besides the operations.
 struct OpsTraceHeader {

@@ -1,4 +1,4 @@
-// The operation trace of one rank's start-up program (format "gpumem.ops.v1", README.md
+// The operation trace of one rank's start-up program (format "gpumem.ops/2", README.md
 // here): every step boundary, log line, allocator request and device or communicator call
 // the program made, in order, as JSON arrays the torch probe's runner replays inside a real
 // PyTorch process (src/probe/torch/run_ops.py).

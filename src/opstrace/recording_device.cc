@@ -80,4 +80,9 @@ Status RecordingDevice::load_library(std::string_view library) {
   return inner_.load_library(library);
 }
 
+Status RecordingDevice::use_pytorch_resource(PytorchResource resource) {
+  recorder_.record(json::array({"torch", std::string(pytorch_resource_name(resource))}));
+  return inner_.use_pytorch_resource(resource);
+}
+
 }  // namespace gpumem

@@ -33,6 +33,7 @@ class RecordingDevice final : public Device {
   Status launch_kernels(int count, Bytes bytes_touched) override;
   Result<GraphId> end_graph_capture() override;
   Status load_library(std::string_view library) override;
+  Status use_pytorch_resource(PytorchResource resource) override;
 
  private:
   Device& inner_;

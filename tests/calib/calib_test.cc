@@ -203,7 +203,7 @@ TEST(Fit, RecoversContextAndCublasFromRepeatedRuns) {
 
 // A torch-probe replay of the same start-up (PyTorch 2.11 on an H200): the probe is named,
 // and checked with the PyTorch process's calibration and the replayed program's decisions
-// pinned, every step agrees within 2.07 MiB.
+// pinned, every step agrees within 0.37 MiB.
 TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
   const std::string run = GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/run7";
   Result<std::vector<Trace>> traces = read_trace_dir(run);
@@ -227,14 +227,21 @@ TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
       GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", catalogs().gpus, diags);
   ASSERT_TRUE(file) << diags.to_string();
   EXPECT_EQ(file->probe, "torch");
-  std::optional<Ledger> l = simulate_scenario(
-      s, SimulationInputs{catalogs().gpus, catalogs().models, constants_from(*file, gpu)}, diags);
+  // A replay of a gpumem.ops.v1 trace: the program it ran named no PyTorch resource, so its
+  // simulation makes no named use; the first capture creates both, as the replay did.
+  EXPECT_EQ(t.ops_format, "gpumem.ops.v1");
+  EXPECT_EQ(read_trace_dir(kRun)->front().ops_format, "");
+  const SimulationConstants replayed = with_replayed_program(constants_from(*file, gpu), t);
+  EXPECT_FALSE(replayed.device.pytorch_uses_named);
+  EXPECT_TRUE(constants_from(*file, gpu).device.pytorch_uses_named);
+  std::optional<Ledger> l =
+      simulate_scenario(s, SimulationInputs{catalogs().gpus, catalogs().models, replayed}, diags);
   ASSERT_TRUE(l) << diags.to_string();
   const CheckResult r = check_ledger(*l, *traces, CheckTolerances{});
   EXPECT_TRUE(r.passed());
   EXPECT_EQ(r.compared_steps, 9);
   EXPECT_EQ(r.median_abs_error.value(), 0);
-  EXPECT_EQ(r.max_abs_error.value(), 2'172'141);  // cuda_graphs, 2.07 MiB
+  EXPECT_EQ(r.max_abs_error.value(), 384'636);  // cublas, 0.37 MiB
   EXPECT_EQ(r.probe,
             "torch (PyTorch 2.11.0+cu130, CUDA runtime 13000, NCCL 22809, driver 580.159.04, "
             "NVIDIA H200)");
@@ -303,6 +310,10 @@ TEST(CalibrationFile, RejectsWhatWouldBeSilentlyWrong) {
             "c.yaml:9:3: calibration constant 'pytorch_first_kernel' belongs to a PyTorch "
             "process; only a calibration with 'probe: torch' gives it\n");
   EXPECT_EQ(load_errors("probe: torch\n" + calibration_text("h200-sxm-141gb", "")),
+            "c.yaml:5:3: calibration constant 'pytorch_stream_pool' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
+            "c.yaml:5:3: calibration constant 'pytorch_aten_module' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
             "c.yaml:5:3: calibration constant 'pytorch_first_capture' is missing; a "
             "calibration file gives every constant (gpumem calibrate writes them all)\n"
             "c.yaml:5:3: calibration constant 'pytorch_first_kernel' is missing; a "

@@ -95,7 +95,8 @@ TEST(ExportOps, CountsOfABundledScenarioWithGraphs) {
                                                 {"pool_begin", 36},
                                                 {"pool_create", 1},
                                                 {"pool_end", 36},
-                                                {"step", 9}}));
+                                                {"step", 9},
+                                                {"torch", 2}}));
   EXPECT_EQ(kernels, 28'860);
 }
 

@@ -2,9 +2,9 @@
 """Replays a gpumem operation trace inside a real PyTorch process: the torch probe.
 
 `gpumem export-ops SCENARIO -o DIR` writes, per rank, every step, allocator request, graph
-capture, collective and library load of the scenario's start-up program (format
-"gpumem.ops.v1", src/opstrace/README.md). This runner executes them in a PyTorch process
-on one GPU per rank -- tensors through PyTorch's caching allocator, captures through
+capture, collective, library load and PyTorch-resource use of the scenario's start-up
+program (format "gpumem.ops/2", src/opstrace/README.md). This runner executes them in a
+PyTorch process on one GPU per rank -- tensors through PyTorch's caching allocator, captures through
 torch.cuda.CUDAGraph with private pools, collectives through torch.distributed's NCCL --
 and after every step records cudaMemGetInfo, NVML and the allocator's own numbers in the
 trace format gpumem-probe writes ("gpumem.trace/2", src/probe/README.md), marked
@@ -42,7 +42,9 @@ import socket
 import sys
 import time
 
-OPS_FORMAT = "gpumem.ops.v1"
+# gpumem.ops/2 adds the "torch" operation (the program's first uses of PyTorch's stream pool
+# and ATen module); a v1 trace is a /2 trace without it.
+OPS_FORMATS = ("gpumem.ops/2", "gpumem.ops.v1")
 TRACE_FORMAT = "gpumem.trace/2"
 CATEGORIES = ("context", "communication", "weights", "kv", "graphs", "workspace",
               "activations", "other")
@@ -206,6 +208,7 @@ class Replay:
         self.pool_to_end = None
         self.stream = None
         self.stream_step = None
+        self.aten_used = False
         self.comms = {}        # gpumem communicator index -> torch process group
         self.dist_ready = False
         self.cublas = None
@@ -358,6 +361,28 @@ class Replay:
             raise BadTrace("raw_free of %d, which is no raw allocation" % ident)
         self.driver().free(self.raw.pop(ident)[0])
 
+    def op_torch(self, resource):
+        """The program's use of a resource PyTorch creates once: the stream pool (a side
+        stream, which the first capture then runs on) or the ATen module (a fill kernel on
+        four bytes outside the allocator, so PyTorch's allocator sees nothing)."""
+        torch = self.torch
+        if resource == "stream_pool":
+            if self.stream is None:
+                self.stream = torch.cuda.Stream(self.local)
+                self.stream_step = self.step["name"]
+        elif resource == "aten":
+            if not self.aten_used:
+                ptr = self.driver().alloc(4)
+                raw = type("Raw", (), {"__cuda_array_interface__": {
+                    "shape": (1,), "typestr": "<f4", "data": (ptr, False), "version": 3,
+                    "strides": None}})()
+                torch.as_tensor(raw, device="cuda:%d" % self.local).zero_()
+                torch.cuda.synchronize(self.local)
+                self.driver().free(ptr)
+                self.aten_used = True
+        else:
+            raise BadTrace("torch resource '%s': the runner knows stream_pool and aten" % resource)
+
     def op_library(self, name):
         if name != "cublas":
             raise BadTrace("load_library('%s'): the runner knows cublas" % name)
@@ -473,6 +498,7 @@ class Replay:
             "pool_end": self.op_pool_end,
             "pool_release": self.op_pool_release,
             "capture_begin": self.op_capture_begin,
+            "torch": self.op_torch,
             "capture_end": self.op_capture_end,
             "kernels": lambda count, _bytes: self.op_kernels(count),
             "library": self.op_library,
@@ -540,7 +566,8 @@ class Replay:
             "rank": self.rank, "world_size": self.world, "local_rank": self.local,
             "launcher": self.launcher,
             "interconnect_modelled": t["interconnect_modelled"], "emulated": t["emulated"],
-            "ops_trace": {"file": self.out_name, "calibration": t["calibration"],
+            "ops_trace": {"file": self.out_name, "format": t["format"],
+                          "calibration": t["calibration"],
                           "pytorch_cuda_alloc_conf": t["pytorch_cuda_alloc_conf"],
                           "operations": len(t["ops"])},
             "runner": {"stand_in_kernel": "torch.cuda._sleep(0)",
@@ -561,7 +588,7 @@ ARITY = {"step": 1, "end": 3, "log": 1, "context": 0, "mem_get_info": 1, "alloc"
          "alloc_failed": 2, "free": 1, "empty_cache": 0, "reset_peak": 0, "pool_create": 1,
          "pool_begin": 1, "pool_end": 1, "pool_release": 1, "capture_begin": 0,
          "capture_end": 0, "kernels": 2, "library": 1, "malloc": 3, "raw_free": 1,
-         "comm_create": 2, "all_reduce": 3, "host_min": 0, "host_barrier": 0}
+         "comm_create": 2, "all_reduce": 3, "host_min": 0, "host_barrier": 0, "torch": 1}
 REFUSED = ("malloc_failed", "ipc_export", "ipc_open", "ipc_close", "host_all_gather")
 
 
@@ -591,6 +618,8 @@ def check(trace):
             in_step = False
         elif code != "log" and not in_step:
             problems.append("%s: outside a step" % where)
+        if code == "torch" and args[0] not in ("stream_pool", "aten"):
+            problems.append("%s: unknown PyTorch resource %r" % (where, args[0]))
         if code == "alloc":
             live.add(args[0])
         elif code == "free" and args[0] not in live:
@@ -638,8 +667,9 @@ def main(argv):
         ap.error("give --out DIR, or --check")
     with open(a.ops) as f:
         trace = json.load(f)
-    if trace.get("format") != OPS_FORMAT:
-        print("run_ops: %s is not a %s trace" % (a.ops, OPS_FORMAT), file=sys.stderr)
+    if trace.get("format") not in OPS_FORMATS:
+        print("run_ops: %s is not a %s trace" % (a.ops, " or ".join(OPS_FORMATS)),
+              file=sys.stderr)
         return 2
     if a.check:
         problems = check(trace)
