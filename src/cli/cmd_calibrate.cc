@@ -10,6 +10,7 @@
 // generator tensors at one step), written to the file as given and not fitted.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -102,6 +103,18 @@ Command calibrate_command() {
                 diags.error({}, "no traces of the " + o->probe + " probe found");
                 return report_diagnostics(diags);
               }
+              // A held-out name that matches no trace would leave that scenario in the fit
+              // while the user believes it held out.
+              std::vector<std::string> scenario_names;
+              for (const FitRun& r : runs) scenario_names.push_back(r.scenario.name);
+              for (const std::string& name : held) {
+                if (std::find(scenario_names.begin(), scenario_names.end(), name) ==
+                    scenario_names.end()) {
+                  diags.error({}, "--hold-out '" + name + "' names no scenario of the traces" +
+                                      did_you_mean(name, scenario_names));
+                }
+              }
+              if (!diags.empty()) return report_diagnostics(diags);
               const GpuSpec* gpu = ws->gpus.find(runs.front().scenario.hardware.gpu);
               for (const FitRun& r : runs) {
                 if (ws->gpus.find(r.scenario.hardware.gpu) != gpu) {

@@ -39,7 +39,7 @@ Command scenario_command() {
               std::optional<EngineLaunch> command = read_launch_command(global.launch, diags);
               if (!command) return report_diagnostics(diags);
               std::optional<Scenario> s =
-                  scenario_from_launch(*command, o->launch, ws->gpus, diags);
+                  scenario_from_launch(*command, o->launch, ws->gpus, ws->models, diags);
               if (!s) return report_diagnostics(diags);
               const std::string yaml = launch_scenario_yaml(*s, *command);
               if (o->output.empty()) {

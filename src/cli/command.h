@@ -42,6 +42,7 @@ Command plot_command();
 Command explain_command();
 Command scenario_command();
 Command export_ops_command();
+Command plan_command();
 
 }  // namespace gpumem::cli
 

@@ -20,6 +20,7 @@ const std::vector<Command>& commands() {
       simulate_command(), sweep_command(),   validate_command(),  report_command(),
       diff_command(),     check_command(),   calibrate_command(), catalog_command(),
       plot_command(),     explain_command(), scenario_command(),  export_ops_command(),
+      plan_command(),
   };
   return kCommands;
 }

@@ -22,7 +22,7 @@ std::optional<Scenario> load_scenario_input(const Workspace& ws, const ScenarioI
     }
     std::optional<EngineLaunch> command = read_launch_command(global.launch, diags);
     if (!command) return std::nullopt;
-    return scenario_from_launch(*command, input.launch, ws.gpus, diags);
+    return scenario_from_launch(*command, input.launch, ws.gpus, ws.models, diags);
   }
   if (input.file.empty()) {
     diags.error({},

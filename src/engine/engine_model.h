@@ -15,6 +15,7 @@
 #define GPUMEM_ENGINE_ENGINE_MODEL_H_
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ struct LaunchForm {
   std::string_view subcommand;    // "serve"
   std::string_view module;        // "vllm.entrypoints.openai.api_server"
   bool model_positional = false;  // `vllm serve MODEL`
+  // `--flag.key.sub value` sets one key of a JSON-valued flag, the keys of one flag merged
+  // into one object (vLLM's FlexibleArgumentParser: `-cc.cudagraph_mode=FULL`).
+  bool dotted_json_keys = false;
 };
 
 // A lever the fit advice may move to make a start-up fit.
@@ -58,6 +62,17 @@ struct FitKnob {
   std::vector<std::string> replaces;  // kCount: flags a new value makes obsolete
   std::string value;                  // kSwitch: the value tried ("true" for a bare flag)
   std::string instead_of;             // kSwitch: what the start-up has now ("off", "auto")
+};
+
+// How a model is spread over GPUs: tensor, pipeline and data parallel sizes, and whether a
+// mixture-of-experts model shards its experts over the tensor-parallel GPUs (expert
+// parallelism) instead of slicing each expert.
+struct GpuLayout {
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  bool expert_parallel = false;
+  int gpus() const { return tp * pp * dp; }
 };
 
 // A scenario's start-up as its engine plans it.
@@ -101,6 +116,10 @@ class EngineModel {
   // GPUs a launch with `engine`'s flags occupies (its parallel layout); 0 when they cannot be
   // read (the plan then reports why).
   virtual int gpus_used(const ScenarioEngine& engine) const = 0;
+  // The flags that ask for `layout`, as a launch command writes them; nothing, with the
+  // reason in `not_modelled`, for a layout gpumem does not model for this engine.
+  virtual std::optional<std::vector<std::string>> layout_flags(
+      const GpuLayout& layout, std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
   // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);

@@ -1,5 +1,6 @@
 #include "engine/flag_table.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -158,6 +159,18 @@ Result<const FlagSpec*> match_flag(std::string_view flag, std::span<const FlagSp
                    did_you_mean(flag, names));
 }
 
+std::vector<EngineArg> args_naming(std::span<const EngineArg> args, std::span<const FlagSpec> table,
+                                   std::span<const std::string_view> names) {
+  std::vector<EngineArg> out;
+  for (const EngineArg& a : args) {
+    Result<const FlagSpec*> spec = match_flag(a.flag, table, "");
+    if (spec.ok() && std::find(names.begin(), names.end(), (*spec)->name) != names.end()) {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,
                       std::string_view engine_name, Diagnostics& diags) {
   FlagValues out;
@@ -182,6 +195,14 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
     if (spec->type == FlagType::kBool && !arg.is_list &&
         (arg.values.empty() || (arg.values.size() == 1 && arg.values[0].empty()))) {
       arg.values = {"true"};
+    }
+    // A boolean false or a choice of "auto" leaves the engine as gpumem models it.
+    const bool set = arg.values != std::vector<std::string>{"false"} &&
+                     arg.values != std::vector<std::string>{"auto"};
+    if (!spec->not_modelled.empty() && set) {
+      diags.error(arg.flag_loc,
+                  "'" + arg.flag + "' is not modelled: " + std::string(spec->not_modelled));
+      continue;
     }
     bool duplicate = false;
     for (const FlagValues::Entry& e : out.entries) duplicate = duplicate || e.name == spec->name;

@@ -2,8 +2,10 @@
 //
 // Each engine model declares the flags it knows in a table: name, aliases, value type, and
 // whether the flag changes memory (modelled) or not (accepted so users can paste their real
-// command line, and ignored). A flag not in the table is an error with a did-you-mean; a
-// value of the wrong type is an error at the value's location.
+// command line, and ignored). A flag the engine has whose memory effect gpumem does not model
+// is in the table too, with the reason, and refused naming it: a pasted command is never
+// simulated without one of its flags. A flag not in the table is an error with a
+// did-you-mean; a value of the wrong type is an error at the value's location.
 //
 // Flags are matched as the engines' argparse parsers match them: the name or an alias
 // (`-tp`), else an unambiguous prefix of a long name (`--tensor-parallel` for
@@ -38,6 +40,9 @@ struct FlagSpec {
   // kInt read as vLLM's human_readable_int: "32k" = 32,000, "32K" = 32,768 (vllm
   // engine/arg_utils.py human_readable_int; k m g t decimal, K M G T binary).
   bool human_readable = false;
+  // Non-empty: the engine has the flag and it changes start-up memory in a way gpumem does not
+  // model; set (a boolean true, any other value) it is refused with this reason.
+  std::string_view not_modelled = {};
 };
 
 // Typed values of the flags a scenario gives, keyed by canonical name.
@@ -82,6 +87,11 @@ const FlagSpec* find_flag(std::string_view flag, std::span<const FlagSpec> table
 // ("ambiguous option: --max could match --max-model-len, --max-num-seqs").
 Result<const FlagSpec*> match_flag(std::string_view flag, std::span<const FlagSpec> table,
                                    std::string_view engine_name);
+
+// The args of `args` that `table` matches to a flag named in `names`: a reading of only the
+// flags that set a launch's parallel layout, which a problem in another flag must not hide.
+std::vector<EngineArg> args_naming(std::span<const EngineArg> args, std::span<const FlagSpec> table,
+                                   std::span<const std::string_view> names);
 
 // Reads `args` against `table`; every problem goes to `diags`.
 FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec> table,

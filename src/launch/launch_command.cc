@@ -1,6 +1,9 @@
 #include "launch/launch_command.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
+#include <iterator>
 
 #include "catalog/yaml_reader.h"
 #include "core/atomic_file.h"
@@ -123,6 +126,37 @@ void read_config_file(const std::string& path, const SourceLoc& where, Diagnosti
   }
 }
 
+// The keys `--flag.a.b value` sets, merged into one JSON object per flag as vLLM merges them
+// (vllm v0.21 utils/argparse_utils.py FlexibleArgumentParser.parse_args): a value that reads
+// as JSON is that value, any other its text.
+struct DottedFlag {
+  EngineArg arg;
+  YAML::Node object{YAML::NodeType::Map};
+};
+
+void set_dotted_key(YAML::Node object, std::string_view keys, const std::string& value) {
+  const size_t dot = keys.find('.');
+  const std::string key(keys.substr(0, dot));
+  if (dot == std::string_view::npos) {
+    YAML::Node v;
+    try {
+      v = YAML::Load(value);
+    } catch (const YAML::Exception&) {
+      v = YAML::Node(value);
+    }
+    object[key] = v;
+    return;
+  }
+  if (!object[key].IsMap()) object[key] = YAML::Node(YAML::NodeType::Map);
+  set_dotted_key(object[key], keys.substr(dot + 1), value);
+}
+
+std::string flow_json(const YAML::Node& n) {
+  YAML::Emitter e;
+  e << YAML::Flow << n;
+  return e.c_str();
+}
+
 }  // namespace
 
 std::optional<EngineLaunch> read_launch_command(std::span<const std::string> argv,
@@ -162,6 +196,7 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
   out.engine = std::string(engine->name());
   const std::vector<std::string_view> model_flags = engine->model_flags();
   std::vector<EngineArg> from_config;
+  std::vector<DottedFlag> dotted;
   while (i < tokens.size()) {
     const Token& t = tokens[i++];
     if (t.text.empty() || t.text.front() != '-' || t.text == "-") {
@@ -174,10 +209,39 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
                              " takes it as no flag's value");
       continue;
     }
+    const std::string written = flag_part(t.text);
     EngineArg a;
-    a.flag = engine->canonical_flag(flag_part(t.text));
+    a.flag = engine->canonical_flag(written);
     a.flag_loc = at(t);
     const size_t eq = t.text.find('=');
+    if (const size_t dot = written.find('.'); form.dotted_json_keys && dot != std::string::npos) {
+      // The engine takes the next word as the key's value, whatever it looks like.
+      std::string value;
+      if (eq != std::string::npos) {
+        value = t.text.substr(eq + 1);
+      } else if (i < tokens.size()) {
+        value = tokens[i++].text;
+      } else {
+        diags.error(a.flag_loc, "'" + t.text + "' expects a value");
+        continue;
+      }
+      // Only the flag's own name is spelled with dashes; the keys are the config's fields.
+      std::string head = engine->canonical_flag(written.substr(0, dot));
+      if (Result<const FlagSpec*> spec = match_flag(head, engine->flags(), engine->title());
+          spec.ok()) {
+        head = std::string((*spec)->name);
+      }
+      auto d = std::find_if(dotted.begin(), dotted.end(),
+                            [&](const DottedFlag& f) { return f.arg.flag == head; });
+      if (d == dotted.end()) {
+        d = dotted.insert(dotted.end(), DottedFlag{});
+        d->arg.flag = head;
+        d->arg.flag_loc = a.flag_loc;
+        d->arg.value_loc = a.flag_loc;
+      }
+      set_dotted_key(d->object, std::string_view(written).substr(dot + 1), value);
+      continue;
+    }
     Result<const FlagSpec*> spec = match_flag(a.flag, engine->flags(), engine->title());
     if (!spec.ok() && a.flag.starts_with("--no-")) {
       // --no-X of a boolean X (argparse.BooleanOptionalAction): bare, read as X false.
@@ -230,20 +294,52 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
     }
     out.args.push_back(std::move(a));
   }
-  // The command line overrides its config file (vLLM: the file's args come first, argparse
-  // keeps the last value).
+  // vLLM appends the merged dotted keys after the other arguments.
+  for (DottedFlag& d : dotted) {
+    d.arg.values = {flow_json(d.object)};
+    out.args.push_back(std::move(d.arg));
+  }
+  // The command line overrides its config file (vLLM: the file's args come first, in the
+  // file's order, and argparse keeps the last value). The file's `model` is the model unless
+  // the command names one (vllm docs configuration/serve_args.md: "SOME_MODEL takes
+  // precedence over `model` in config file").
+  std::vector<EngineArg> config_args;
   for (EngineArg& c : from_config) {
+    Result<const FlagSpec*> spec = match_flag(c.flag, engine->flags(), engine->title());
+    if (spec.ok() &&
+        std::find(model_flags.begin(), model_flags.end(), (*spec)->name) != model_flags.end()) {
+      if (!out.model && !c.values.empty()) {
+        out.model = c.values.front();
+        out.model_loc = c.value_loc;
+      }
+      continue;
+    }
     const bool overridden = std::any_of(out.args.begin(), out.args.end(), [&](const EngineArg& a) {
       return engine->canonical_flag(a.flag) == engine->canonical_flag(c.flag);
     });
-    if (!overridden) out.args.insert(out.args.begin(), std::move(c));
+    if (!overridden) config_args.push_back(std::move(c));
   }
+  out.args.insert(out.args.begin(), std::make_move_iterator(config_args.begin()),
+                  std::make_move_iterator(config_args.end()));
   if (!out.model) {
     diags.error(at(tokens.front()),
                 "the command names no model (" + std::string(model_flags.front()) + " MODEL)");
   }
   if (diags.count() != errors_before) return std::nullopt;
   return out;
+}
+
+std::vector<std::string> launch_argv(const EngineModel& engine, const std::string& model) {
+  const LaunchForm form = engine.launch_forms().front();
+  std::vector<std::string> argv;
+  if (form.program.empty()) {
+    argv = {"python", "-m", std::string(form.module)};
+  } else {
+    argv = {std::string(form.program), std::string(form.subcommand)};
+  }
+  if (!form.model_positional) argv.emplace_back(engine.model_flags().front());
+  argv.push_back(model);
+  return argv;
 }
 
 namespace {
@@ -293,11 +389,15 @@ std::string launch_with_flag(std::span<const std::string> argv, std::string_view
     out.push_back(argv[i]);
   }
   if (!replaced) append_flag(out, flag, value, target);
+  return shell_command(out);
+}
+
+std::string shell_command(std::span<const std::string> argv) {
   std::string text;
-  for (const std::string& t : out) {
+  for (const std::string& t : argv) {
     const bool plain =
         !t.empty() && t.find_first_of(" \t'\"$`\\!*?;&|<>(){}[]#~") == std::string::npos;
-    std::string quoted = plain ? t : "'" + t + "'";
+    std::string quoted = t;
     if (!plain) {
       // ' inside single quotes: close, escaped quote, reopen.
       quoted = "'";

@@ -9,9 +9,11 @@
 //   [VAR=value ...] sglang serve [flags]
 // Flags: `--flag value`, `--flag=value`, bare booleans, `--no-flag`, several values after a
 // list flag (`--cuda-graph-bs 1 2 4`), JSON values (`--compilation-config '{...}'`), short
-// forms and argparse prefixes (resolved by the engine's flag table, engine/flag_table.h), and
-// vLLM's `--config file.yaml` (its keys are flags; the command line overrides them). A
-// model given positionally or with --model / --model-path becomes the scenario's model.
+// forms and argparse prefixes (resolved by the engine's flag table, engine/flag_table.h),
+// vLLM's dotted keys of a JSON flag (`-cc.cudagraph_mode=FULL`, merged into one object), and
+// vLLM's `--config file.yaml` (its keys are flags, in the file's order, and its `model` the
+// model unless the command names one; the command line overrides them). A model given
+// positionally or with --model / --model-path becomes the scenario's model.
 //
 // Every token keeps its place, `<launch command>:1:<column>` in the command joined with
 // single spaces, so an engine's error points into the command as typed. A form not listed
@@ -26,6 +28,7 @@
 
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
+#include "engine/engine_model.h"
 
 namespace gpumem {
 
@@ -39,6 +42,14 @@ struct EngineLaunch {
   std::vector<EngineArg> args;
   std::string text;  // the command joined with single spaces, as located
 };
+
+// `argv` as one shell command line: each token single-quoted where a shell would read it
+// otherwise.
+std::string shell_command(std::span<const std::string> argv);
+
+// The command line that starts `engine` serving `model` by its first launch form: "vllm serve
+// MODEL", "python -m sglang.launch_server --model-path MODEL".
+std::vector<std::string> launch_argv(const EngineModel& engine, const std::string& model);
 
 // nullopt after reporting every problem in `diags`.
 std::optional<EngineLaunch> read_launch_command(std::span<const std::string> argv,

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "core/spelling.h"
@@ -37,10 +38,46 @@ std::string scenario_name(const EngineLaunch& c) {
   return name.substr(0, 100);
 }
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The catalog slug whose Hugging Face repository id is `reference` (the entry's model_id, the
+// id before any remark after it), compared case-insensitively as the Hub resolves ids; else
+// `reference` itself, for the model resolution to read or report.
+std::string catalog_model(const std::string& reference, const ModelCatalog& models) {
+  const std::string want = lower(reference);
+  for (const std::string& slug : models.slugs()) {
+    Diagnostics ignored;  // a broken entry is reported when a scenario names it
+    const Result<ModelEntry> entry = models.find(slug, ignored);
+    if (entry.ok()) {
+      const std::string& id = entry->model_id;
+      if (lower(id.substr(0, id.find(' '))) == want) return slug;
+    }
+  }
+  return reference;
+}
+
+// The launch's node count as its engine flag gives it (SGLang's --nnodes), 1 when absent;
+// nullopt when it is not a positive integer (the engine's flag reading reports that).
+std::optional<int> node_count(const EngineLaunch& c, const EngineModel& engine) {
+  for (const EngineArg& a : c.args) {
+    const Result<const FlagSpec*> spec = match_flag(a.flag, engine.flags(), engine.title());
+    if (!spec.ok() || (*spec)->name != "--nnodes") continue;
+    int n = 0;
+    const std::string& v = a.values.empty() ? std::string() : a.values.front();
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || ptr != v.data() + v.size() || n < 1 || n > 4096) return std::nullopt;
+    return n;
+  }
+  return 1;
+}
+
 }  // namespace
 
 std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
-                                          Diagnostics& diags) {
+                                         Diagnostics& diags) {
   if (const GpuSpec* g = gpus.find_by_any_name(option)) return GpuCount{g->name, 0};
   // "h100x2": the count split off only when the name before it is a GPU of the catalog (a
   // name may itself end in "x<digits>").
@@ -65,7 +102,7 @@ std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCat
 
 std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
                                              const LaunchOptions& options, const GpuCatalog& gpus,
-                                             Diagnostics& diags) {
+                                             const ModelCatalog& models, Diagnostics& diags) {
   const EngineModel* engine = find_engine(command.engine);
   Scenario s;
   s.file = kLaunchCommandFile;
@@ -77,7 +114,7 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   s.engine.version_loc = {"--engine-version", 0, 0};
   s.engine.args = command.args;
   s.engine.env = command.env;
-  s.model.catalog_name = command.model.value_or("");
+  s.model.catalog_name = catalog_model(command.model.value_or(""), models);
   s.model.loc = command.model_loc;
   if (options.gpu.empty()) {
     diags.error({},
@@ -90,8 +127,18 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   s.hardware.gpu = choice->gpu;
   s.hardware.gpu_loc = {"--gpu", 0, 0};
   s.hardware.count_loc = {"--gpu", 0, 0};
-  s.hardware.gpus_per_node =
-      choice->count > 0 ? choice->count : std::max(1, engine->gpus_used(s.engine));
+  const int total = choice->count > 0 ? choice->count : std::max(1, engine->gpus_used(s.engine));
+  // A launch over several nodes (sglang v0.5.9 server_args.py --nnodes) runs the same command
+  // on each; the GPUs, counted over all of them, are split evenly.
+  const int nodes = node_count(command, *engine).value_or(1);
+  if (total % nodes != 0) {
+    diags.error(
+        {"--gpu", 0, 0},
+        std::to_string(total) + " GPUs do not split evenly over --nnodes " + std::to_string(nodes));
+    return std::nullopt;
+  }
+  s.hardware.nodes = nodes;
+  s.hardware.gpus_per_node = total / nodes;
   return s;
 }
 

@@ -4,7 +4,9 @@
 //
 // `--gpu` takes a catalog GPU with an optional count, "h100" or "h100x2" (the "x" form as
 // users write it); without a count the launch's own parallel layout (TP x PP x DP) says how
-// many GPUs it occupies. More than a node's worth needs `nodes` in a scenario file.
+// many GPUs it occupies. A launch over several nodes (SGLang's --nnodes) splits that count
+// evenly over them. The model the command names by its Hugging Face repository id
+// (`Qwen/Qwen3-32B`) is the catalog entry whose model_id that is.
 #ifndef GPUMEM_LAUNCH_LAUNCH_SCENARIO_H_
 #define GPUMEM_LAUNCH_LAUNCH_SCENARIO_H_
 
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "catalog/gpu_catalog.h"
+#include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "launch/launch_command.h"
@@ -30,11 +33,11 @@ struct GpuCount {
   int count = 0;
 };
 std::optional<GpuCount> parse_gpu_option(const std::string& option, const GpuCatalog& gpus,
-                                          Diagnostics& diags);
+                                         Diagnostics& diags);
 
 std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
                                              const LaunchOptions& options, const GpuCatalog& gpus,
-                                             Diagnostics& diags);
+                                             const ModelCatalog& models, Diagnostics& diags);
 
 // The scenario as a YAML file (scenarios/README.md), commented with where each value came
 // from; what `gpumem scenario -- ...` writes, and reads back as the same scenario.

@@ -50,6 +50,31 @@ std::string gnuplot_literal(std::string_view s) {
   return out + "'";
 }
 
+// `text` broken at spaces into lines of at most kTitleColumns characters, which the
+// picture's width holds.
+std::string wrapped(std::string_view text) {
+  constexpr size_t kTitleColumns = 110;
+  std::string out;
+  size_t line = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(start, end - start);
+    if (line > 0 && line + 1 + word.size() > kTitleColumns) {
+      out += '\n';
+      line = 0;
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+    start = end + 1;
+  }
+  return out;
+}
+
 // A bar's label as a column of the inline data block: gnuplot reads data lines without
 // substitution, and a label stays one double-quoted column on one line — no quote, newline or
 // other control character from the input survives to end the column or the line.
@@ -111,9 +136,16 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
     for (const Series& s : shown) stack += std::max(0.0, gib(s.value(b)));
     top = std::max(top, stack);
   }
-  top = std::max(top, capacity) * 1.15;
+  // Room above the tallest bar for its marks, and for three lines of KV budget when shown.
+  const bool budgets = std::any_of(map.bars.begin(), map.bars.end(),
+                                   [](const MemoryBar& b) { return b.kv_budget.has_value(); });
+  top = std::max(top, capacity) * (budgets ? 1.35 : 1.15);
 
-  std::string title = map.title + "\n" + map.verdict;
+  std::string title = map.title + "\n" + wrapped(map.verdict);
+  if (!map.kept_back.empty()) {
+    title += "\n" + wrapped("KV budget in GiB = free after weights - kept back (" +
+                            map.kept_back + ")");
+  }
   if (!map.calibrated) title += "\nuncalibrated constants for this GPU: published figures only";
   std::string out;
   if (format == PictureFormat::kPng) {
@@ -144,6 +176,23 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
     out += fmt::format(
         "set label '{}' at first {}, first {:.6f} center offset 0,1 tc rgb '{}' front\n", mark, i,
         std::max(stack, capacity), kCapacityColour);
+  }
+  // Each GPU's KV budget in three lines: what it starts from, what the engine keeps back,
+  // what the KV cache gets (negative: the cause of an engine's "not enough"). Inside the free
+  // segment when it has room for them, else above the bar.
+  for (size_t i = 0; i < map.bars.size(); ++i) {
+    const MemoryBar& b = map.bars[i];
+    if (!b.kv_budget) continue;
+    double stack = 0;
+    for (const Series& s : shown) stack += std::max(0.0, gib(s.value(b)));
+    const double free = gib(b.free);
+    const bool inside = free >= top * 0.12;
+    const double y = inside ? stack - free / 2 : std::max(stack, capacity);
+    const std::string text = fmt::format(
+        "free {:.1f}\nkept {:.1f}\nKV {:.1f}", gib(b.kv_budget->free_after_weights),
+        gib(b.kv_budget->kept_back), gib(b.kv_budget->kv_cache));
+    out += fmt::format("set label {} at first {}, first {:.6f} center offset 0,{} font ',9' front\n",
+                       gnuplot_literal(text), i, y, inside ? 0 : 4);
   }
   // The bars, one row per GPU; every value in GiB. A category a start-up gave back in full
   // nets to zero; a negative net (never produced by the engines) is drawn as zero.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/fact_ids.h"
+
 namespace gpumem {
 namespace {
 
@@ -51,6 +53,16 @@ MemoryMap memory_map(const Ledger& ledger) {
       }
     }
     bar.free = bar.outcome == StepOutcome::kOutOfMemory ? bytes(0) : gpu.total - used;
+    const Fact* budget = gpu.fact(fact_id::kKvBudgetBytes);
+    const Fact* from = gpu.fact(fact_id::kKvBudgetFreeBytes);
+    if (!ledger.fits() && budget != nullptr && from != nullptr) {
+      const Bytes kv = std::get<Bytes>(budget->value);
+      const Bytes free = std::get<Bytes>(from->value);
+      bar.kv_budget = KvBudget{free, free - kv, kv};
+      if (const Fact* rule = gpu.fact(fact_id::kKvKeptBack)) {
+        map.kept_back = std::get<std::string>(rule->value);
+      }
+    }
     map.bars.push_back(std::move(bar));
   }
   return map;

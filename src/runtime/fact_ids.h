@@ -32,6 +32,12 @@ inline constexpr std::string_view kCudaGraphBytes = "cuda_graph_bytes";
 inline constexpr std::string_view kRequestedMemory = "requested_memory";  // vLLM total x util
 inline constexpr std::string_view kActivationPeakBytes = "activation_peak_bytes";
 inline constexpr std::string_view kFreeAtReady = "free_at_ready";
+// The KV cache's budget as the engine computes it (negative when the engine keeps back more
+// than there is), the free memory after the weights it is cut from, and in words what the
+// engine keeps back in between; `gpumem plot` draws them on each GPU's bar.
+inline constexpr std::string_view kKvBudgetBytes = "kv_budget_bytes";
+inline constexpr std::string_view kKvBudgetFreeBytes = "kv_budget_free_bytes";
+inline constexpr std::string_view kKvKeptBack = "kv_kept_back";
 // Written by an engine that stops with its own memory error: how much more memory it would
 // have needed to start (the allocation that fails out of memory says it itself).
 inline constexpr std::string_view kShortfallBytes = "shortfall_bytes";

@@ -12,8 +12,10 @@
 // Algorithm choice: a single-node all-reduce is taken to run the ring algorithm, so tree
 // connections are made only for multi-node communicators (gpumem's research could not
 // confirm NCCL 2.28's single-node tuning choice for more than two ranks; with two ranks the
-// tree and the ring use the same connections). Host-side exchanges go through a Rendezvous
-// shared with the other simulated ranks.
+// tree and the ring use the same connections). Host-side exchanges and world-wide steps
+// (communicator creation, MIN over the world, IPC handle exchange, barriers) go through a
+// Rendezvous shared with the other simulated ranks; an all-reduce does not, as it involves
+// only its communicator's ranks, which run the same program as this one.
 #ifndef GPUMEM_SIM_SIM_COMM_H_
 #define GPUMEM_SIM_SIM_COMM_H_
 

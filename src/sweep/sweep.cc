@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -24,7 +25,14 @@ size_t chunk_size(size_t total, int threads) {
 
 SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
                        const SweepOptions& options) {
-  const size_t total = grid.size();
+  return run_points(grid.size(), options, [&]() -> PointFunction {
+    auto evaluator = std::make_shared<PointEvaluator>(base, grid, inputs);
+    return [evaluator](size_t p) { return evaluator->evaluate(p); };
+  });
+}
+
+SweepOutcome run_points(size_t total, const SweepOptions& options,
+                        const std::function<PointFunction()>& make_worker) {
   SweepOutcome out;
   out.results.resize(total);
   std::atomic<size_t> next{0};
@@ -38,10 +46,10 @@ SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs
   int running = 0;
   const size_t chunk = chunk_size(total, std::max(1, wanted));
   auto work = [&] {
-    PointEvaluator evaluator(base, grid, inputs);
+    const PointFunction evaluate = make_worker();
     for (size_t start = next.fetch_add(chunk); start < total; start = next.fetch_add(chunk)) {
       const size_t end = std::min(total, start + chunk);
-      for (size_t p = start; p < end; ++p) out.results[p] = evaluator.evaluate(p);
+      for (size_t p = start; p < end; ++p) out.results[p] = evaluate(p);
       done.fetch_add(end - start);
     }
     std::lock_guard lock(mu);

@@ -34,6 +34,12 @@ struct SweepOutcome {
 SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
                        const SweepOptions& options);
 
+// Evaluates points 0..total-1 on the pool run_sweep uses: each worker calls `make_worker`
+// once for an evaluator of its own and evaluates the points it claims with it.
+using PointFunction = std::function<PointResult(size_t point)>;
+SweepOutcome run_points(size_t total, const SweepOptions& options,
+                        const std::function<PointFunction()>& make_worker);
+
 }  // namespace gpumem::sweep
 
 #endif  // GPUMEM_SWEEP_SWEEP_H_

@@ -153,21 +153,108 @@ TEST(LaunchCommand, TheCorrectedCommandReplacesTheFlagInAnySpelling) {
 TEST(LaunchScenario, TheGpuOptionAndTheLayoutGiveTheHardware) {
   Diagnostics diags;
   const EngineLaunch l = read(words("vllm serve llama-3.1-8b-instruct -tp 4 -pp 2"));
-  std::optional<Scenario> s =
-      scenario_from_launch(l, LaunchOptions{"h100", ""}, test_catalogs().gpus, diags);
+  std::optional<Scenario> s = scenario_from_launch(
+      l, LaunchOptions{"h100", ""}, test_catalogs().gpus, test_catalogs().models, diags);
   ASSERT_TRUE(s) << diags.to_string();
   EXPECT_EQ(s->hardware.gpu, "h100-sxm-80gb");
   EXPECT_EQ(s->hardware.gpus_per_node, 8);  // TP 4 x PP 2
   EXPECT_EQ(s->engine.version, "0.21.0");   // the newest modelled
   EXPECT_EQ(s->name, "vllm-llama-3.1-8b-instruct");
-  s = scenario_from_launch(l, LaunchOptions{"h200x16", "0.11.0"}, test_catalogs().gpus, diags);
+  s = scenario_from_launch(l, LaunchOptions{"h200x16", "0.11.0"}, test_catalogs().gpus,
+                           test_catalogs().models, diags);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->hardware.gpus_per_node, 16);
   EXPECT_EQ(s->engine.version, "0.11.0");
-  EXPECT_FALSE(scenario_from_launch(l, LaunchOptions{"h100y2", ""}, test_catalogs().gpus, diags));
+  EXPECT_FALSE(scenario_from_launch(l, LaunchOptions{"h100y2", ""}, test_catalogs().gpus,
+                                    test_catalogs().models, diags));
   EXPECT_EQ(diags.errors().back().to_string(),
             "--gpu: unknown GPU 'h100y2'; did you mean 'h100'? (gpumem catalog gpus lists them; "
             "add a count as h100x2)");
+}
+
+TEST(LaunchCommand, AConfigFileGivesItsModelAndItsFlagsInTheFilesOrder) {
+  // vllm docs configuration/serve_args.md: `vllm serve --config config.yaml`, the model in
+  // the file (it read as a command naming no model).
+  const std::string dir = GPUMEM_SOURCE_DIR "/tests/data/launch-commands/config/";
+  EngineLaunch l = read({"vllm", "serve", "--config", dir + "config.yaml"});
+  EXPECT_EQ(l.model, "meta-llama/Llama-3.1-8B-Instruct");
+  EXPECT_EQ(args_of(l), (std::vector<std::string>{"--host=127.0.0.1", "--port=6379",
+                                                  "--uvicorn-log-level=info"}));
+  // The command's model wins over the file's; the file's flags come first, in its order
+  // (they were reversed), and the command's own override them.
+  l = read({"vllm", "serve", "m", "--config", dir + "Llama3.3_Hopper.yaml",
+            "--max-num-batched-tokens", "4096"});
+  EXPECT_EQ(l.model, "m");
+  EXPECT_EQ(args_of(l), (std::vector<std::string>{
+                            "--kv-cache-dtype=fp8", "--async-scheduling=",
+                            "--no-enable-prefix-caching=", "--max-num-batched-tokens=4096"}));
+}
+
+TEST(LaunchCommand, DottedKeysOfAJsonFlagMergeIntoOneObject) {
+  // The vLLM GPT-OSS recipe (MI300X): -cc is --compilation-config, and vLLM merges the keys.
+  const EngineLaunch l =
+      read(words("vllm serve m -cc.pass_config.fuse_rope_kvcache=True -tp 2 "
+                 "--compilation-config.cudagraph_mode FULL -cc.use_inductor_graph_partition=True"));
+  EXPECT_EQ(args_of(l),
+            (std::vector<std::string>{"--tensor-parallel-size=2",
+                                      "--compilation-config={pass_config: {fuse_rope_kvcache: "
+                                      "True}, cudagraph_mode: FULL, "
+                                      "use_inductor_graph_partition: True}"}));
+  EXPECT_EQ(l.args[1].flag_loc.column, 14);
+  // SGLang's parser has no dotted keys: the flag stays as written, for its reader to refuse.
+  EXPECT_EQ(args_of(read(words("sglang serve --model-path m --tp.x 2"))),
+            std::vector<std::string>{"--tp.x=2"});
+}
+
+TEST(LaunchCommand, FlagsTheEngineHasButGpumemDoesNotModelAreRefusedByName) {
+  Diagnostics diags;
+  const EngineLaunch s = read(words(
+      "python3 -m sglang.launch_server --model-path m --enable-torch-compile --tool-server demo "
+      "--moe-runner-backend auto"));
+  (void)read_flags(s.args, find_engine("sglang")->flags(), "SGLang", diags);
+  EXPECT_EQ(diags.to_string(),
+            "<launch command>:1:48: '--enable-torch-compile' is not modelled: the model is "
+            "compiled with torch.compile for the CUDA graphs of batch sizes up to "
+            "--torch-compile-max-bs, whose memory gpumem's graph model does not cover\n");
+  Diagnostics vllm_diags;
+  const EngineLaunch v = read(words("vllm serve m --enable-sleep-mode --stream-interval 20"));
+  (void)read_flags(v.args, find_engine("vllm")->flags(), "vLLM", vllm_diags);
+  EXPECT_EQ(vllm_diags.to_string(),
+            "<launch command>:1:14: '--enable-sleep-mode' is not modelled: weights and KV cache "
+            "are allocated from vLLM's CuMemAllocator pool (device_allocator/cumem.py) instead "
+            "of PyTorch's caching allocator\n");
+}
+
+TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {
+  // The issue's own example: `vllm serve Qwen/Qwen3-32B` (it read as an unknown model).
+  Diagnostics diags;
+  const EngineLaunch l = read(words("vllm serve Qwen/Qwen3-32B -tp 2"));
+  std::optional<Scenario> s = scenario_from_launch(
+      l, LaunchOptions{"h100", ""}, test_catalogs().gpus, test_catalogs().models, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  EXPECT_EQ(s->model.catalog_name, "qwen3-32b");
+  EXPECT_EQ(s->name, "vllm-qwen3-32b");
+  s = scenario_from_launch(read(words("vllm serve ./Qwen3-32B")), LaunchOptions{"h100", ""},
+                           test_catalogs().gpus, test_catalogs().models, diags);
+  EXPECT_EQ(s->model.catalog_name, "./Qwen3-32B");  // a path is the resolution's to read
+}
+
+TEST(LaunchScenario, NodesSplitTheGpusAndOtherFlagsDoNotHideTheLayout) {
+  // The SGLang DeepSeek-V3 benchmark's two H20 nodes: TP 16 over --nnodes 2. It read as one
+  // node of one GPU: the unknown --enable-torch-compile hid the layout.
+  Diagnostics diags;
+  const EngineLaunch l =
+      read(words("python3 -m sglang.launch_server --model-path deepseek-v3 --tp 16 "
+                 "--dist-init-addr 10.0.0.1:5000 --nnodes 2 --node-rank 0 --enable-torch-compile"));
+  std::optional<Scenario> s = scenario_from_launch(
+      l, LaunchOptions{"h20-96gb", ""}, test_catalogs().gpus, test_catalogs().models, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  EXPECT_EQ(s->hardware.nodes, 2);
+  EXPECT_EQ(s->hardware.gpus_per_node, 8);
+  EXPECT_FALSE(scenario_from_launch(l, LaunchOptions{"h20-96gbx15", ""}, test_catalogs().gpus,
+                                    test_catalogs().models, diags));
+  EXPECT_EQ(diags.errors().back().to_string(),
+            "--gpu: 15 GPUs do not split evenly over --nnodes 2");
 }
 
 }  // namespace

@@ -56,6 +56,19 @@ TEST(Gnuplot, TheScriptStacksTheMapsNumbersInGiBAndMarksTheFailure) {
 
 MemoryMap seed_map() { return memory_map(simulate_bundled("seed-kimi-k2-pcie8-mfs055")); }
 
+// Each GPU's KV budget in its free segment, and the rule in the title.
+TEST(Gnuplot, TheKvBudgetIsWrittenOnEachBar) {
+  const std::string script = memory_map_script(seed_map(), PictureFormat::kPng);
+  EXPECT_NE(script.find("'KV budget in GiB = free after weights - kept back (F x (1 - "
+                        "mem_fraction_static))'"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("set label 'free 22.5' . \"\\n\" . 'kept 42.3' . \"\\n\" . 'KV -19.8' at "
+                        "first 7, first "),
+            std::string::npos)
+      << script;
+}
+
 fs::path scratch_dir() {
   const fs::path dir = fs::temp_directory_path() / ("gpumem-plot-test-" + std::to_string(getpid()));
   fs::create_directories(dir);

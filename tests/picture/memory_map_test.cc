@@ -55,6 +55,25 @@ TEST(MemoryMap, AnEngineErrorIsToldByItsFirstSentence) {
   EXPECT_EQ(map.bars[7].free, bytes(24'181'250'068));
 }
 
+// SGLang sizes the KV cache from A, less F x (1 - 0.55) it keeps back: 45,435,812,659 B kept
+// from 24,181,250,048 B leaves -19.79 GiB (rest, truncated to bytes), the cause of its error.
+TEST(MemoryMap, AStartUpStoppedAtKvSizingShowsTheEnginesBudget) {
+  const MemoryMap map = bundled_map("seed-kimi-k2-pcie8-mfs055");
+  EXPECT_EQ(map.kept_back, "F x (1 - mem_fraction_static)");
+  for (const MemoryBar& b : map.bars) {
+    ASSERT_TRUE(b.kv_budget) << b.label;
+    EXPECT_EQ(b.kv_budget->free_after_weights, bytes(24'181'250'048));
+    EXPECT_EQ(b.kv_budget->kv_cache, bytes(-21'254'562'611));
+    EXPECT_EQ(b.kv_budget->kept_back, bytes(45'435'812'659));
+  }
+}
+
+TEST(MemoryMap, AStartUpThatFitsShowsNoBudget) {
+  const MemoryMap map = bundled_map("h100x16-llama-3.1-405b-tp8-pp2");
+  EXPECT_EQ(map.kept_back, "");
+  for (const MemoryBar& b : map.bars) EXPECT_FALSE(b.kv_budget) << b.label;
+}
+
 TEST(MemoryMap, SegmentsOfEveryCompletedGpuAddUpToItsTotal) {
   const MemoryMap map = bundled_map("h100x16-llama-3.1-405b-tp8-pp2");
   ASSERT_EQ(map.bars.size(), 16u);

@@ -8,6 +8,7 @@ set(commands
   "simulate\;scenarios/seed-kimi-k2-pcie8-mfs055.yaml\;--format\;json" "simulate-fails.json"
   "sweep\;scenarios/h200x1-llama-3.1-8b.yaml\;--vary\;--mem-fraction-static=0.5,0.99\;--vary\;--tp-size=1,3\;--format\;json" "sweep.json"
   "sweep\;--gpu\;h200x2\;--vary\;--mem-fraction-static=0.8,0.9\;--min-headroom\;12GiB\;--format\;json\;--\;python\;-m\;sglang.launch_server\;--model-path\;llama-3.1-8b-instruct\;--dp\;2" "sweep-dp-tight.json"
+  "plan\;qwen3-30b-a3b\;--gpus\;h100x2\;--format\;json\;-j\;2" "plan.json"
   "simulate\;--min-headroom\;1GiB\;--format\;json\;--gpu\;h100\;--\;vllm\;serve\;llama-3.1-8b-instruct\;--gpu-memory-utilization\;0.98" "simulate-tight.json"
   "explain\;tests/data/engine-logs/case37-sglang-l4-x4-qwq-32b-tp4.log\;--scenario\;tests/data/engine-logs/case37-sglang-l4-x4-qwq-32b-tp4.yaml\;--format\;json" "explain-sglang.json"
   "explain\;tests/data/engine-logs/case22-vllm-rtx4090-x2-r1-distill-qwen-14b-tp2-kv-too-small.log\;--gpu\;rtx-4090\;--model\;deepseek-r1-distill-qwen-14b\;--format\;json" "explain-vllm.json")

@@ -104,5 +104,32 @@ TEST(Runner, IdenticalRanksAreReportedForEveryGpu) {
   }
 }
 
+// Pipeline stages with different layer counts make different numbers of all-reduces in their
+// own tensor-parallel groups before a MIN over the world (vLLM's KV blocks): the MIN must see
+// every stage's value, not pair one stage's all-reduce with another's MIN (which read 0).
+TEST(Runner, AllReducesOfOneStageDoNotMeetAnotherStagesMin) {
+  std::vector<SimRank> stages = ranks(2);
+  stages[1].signature = "last stage";
+  std::vector<GpuLedger> out = run_ranks(h200x(2), stages, [](RankEnv& env) {
+    (void)env.step("stage", [&]() -> Status {
+      GPUMEM_RETURN_IF_ERROR(env.device.init_context());
+      Result<CommunicatorId> c = env.comm.create_communicator({env.rank}, NcclSettings{});
+      if (!c.ok()) return c.status();
+      for (int layer = 0; layer < (env.rank == 0 ? 27 : 26); ++layer) {
+        GPUMEM_RETURN_IF_ERROR(env.comm.all_reduce(*c, DevicePtr{}, bytes(4)));
+      }
+      Result<std::int64_t> m = env.comm.min_over_world(env.rank == 0 ? 125'702 : 131'824);
+      if (!m.ok()) return m.status();
+      env.fact({"blocks", "MIN of blocks", *m});
+      return {};
+    });
+  });
+  ASSERT_EQ(out.size(), 2u);
+  for (const GpuLedger& g : out) {
+    ASSERT_TRUE(g.completed()) << g.failed_step()->message;
+    EXPECT_EQ(std::get<std::int64_t>(g.fact("blocks")->value), 125'702);
+  }
+}
+
 }  // namespace
 }  // namespace gpumem

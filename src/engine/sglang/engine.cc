@@ -99,6 +99,21 @@ class Model final : public EngineModel {
     }
     return knobs;
   }
+  std::optional<std::vector<std::string>> layout_flags(const GpuLayout& l,
+                                                       std::string&) const override {
+    // server_args.py: --tp-size, --pp-size, --dp-size (replicas, each a scheduler), and
+    // --ep-size, the expert-parallel group inside a replica's tensor-parallel GPUs; each 1 by
+    // default, and left out then, as users write them.
+    std::vector<std::string> f;
+    const auto add = [&f](const char* flag, int n) {
+      if (n > 1) f.insert(f.end(), {flag, std::to_string(n)});
+    };
+    add("--tp-size", l.tp);
+    add("--pp-size", l.pp);
+    add("--dp-size", l.dp);
+    if (l.expert_parallel) add("--ep-size", l.tp);
+    return f;
+  }
   std::vector<LaunchForm> launch_forms() const override {
     // sglang v0.5.9 launch_server.py (python -m sglang.launch_server) and the `sglang serve`
     // console script of later releases.
@@ -108,8 +123,12 @@ class Model final : public EngineModel {
     return {"--model-path", "--model"};  // server_args.py: "--model-path", "--model"
   }
   int gpus_used(const ScenarioEngine& engine) const override {
+    static constexpr std::string_view kLayout[] = {"--tp-size", "--pp-size", "--dp-size",
+                                                   "--enable-dp-attention"};
+    ScenarioEngine layout = engine;
+    layout.args = args_naming(engine.args, flag_table(), kLayout);
     Diagnostics ignored;  // the plan reports them
-    const ServerFlags f = read_server_flags(engine, ignored);
+    const ServerFlags f = read_server_flags(layout, ignored);
     return ignored.empty() ? static_cast<int>(gpus_needed(f)) : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,

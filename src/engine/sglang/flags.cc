@@ -87,6 +87,36 @@ const std::vector<FlagSpec>& table() {
       {"--disable-radix-cache", {}, FlagType::kBool, false, {}},
       {"--schedule-policy", {}, FlagType::kString, false, {}},
       {"--watchdog-timeout", {}, FlagType::kFloat, false, {}},
+      // sglang v0.5.9 server_args.py tool_server: gpt-oss's built-in tool servers ("demo" or
+      // URLs), called by the HTTP server; no device memory.
+      {"--tool-server", {}, FlagType::kString, false, {}},
+      // The engine has these; their memory effect is not modelled, so a command that sets
+      // them is refused (engine/flag_table.h). sglang v0.5.9 server_args.py:
+      // enable_torch_compile, torch_compile_max_bs, moe_runner_backend.
+      {"--enable-torch-compile",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "the model is compiled with torch.compile for the CUDA graphs of batch sizes up to "
+       "--torch-compile-max-bs, whose memory gpumem's graph model does not cover"},
+      {"--torch-compile-max-bs",
+       {},
+       FlagType::kInt,
+       true,
+       {},
+       false,
+       "it sizes the torch.compile graphs of --enable-torch-compile, which gpumem does not "
+       "model"},
+      {"--moe-runner-backend",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "gpumem models the MoE kernels SGLang chooses itself (auto); another runner has its own "
+       "weight layout and workspaces"},
   };
   return kTable;
 }

@@ -166,6 +166,8 @@ class RankStartup {
   }
 
   static Bytes to_bytes(EngineGiB g) { return truncate_to_bytes(g); }
+  // model_runner.py profile_max_num_token: rest = A - F x (1 - mem_fraction_static).
+  static constexpr std::string_view kKeptBack = "F x (1 - mem_fraction_static)";
 
   // The KV tensors of a pool of `tokens` rows (plus the padding page) for `g`.
   Status allocate_kv_pool(const KvGeometry& g, std::int64_t tokens, std::int64_t swa_tokens,
@@ -254,6 +256,10 @@ class RankStartup {
     env_.fact({std::string(fact_id::kFreeAfterWeights), "A (free after weights, world MIN)",
                to_bytes(a_used)});
     env_.fact({"kv_rest_gib", "rest (GiB)", rest.value()});
+    env_.fact({std::string(fact_id::kKvBudgetBytes), "KV budget (rest)", to_bytes(rest)});
+    env_.fact({std::string(fact_id::kKvBudgetFreeBytes), "free after weights (A)",
+               to_bytes(a_used)});
+    env_.fact({std::string(fact_id::kKvKeptBack), "kept back from A", std::string(kKeptBack)});
     env_.fact({std::string(fact_id::kKvCellBytes), "cell_size (bytes per token)", cell});
     env_.fact({"profiled_tokens", "profiled tokens", profiled});
     if (sizing.max_total_num_tokens <= 0) {

@@ -122,19 +122,39 @@ class Model final : public EngineModel {
     }
     return knobs;
   }
+  std::optional<std::vector<std::string>> layout_flags(const GpuLayout& l,
+                                                       std::string& not_modelled) const override {
+    if (l.dp > 1) {
+      not_modelled = "vLLM data parallelism (--data-parallel-size above 1) is not modelled";
+      return std::nullopt;
+    }
+    // arg_utils.py: --tensor-parallel-size, --pipeline-parallel-size (1 by default, and left
+    // out then), and --enable-expert-parallel (experts sharded over the TP x DP group).
+    std::vector<std::string> f;
+    if (l.tp > 1) f.insert(f.end(), {"--tensor-parallel-size", std::to_string(l.tp)});
+    if (l.pp > 1) f.insert(f.end(), {"--pipeline-parallel-size", std::to_string(l.pp)});
+    if (l.expert_parallel) f.emplace_back("--enable-expert-parallel");
+    return f;
+  }
   std::vector<LaunchForm> launch_forms() const override {
     // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
-    // module the documentation's older examples start.
-    return {{"vllm", "serve", "", true},
-            {"", "", "vllm.entrypoints.openai.api_server", false},
-            {"", "", "vllm.entrypoints.api_server", false}};
+    // module the documentation's older examples start; all parse with vllm v0.21
+    // utils/argparse_utils.py FlexibleArgumentParser, which reads dotted JSON keys.
+    return {{"vllm", "serve", "", true, true},
+            {"", "", "vllm.entrypoints.openai.api_server", false, true},
+            {"", "", "vllm.entrypoints.api_server", false, true}};
   }
   std::vector<std::string_view> model_flags() const override { return {"--model"}; }
   int gpus_used(const ScenarioEngine& engine) const override {
+    static constexpr std::string_view kLayout[] = {"--tensor-parallel-size",
+                                                   "--pipeline-parallel-size"};
+    ScenarioEngine layout = engine;
+    for (EngineArg& a : layout.args) a.flag = dashed_flag(a.flag);
+    layout.args = args_naming(layout.args, flag_table(), kLayout);
     Diagnostics ignored;  // the plan reports them
     const std::optional<Version> v = parse_version(engine.version);
     const EngineFlags f =
-        read_engine_flags(engine, rules_for(v.value_or(kOldestModelled)), ignored);
+        read_engine_flags(layout, rules_for(v.value_or(kOldestModelled)), ignored);
     return ignored.empty() ? f.tp_size * f.pp_size : 0;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,

@@ -34,7 +34,8 @@ const std::vector<FlagSpec>& table() {
       {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
       {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
       {"--max-cudagraph-capture-size", {}, FlagType::kInt, true, {}},
-      {"--compilation-config", {"-O"}, FlagType::kString, true, {}},
+      // vllm v0.21 engine/arg_utils.py add_cli_args: "--compilation-config", "-cc".
+      {"--compilation-config", {"-O", "-cc"}, FlagType::kString, true, {}},
       {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
       {"--speculative-config", {}, FlagType::kString, true, {}},
       {"--dtype",
@@ -74,6 +75,38 @@ const std::vector<FlagSpec>& table() {
       {"--distributed-executor-backend", {}, FlagType::kString, false, {}},
       {"--uvicorn-log-level", {}, FlagType::kString, false, {}},
       {"--async-scheduling", {}, FlagType::kBool, false, {}},
+      // vllm v0.21 config/scheduler.py SchedulerConfig.stream_interval: how many tokens the
+      // server buffers before it streams them to a client; no device memory.
+      {"--stream-interval", {}, FlagType::kInt, false, {}},
+      // The engine has these; their memory effect is not modelled, so a command that sets
+      // them is refused (engine/flag_table.h).
+      // vllm v0.21 config/model.py ModelConfig.enable_sleep_mode.
+      {"--enable-sleep-mode",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "weights and KV cache are allocated from vLLM's CuMemAllocator pool "
+       "(device_allocator/cumem.py) instead of PyTorch's caching allocator"},
+      // vllm v0.21 config/attention.py AttentionConfig.backend.
+      {"--attention-backend",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "gpumem models the attention backend vLLM chooses itself; another one has its own "
+       "workspaces and KV-cache block constraints"},
+      // vllm v0.21 config/multimodal.py MultiModalConfig.mm_encoder_tp_mode.
+      {"--mm-encoder-tp-mode",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "it shards or replicates a multimodal encoder's weights across the TP ranks, and "
+       "gpumem models no multimodal encoder"},
   };
   return kTable;
 }

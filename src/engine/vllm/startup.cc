@@ -144,6 +144,7 @@ class RankStartup {
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
     weights_ = p_.observed.model_loading.value_or(measured);
+    free_after_weights_ = env_.device.mem_get_info().free;
     env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
                resident_bytes(tensors_of(stage_.weights)) +
                    resident_bytes(tensors_of(stage_.draft_weights))});
@@ -265,6 +266,14 @@ class RankStartup {
     }
     available_ = available;
     env_.fact({std::string(fact_id::kKvBytes), "available KV cache memory", available});
+    env_.fact({std::string(fact_id::kKvBudgetBytes), "KV budget", available});
+    env_.fact({std::string(fact_id::kKvBudgetFreeBytes), "free after weights",
+               free_after_weights_});
+    // gpu_worker.py determine_available_memory: requested - (weights + activation peak +
+    // non-torch + graph estimate); what is free beyond total x utilization is never offered.
+    env_.fact({std::string(fact_id::kKvKeptBack), "kept back from the free memory",
+               std::string("above total x gpu_memory_utilization, activation peak, non-torch "
+                           "memory, CUDA-graph estimate")});
     // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
     // this step's tolerance by it.
     if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes &&
@@ -396,6 +405,7 @@ class RankStartup {
   Bytes init_non_torch_;
   double requested_ = 0;
   Bytes weights_;
+  Bytes free_after_weights_;
   Bytes peak_increase_;
   Bytes non_torch_;
   Bytes estimate_;

@@ -1,0 +1,6 @@
+# source: https://github.com/sgl-project/sglang/blob/104ef15a69398127ddbc9940e9c93d5f1d9e367f/docs/basic_usage/qwen3.md
+# engine: sglang
+# gpu: h100x4
+# forms: python3-m-sglang.launch_server
+# outcome: refused-model
+python3 -m sglang.launch_server --model Qwen/Qwen3-Next-80B-A3B-Instruct --tp 4

@@ -1,0 +1,16 @@
+# source: https://github.com/sgl-project/sglang/blob/067ad4d335bbd6da15d4a83a6f257cfa9e0f6be0/docs/advanced_features/speculative_decoding.md
+# engine: sglang
+# gpu: h100
+# gpu-note: the page's performance table runs on 1 x H100
+# forms: python3-m-sglang.launch_server, speculative, multi-line
+# outcome: refused-model
+python3 -m sglang.launch_server \
+    --model meta-llama/Llama-2-7b-chat-hf \
+    --speculative-algorithm EAGLE \
+    --speculative-draft-model-path lmsys/sglang-EAGLE-llama2-chat-7B \
+    --speculative-num-steps 3 \
+    --speculative-eagle-topk 4 \
+    --speculative-num-draft-tokens 16 \
+    --mem-fraction-static 0.7 \
+    --cuda-graph-max-bs 8 \
+    --log-level warning

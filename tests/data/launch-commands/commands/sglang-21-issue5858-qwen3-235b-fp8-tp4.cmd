@@ -1,0 +1,7 @@
+# source: https://github.com/sgl-project/sglang/issues/5858
+# engine: sglang
+# gpu: h100x4
+# gpu-note: chosen: the tracker names no GPU
+# forms: python3-m-sglang.launch_server
+# outcome: starts
+python3 -m sglang.launch_server --model Qwen/Qwen3-235B-A22B-FP8 --tp 4 --reasoning-parser qwen3
