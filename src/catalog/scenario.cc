@@ -100,12 +100,7 @@ void read_engine(MapReader& r, ScenarioEngine& engine) {
   Diagnostics& diags = r.diags();
   if (std::optional<std::string> name = r.string("name", true)) {
     engine.name = *name;
-    engine.name_loc = location(file, r.child("name"));
-    static const std::vector<std::string> kEngines = {"sglang", "vllm"};
-    if (*name != "sglang" && *name != "vllm") {
-      r.error(r.child("name"), "unknown engine '" + *name + "'; gpumem models sglang and vllm" +
-                                   did_you_mean(*name, kEngines));
-    }
+    engine.name_loc = location(file, r.child("name"));  // the engine models check it
   }
   if (std::optional<std::string> version = r.string("version", true)) {
     engine.version = *version;
@@ -215,7 +210,7 @@ std::optional<Bytes> signed_size(MapReader& r, std::string_view key) {
 }
 
 // `gpu` is the scenario's GPU type, nullptr when unknown (reported already).
-void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
+void read_observed(MapReader& r, const GpuSpec* gpu,
                    ScenarioObserved& observed) {
   observed.loc = location(r.file(), r.node());
   observed.free_before_weights = r.size("free_before_weights");
@@ -258,20 +253,13 @@ void read_observed(MapReader& r, const std::string& engine, const GpuSpec* gpu,
     r.error(r.child("weight_load_usage"),
             "give either 'free_after_weights' or 'weight_load_usage', not both");
   }
-  // Each engine measures its own quantities; a key of the other engine is a mistake.
-  static const std::vector<std::string> kSglang = {"free_before_weights", "free_after_weights",
-                                                   "weight_load_usage"};
-  static const std::vector<std::string> kVllm = {"model_loading", "activation_peak",
-                                                 "non_torch_memory", "cuda_graph_estimate",
-                                                 "kv_cache_memory"};
-  const std::vector<std::string>* foreign = engine == "sglang" ? &kVllm
-                                            : engine == "vllm" ? &kSglang
-                                                               : nullptr;
-  if (foreign == nullptr) return;
-  for (const std::string& key : *foreign) {
+  // Which engine measures which is the engine models' to say (engine_model.h
+  // check_observed_keys); they need to know where each key was given.
+  for (const char* key : {"free_before_weights", "free_after_weights", "weight_load_usage",
+                          "model_loading", "activation_peak", "non_torch_memory",
+                          "cuda_graph_estimate", "kv_cache_memory"}) {
     if (YAML::Node n = r.node()[key]; n.IsDefined()) {
-      r.error(n, "'" + key + "' is measured by " + (engine == "sglang" ? "vLLM" : "SGLang") +
-                     "; this scenario runs " + engine);
+      observed.given.emplace_back(key, location(r.file(), n));
     }
   }
 }
@@ -319,7 +307,7 @@ std::optional<Scenario> parse_scenario(const std::string& file, const std::strin
   }
   if (YAML::Node observed = top.child("observed"); observed.IsDefined()) {
     MapReader r(file, observed, "'observed'", diags);
-    if (r.valid()) read_observed(r, s.engine.name, gpus.find(s.hardware.gpu), s.observed);
+    if (r.valid()) read_observed(r, gpus.find(s.hardware.gpu), s.observed);
   }
   if (std::optional<std::string> calibration = top.string("calibration")) {
     s.calibration = *calibration;

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu_catalog.h"
@@ -92,6 +93,9 @@ struct ScenarioObserved {
   // profile and its log lines stay as they are).
   std::optional<Bytes> kv_cache_memory;
   SourceLoc loc;
+  // Each key the scenario gives ("model_loading") and where: an engine refuses the
+  // quantities another engine measures.
+  std::vector<std::pair<std::string, SourceLoc>> given;
 };
 
 struct Scenario {

@@ -1,5 +1,7 @@
 #include "engine/engine_model.h"
 
+#include <algorithm>
+
 #include <array>
 
 #include "core/spelling.h"
@@ -51,6 +53,22 @@ const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags) {
                                             "' is not modelled; gpumem models " + engine_names() +
                                             did_you_mean(scenario.engine.name, names));
   return nullptr;
+}
+
+bool check_observed_keys(const Scenario& scenario, const EngineModel& engine,
+                         Diagnostics& diags) {
+  const size_t errors_before = diags.count();
+  for (const auto& [key, loc] : scenario.observed.given) {
+    const std::span<const std::string_view> own = engine.observed_keys();
+    if (std::find(own.begin(), own.end(), key) != own.end()) continue;
+    for (const EngineModel* other : engine_models()) {
+      const std::span<const std::string_view> keys = other->observed_keys();
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+      diags.error(loc, "'" + key + "' is measured by " + std::string(other->title()) +
+                           "; this scenario runs " + std::string(engine.name()));
+    }
+  }
+  return diags.count() == errors_before;
 }
 
 }  // namespace gpumem

@@ -141,6 +141,8 @@ class EngineModel {
       const GpuLayout& layout, std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
+  // The quantities this engine logs, which a scenario's `observed:` may pin.
+  virtual std::span<const std::string_view> observed_keys() const = 0;
   // The table entry a flag as written denotes (an alias, an argparse prefix, underscores);
   // null when it denotes none, or several.
   const FlagSpec* flag_spec(std::string_view flag) const;
@@ -160,6 +162,10 @@ std::string engine_names();
 // The engine of `scenario`, or null after "engine 'x' is not modelled; gpumem models sglang
 // and vllm; did you mean ...?" at the scenario's engine name.
 const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags);
+// Reports each `observed:` key of `scenario` that `engine` does not log: "'x' is measured by
+// vLLM; this scenario runs sglang". False when it reported one.
+bool check_observed_keys(const Scenario& scenario, const EngineModel& engine,
+                         Diagnostics& diags);
 
 }  // namespace gpumem
 

@@ -144,10 +144,18 @@ class Model final : public EngineModel {
     const ServerFlags f = read_server_flags(layout, ignored);
     return ignored.empty() ? static_cast<int>(gpus_needed(f)) : 0;
   }
+  std::span<const std::string_view> observed_keys() const override {
+    // sglang v0.5.9 model_runner.py: F and A ("avail mem" before and after load_model), the
+    // load's "mem usage".
+    static constexpr std::string_view kKeys[] = {"free_before_weights", "free_after_weights",
+                                                 "weight_load_usage"};
+    return kKeys;
+  }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                        Diagnostics& diags) const override {
+    const bool observed_ok = check_observed_keys(scenario, *this, diags);
     std::optional<Plan> p = make_plan(scenario, in, diags);
-    if (!p) return nullptr;
+    if (!p || !observed_ok) return nullptr;
     return std::make_unique<Startup>(std::move(*p));
   }
 };

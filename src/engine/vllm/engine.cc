@@ -156,10 +156,18 @@ class Model final : public EngineModel {
         read_engine_flags(layout, rules_for(v.value_or(kOldestModelled)), ignored);
     return ignored.empty() ? f.tp_size * f.pp_size : 0;
   }
+  std::span<const std::string_view> observed_keys() const override {
+    // vllm v0.10.2 v1/worker/gpu_worker.py determine_available_memory: its "Model loading
+    // took", peak activation, non-torch memory, graph estimate and available KV memory.
+    static constexpr std::string_view kKeys[] = {"model_loading", "activation_peak", "non_torch_memory",
+                                                 "cuda_graph_estimate", "kv_cache_memory"};
+    return kKeys;
+  }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                        Diagnostics& diags) const override {
+    const bool observed_ok = check_observed_keys(scenario, *this, diags);
     std::optional<Plan> p = make_plan(scenario, in, diags);
-    if (!p) return nullptr;
+    if (!p || !observed_ok) return nullptr;
     return std::make_unique<Startup>(std::move(*p));
   }
 };
