@@ -88,7 +88,10 @@ Result<std::vector<SafetensorsTensor>> parse_safetensors_header(std::string_view
     return invalid_input(file + ": the safetensors header is not a JSON object");
   }
   std::vector<SafetensorsTensor> out;
-  for (const auto& [name, entry] : header.items()) {
+  for (const auto& item : header.items()) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::string& name = item.key();
+    const json& entry = item.value();
     if (name == "__metadata__") continue;
     const auto bad = [&](const std::string& what) {
       return invalid_input(file + ": tensor '" + name + "' " + what);

@@ -27,6 +27,8 @@ struct Failure {
   StepOutcome outcome = StepOutcome::kError;
   std::string message;
   std::optional<Bytes> shortfall;  // out of memory: what was asked minus what was free
+
+  friend bool operator==(const Failure&, const Failure&) = default;
 };
 
 struct KeyFigures {
