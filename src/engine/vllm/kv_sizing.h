@@ -108,8 +108,8 @@ std::optional<double> smallest_gpu_memory_utilization(Bytes total, const Profile
 // The longest max_model_len, a multiple of `block_size`, whose one request fits `available`
 // when one of `max_model_len` tokens needs `needed`: a full-attention (or MLA) layer's need
 // grows with cdiv(len, block_size) pages (FullAttentionSpec.max_memory_usage_bytes), so the
-// bytes of one block follow from `needed`; a sliding-window layer's need grows slower, so for
-// such models the length is a lower bound. 0 when not even one block fits.
+// bytes of one block follow from `needed`; a sliding-window layer needs about the same at any
+// length, so with such layers the length is an upper bound. 0 when not even one block fits.
 std::int64_t max_model_len_within(Bytes available, Bytes needed, std::int64_t max_model_len,
                                   std::int64_t block_size);
 
