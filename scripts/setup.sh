@@ -11,7 +11,8 @@ packages=(
   libcurl4-openssl-dev
   # gpumem plot draws with gnuplot; the tests decode its PNGs with libpng.
   gnuplot-nox libpng-dev
-  # tests/schema: the JSON outputs are validated against their JSON Schema files.
+  # tests/schema: the JSON outputs are validated against their JSON Schema files; the torch
+  # probe's runner and tools (src/probe/torch) and their tests run in python3 too.
   python3 python3-jsonschema
   # scripts/fuzz.sh: clang 14 builds the libFuzzer targets. -fsanitize=fuzzer links
   # libclang_rt.fuzzer-x86_64.a, which Debian 12 ships in libclang-rt-14-dev together with

@@ -46,6 +46,12 @@ struct AllocatorConfig {
   // A request of at least max_split_size may take a cached block at most this much larger.
   // pytorch c10/core/AllocatorConfig.h max_non_split_rounding_size_ (max_non_split_rounding_mb)
   Bytes max_non_split_rounding = mib(20);
+  // Segments that grow: one virtual address range per pool, mapped page by page (2 MiB
+  // pages for the small pool, large_segment_size pages for the large one) as requests need
+  // them and unmapped page by page by empty_cache, instead of one cudaMalloc per segment.
+  // pytorch c10/cuda/CUDACachingAllocator.cpp Note [Expandable Segments]
+  // (expandable_segments:True)
+  bool expandable_segments = false;
   // The CUDA device ordinal the allocator serves ("GPU N" in the out-of-memory message).
   int device_index = 0;
 

@@ -27,13 +27,24 @@
 //    allocations as CUDAGraph::capture_begin/capture_end do; each begin adds a user
 //    (use_count) and each release_pool() (CUDAGraph::reset) drops one; a pool's segments can
 //    be released only once it has no users, and the pool disappears when it has no
-//    segments left.
+//    segments left;
+//  * expandable segments (config.expandable_segments): a pool's miss maps pages (2 MiB for
+//    the small pool, large_segment_size for the large one) at the lowest address of its one
+//    growing virtual range where enough free and unmapped space lies together, instead of
+//    allocating a segment; each page is one Device::malloc; the best fit prefers, among
+//    blocks that fit, one that cannot grow into unmapped space; every block with at least
+//    min_block_size left over is split; empty_cache unmaps every whole page of every free
+//    block, and a range with nothing mapped left is released. PyTorch counts a private
+//    pool's "cudaMalloc"s up once per miss and down once per unmapped run of pages, so the
+//    count can reach zero while a tensor still lives in the pool, and PyTorch then deletes
+//    the pool under it (what happens to that tensor's block afterwards is undefined
+//    behaviour in PyTorch); the emulation drops the pool at the same moment but keeps its
+//    blocks, which then never return to any cache.
 //
 // Simplifications, none of which changes the byte counts of a single-stream start-up:
 // one stream (PyTorch keys blocks by stream and defers frees of blocks used on other
-// streams); no expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True); no
-// roundup_power2_divisions, garbage_collection_threshold or memory fraction; no free-memory
-// callbacks. Not thread-safe: each rank owns its allocator.
+// streams); no roundup_power2_divisions, garbage_collection_threshold or memory fraction;
+// no free-memory callbacks. Not thread-safe: each rank owns its allocator.
 //
 // Blocks are named by `BlockHandle`s: an index into the allocator's block table plus a
 // generation, so a stale or doubly freed handle is an error, not corruption. Steady-state
@@ -45,9 +56,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "alloc/allocator_config.h"
+#include "alloc/allocator_observer.h"
 #include "alloc/allocator_stats.h"
 #include "alloc/free_block_index.h"
 #include "alloc/oom_report.h"
@@ -104,7 +118,10 @@ class CachingAllocator {
   // that is not allocated is kInternal.
   Status free(BlockHandle block);
 
+  // Under expandable segments an address is one of the emulation's virtual ranges.
   Result<DevicePtr> address(BlockHandle block) const;
+  // kInvalidInput, with PyTorch's message, for a block in an expandable segment: PyTorch
+  // cannot share those between processes.
   Result<BaseAllocation> base_allocation(BlockHandle block) const;
 
   // torch.cuda.empty_cache().
@@ -117,7 +134,14 @@ class CachingAllocator {
   Bytes max_memory_allocated() const { return stats_.allocated.peak; }
   Bytes max_memory_reserved() const { return stats_.reserved.peak; }
   // torch.cuda.reset_peak_memory_stats(): every peak, aggregate and by category.
-  void reset_peak_stats() { stats_.reset_peaks(); }
+  void reset_peak_stats() {
+    stats_.reset_peaks();
+    if (observer_ != nullptr) observer_->peaks_reset();
+  }
+
+  // Reports every request served from here on to `observer` (null: to nobody). `observer`
+  // must outlive the allocator or be replaced first.
+  void set_observer(AllocatorObserver* observer) { observer_ = observer; }
 
   // The numbers of the last allocation that failed for good, if any.
   const std::optional<OomReport>& last_oom() const { return last_oom_; }
@@ -135,14 +159,20 @@ class CachingAllocator {
   // Empty when no such pool exists (never created, or gone after its last segment).
   std::optional<PrivatePoolInfo> pool_info(PoolId pool) const;
 
+  // The segments torch.cuda.memory_snapshot() lists: every cudaMalloc segment, and every
+  // contiguous mapped range of an expandable segment (stats().segments counts only the
+  // former, as PyTorch's segment counter does).
+  std::int64_t snapshot_segments() const;
+
   struct State;
-  // The whole state of an allocator that has no private pool, free of pointers: two such
-  // allocators with equal configs and equal states, over devices that answer alike, behave
-  // identically, so a replay can be answered by restoring the state it once ended in
-  // (sim/weight_load_memo.h). Empty while a private pool exists.
+  // The whole state of an allocator that has no private pool and no expandable segment,
+  // free of pointers: two such allocators with equal configs and equal states, over
+  // devices that answer alike, behave identically, so a replay can be answered by restoring
+  // the state it once ended in (sim/weight_load_memo.h). Empty while a private pool or an
+  // expandable segment exists.
   std::optional<State> snapshot() const;
-  // REQUIRES: no private pool exists; `state` came from snapshot() of an allocator with
-  // this config.
+  // REQUIRES: no private pool or expandable segment exists; `state` came from snapshot()
+  // of an allocator with this config.
   void restore(const State& state);
 
  private:
@@ -152,17 +182,20 @@ class CachingAllocator {
   struct PrivatePool;
 
   // One block: a whole segment or a piece of one. Pieces of a segment form a list in
-  // address order through prev/next.
+  // address order through prev/next. In an expandable segment the pieces cover the whole
+  // virtual range, mapped or not; unmapped pieces are never allocated.
   struct Block {
     DevicePtr address;
     Bytes size;
     std::uint32_t prev = kNone;
     std::uint32_t next = kNone;
-    std::uint32_t generation = 0;  // bumped when the block is freed or its record recycled
+    std::uint32_t generation = 0;   // bumped when the block is freed or its record recycled
+    std::uint32_t segment = kNone;  // its expandable segment; kNone for a cudaMalloc one
     BlockPool* pool = nullptr;
     Category category = Category::kOther;          // request holding it, when allocated
     Category segment_category = Category::kOther;  // request that created its segment
     bool allocated = false;
+    bool mapped = true;
     bool live = false;  // false while the record sits on the recycling list
     friend bool operator==(const Block&, const Block&) = default;
   };
@@ -170,8 +203,19 @@ class CachingAllocator {
   struct BlockPool {
     BlockPool(bool small_pool, PrivatePool* owner_pool) : small(small_pool), owner(owner_pool) {}
     FreeBlockIndex free;
+    // The unmapped pieces of the pool's expandable segments, by address.
+    std::set<std::pair<std::uint64_t, std::uint32_t>> unmapped;
     bool small;
     PrivatePool* owner;  // null for the two default pools
+  };
+
+  // pytorch c10/cuda/CUDACachingAllocator.cpp ExpandableSegment: a virtual range of `pages`
+  // pages and the device allocation mapped at each, null where nothing is.
+  struct ExpandableSegment {
+    std::uint64_t base = 0;
+    Bytes page;
+    std::vector<DevicePtr> mapped;
+    std::vector<Category> category;  // of the request each page was mapped for
   };
 
   // pytorch c10/cuda/CUDACachingAllocator.cpp PrivatePool
@@ -181,12 +225,20 @@ class CachingAllocator {
     int use_count = 1;
     int segments = 0;  // PyTorch's cudaMalloc_count
     Bytes reserved;
+    bool orphaned = false;  // deleted by PyTorch while blocks of its own remained
     BlockPool large;
     BlockPool small;
   };
 
   BlockPool& pool_for(Bytes rounded);
   std::uint32_t take_free_block(BlockPool& pool, Bytes rounded);
+  Bytes expandable_size(std::uint32_t index) const;
+  Result<std::uint32_t> allocate_expandable(BlockPool& pool, Bytes rounded, Category category);
+  std::uint32_t find_expandable_block(BlockPool& pool, Bytes rounded);
+  Status map_block(std::uint32_t index, Bytes size, Category category);
+  void unmap_block(std::uint32_t index);
+  void release_expandable_segment(std::uint32_t index);
+  void splice_after(std::uint32_t index, std::uint32_t rest);
   Result<std::uint32_t> new_segment(BlockPool& pool, Bytes size, Category category);
   Result<std::uint32_t> grow(BlockPool& pool, Bytes rounded, Bytes size, Bytes segment,
                              Category category);
@@ -194,7 +246,7 @@ class CachingAllocator {
   void merge_into(std::uint32_t dst, std::uint32_t src);
   bool release_oversize_blocks(BlockPool& pool, Bytes rounded);
   void release_cached_blocks();
-  void release_unsplit_blocks(BlockPool& pool);
+  void release_blocks(BlockPool& pool);
   void release_segment(std::uint32_t index);
   Status out_of_memory(Bytes size, Bytes segment);
 
@@ -216,8 +268,15 @@ class CachingAllocator {
   BlockPool large_;
   BlockPool small_;
   std::vector<std::unique_ptr<PrivatePool>> private_pools_;
+  // Pools PyTorch deleted while blocks of theirs remained (expandable segments only): kept
+  // so that those blocks stay valid.
+  std::vector<std::unique_ptr<PrivatePool>> orphaned_pools_;
   std::vector<PrivatePool*> routing_;  // PyTorch's captures_underway, oldest first
   std::uint64_t next_pool_id_ = 1;
+  // Expandable segments by index, null once released; the next virtual range's address.
+  std::vector<std::unique_ptr<ExpandableSegment>> expandable_;
+  std::uint64_t next_virtual_address_ = 1ULL << 56;
+  AllocatorObserver* observer_ = nullptr;
 };
 
 struct CachingAllocator::State {

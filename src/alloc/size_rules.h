@@ -4,7 +4,7 @@
 //
 // Pure functions of the request and an AllocatorConfig, inline because CachingAllocator calls
 // them on every allocation. `rounded` always means the output of `round_size`. Not modelled:
-// roundup_power2_divisions (off by default) and expandable segments.
+// roundup_power2_divisions (off by default).
 #ifndef GPUMEM_ALLOC_SIZE_RULES_H_
 #define GPUMEM_ALLOC_SIZE_RULES_H_
 
@@ -48,13 +48,14 @@ inline bool may_serve(Bytes candidate, Bytes rounded, const AllocatorConfig& con
 }
 
 // Whether a block of `block` bytes serving the request is split, leaving the rest cached:
-// in the small pool when at least min_block_size is left; in the large pool when more than
-// small_size (1 MiB) is left and the request is below max_split_size.
+// in the small pool, and in any pool under expandable segments, when at least
+// min_block_size is left; in the large pool when more than small_size (1 MiB) is left and
+// the request is below max_split_size.
 // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::should_split
 inline bool should_split(Bytes block, Bytes rounded, bool small_pool,
                          const AllocatorConfig& config) {
   const Bytes remaining = block - rounded;
-  if (small_pool) return remaining >= config.min_block_size;
+  if (small_pool || config.expandable_segments) return remaining >= config.min_block_size;
   return rounded < config.effective_max_split_size() && remaining > config.small_size;
 }
 

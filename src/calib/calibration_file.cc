@@ -68,6 +68,13 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
   if (!f.gpu.empty() && gpus.find(f.gpu) == nullptr) {
     r.error(r.child("gpu"), "unknown GPU '" + f.gpu + "'" + did_you_mean(f.gpu, gpus.names()));
   }
+  if (std::optional<std::string> probe = r.string("probe")) {
+    f.probe = *probe;
+    if (f.probe != kRawProbe && f.probe != kTorchProbe) {
+      r.error(r.child("probe"), "unknown probe '" + f.probe + "'; gpumem knows " +
+                                    std::string(kRawProbe) + " and " + std::string(kTorchProbe));
+    }
+  }
   f.provenance = read_texts(r, "provenance");
   f.residuals = read_texts(r, "residuals");
   if (YAML::Node c = r.child("constants", true); c.IsDefined()) {
@@ -82,6 +89,13 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
                                                did_you_mean(name, parameter_names()));
           continue;
         }
+        // gpumem-probe's raw process has none of a PyTorch process's constants (zero).
+        if (find_parameter(name)->pytorch_only && f.probe != kTorchProbe) {
+          diags.error(location(path, key), "calibration constant '" + name +
+                                               "' belongs to a PyTorch process; only a "
+                                               "calibration with 'probe: torch' gives it");
+          continue;
+        }
         if (!seen.insert(name).second) {
           diags.error(location(path, key), "calibration constant '" + name + "' is given twice");
           continue;
@@ -93,6 +107,7 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
       // A constant left out would take its published default while every report says
       // "calibrated": a calibration gives them all.
       for (const Parameter& p : calibration_parameters()) {
+        if (p.pytorch_only && f.probe != kTorchProbe) continue;
         if (seen.count(std::string(p.name)) == 0) {
           diags.error(location(path, c), "calibration constant '" + std::string(p.name) +
                                              "' is missing; a calibration file gives every "
@@ -110,7 +125,9 @@ std::string calibration_file_text(const CalibrationFile& f) {
   std::string out =
       "# Written by `gpumem calibrate`: constants fitted by least squares to probe traces.\n"
       "# Do not edit by hand; run the calibration again.\n";
-  out += fmt::format("name: {}\ngpu: {}\nprovenance:\n", f.name, f.gpu);
+  out += fmt::format("name: {}\ngpu: {}\n", f.name, f.gpu);
+  if (f.probe != kRawProbe) out += fmt::format("probe: {}\n", f.probe);
+  out += "provenance:\n";
   for (const auto& [k, v] : f.provenance) out += fmt::format("  {}: {}\n", k, quoted(v));
   out += "constants:\n";
   for (const auto& [k, v] : f.constants) out += fmt::format("  {}: {}B\n", k, v.value());

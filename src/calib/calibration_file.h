@@ -6,6 +6,8 @@
 // Format:
 //   name: h200-sxm-141gb
 //   gpu: h200-sxm-141gb
+//   probe: torch                        # optional: the traces' probe (calib/trace.h);
+//                                       # gpumem-probe when absent
 //   provenance: {<key>: <text>, ...}   # GPU, driver, runtime, NCCL, traces fitted and held out
 //   constants: {<parameter>: <size>, ...}  # names from calib/parameters.h, sizes with units
 //   residuals: {<key>: <text>, ...}
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "calib/trace.h"
 #include "catalog/gpu_catalog.h"
 #include "core/diagnostics.h"
 #include "simulate/simulate.h"
@@ -26,13 +29,15 @@ namespace gpumem {
 struct CalibrationFile {
   std::string name;
   std::string gpu;
+  std::string probe{kRawProbe};
   std::vector<std::pair<std::string, std::string>> provenance;
   std::vector<std::pair<std::string, Bytes>> constants;
   std::vector<std::pair<std::string, std::string>> residuals;
 };
 
 // Reads and checks a calibration file: its GPU must be in `gpus`, every constant of
-// calib/parameters.h given once; errors as file:line:col in `diags`.
+// calib/parameters.h given once (those only a PyTorch process has in a `probe: torch` file
+// alone); errors as file:line:col in `diags`.
 std::optional<CalibrationFile> load_calibration_file(const std::string& path,
                                                      const GpuCatalog& gpus, Diagnostics& diags);
 // The same, from the file's text; `path` is used in messages.

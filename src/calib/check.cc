@@ -64,6 +64,15 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
                          const CheckTolerances& tolerances) {
   CheckResult r;
   r.scenario = predicted.scenario;
+  r.calibration = predicted.calibration;
+  if (!traces.empty()) {
+    const Trace& t = traces.front();
+    r.probe = t.probe + " (";
+    if (!t.torch_version.empty()) r.probe += "PyTorch " + t.torch_version + ", ";
+    r.probe +=
+        fmt::format("CUDA runtime {}, NCCL {}, driver {}, {})", t.cuda_runtime, t.nccl_version,
+                    t.driver_version.empty() ? "?" : t.driver_version, t.gpu_name);
+  }
   std::vector<Bytes> errors;
   for (const Trace& t : traces) {
     if (t.rank < 0 || t.rank >= static_cast<int>(predicted.gpus.size())) {
@@ -155,7 +164,8 @@ CheckResult check_ledger(const Ledger& predicted, const std::vector<Trace>& trac
 }
 
 std::string render_check(const CheckResult& r) {
-  std::string out = fmt::format("### {}\n\n", r.scenario);
+  std::string out = fmt::format("### {}\n\nProbe: {}. Predicted with: {}.\n\n", r.scenario, r.probe,
+                                r.calibration);
   out +=
       "| GPU | step | predicted | measured | error | free after (pred.) | free after (meas.) |\n"
       "| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n";

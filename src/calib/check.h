@@ -44,6 +44,8 @@ struct FactComparison {
 
 struct CheckResult {
   std::string scenario;
+  std::string probe;        // which probe made the traces, with its versions
+  std::string calibration;  // the constants of the prediction
   std::vector<StepComparison> steps;
   std::vector<FactComparison> facts;
   Bytes median_abs_error;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calib/replayed_decisions.h"
+
 namespace gpumem {
 namespace {
 
@@ -11,7 +13,9 @@ namespace {
 Result<std::vector<double>> predictions(const FitRun& run, const SimulationInputs& inputs,
                                         std::vector<double>* measured) {
   Diagnostics diags;
-  std::optional<Ledger> ledger = simulate_scenario(run.scenario, inputs, diags);
+  SimulationInputs replayed = inputs;
+  replayed.constants = with_replayed_program(inputs.constants, run.traces.front());
+  std::optional<Ledger> ledger = simulate_scenario(run.scenario, replayed, diags);
   if (!ledger || !diags.empty()) return invalid_input(run.dir + ": " + diags.to_string());
   std::vector<double> out;
   for (const Trace& t : run.traces) {
@@ -116,8 +120,10 @@ Result<FitOutcome> fit_constants(const std::vector<FitRun>& runs, const GpuCatal
   }
   for (const FitRun& run : runs) {
     Diagnostics diags;
-    std::optional<Ledger> ledger =
-        simulate_scenario(run.scenario, SimulationInputs{gpus, models, out.constants}, diags);
+    std::optional<Ledger> ledger = simulate_scenario(
+        run.scenario,
+        SimulationInputs{gpus, models, with_replayed_program(out.constants, run.traces.front())},
+        diags);
     if (!ledger || !diags.empty()) return invalid_input(run.dir + ": " + diags.to_string());
     CheckResult c = check_ledger(*ledger, run.traces, tolerances);
     (run.held_out ? out.held_out : out.fitted).push_back(std::move(c));

@@ -40,6 +40,18 @@ const std::vector<Parameter>& parameters() {
       {"nccl_launch_stack_per_thread", "kernel stack per resident thread of NCCL's first launch",
        [](const SimulationConstants& c) { return c.nccl.launch_stack_per_thread; },
        [](SimulationConstants& c, Bytes v) { c.nccl.launch_stack_per_thread = v; }, bytes(64)},
+      {"pytorch_stream_pool", "PyTorch's pool of streams, at the first side stream",
+       [](const SimulationConstants& c) { return c.device.pytorch_stream_pool; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_stream_pool = v; }, mib(16), true},
+      {"pytorch_aten_module", "PyTorch's ATen kernel module, at the first ATen kernel",
+       [](const SimulationConstants& c) { return c.device.pytorch_aten_module; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_aten_module = v; }, mib(16), true},
+      {"pytorch_first_capture", "the generator tensors of a PyTorch process's first capture",
+       [](const SimulationConstants& c) { return c.device.pytorch_first_capture; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_first_capture = v; }, mib(2), true},
+      {"pytorch_first_kernel", "the module of a first kernel launched before the ATen module",
+       [](const SimulationConstants& c) { return c.device.pytorch_first_kernel; },
+       [](SimulationConstants& c, Bytes v) { c.device.pytorch_first_kernel = v; }, mib(2), true},
   };
   return kParameters;
 }

@@ -19,6 +19,9 @@ struct Parameter {
   Bytes (*get)(const SimulationConstants&);
   void (*set)(SimulationConstants&, Bytes);
   Bytes step;  // finite-difference step for the fit
+  // Only a PyTorch process has it: fitted to the torch probe's traces alone (zero, and not
+  // fitted, for gpumem-probe's raw process).
+  bool pytorch_only = false;
 };
 
 std::span<const Parameter> calibration_parameters();

@@ -50,6 +50,13 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     }
     Trace t;
     t.file = path;
+    if (j.contains("probe")) {
+      t.probe = j.at("probe").get<std::string>();
+      if (t.probe != kRawProbe && t.probe != kTorchProbe) {
+        return invalid_input(path + ": unknown probe '" + t.probe + "' (gpumem knows " +
+                             std::string(kRawProbe) + " and " + std::string(kTorchProbe) + ")");
+      }
+    }
     t.scenario = j.at("scenario").get<std::string>();
     t.scenario_file = j.at("scenario_file").get<std::string>();
     t.rank = json_integer<int>(j.at("rank"), 0);
@@ -60,6 +67,13 @@ Result<Trace> parse_trace(const std::string& path, const std::string& text) {
     t.gpu_name = device.at("name").get<std::string>();
     if (device.contains("nvml") && device.at("nvml").contains("driver_version")) {
       t.driver_version = device.at("nvml").at("driver_version").get<std::string>();
+    }
+    if (prov.contains("torch_version"))
+      t.torch_version = prov.at("torch_version").get<std::string>();
+    if (t.probe == kTorchProbe) {
+      t.ops_format = j.contains("ops_trace") && j.at("ops_trace").contains("format")
+                         ? j.at("ops_trace").at("format").get<std::string>()
+                         : "gpumem.ops.v1";
     }
     t.cuda_runtime = json_integer<int>(prov.at("cuda_runtime_version"), 0);
     t.nccl_version = json_integer<int>(prov.at("nccl_version"), 0);
@@ -125,6 +139,8 @@ Result<std::vector<Trace>> read_trace_dir(const std::string& dir) {
     }
     if (t.scenario != first.scenario) return disagree("scenario", first.scenario, t.scenario);
     if (t.gpu_name != first.gpu_name) return disagree("GPU", first.gpu_name, t.gpu_name);
+    // Each probe's traces are checked with its own calibration.
+    if (t.probe != first.probe) return disagree("probe", first.probe, t.probe);
     if (t.rank >= t.world_size) {
       return invalid_input(t.file + ": rank " + std::to_string(t.rank) +
                            " is not below the world size " + std::to_string(t.world_size));

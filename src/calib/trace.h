@@ -21,6 +21,12 @@
 
 namespace gpumem {
 
+// Which probe made a trace (its "probe" field): gpumem-probe runs the start-up program in a
+// raw CUDA process and writes no such field; the torch probe (src/probe/torch) replays it
+// in a PyTorch process. A calibration is fitted to, and checks, the traces of one probe.
+inline constexpr std::string_view kRawProbe = "gpumem-probe";
+inline constexpr std::string_view kTorchProbe = "torch";
+
 struct TraceStep {
   std::string name;
   std::string outcome;  // "ok", "out_of_memory", "aborted", "engine_error", "error"
@@ -37,6 +43,11 @@ struct TraceStep {
 
 struct Trace {
   std::string file;
+  std::string probe{kRawProbe};
+  std::string torch_version;  // the torch probe's PyTorch; empty for gpumem-probe
+  // The torch probe's: the format of the operation trace it replayed ("gpumem.ops.v1" when
+  // the trace does not say: the replays made before gpumem.ops/2); empty for gpumem-probe.
+  std::string ops_format;
   std::string scenario;
   std::string scenario_file;
   int rank = 0;
@@ -57,7 +68,8 @@ Result<Trace> read_trace(const std::string& path);
 // The same, from the file's text; `path` is used in messages.
 Result<Trace> parse_trace(const std::string& path, const std::string& text);
 // Every trace.rank<R>.json of `dir`, by rank; kNotFound when there is none, kInvalidInput when
-// they are not one run (a rank missing or doubled, or world size, scenario or GPU disagree).
+// they are not one run (a rank missing or doubled, or world size, scenario, GPU or probe
+// disagree).
 Result<std::vector<Trace>> read_trace_dir(const std::string& dir);
 // The traces of one run against the scenario they are checked with: the same number of GPUs
 // and the GPU the scenario names (by its nvidia-smi name).

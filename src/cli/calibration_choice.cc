@@ -11,7 +11,8 @@
 namespace gpumem::cli {
 
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
-                                                      const std::string& pin, Diagnostics& diags) {
+                                                      const std::string& pin, Diagnostics& diags,
+                                                      std::string_view probe) {
   const GpuSpec* gpu = ws.gpus.find(s.hardware.gpu);
   if (gpu == nullptr) return std::nullopt;  // reported by the scenario reader
   namespace fs = std::filesystem;
@@ -42,16 +43,17 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
     return constants_from(*f, *gpu);
   }
   // Every file is read (a broken one is an error even when another GPU's would be chosen),
-  // and two for the scenario's GPU are ambiguous: the scenario must pin one.
+  // and two for the scenario's GPU and probe are ambiguous: the scenario must pin one (a torch
+  // calibration of the GPU stands beside its raw one: `probe: torch` keeps them apart).
   std::optional<CalibrationFile> chosen;
   std::string chosen_path;
   for (const std::string& path : files) {
     std::optional<CalibrationFile> f = load_calibration_file(path, ws.gpus, diags);
     if (!f) return std::nullopt;
-    if (ws.gpus.find(f->gpu) != gpu) continue;
+    if (ws.gpus.find(f->gpu) != gpu || f->probe != probe) continue;
     if (chosen) {
-      diags.error({path, 0, 0}, "a second calibration for GPU " + gpu->name + " (the first is " +
-                                    chosen_path +
+      diags.error({path, 0, 0}, "a second calibration for GPU " + gpu->name + " and probe " +
+                                    std::string(probe) + " (the first is " + chosen_path +
                                     "); pin one with 'calibration: <name>' in the "
                                     "scenario or --calibration");
       return std::nullopt;

@@ -1,12 +1,15 @@
 // Which constants a simulation of a scenario uses: the calibration file the scenario pins,
-// else the one whose `gpu` is the scenario's GPU (model/calibration/*.yaml), else the
-// published defaults — and every report then says the GPU is not calibrated.
+// else the one whose `gpu` is the scenario's GPU and whose `probe` is the one asked for
+// (model/calibration/*.yaml; gpumem-probe's raw process unless a torch probe trace is being
+// checked), else the published defaults — and every report then says the GPU is not
+// calibrated.
 #ifndef GPUMEM_CLI_CALIBRATION_CHOICE_H_
 #define GPUMEM_CLI_CALIBRATION_CHOICE_H_
 
 #include <optional>
 #include <string>
 
+#include "calib/trace.h"
 #include "catalog/scenario.h"
 #include "cli/workspace.h"
 #include "core/diagnostics.h"
@@ -14,9 +17,11 @@
 
 namespace gpumem::cli {
 
-// `pin` (from --calibration) overrides the scenario's own `calibration:`.
+// `pin` (from --calibration) overrides the scenario's own `calibration:`; `probe` names the
+// process the simulation stands for (calib/trace.h).
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
-                                                      const std::string& pin, Diagnostics& diags);
+                                                      const std::string& pin, Diagnostics& diags,
+                                                      std::string_view probe = kRawProbe);
 
 }  // namespace gpumem::cli
 

@@ -2,6 +2,12 @@
 // to every probe trace found under DIR... (least squares, calib/fit.h), holding out the
 // scenarios named by --hold-out, and writes the calibration file and, per <gpu>x<count>, a
 // report (reports/calibration/) with the check table of every trace, fitted and held out.
+// One probe's traces at a time (--probe): gpumem-probe's raw CUDA process, or the torch
+// probe's PyTorch process, whose fit starts from the raw calibration of the GPU and adds
+// the constants only a PyTorch process has; traces of the other probe are counted and left
+// out. --measured NAME=SIZE sets a constant measured apart from the traces (one the traces
+// cannot tell from another: the torch replays create PyTorch's stream pool, ATen module and
+// generator tensors at one step), written to the file as given and not fitted.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,11 +18,14 @@
 
 #include "calib/calibration_file.h"
 #include "calib/fit.h"
+#include "calib/replayed_decisions.h"
+#include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/output_guard.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "core/file_name.h"
+#include "core/size_parse.h"
 #include "core/spelling.h"
 
 namespace gpumem::cli {
@@ -37,6 +46,8 @@ Command calibrate_command() {
               std::string output;
               std::vector<std::string> hold_out;
               std::string report_dir = "reports/calibration";
+              std::string probe{kRawProbe};
+              std::vector<std::string> measured;
             };
             auto o = std::make_shared<Options>();
             app.add_option("traces", o->roots, "directories searched for probe traces")->required();
@@ -44,18 +55,32 @@ Command calibrate_command() {
             app.add_option("--hold-out", o->hold_out, "scenario names checked but never fitted on");
             app.add_option("--report-dir", o->report_dir, "where the <gpu>x<count>.md reports go")
                 ->capture_default_str();
+            app.add_option("--probe", o->probe, "whose traces: gpumem-probe or torch")
+                ->capture_default_str();
+            app.add_option("--measured", o->measured,
+                           "NAME=SIZE: a constant measured apart from the traces, not fitted");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
+              if (o->probe != kRawProbe && o->probe != kTorchProbe) {
+                diags.error({}, "--probe " + o->probe + ": gpumem knows gpumem-probe and torch");
+                return report_diagnostics(diags);
+              }
+              const bool pytorch = o->probe == kTorchProbe;
               std::optional<Workspace> ws = open_workspace(global, diags);
               if (!ws) return report_diagnostics(diags);
               std::vector<FitRun> runs;
+              int other_probe = 0;
               const std::set<std::string> held(o->hold_out.begin(), o->hold_out.end());
               for (const std::string& root : o->roots) {
                 for (const std::string& dir : find_trace_dirs(root)) {
                   Result<std::vector<Trace>> traces = read_trace_dir(dir);
                   if (!traces.ok()) {
                     diags.error({}, traces.status().message());
+                    continue;
+                  }
+                  if (traces->front().probe != o->probe) {
+                    ++other_probe;
                     continue;
                   }
                   std::optional<Scenario> s = load_scenario(
@@ -68,13 +93,14 @@ Command calibrate_command() {
                       continue;
                     }
                   }
+                  *s = with_replayed_decisions(std::move(*s), traces->front());
                   const bool held_out = held.count(s->name) > 0;
                   runs.push_back({dir, std::move(*s), std::move(*traces), held_out});
                 }
               }
               if (!diags.empty()) return report_diagnostics(diags);
               if (runs.empty()) {
-                diags.error({}, "no probe traces found");
+                diags.error({}, "no traces of the " + o->probe + " probe found");
                 return report_diagnostics(diags);
               }
               // A held-out name that matches no trace would leave that scenario in the fit
@@ -96,11 +122,41 @@ Command calibrate_command() {
                 }
               }
               if (!diags.empty() || gpu == nullptr) return report_diagnostics(diags);
+              std::map<const Parameter*, Bytes> measured;
+              for (const std::string& m : o->measured) {
+                const size_t eq = m.find('=');
+                const std::string name = m.substr(0, std::min(eq, m.size()));
+                const Parameter* p = find_parameter(name);
+                if (p == nullptr || (p->pytorch_only && !pytorch)) {
+                  const std::vector<std::string> names = parameter_names();
+                  diags.error({"--measured", 0, 0},
+                              "'" + name + "' is no constant of the " + o->probe + " probe" +
+                                  (p == nullptr ? did_you_mean(name, names) : ""));
+                  continue;
+                }
+                Result<Bytes> size = eq == std::string::npos
+                                         ? Result<Bytes>(invalid_input("give NAME=SIZE"))
+                                         : parse_size(m.substr(eq + 1));
+                if (!size.ok()) {
+                  diags.error({"--measured", 0, 0}, m + ": " + size.status().message());
+                  continue;
+                }
+                measured[p] = *size;
+              }
+              if (!diags.empty()) return report_diagnostics(diags);
               std::vector<const Parameter*> params;
-              for (const Parameter& p : calibration_parameters()) params.push_back(&p);
+              for (const Parameter& p : calibration_parameters()) {
+                if ((!p.pytorch_only || pytorch) && !measured.contains(&p)) params.push_back(&p);
+              }
+              // A PyTorch process runs on the raw one: its fit starts from the GPU's raw
+              // calibration, so what its traces cannot show (NCCL on one GPU) stays fitted.
+              std::optional<SimulationConstants> start = default_constants(*gpu);
+              if (pytorch) start = choose_calibration(*ws, runs.front().scenario, "", diags);
+              if (!start) return report_diagnostics(diags);
+              for (const auto& [p, size] : measured) p->set(*start, size);
               const CheckTolerances tolerances;
-              Result<FitOutcome> fit = fit_constants(runs, ws->gpus, ws->models,
-                                                     default_constants(*gpu), params, tolerances);
+              Result<FitOutcome> fit =
+                  fit_constants(runs, ws->gpus, ws->models, *start, params, tolerances);
               if (!fit.ok()) {
                 diags.error({}, fit.status().message());
                 return report_diagnostics(diags);
@@ -109,10 +165,15 @@ Command calibrate_command() {
               CalibrationFile file;
               file.name = std::filesystem::path(o->output).stem().string();
               file.gpu = gpu->name;
+              file.probe = o->probe;
               file.provenance = {{"gpu", t.gpu_name},
                                  {"driver", t.driver_version},
                                  {"cuda_runtime", std::to_string(t.cuda_runtime)},
                                  {"nccl", std::to_string(t.nccl_version)}};
+              if (pytorch) {
+                file.provenance.emplace_back("pytorch", t.torch_version);
+                file.provenance.emplace_back("started_from", start->name);
+              }
               std::string fitted_dirs;
               std::string held_dirs;
               for (const FitRun& r : runs) {
@@ -121,7 +182,18 @@ Command calibrate_command() {
               }
               file.provenance.emplace_back("fitted_on", fitted_dirs);
               file.provenance.emplace_back("held_out", held_dirs);
-              file.constants = fit->values;
+              // Every constant of the probe, fitted or measured, in the parameters' order.
+              std::string measured_names;
+              for (const Parameter& p : calibration_parameters()) {
+                if (p.pytorch_only && !pytorch) continue;
+                file.constants.emplace_back(std::string(p.name), p.get(fit->constants));
+                if (measured.contains(&p)) {
+                  measured_names += (measured_names.empty() ? "" : ", ") + std::string(p.name);
+                }
+              }
+              if (!measured_names.empty()) {
+                file.provenance.emplace_back("measured_not_fitted", measured_names);
+              }
               const ErrorSummary fitted = summarize(fit->fitted);
               const ErrorSummary held_out = summarize(fit->held_out);
               file.residuals = {{"fitted", summary_text(fitted)},
@@ -157,14 +229,15 @@ Command calibrate_command() {
                     "`{}`.\n\n- fitted: {}\n- held out: {}\n\n",
                     gpu->name, count, o->output, summary_text(fitted), summary_text(held_out));
                 text += "| constant | value |\n| --- | ---: |\n";
-                for (const auto& [name, value] : fit->values) {
+                for (const auto& [name, value] : file.constants) {
                   text += fmt::format("| {} | {} ({}) |\n", name, format_bytes(value),
                                       format_mib(value));
                 }
                 text += "\n" + body;
+                const std::string stem =
+                    fmt::format("{}x{}{}", short_name, count, pytorch ? "-torch" : "");
                 Result<std::string> path =
-                    file_in_directory(o->report_dir, fmt::format("{}x{}", short_name, count), ".md",
-                                      "the GPU's name");
+                    file_in_directory(o->report_dir, stem, ".md", "the GPU's name");
                 if (!path.ok()) {
                   diags.error({}, path.status().message());
                   return report_diagnostics(diags);
@@ -177,6 +250,9 @@ Command calibrate_command() {
               }
               std::printf("fitted: %s\nheld out: %s\nwrote %s\n", summary_text(fitted).c_str(),
                           summary_text(held_out).c_str(), o->output.c_str());
+              if (other_probe > 0) {
+                std::printf("left out: %d trace directories of the other probe\n", other_probe);
+              }
               return report_diagnostics(diags);
             };
           }};

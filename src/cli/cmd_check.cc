@@ -7,11 +7,14 @@
 //   gpumem check --trace DIR --timeline run.json   (both start-ups side by side in Perfetto)
 //
 // Each trace directory holds the scenario it ran (scenario.yaml); a SCENARIO argument
-// overrides it.
+// overrides it. A trace of the torch probe is simulated with the calibration of the PyTorch
+// process (model/calibration files with `probe: torch`), gpumem-probe's with the raw one;
+// each report names the probe and the calibration.
 #include <cstdio>
 #include <filesystem>
 
 #include "calib/check.h"
+#include "calib/replayed_decisions.h"
 #include "calib/trace.h"
 #include "catalog/scenario.h"
 #include "cli/calibration_choice.h"
@@ -121,13 +124,22 @@ Command check_command() {
                 continue;
               }
             }
+            *s = with_replayed_decisions(std::move(*s), traces->front());
+            // A torch probe trace is checked against the PyTorch process's calibration
+            // (read_trace_dir saw that every rank's trace names the same probe).
+            const std::string& probe = traces->front().probe;
             std::optional<SimulationConstants> constants =
-                choose_calibration(*ws, *s, o->calibration, local);
+                choose_calibration(*ws, *s, o->calibration, local, probe);
+            if (!local.empty()) {
+              diags.append(local);
+              continue;
+            }
             if (!constants) {
               diags.append(local);
               continue;
             }
-            SimulationInputs inputs{ws->gpus, ws->models, *constants};
+            SimulationInputs inputs{ws->gpus, ws->models,
+                                    with_replayed_program(std::move(*constants), traces->front())};
             std::optional<Ledger> ledger = simulate_scenario(*s, inputs, local);
             if (!ledger || !local.empty()) {
               diags.append(local);

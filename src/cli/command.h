@@ -41,6 +41,7 @@ Command calibrate_command();
 Command plot_command();
 Command explain_command();
 Command scenario_command();
+Command export_ops_command();
 Command plan_command();
 
 }  // namespace gpumem::cli

@@ -19,7 +19,8 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> kCommands = {
       simulate_command(), sweep_command(),   validate_command(),  report_command(),
       diff_command(),     check_command(),   calibrate_command(), catalog_command(),
-      plot_command(),     explain_command(), scenario_command(), plan_command(),
+      plot_command(),     explain_command(), scenario_command(),  export_ops_command(),
+      plan_command(),
   };
   return kCommands;
 }

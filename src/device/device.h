@@ -21,6 +21,7 @@
 #include "core/status.h"
 #include "core/units.h"
 #include "device/category.h"
+#include "device/pytorch_resource.h"
 
 namespace gpumem {
 
@@ -85,6 +86,11 @@ class Device {
   // Loads a library's kernels and its handle state (cuBLAS on the first GEMM), charged to
   // the context like the driver does. `library` names the calibration constant.
   virtual Status load_library(std::string_view library) = 0;
+
+  // The engine's PyTorch process uses `resource` here, creating it if this is the first use
+  // (device/pytorch_resource.h). A raw CUDA process has no PyTorch, so the default does
+  // nothing: gpumem-probe's CudaDevice keeps it, and its traces measure the raw process.
+  virtual Status use_pytorch_resource(PytorchResource /*resource*/) { return {}; }
 };
 
 }  // namespace gpumem

@@ -13,6 +13,7 @@ RankGroups rank_groups(int rank, int tp, int pp) {
 }
 
 Status pynccl_warm_up(RankEnv& env, CommunicatorId comm) {
+  GPUMEM_RETURN_IF_ERROR(env.device.use_pytorch_resource(PytorchResource::kAtenModule));
   Result<BlockHandle> t = env.allocator.allocate(bytes(4), Category::kCommunication);
   if (!t.ok()) return t.status();
   Result<DevicePtr> p = env.allocator.address(*t);

@@ -12,7 +12,8 @@
 //    was never reached, vLLM's plan refusing DP > 1, so no prediction changes.)
 //  * pynccl_warm_up: PyNccl's warm-up all-reduce of torch.zeros(1), a 4-byte float32 tensor
 //    from PyTorch's allocator, freed (cached) afterwards (sglang v0.5.9 and vllm v0.21
-//    distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__).
+//    distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__); zeros fills
+//    it with an ATen kernel, the process's first where TP or PP > 1.
 //  * CublasWorkspace: PyTorch's cuBLAS workspace per (handle, stream), ":4096:2:16:8" =
 //    8,519,680 B, 32 MiB on Hopper and Blackwell (pytorch aten/src/ATen/cuda/
 //    CublasHandlePool.cpp parseChosenWorkspaceSize; cuda-memory-facts.md §6).

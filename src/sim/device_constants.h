@@ -52,6 +52,27 @@ struct DeviceConstants {
   // Kernels and handle state a library loads into the context on first use, by library.
   // cuBLAS: UNCONFIRMED (cuda-memory-facts.md §6); measured by the probe.
   std::map<std::string, Bytes, std::less<>> library_load = {{"cublas", mib(0)}};
+
+  // What a PyTorch process takes beyond a raw CUDA one, outside its caching allocator, each
+  // once, at its first use (src/probe/torch/README.md). Zero here: gpumem-probe's raw
+  // process and every GPU without a PyTorch calibration; a `probe: torch` calibration file
+  // gives them (model/calibration/h200-sxm-141gb-torch.yaml, H200 with PyTorch 2.11).
+  //  * pytorch_stream_pool: the pool of streams, at the first side stream or process-group
+  //    communicator (Device::use_pytorch_resource; a graph capture's stream is one).
+  //  * pytorch_aten_module: the ATen kernel module, at the first ATen kernel
+  //    (Device::use_pytorch_resource; a first capture's generator seed fill is one).
+  //  * pytorch_first_capture: the first capture's two generator tensors, in a small segment
+  //    of their own that is never freed.
+  //  * pytorch_first_kernel: the module of a first kernel launched before the ATen module is
+  //    in (the torch probe's stand-in kernel); nothing once the ATen module is in.
+  Bytes pytorch_stream_pool = bytes(0);
+  Bytes pytorch_aten_module = bytes(0);
+  Bytes pytorch_first_capture = bytes(0);
+  Bytes pytorch_first_kernel = bytes(0);
+  // Whether the engine program's named first uses (Device::use_pytorch_resource) are made.
+  // false only to check a torch-probe replay of a gpumem.ops.v1 trace, exported before the
+  // programs named them: there the first capture created both (calib/replayed_decisions.h).
+  bool pytorch_uses_named = true;
   friend bool operator==(const DeviceConstants&, const DeviceConstants&) = default;
 };
 

@@ -128,17 +128,29 @@ void SimDevice::ipc_close(DevicePtr mapped) {
 Status SimDevice::begin_graph_capture() {
   if (state_.capturing) return internal_error("graph capture begun twice");
   GPUMEM_RETURN_IF_ERROR(init_context());
+  if (!state_.captured_before) {
+    // PyTorch's first capture_begin: the capture's side stream, and the seed fill of the
+    // generator tensors it allocates, an ATen kernel (torch-facts, src/probe/torch/README.md).
+    GPUMEM_RETURN_IF_ERROR(create_pytorch_resource(PytorchResource::kStreamPool));
+    GPUMEM_RETURN_IF_ERROR(create_pytorch_resource(PytorchResource::kAtenModule));
+    GPUMEM_RETURN_IF_ERROR(charge_driver(constants_.pytorch_first_capture, Category::kContext,
+                                         "PyTorch's generator tensors at the first capture"));
+  }
+  state_.captured_before = true;
   state_.capturing = true;
   state_.nodes_in_capture = 0;
   return {};
 }
 
-Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) {
-  if (state_.capturing) ++state_.nodes_in_capture;
-  return {};
-}
+Status SimDevice::launch_kernel(std::span<const DevicePtr>, Bytes) { return launch_kernels(1, {}); }
 
 Status SimDevice::launch_kernels(int count, Bytes) {
+  const bool aten = state_.pytorch_resources[static_cast<size_t>(PytorchResource::kAtenModule)];
+  if (count > 0 && !state_.launched_before && !aten) {
+    GPUMEM_RETURN_IF_ERROR(charge_driver(constants_.pytorch_first_kernel, Category::kContext,
+                                         "the first kernel's module"));
+  }
+  state_.launched_before = state_.launched_before || count > 0;
   if (state_.capturing) state_.nodes_in_capture += count;
   return {};
 }
@@ -182,6 +194,21 @@ Status SimDevice::load_library(std::string_view library) {
     return internal_error("no load cost known for library '" + std::string(library) + "'");
   }
   return charge_driver(cost->second, Category::kContext, "loading " + std::string(library));
+}
+
+Status SimDevice::use_pytorch_resource(PytorchResource resource) {
+  return constants_.pytorch_uses_named ? create_pytorch_resource(resource) : Status{};
+}
+
+Status SimDevice::create_pytorch_resource(PytorchResource resource) {
+  bool& created = state_.pytorch_resources[static_cast<size_t>(resource)];
+  if (created) return {};
+  const bool stream_pool = resource == PytorchResource::kStreamPool;
+  GPUMEM_RETURN_IF_ERROR(charge_driver(
+      stream_pool ? constants_.pytorch_stream_pool : constants_.pytorch_aten_module,
+      Category::kContext, stream_pool ? "PyTorch's pool of streams" : "PyTorch's ATen module"));
+  created = true;
+  return {};
 }
 
 }  // namespace gpumem

@@ -40,6 +40,7 @@ class SimDevice final : public Device {
   Status launch_kernels(int count, Bytes bytes_touched) override;
   Result<GraphId> end_graph_capture() override;
   Status load_library(std::string_view library) override;
+  Status use_pytorch_resource(PytorchResource resource) override;
 
   // Memory the driver takes for itself on behalf of a library, with no allocation to free:
   // kernels loaded into the context, a grown stack reservation. kOutOfMemory if it does not
@@ -96,9 +97,12 @@ class SimDevice final : public Device {
     Bytes graph_exec_used;
     Bytes graph_exec_reserved;
     bool capturing = false;
+    bool captured_before = false;
+    bool launched_before = false;
     int nodes_in_capture = 0;
     int graphs = 0;
     std::unordered_map<std::string, bool> libraries_loaded;
+    std::array<bool, kPytorchResourceCount> pytorch_resources{};
     FailedRequest last_failure{bytes(0), bytes(0)};
     friend bool operator==(const State&, const State&) = default;
   };
@@ -109,6 +113,8 @@ class SimDevice final : public Device {
  private:
   void charge(Bytes b, Category c);
   void release(Bytes b, Category c);
+  // Charges `resource` at its first use, named by the program or implied by a capture.
+  Status create_pytorch_resource(PytorchResource resource);
   // The live allocation at `address`; null when there is none.
   Allocation* find_allocation(std::uint64_t address);
 

@@ -3,9 +3,6 @@
 #include <functional>
 #include <memory>
 
-#include "engine/engine_model.h"
-#include "sim/runner.h"
-
 namespace gpumem {
 namespace {
 
@@ -54,16 +51,29 @@ std::vector<SimRank> sim_ranks(int world_size, int gpus_per_node,
 
 }  // namespace
 
-std::optional<Ledger> simulate_scenario(const Scenario& scenario, const SimulationInputs& inputs,
-                                        Diagnostics& diags) {
+std::optional<SimulatedStartup> simulated_startup(const Scenario& scenario,
+                                                  const SimulationInputs& inputs,
+                                                  Diagnostics& diags) {
   const EngineModel* engine = engine_of(scenario, diags);
   if (engine == nullptr) return std::nullopt;
   SimulationCache* cache = inputs.cache;
   const PlanInputs plan_inputs{inputs.gpus, inputs.models,
                                cache != nullptr ? &cache->weight_lists : nullptr};
-  const std::unique_ptr<PlannedStartup> startup = engine->plan(scenario, plan_inputs, diags);
+  std::unique_ptr<PlannedStartup> startup = engine->plan(scenario, plan_inputs, diags);
   if (!startup) return std::nullopt;
   const PlannedStartup& p = *startup;
+  SimulatedStartup out{nullptr, machine_for(scenario, p.gpu(), inputs),
+                       sim_ranks(p.world_size(), p.gpus_per_node(), p.preoccupied(),
+                                 [&p](int r) { return p.rank_class(r); })};
+  out.startup = std::move(startup);
+  return out;
+}
+
+std::optional<Ledger> simulate_scenario(const Scenario& scenario, const SimulationInputs& inputs,
+                                        Diagnostics& diags) {
+  std::optional<SimulatedStartup> run = simulated_startup(scenario, inputs, diags);
+  if (!run) return std::nullopt;
+  const PlannedStartup& p = *run->startup;
   Ledger ledger;
   ledger.scenario = scenario.name;
   ledger.engine = p.engine_label();
@@ -71,11 +81,8 @@ std::optional<Ledger> simulate_scenario(const Scenario& scenario, const Simulati
   ledger.calibration = inputs.constants.name;
   ledger.calibrated = inputs.constants.calibrated;
   ledger.facts = p.facts();
-  ledger.gpus = run_ranks(machine_for(scenario, p.gpu(), inputs),
-                          sim_ranks(p.world_size(), p.gpus_per_node(), p.preoccupied(),
-                                    [&p](int r) { return p.rank_class(r); }),
-                          p.program(inputs.constants.engines),
-                          cache != nullptr ? &cache->weight_loads : nullptr);
+  ledger.gpus = run_ranks(run->machine, run->ranks, p.program(inputs.constants.engines),
+                          inputs.cache != nullptr ? &inputs.cache->weight_loads : nullptr);
   return ledger;
 }
 

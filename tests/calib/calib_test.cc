@@ -10,6 +10,7 @@
 #include "calib/check.h"
 #include "calib/fit.h"
 #include "calib/parameters.h"
+#include "calib/replayed_decisions.h"
 #include "calib/trace.h"
 #include "core/atomic_file.h"
 #include "runtime/fact_ids.h"
@@ -200,12 +201,59 @@ TEST(Fit, RecoversContextAndCublasFromRepeatedRuns) {
   EXPECT_EQ(e.steps, 27);  // 9 steps x 3 runs
 }
 
-// A calibration file's text with every constant, plus `extra` lines under constants.
+// A torch-probe replay of the same start-up (PyTorch 2.11 on an H200): the probe is named,
+// and checked with the PyTorch process's calibration and the replayed program's decisions
+// pinned, every step agrees within 0.37 MiB.
+TEST(Trace, TorchProbeReplaysAreCheckedAsThePytorchProcess) {
+  const std::string run = GPUMEM_SOURCE_DIR "/reports/probe/h200x1/h200x1-llama8b/run7";
+  Result<std::vector<Trace>> traces = read_trace_dir(run);
+  ASSERT_TRUE(traces.ok()) << traces.status().message();
+  const Trace& t = traces->front();
+  EXPECT_EQ(t.probe, "torch");
+  EXPECT_EQ(t.torch_version, "2.11.0+cu130");
+  // The first capture: stream pool 70 MiB, generator segment 2 MiB, ATen module 92 MiB
+  // beyond what gpumem-probe's raw process takes (576 MiB in run1).
+  EXPECT_EQ(t.step("cuda_graphs")->taken->value(), 738LL << 20);
+  EXPECT_EQ(read_trace_dir(kRun)->front().probe, "gpumem-probe");
+
+  const Scenario s = with_replayed_decisions(scenario_of(run), t);
+  EXPECT_EQ(s.observed.free_before_weights->value(), 149'557'425'883);
+  EXPECT_EQ(s.observed.free_after_weights->value(), 133'428'229'851);
+  EXPECT_FALSE(with_replayed_decisions(scenario_of(kRun), *read_trace_dir(kRun)->begin())
+                   .observed.free_before_weights);
+  const GpuSpec& gpu = *catalogs().gpus.find(s.hardware.gpu);
+  Diagnostics diags;
+  std::optional<CalibrationFile> file = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(file) << diags.to_string();
+  EXPECT_EQ(file->probe, "torch");
+  // A replay of a gpumem.ops.v1 trace: the program it ran named no PyTorch resource, so its
+  // simulation makes no named use; the first capture creates both, as the replay did.
+  EXPECT_EQ(t.ops_format, "gpumem.ops.v1");
+  EXPECT_EQ(read_trace_dir(kRun)->front().ops_format, "");
+  const SimulationConstants replayed = with_replayed_program(constants_from(*file, gpu), t);
+  EXPECT_FALSE(replayed.device.pytorch_uses_named);
+  EXPECT_TRUE(constants_from(*file, gpu).device.pytorch_uses_named);
+  std::optional<Ledger> l =
+      simulate_scenario(s, SimulationInputs{catalogs().gpus, catalogs().models, replayed}, diags);
+  ASSERT_TRUE(l) << diags.to_string();
+  const CheckResult r = check_ledger(*l, *traces, CheckTolerances{});
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(r.compared_steps, 9);
+  EXPECT_EQ(r.median_abs_error.value(), 0);
+  EXPECT_EQ(r.max_abs_error.value(), 384'636);  // cublas, 0.37 MiB
+  EXPECT_EQ(r.probe,
+            "torch (PyTorch 2.11.0+cu130, CUDA runtime 13000, NCCL 22809, driver 580.159.04, "
+            "NVIDIA H200)");
+  EXPECT_NE(render_check(r).find("Probe: torch (PyTorch 2.11.0+cu130"), std::string::npos);
+}
+
+// A raw calibration file's text with every constant, plus `extra` lines under constants.
 std::string calibration_text(const std::string& gpu, const std::string& extra,
                              const std::string& left_out = "") {
   std::string text = "name: x\ngpu: " + gpu + "\nconstants:\n";
   for (const Parameter& p : calibration_parameters()) {
-    if (p.name != left_out) text += "  " + std::string(p.name) + ": 1MiB\n";
+    if (p.name != left_out && !p.pytorch_only) text += "  " + std::string(p.name) + ": 1MiB\n";
   }
   return text + extra;
 }
@@ -255,6 +303,36 @@ TEST(CalibrationFile, RejectsWhatWouldBeSilentlyWrong) {
   // It used to match no scenario, so the GPU it was meant for ran uncalibrated.
   EXPECT_EQ(load_errors(calibration_text("h200-sxm-141", "")),
             "c.yaml:2:6: unknown GPU 'h200-sxm-141'; did you mean 'h200-sxm-141gb'?\n");
+  EXPECT_EQ(load_errors("probe: pytorch\n" + calibration_text("h200-sxm-141gb", "")),
+            "c.yaml:1:8: unknown probe 'pytorch'; gpumem knows gpumem-probe and torch\n");
+  // A raw process has none of a PyTorch process's constants; a torch calibration gives them.
+  EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  pytorch_first_kernel: 1MiB\n")),
+            "c.yaml:9:3: calibration constant 'pytorch_first_kernel' belongs to a PyTorch "
+            "process; only a calibration with 'probe: torch' gives it\n");
+  EXPECT_EQ(load_errors("probe: torch\n" + calibration_text("h200-sxm-141gb", "")),
+            "c.yaml:5:3: calibration constant 'pytorch_stream_pool' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
+            "c.yaml:5:3: calibration constant 'pytorch_aten_module' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
+            "c.yaml:5:3: calibration constant 'pytorch_first_capture' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n"
+            "c.yaml:5:3: calibration constant 'pytorch_first_kernel' is missing; a "
+            "calibration file gives every constant (gpumem calibrate writes them all)\n");
+}
+
+// The probe a calibration was fitted for is written only when it is not gpumem-probe, and
+// read back.
+TEST(CalibrationFile, NamesTheProbeOfItsTraces) {
+  Diagnostics diags;
+  std::optional<CalibrationFile> raw = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
+  std::optional<CalibrationFile> torch = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb-torch.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(raw && torch) << diags.to_string();
+  EXPECT_EQ(raw->probe, "gpumem-probe");
+  EXPECT_EQ(torch->probe, "torch");
+  EXPECT_EQ(calibration_file_text(*raw).find("probe:"), std::string::npos);
+  EXPECT_NE(calibration_file_text(*torch).find("\nprobe: torch\n"), std::string::npos);
 }
 
 }  // namespace

@@ -148,7 +148,8 @@ std::vector<std::string> corpus_rows() {
 }
 
 // `gpumem simulate`'s constants (cli/calibration_choice.h): the calibration file whose GPU is
-// the scenario's, else the published defaults.
+// the scenario's and whose probe is gpumem-probe (a `probe: torch` file stands beside it),
+// else the published defaults.
 SimulationConstants constants_for(const std::string& gpu_name) {
   const GpuSpec& gpu = *test_catalogs().gpus.find(gpu_name);
   for (const fs::directory_entry& e :
@@ -157,7 +158,9 @@ SimulationConstants constants_for(const std::string& gpu_name) {
     Diagnostics diags;
     std::optional<CalibrationFile> f =
         load_calibration_file(e.path().string(), test_catalogs().gpus, diags);
-    if (f && test_catalogs().gpus.find(f->gpu) == &gpu) return constants_from(*f, gpu);
+    if (f && test_catalogs().gpus.find(f->gpu) == &gpu && f->probe == kRawProbe) {
+      return constants_from(*f, gpu);
+    }
   }
   return default_constants(gpu);
 }

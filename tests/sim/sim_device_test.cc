@@ -126,5 +126,82 @@ TEST(SimDevice, KernelsLaunchedTogetherCountAsManyNodes) {
   }
 }
 
+// The H200's PyTorch 2.11 figures (model/calibration/h200-sxm-141gb-torch.yaml measures the
+// first three); the first kernel's module as gpumem's tests pick it.
+DeviceConstants pytorch_process() {
+  DeviceConstants k;
+  k.pytorch_stream_pool = mib(70);
+  k.pytorch_aten_module = mib(92);
+  k.pytorch_first_capture = mib(2);
+  k.pytorch_first_kernel = mib(2);
+  return k;
+}
+
+// A replay whose program names no PyTorch resource: the first kernel loads its own module,
+// the first capture creates the stream pool (its stream), the ATen module (the generator
+// tensors' seed fill) and the generator tensors' segment, each once.
+TEST(SimDevice, APytorchProcessPaysOnceAtItsFirstCaptureAndFirstKernel) {
+  SimDevice d(h200(), pytorch_process(), bytes(0));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes context = d.used();
+  ASSERT_TRUE(d.launch_kernels(0, bytes(0)).ok());  // no kernel launched: nothing loaded
+  EXPECT_EQ(d.used(), context);
+  ASSERT_TRUE(d.launch_kernels(3, bytes(0)).ok());
+  ASSERT_TRUE(d.launch_kernel({}, bytes(0)).ok());
+  EXPECT_EQ((d.used() - context).value(), 2LL << 20);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(d.begin_graph_capture().ok());
+    ASSERT_TRUE(d.end_graph_capture().ok());
+  }
+  EXPECT_EQ((d.used() - context).value(), 166LL << 20);
+  EXPECT_EQ(d.used_by(Category::kGraphs).value(), 0);  // the two empty graphs fit the chunk
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kStreamPool).ok());
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kAtenModule).ok());
+  EXPECT_EQ((d.used() - context).value(), 166LL << 20);
+  // A raw process (gpumem-probe's, the defaults: every PyTorch constant zero) pays nothing.
+  SimDevice raw(h200(), DeviceConstants{}, bytes(0));
+  ASSERT_TRUE(raw.init_context().ok());
+  ASSERT_TRUE(raw.use_pytorch_resource(PytorchResource::kStreamPool).ok());
+  ASSERT_TRUE(raw.use_pytorch_resource(PytorchResource::kAtenModule).ok());
+  ASSERT_TRUE(raw.launch_kernels(3, bytes(0)).ok());
+  ASSERT_TRUE(raw.begin_graph_capture().ok());
+  ASSERT_TRUE(raw.end_graph_capture().ok());
+  EXPECT_EQ(raw.used(), raw.used_by(Category::kContext));
+  EXPECT_EQ(raw.used(), context);
+}
+
+// An engine's program names its first uses: the ATen module before any kernel (so the first
+// kernel loads nothing more), the stream pool, then the first capture adds only the
+// generator tensors' segment.
+TEST(SimDevice, PytorchResourcesAreCreatedOnceAtTheirFirstUse) {
+  SimDevice d(h200(), pytorch_process(), bytes(0));
+  ASSERT_TRUE(d.init_context().ok());
+  const Bytes context = d.used();
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kAtenModule).ok());
+  EXPECT_EQ((d.used() - context).value(), 92LL << 20);
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kAtenModule).ok());
+  ASSERT_TRUE(d.launch_kernels(3, bytes(0)).ok());
+  EXPECT_EQ((d.used() - context).value(), 92LL << 20);
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kStreamPool).ok());
+  ASSERT_TRUE(d.use_pytorch_resource(PytorchResource::kStreamPool).ok());
+  EXPECT_EQ((d.used() - context).value(), 162LL << 20);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(d.begin_graph_capture().ok());
+    ASSERT_TRUE(d.end_graph_capture().ok());
+  }
+  EXPECT_EQ((d.used() - context).value(), 164LL << 20);
+  EXPECT_EQ(d.used(), d.used_by(Category::kContext));
+
+  // Out of memory: the resource is not created, and a later use tries again.
+  DeviceConstants big;
+  big.pytorch_aten_module = h200().cuda_total.value_or(bytes(0));
+  SimDevice full(h200(), big, bytes(0));
+  const Status first = full.use_pytorch_resource(PytorchResource::kAtenModule);
+  EXPECT_EQ(first.code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(first.message(), "PyTorch's ATen module needs 143,156.00 MiB, 142,628.00 MiB free");
+  EXPECT_EQ(full.use_pytorch_resource(PytorchResource::kAtenModule).code(),
+            StatusCode::kOutOfMemory);
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -21,6 +21,9 @@ Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_
   const std::int64_t first_layer = layers.start;
   const std::int64_t last_layer = layers.end;
   GraphShape shape = plan_.graph;
+  // sglang v0.5.9 distributed/parallel_state.py graph_capture: the captures run on a new
+  // torch.cuda.Stream(), PyTorch's first side stream at TP = PP = 1.
+  GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kStreamPool));
   for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
     const std::int64_t tokens = *it * tokens_per_bs;
     // cuda_graph_runner.py capture_one_batch_size: two eager runs before capturing.

@@ -85,6 +85,11 @@ class RankStartup {
     // communicator and its warm-up all-reduce of torch.zeros(1) (pynccl.py __init__), then
     // the custom all-reduce; the PP group has its own PyNccl communicator. A group of one
     // rank creates neither.
+    // pynccl.py PyNcclCommunicator.__init__ runs ncclCommInitRank on a new
+    // torch.cuda.Stream(): the process's first side stream creates PyTorch's stream pool.
+    if (p_.tp > 1 || p_.pp > 1) {
+      GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kStreamPool));
+    }
     if (p_.tp > 1) {
       Result<CommunicatorId> c = env_.comm.create_communicator(tp_group_, p_.nccl);
       if (!c.ok()) return c.status();
@@ -133,6 +138,11 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
+    // sglang v0.5.9 model_loader/loader.py DefaultModelLoader.load_model builds the model on
+    // the GPU (set_default_torch_dtype, `with target_device`): its buffers are initialised
+    // by ATen kernels there (rotary_embedding.py _compute_cos_sin_cache), the first of the
+    // process at TP = PP = 1.
+    GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kAtenModule));
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.weights));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();

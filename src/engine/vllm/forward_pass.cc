@@ -131,6 +131,9 @@ Status ForwardPass::capture_size(std::int64_t tokens, bool full, PoolId pool, Ca
   BlockHandle out;
   GPUMEM_RETURN_IF_ERROR(forward(tokens, full, nullptr, out));
   GPUMEM_RETURN_IF_ERROR(env_.allocator.free(out));
+  // vllm v0.10.2 distributed/parallel_state.py graph_capture: the captures run on a new
+  // torch.cuda.Stream(), the process's first side stream (PyNccl keeps the current one).
+  GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kStreamPool));
   GPUMEM_RETURN_IF_ERROR(env_.allocator.begin_allocate_to_pool(pool));
   Status s = env_.device.begin_graph_capture();
   if (s.ok()) s = forward(tokens, full, &capture, out);

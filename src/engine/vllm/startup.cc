@@ -124,6 +124,10 @@ class RankStartup {
     const std::int64_t blocks_per_req =
         (p_.args.max_model_len + p_.facts.block_size - 1) / p_.facts.block_size;
     constexpr std::int64_t kSamplingParams = 7;  // temperature, top_p, top_k, 3 penalties, seed
+    // vllm v0.10.2 v1/worker/gpu_model_runner.py GPUModelRunner.__init__: the buffers are
+    // torch.zeros on the GPU, a fill: the process's first ATen kernel when no PyNccl warm-up
+    // ran one (TP = PP = 1).
+    GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kAtenModule));
     for (Bytes b :
          {bytes(tokens * 4), bytes(tokens * 8), bytes((reqs + 1) * 4), bytes(reqs * 4),
           bytes(reqs * blocks_per_req * 4), bytes(tokens * 8), bytes(reqs * kSamplingParams * 4)}) {
