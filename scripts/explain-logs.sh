@@ -4,7 +4,9 @@
 # by `gpumem explain`, logged vs predicted with the error, misses included. Each log is
 # explained twice: with the values it printed pinned (the report's sections) and from
 # scratch (--from-scratch: gpumem's prediction alone); the summary on top counts the logs
-# that replay and gives, figure by figure, the median and largest error of both.
+# that replay, fully or partially (a partial replay does the engine's budget arithmetic on
+# the log's own figures where the model or the GPU is unknown), and gives, figure by figure,
+# the median and largest error of each.
 #
 # A log with a scenario beside it (same name, .yaml: what the user would write from the post
 # when the log does not name the GPU or the count) is replayed with that scenario; a log's
@@ -30,23 +32,27 @@ errors="$work/errors.tsv"  # mode, figure, unit, error (GiB or %), one row per p
 # the log's own values and are left out. A KV token count of a start-up whose KV input is
 # pinned counts once more, as "pinned KV input": vLLM's KV memory, or SGLang's free memory
 # after the weights with the --mem-fraction-static the log states (SGLang's default fraction
-# differs between releases).
+# differs between releases). The rows of a partial replay (the engine's arithmetic on the
+# log's own figures) count as mode "partial", once (the from-scratch run repeats them).
 table_errors() {
   local mode=$1 file=$2
   awk -F' \\| ' -v mode="$mode" '
-    /^## Start-up/ { kv_pinned = 0; fraction = 0 }
+    /^## Start-up/ { kv_pinned = 0; fraction = 0; partial = 0 }
+    /^- partial replay: / { partial = 1 }
     /^- flags: / && /--mem-fraction-static/ { fraction = 1 }
     /^- pinned: / && (/kv_cache_memory/ || (/free_after_weights/ && fraction)) { kv_pinned = 1 }
     /^\| [0-9]+ \| / && NF >= 8 {
       verdict = $8; sub(/ \|$/, "", verdict)
       if (verdict == "pinned" || verdict == "not predicted") next
+      if (partial && mode != "pinned") next
+      row_mode = partial ? "partial" : mode
       figure = $3; logged = $4; predicted = $5
       unit = logged ~ / GiB$/ ? "GiB" : logged ~ /x$/ ? "%" : "%"
       gsub(/ GiB$|x$/, "", logged); gsub(/ GiB$|x$/, "", predicted)
       d = predicted - logged; if (d < 0) d = -d
       if (unit == "GiB") { e = d } else if (logged != 0) { e = 100 * d / (logged < 0 ? -logged : logged) } else next
-      printf "%s\t%s\t%s\t%.4f\n", mode, figure, unit, e
-      if (mode == "pinned" && kv_pinned &&
+      printf "%s\t%s\t%s\t%.4f\n", row_mode, figure, unit, e
+      if (row_mode == "pinned" && kv_pinned &&
           (figure == "KV cache tokens" || figure == "KV tokens storable" || figure == "GPU blocks")) {
         printf "pinned KV input\tKV token counts\t%s\t%.4f\n", unit, e
       }
@@ -55,8 +61,10 @@ table_errors() {
 
 logs=0
 replayed=0
+partly=0
 startups=0
 startups_replayed=0
+startups_partial=0
 for log in tests/data/engine-logs/*.log; do
   name="$(basename "$log" .log)"
   args=("$log")
@@ -75,17 +83,28 @@ for log in tests/data/engine-logs/*.log; do
   pinned="$(grep -c '| pinned |$' "$work/pinned.md" || true)"
   unpredicted="$(grep -c '| not predicted |$' "$work/pinned.md" || true)"
   runs="$(grep -c '^## Start-up' "$work/pinned.md" || true)"
-  not="$(grep -c 'not replayed:' "$work/pinned.md" || true)"
+  not="$(grep -c '^- not replayed:' "$work/pinned.md" || true)"
+  partial="$(grep -c '^- partial replay:' "$work/pinned.md" || true)"
+  full=$((runs - not - partial))
   logs=$((logs + 1))
   startups=$((startups + runs))
-  startups_replayed=$((startups_replayed + runs - not))
-  replay="replayed"
-  if ((not == runs)); then
+  startups_replayed=$((startups_replayed + full))
+  startups_partial=$((startups_partial + partial))
+  if ((full == runs)); then
+    replay="replayed"
+  elif ((partial == runs)); then
+    replay="partial replay"
+  elif ((not == runs)); then
     replay="not replayed"
-  elif ((not > 0)); then
-    replay="$((runs - not)) of $runs replayed"
+  else
+    replay="$full of $runs replayed"
+    if ((partial > 0)); then replay="$replay, $partial partial"; fi
   fi
-  if ((not < runs)); then replayed=$((replayed + 1)); fi
+  if ((full > 0)); then
+    replayed=$((replayed + 1))
+  elif ((partial > 0)); then
+    partly=$((partly + 1))
+  fi
   if [[ -f "$scenario" ]]; then replay="$replay (scenario given)"; fi
   echo "| [$name](#$name) | $engine | $replay | $rc | $ok | $miss | $pinned | $unpredicted |" >> "$index"
   {
@@ -118,7 +137,7 @@ stats() {
     END { flush() }'
 }
 stats > "$work/stats.tsv"
-# One row per figure: n, median and max pinned, then from scratch.
+# One row per figure: n, median and max pinned, from scratch, then in partial replays.
 summary_rows() {
   awk -F'\t' '
     { key = $2 "\t" $3; seen[key] = 1; cell[key, $1] = $4 "\t" $5 "\t" $6 }
@@ -126,7 +145,7 @@ summary_rows() {
       for (k in seen) print k
     }' "$work/stats.tsv" | sort | while IFS=$'\t' read -r figure unit; do
     row="| $figure | $unit |"
-    for mode in pinned "from scratch"; do
+    for mode in pinned "from scratch" partial; do
       line="$(awk -F'\t' -v m="$mode" -v f="$figure" -v u="$unit" \
         '$1 == m && $2 == f && $3 == u { printf "%s | %s | %s", $4, $5, $6 }' "$work/stats.tsv")"
       row="$row ${line:-0 | - | -} |"
@@ -156,6 +175,9 @@ kv_line() {
   echo "- Logs: $logs, each printing at least one start-up memory figure; $startups start-ups."
   echo "- Replayed: $replayed of $logs logs ($((100 * replayed / logs)) %), $startups_replayed of $startups start-ups;"
   echo "  every other start-up names the gap that stops it (a model or GPU the catalog lacks, mostly)."
+  echo "- Partial replay (the engine's budget arithmetic on the log's own figures, where the full"
+  echo "  replay cannot run): $startups_partial of $startups start-ups, in $partly logs with no full replay;"
+  echo "  $((startups - startups_replayed - startups_partial)) start-ups print no figure that arithmetic can check."
   echo "- KV cache tokens, pinned replay: $(kv_line pinned)."
   echo "- KV token counts (tokens, tokens storable, blocks) of the start-ups whose KV input itself"
   echo "  is pinned (vLLM's KV memory, or SGLang's free memory after the weights with the logged"
@@ -163,10 +185,11 @@ kv_line() {
   echo "- KV cache tokens, from scratch: $(kv_line "from scratch")."
   echo
   echo "Error of each predicted figure: GiB figures in GiB, counts and ratios in % of the logged"
-  echo "value (pinned figures left out; n: figures compared)."
+  echo "value (pinned figures left out; n: figures compared); \`partial\`: the figures partial replays"
+  echo "predict from the log's own figures."
   echo
-  echo "| figure | unit | pinned n | median | max | from scratch n | median | max |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| figure | unit | pinned n | median | max | from scratch n | median | max | partial n | median | max |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   summary_rows | grep -v '^| KV token counts |'
   echo
   echo "## Logs"

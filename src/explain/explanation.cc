@@ -8,6 +8,7 @@
 #include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
+#include "explain/partial_replay.h"
 #include "runtime/fact_ids.h"
 #include "simulate/fit_advice.h"
 
@@ -397,6 +398,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
         ". Write it with --write-scenario, fill the gap and re-run with --scenario";
     logged_only(r);
     log_outcome(r);
+    partial_replay(r, engine, ctx);
     return r;
   } else {
     scenario = parse_scenario(yaml_file, yaml.text, catalog, diags);
@@ -435,6 +437,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     r.not_replayed = "no simulation constants: " + why();
     logged_only(r);
     log_outcome(r);
+    partial_replay(r, engine, ctx);
     return r;
   }
   // Shared by the replay and the fit advice's variants of it.
@@ -445,6 +448,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     r.not_replayed = "the replay was refused: " + why();
     logged_only(r);
     log_outcome(r);
+    partial_replay(r, engine, ctx);
     return r;
   }
   r.ledger = std::move(ledger);
@@ -470,8 +474,8 @@ Explanation explain_log(const StartupLog& log, const std::string& log_file, cons
 ExitCode explanation_exit_code(const Explanation& e) {
   ExitCode code = kExitOk;
   for (const RunExplanation& r : e.runs) {
-    if (!r.replayed()) return kExitBadInput;
-    if (!r.ledger->fits()) code = kExitDoesNotFit;
+    if (!r.replayed() && !r.partial) return kExitBadInput;
+    if (r.replayed() ? !r.ledger->fits() : !r.partial->fits) code = kExitDoesNotFit;
   }
   return code;
 }

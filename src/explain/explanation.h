@@ -58,6 +58,13 @@ struct FigureCheck {
   Verdict verdict = Verdict::kNotPredicted;
 };
 
+// The part of the engine's memory arithmetic that a start-up's own logged figures determine,
+// done when the full replay cannot be (explain/partial_replay.h).
+struct PartialReplay {
+  std::string label;  // what it covers and what it leaves out, for the start-up's heading
+  bool fits = true;   // the log's own arithmetic leaves the KV cache what it needs
+};
+
 struct RunExplanation {
   int first_line = 0;
   int last_line = 0;
@@ -72,6 +79,7 @@ struct RunExplanation {
   std::vector<FigureCheck> figures;
   std::vector<std::string> diagnosis;
   std::string advice;  // fit_advice's text; "" when the replay fits
+  std::optional<PartialReplay> partial;  // set when not replayed but partly checked
 
   bool replayed() const { return ledger.has_value(); }
 };
@@ -115,8 +123,10 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
 Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,
                         const ExplainOverrides& overrides, const ExplainContext& ctx);
 
-// 0 when every replayed start-up completes, 1 when one does not fit, 2 when one could not be
-// replayed (the scenario it implies is incomplete or wrong).
+// 0 when every replayed start-up completes, 1 when one does not fit (by the replay, or by the
+// log's own arithmetic where only a partial replay ran), 2 when one could not be checked at
+// all (the scenario it implies is incomplete or wrong and the log's figures determine
+// nothing).
 ExitCode explanation_exit_code(const Explanation& e);
 
 }  // namespace gpumem

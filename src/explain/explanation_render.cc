@@ -106,7 +106,16 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
                               ")";
     out += markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     scenario_lines(r, out, bullet);
-    if (!r.replayed()) out += bullet + "not replayed: " + r.not_replayed + "\n";
+    if (r.partial) {
+      out += bullet + "partial replay: " + r.partial->label + "\n";
+      out += bullet + "no full replay: " + r.not_replayed + "\n";
+      out += markdown ? "\nPinned figures are the log's own inputs to the engine's arithmetic; a "
+                        "predicted figure is what that arithmetic gives from them.\n"
+                      : "\n  Pinned figures are the log's own inputs to the engine's arithmetic; a "
+                        "predicted figure is\n  what that arithmetic gives from them.\n";
+    } else if (!r.replayed()) {
+      out += bullet + "not replayed: " + r.not_replayed + "\n";
+    }
     if (r.replayed() && !r.from_scratch) {
       out += markdown ? "\nPinned figures drive the replay with the logged value; their predicted "
                         "column is what gpumem alone would print.\n"
@@ -169,6 +178,7 @@ std::string render_explanation_json(const Explanation& e) {
     jr["pinned"] = r.pinned;
     jr["replayed"] = r.replayed();
     if (!r.replayed()) jr["not_replayed"] = r.not_replayed;
+    if (r.partial) jr["partial_replay"] = r.partial->label;
     jr["figures"] = nlohmann::ordered_json::array();
     for (const FigureCheck& c : r.figures) {
       nlohmann::ordered_json f;
@@ -184,7 +194,9 @@ std::string render_explanation_json(const Explanation& e) {
       jr["figures"].push_back(f);
     }
     jr["diagnosis"] = r.diagnosis;
-    jr["fits"] = r.replayed() ? nlohmann::ordered_json(r.ledger->fits()) : nlohmann::ordered_json();
+    jr["fits"] = r.replayed() ? nlohmann::ordered_json(r.ledger->fits())
+                 : r.partial  ? nlohmann::ordered_json(r.partial->fits)
+                              : nlohmann::ordered_json();
     jr["key_figures"] =
         r.replayed() ? key_figures_to_json(key_figures(*r.ledger)) : nlohmann::ordered_json();
     if (!r.advice.empty()) jr["advice"] = r.advice;

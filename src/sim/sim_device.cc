@@ -5,9 +5,13 @@
 
 namespace gpumem {
 
+Bytes cuda_total_memory(const GpuSpec& gpu, const DeviceConstants& constants) {
+  return gpu.cuda_total.value_or(gpu.memory_total - constants.default_driver_reserve);
+}
+
 SimDevice::SimDevice(const GpuSpec& gpu, const DeviceConstants& constants, Bytes preoccupied)
     : constants_(constants) {
-  state_.total = gpu.cuda_total.value_or(gpu.memory_total - constants.default_driver_reserve);
+  state_.total = cuda_total_memory(gpu, constants);
   state_.context_size = constants.context_base +
                         constants.context_per_thread_slot * (gpu.sm_count * gpu.max_threads_per_sm);
   state_.used = preoccupied;

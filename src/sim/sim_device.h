@@ -20,6 +20,10 @@
 
 namespace gpumem {
 
+// CUDA's total memory of `gpu` (torch's total_memory): the catalog's CUDA total, else
+// nvidia-smi's total less the driver reserve of `constants`.
+Bytes cuda_total_memory(const GpuSpec& gpu, const DeviceConstants& constants);
+
 class SimDevice final : public Device {
  public:
   SimDevice(const GpuSpec& gpu, const DeviceConstants& constants, Bytes preoccupied);

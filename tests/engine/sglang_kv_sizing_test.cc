@@ -80,6 +80,13 @@ TEST(SglangProfile, NegativeRestFloorsLikePython) {
   EXPECT_EQ(floor_div(7, 2), 3);
 }
 
+// rest = A - F x (1 - mfs) > 0: A = 12.25 of F = 137.90 GiB needs 1 - mfs < 0.08883, so
+// 0.92 (0.91 keeps back 12.411 GiB); A below 1% of F leaves no fraction below 1.
+TEST(SglangProfile, SmallestFractionThatLeavesRest) {
+  EXPECT_EQ(smallest_mem_fraction_static(engine_gib(137.90), engine_gib(12.25)), 0.92);
+  EXPECT_EQ(smallest_mem_fraction_static(engine_gib(10), engine_gib(0.05)), std::nullopt);
+}
+
 TEST(SglangPools, ClampsInOrder) {
   PoolInputs in;
   in.profiled_tokens = 1'000'003;

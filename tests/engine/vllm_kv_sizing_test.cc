@@ -195,6 +195,28 @@ TEST(VllmKvSizing, BudgetIsCeilOfTotalTimesUtilizationFromTheRefactor) {
       120'310'567'076);
 }
 
+// The inverse of the budget: on an H100 (CUDA total 81,090 MiB = 85,030,666,240 B) with
+// 73 GiB (78,383,153,152 B) of non-KV memory, 0.92 budgets 78,228,212,940.8 B (nothing left)
+// and 0.93 79,078,519,603.2 B; one request of 1 GiB more needs 0.94 (79,928,826,265.6 B).
+TEST(VllmKvSizing, SmallestUtilizationThatStarts) {
+  const Bytes h100 = mib(81090);
+  const ProfileResult held{bytes(73 * kGiB), bytes(0), bytes(0), bytes(0)};
+  EXPECT_EQ(smallest_gpu_memory_utilization(h100, held, bytes(0), kV0_10_2), 0.93);
+  EXPECT_EQ(smallest_gpu_memory_utilization(h100, held, bytes(kGiB), kV0_10_2), 0.94);
+  const ProfileResult too_much{bytes(80 * kGiB), bytes(0), bytes(0), bytes(0)};
+  EXPECT_EQ(smallest_gpu_memory_utilization(h100, too_much, bytes(0), kV0_10_2), std::nullopt);
+  EXPECT_FALSE(kv_cache_memory_suffices(bytes(0), bytes(0)));
+  EXPECT_TRUE(kv_cache_memory_suffices(bytes(1), bytes(0)));
+  EXPECT_FALSE(kv_cache_memory_suffices(bytes(kGiB), bytes(2 * kGiB)));
+}
+
+// 4 GiB for 131,072 tokens is 524,288 B per 16-token block: 1.5 GiB holds 3,072 blocks.
+TEST(VllmKvSizing, LongestModelLenWithinTheMemory) {
+  EXPECT_EQ(max_model_len_within(bytes(3 * kGiB / 2), bytes(4 * kGiB), 131072, 16), 49152);
+  EXPECT_EQ(max_model_len_within(bytes(8 * kGiB), bytes(4 * kGiB), 131072, 16), 131072);
+  EXPECT_EQ(max_model_len_within(bytes(-kGiB), bytes(4 * kGiB), 131072, 16), 0);
+}
+
 TEST(VllmKvSizing, BudgetErrorTexts) {
   const Bytes h200 = mib(143156);
   EXPECT_EQ(budget_error(bytes(130 * kGiB), h200, 0.92, 0, kV0_21), "");

@@ -89,12 +89,20 @@ TEST(EngineLogs, Case02VllmH100Llama3TwoRuns) {
 TEST(EngineLogs, Case03VisionModelIsNotInTheCatalog) {
   const Explanation e = explain_case("case03-vllm-h100-llama3.2-11b-vision-eager-pr12126.log");
   ASSERT_EQ(e.runs.size(), 1u);
-  // Mllama (cross-attention vision) is not modelled: the log is read, not replayed.
-  EXPECT_FALSE(e.runs[0].replayed());
-  EXPECT_EQ(e.runs[0].implied.model.value, "meta-llama/Llama-3.2-11B-Vision");
-  EXPECT_FALSE(e.runs[0].implied.model_resolved);
-  EXPECT_EQ(e.runs[0].implied.args.size(), 4u);  // max-model-len, max-num-seqs, eager, util
-  EXPECT_EQ(explanation_exit_code(e), kExitBadInput);
+  // Mllama (cross-attention vision) is not modelled: the log is read, not replayed, but its
+  // own figures check vLLM's budget: 79.22 GiB x 0.9 = 71.30 (71.29 logged), and 71.29 -
+  // 19.86 - 36.63 - 0.16 = 14.64 GiB of KV cache memory (14.65 logged).
+  const RunExplanation& r = e.runs[0];
+  EXPECT_FALSE(r.replayed());
+  EXPECT_EQ(r.implied.model.value, "meta-llama/Llama-3.2-11B-Vision");
+  EXPECT_FALSE(r.implied.model_resolved);
+  EXPECT_EQ(r.implied.args.size(), 4u);  // max-model-len, max-num-seqs, eager, util
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_TRUE(r.partial->fits);
+  EXPECT_EQ(at(r, Quantity::kRequestedMemory, 7).verdict, Verdict::kMatch);
+  EXPECT_NEAR(*at(r, Quantity::kAvailableKvMemory, 8).predicted, 14.64, kPrinted);
+  EXPECT_EQ(at(r, Quantity::kAvailableKvMemory, 8).verdict, Verdict::kMatch);
+  EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
 TEST(EngineLogs, Case08NamesNoModel) {

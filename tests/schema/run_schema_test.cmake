@@ -11,7 +11,8 @@ set(commands
   "plan\;qwen3-30b-a3b\;--gpus\;h100x2\;--format\;json\;-j\;2" "plan.json"
   "simulate\;--min-headroom\;1GiB\;--format\;json\;--gpu\;h100\;--\;vllm\;serve\;llama-3.1-8b-instruct\;--gpu-memory-utilization\;0.98" "simulate-tight.json"
   "explain\;tests/data/engine-logs/case37-sglang-l4-x4-qwq-32b-tp4.log\;--scenario\;tests/data/engine-logs/case37-sglang-l4-x4-qwq-32b-tp4.yaml\;--format\;json" "explain-sglang.json"
-  "explain\;tests/data/engine-logs/case22-vllm-rtx4090-x2-r1-distill-qwen-14b-tp2-kv-too-small.log\;--gpu\;rtx-4090\;--model\;deepseek-r1-distill-qwen-14b\;--format\;json" "explain-vllm.json")
+  "explain\;tests/data/engine-logs/case22-vllm-rtx4090-x2-r1-distill-qwen-14b-tp2-kv-too-small.log\;--gpu\;rtx-4090\;--model\;deepseek-r1-distill-qwen-14b\;--format\;json" "explain-vllm.json"
+  "explain\;tests/data/engine-logs/sglang-h200-x8-deepseek-v4-pro-fp8-no-kv-room.log\;--gpu\;h200\;--format\;json" "explain-partial.json")
 # Pairs: the command's arguments, then the file its standard output goes to.
 list(LENGTH commands n)
 math(EXPR last "${n} - 1")

@@ -42,6 +42,15 @@ EngineGiB profile_rest(EngineGiB free_before_weights, EngineGiB free_after_weigh
   return engine_gib(free_after_weights.value() - slack);
 }
 
+std::optional<double> smallest_mem_fraction_static(EngineGiB free_before_weights,
+                                                   EngineGiB free_after_weights) {
+  for (int percent = 1; percent < 100; ++percent) {
+    const double mfs = percent / 100.0;
+    if (profile_rest(free_before_weights, free_after_weights, mfs).value() > 0) return mfs;
+  }
+  return std::nullopt;
+}
+
 std::int64_t profile_max_num_token(EngineGiB free_before_weights, EngineGiB free_after_weights,
                                    double mem_fraction_static, std::int64_t cell) {
   const EngineGiB rest = profile_rest(free_before_weights, free_after_weights, mem_fraction_static);

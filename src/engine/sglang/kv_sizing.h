@@ -50,6 +50,11 @@ std::int64_t profile_max_num_token(EngineGiB free_before_weights, EngineGiB free
 EngineGiB profile_rest(EngineGiB free_before_weights, EngineGiB free_after_weights,
                        double mem_fraction_static);
 
+// The smallest --mem-fraction-static, a multiple of 0.01 below 1, for which profile_rest of F
+// and A is positive; nullopt when none is (A is not above 1% of F).
+std::optional<double> smallest_mem_fraction_static(EngineGiB free_before_weights,
+                                                   EngineGiB free_after_weights);
+
 struct PoolSizing {
   std::int64_t profiled_tokens = 0;  // T before any clamp
   std::int64_t max_num_reqs = 0;     // rows of req_to_token

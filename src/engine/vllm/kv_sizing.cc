@@ -143,6 +143,31 @@ Bytes available_kv_cache_memory(double requested, const ProfileResult& p) {
   return bytes(static_cast<std::int64_t>(std::trunc(available)));
 }
 
+bool kv_cache_memory_suffices(Bytes available, Bytes needed) {
+  // kv_cache_utils.py check_enough_kv_cache_memory: available_memory <= 0 raises "No available
+  // memory", then needed_memory > available_memory raises "To serve at least one request".
+  return available > bytes(0) && needed <= available;
+}
+
+std::optional<double> smallest_gpu_memory_utilization(Bytes total, const ProfileResult& p,
+                                                      Bytes needed, const VersionRules& rules) {
+  for (int percent = 1; percent <= 100; ++percent) {
+    const double util = percent / 100.0;
+    const Bytes available = available_kv_cache_memory(requested_memory(total, util, rules), p);
+    if (kv_cache_memory_suffices(available, needed)) return util;
+  }
+  return std::nullopt;
+}
+
+std::int64_t max_model_len_within(Bytes available, Bytes needed, std::int64_t max_model_len,
+                                  std::int64_t block_size) {
+  const std::int64_t blocks = cdiv(max_model_len, block_size);
+  if (blocks <= 0 || needed <= bytes(0) || available <= bytes(0)) return 0;
+  // The bytes of one block across the layers, rounded up: the length found never needs more.
+  const std::int64_t per_block = cdiv(needed.value(), blocks);
+  return std::min(available.value() / per_block * block_size, max_model_len);
+}
+
 std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout) {
   // vllm v1/core/kv_cache_utils.py get_num_blocks: int(available_memory // page_size //
   // num_layers), floor divisions of a non-negative integer.

@@ -12,6 +12,7 @@
 #define GPUMEM_ENGINE_VLLM_KV_SIZING_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,25 @@ struct ProfileResult {
 };
 // int(requested - (non_torch + peak + weights) - estimate).
 Bytes available_kv_cache_memory(double requested, const ProfileResult& p);
+
+// check_enough_kv_cache_memory passes: some memory for the cache blocks, and at least what
+// one request of max_model_len needs (`needed`; 0 when not known).
+bool kv_cache_memory_suffices(Bytes available, Bytes needed);
+
+// The smallest --gpu-memory-utilization, a multiple of 0.01 up to 1.0, whose budget
+// (requested_memory) leaves the KV cache memory that suffices (kv_cache_memory_suffices for
+// `needed`) after the non-KV memory of `p` (available_kv_cache_memory); nullopt when even 1.0
+// leaves too little.
+std::optional<double> smallest_gpu_memory_utilization(Bytes total, const ProfileResult& p,
+                                                      Bytes needed, const VersionRules& rules);
+
+// The longest max_model_len, a multiple of `block_size`, whose one request fits `available`
+// when one of `max_model_len` tokens needs `needed`: a full-attention (or MLA) layer's need
+// grows with cdiv(len, block_size) pages (FullAttentionSpec.max_memory_usage_bytes), so the
+// bytes of one block follow from `needed`; a sliding-window layer needs about the same at any
+// length, so with such layers the length is an upper bound. 0 when not even one block fits.
+std::int64_t max_model_len_within(Bytes available, Bytes needed, std::int64_t max_model_len,
+                                  std::int64_t block_size);
 
 // get_num_blocks: int(available // page // group_size).
 std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout);
