@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 (($#)) && shift
 targets=("$@")
-((${#targets[@]})) || targets=(size gpu_entry model_entry hf_config scenario trace calibration nccl_log explain_log)
+((${#targets[@]})) || targets=(size gpu_entry model_entry hf_config scenario trace calibration nccl_log explain_log launch_command)
 jobs=${GPUMEM_FUZZ_JOBS:-$(nproc)}
 build=build-fuzz
 

@@ -210,8 +210,7 @@ std::optional<Bytes> signed_size(MapReader& r, std::string_view key) {
 }
 
 // `gpu` is the scenario's GPU type, nullptr when unknown (reported already).
-void read_observed(MapReader& r, const GpuSpec* gpu,
-                   ScenarioObserved& observed) {
+void read_observed(MapReader& r, const GpuSpec* gpu, ScenarioObserved& observed) {
   observed.loc = location(r.file(), r.node());
   observed.free_before_weights = r.size("free_before_weights");
   observed.free_after_weights = r.size("free_after_weights");
@@ -255,9 +254,9 @@ void read_observed(MapReader& r, const GpuSpec* gpu,
   }
   // Which engine measures which is the engine models' to say (engine_model.h
   // check_observed_keys); they need to know where each key was given.
-  for (const char* key : {"free_before_weights", "free_after_weights", "weight_load_usage",
-                          "model_loading", "activation_peak", "non_torch_memory",
-                          "cuda_graph_estimate", "kv_cache_memory"}) {
+  for (const char* key :
+       {"free_before_weights", "free_after_weights", "weight_load_usage", "model_loading",
+        "activation_peak", "non_torch_memory", "cuda_graph_estimate", "kv_cache_memory"}) {
     if (YAML::Node n = r.node()[key]; n.IsDefined()) {
       observed.given.emplace_back(key, location(r.file(), n));
     }

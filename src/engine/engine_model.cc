@@ -1,7 +1,6 @@
 #include "engine/engine_model.h"
 
 #include <algorithm>
-
 #include <array>
 
 #include "core/spelling.h"
@@ -55,8 +54,7 @@ const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags) {
   return nullptr;
 }
 
-bool check_observed_keys(const Scenario& scenario, const EngineModel& engine,
-                         Diagnostics& diags) {
+bool check_observed_keys(const Scenario& scenario, const EngineModel& engine, Diagnostics& diags) {
   const size_t errors_before = diags.count();
   for (const auto& [key, loc] : scenario.observed.given) {
     const std::span<const std::string_view> own = engine.observed_keys();

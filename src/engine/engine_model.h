@@ -67,8 +67,7 @@ struct FitKnob {
   std::int64_t bound = 0;
 
   static FitKnob fraction(std::string flag, std::string_view fact, int max_percent) {
-    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {},
-            0};
+    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {}, 0};
   }
   static FitKnob count(std::string flag, std::string_view fact,
                        std::vector<std::string> replaces = {}) {
@@ -78,8 +77,7 @@ struct FitKnob {
     return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}, 0};
   }
   static FitKnob toggle(std::string flag, std::string value, std::string instead_of) {
-    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of),
-            0};
+    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of), 0};
   }
 };
 
@@ -137,8 +135,8 @@ class EngineModel {
   virtual int gpus_used(const ScenarioEngine& engine) const = 0;
   // The flags that ask for `layout`, as a launch command writes them; nothing, with the
   // reason in `not_modelled`, for a layout gpumem does not model for this engine.
-  virtual std::optional<std::vector<std::string>> layout_flags(
-      const GpuLayout& layout, std::string& not_modelled) const = 0;
+  virtual std::optional<std::vector<std::string>> layout_flags(const GpuLayout& layout,
+                                                               std::string& not_modelled) const = 0;
   virtual std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
                                                Diagnostics& diags) const = 0;
   // The quantities this engine logs, which a scenario's `observed:` may pin.
@@ -164,8 +162,7 @@ std::string engine_names();
 const EngineModel* engine_of(const Scenario& scenario, Diagnostics& diags);
 // Reports each `observed:` key of `scenario` that `engine` does not log: "'x' is measured by
 // vLLM; this scenario runs sglang". False when it reported one.
-bool check_observed_keys(const Scenario& scenario, const EngineModel& engine,
-                         Diagnostics& diags);
+bool check_observed_keys(const Scenario& scenario, const EngineModel& engine, Diagnostics& diags);
 
 }  // namespace gpumem
 

@@ -17,7 +17,8 @@ constexpr std::string_view kHubAccess =
 constexpr std::string_view kRendezvous =
     "where the processes meet to form the process group (torch.distributed env:// "
     "initialisation); the communicators it creates are the same";
-constexpr std::string_view kNcclLogging = "what NCCL logs and where (NCCL docs, Environment Variables)";
+constexpr std::string_view kNcclLogging =
+    "what NCCL logs and where (NCCL docs, Environment Variables)";
 constexpr std::string_view kNcclNetwork =
     "which network interface or HCA NCCL's network transport uses (NCCL docs, Environment "
     "Variables); the buffers it allocates are sized by NCCL_BUFFSIZE and the channels";
@@ -46,11 +47,27 @@ constexpr EnvRule kSharedRules[] = {
     {"PYTORCH_NO_CUDA_MEMORY_CACHING",
      "without caching every tensor is its own cudaMalloc; gpumem models the caching allocator",
      "turns PyTorch's caching allocator off (pytorch c10/cuda/CUDACachingAllocator.cpp)"},
+    {"HF_TOKEN", {}, kHubAccess},
+    {"HUGGING_FACE_HUB_TOKEN", {}, kHubAccess},
+    {"HF_HOME", {}, kHubAccess},
+    {"HF_HUB_CACHE", {}, kHubAccess},
+    {"HF_HUB_OFFLINE", {}, kHubAccess},
+    {"HF_HUB_ENABLE_HF_TRANSFER", {}, kHubAccess},
+    {"HF_ENDPOINT", {}, kHubAccess},
+    {"TRANSFORMERS_OFFLINE", {}, kHubAccess},
     {"TORCH_CUDA_ARCH_LIST", {}, "the GPU architectures extensions are compiled for"},
-    {"TORCH_NCCL_ASYNC_ERROR_HANDLING", {}, "how a failed collective ends the process (torch ProcessGroupNCCL)"},
-    {"TORCH_NCCL_BLOCKING_WAIT", {}, "how a collective's timeout is detected (torch ProcessGroupNCCL)"},
-    {"TORCH_DISTRIBUTED_DEBUG", {}, "the process group's debug checks and logs (torch.distributed)"},
-    {"NCCL_ASYNC_ERROR_HANDLING", {}, "TORCH_NCCL_ASYNC_ERROR_HANDLING's older name (torch ProcessGroupNCCL)"},
+    {"TORCH_NCCL_ASYNC_ERROR_HANDLING",
+     {},
+     "how a failed collective ends the process (torch ProcessGroupNCCL)"},
+    {"TORCH_NCCL_BLOCKING_WAIT",
+     {},
+     "how a collective's timeout is detected (torch ProcessGroupNCCL)"},
+    {"TORCH_DISTRIBUTED_DEBUG",
+     {},
+     "the process group's debug checks and logs (torch.distributed)"},
+    {"NCCL_ASYNC_ERROR_HANDLING",
+     {},
+     "TORCH_NCCL_ASYNC_ERROR_HANDLING's older name (torch ProcessGroupNCCL)"},
     {"NCCL_DEBUG", {}, kNcclLogging},
     {"NCCL_DEBUG_SUBSYS", {}, kNcclLogging},
     {"NCCL_DEBUG_FILE", {}, kNcclLogging},
@@ -66,9 +83,9 @@ constexpr EnvRule kSharedRules[] = {
 
 // Prefixes of the libraries an engine process loads: a variable under one of them that no
 // table lists may change memory.
-constexpr std::string_view kRuntimePrefixes[] = {
-    "NCCL_",   "CUDA_",     "PYTORCH_",    "TORCH_", "CUBLAS_", "CUBLASLT_",
-    "CUDNN_",  "NVSHMEM_",  "FLASHINFER_", "TRITON_", "UCX_",   "NIXL_"};
+constexpr std::string_view kRuntimePrefixes[] = {"NCCL_",       "CUDA_",     "PYTORCH_", "TORCH_",
+                                                 "CUBLAS_",     "CUBLASLT_", "CUDNN_",   "NVSHMEM_",
+                                                 "FLASHINFER_", "TRITON_",   "UCX_",     "NIXL_"};
 
 const EnvRule* find_rule(std::string_view name, std::span<const EnvRule> rules) {
   for (const EnvRule& r : rules) {
@@ -86,8 +103,7 @@ bool has_prefix(std::string_view name, std::span<const std::string_view> prefixe
 
 }  // namespace
 
-void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine,
-                           Diagnostics& diags) {
+void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine, Diagnostics& diags) {
   const EnvRule* rule = find_rule(v.name, engine.rules);
   if (rule == nullptr) rule = find_rule(v.name, kSharedRules);
   if (rule != nullptr) {
@@ -103,8 +119,8 @@ void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine,
   for (std::string_view n : engine.modelled) known.emplace_back(n);
   for (const EnvRule& r : engine.rules) known.emplace_back(r.name);
   for (const EnvRule& r : kSharedRules) known.emplace_back(r.name);
-  diags.error(v.loc, "unknown environment variable '" + v.name + "': " +
-                         std::string(engine.engine_name) +
+  diags.error(v.loc, "unknown environment variable '" + v.name +
+                         "': " + std::string(engine.engine_name) +
                          ", PyTorch, CUDA or NCCL may read it and gpumem cannot tell its "
                          "memory effect; remove it to simulate without it" +
                          did_you_mean(v.name, known));

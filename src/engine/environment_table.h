@@ -47,8 +47,7 @@ struct EngineEnvironment {
 };
 
 // Accepts or refuses `v`, a variable the engine model does not read (see above).
-void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine,
-                           Diagnostics& diags);
+void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine, Diagnostics& diags);
 
 }  // namespace gpumem
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/comment_text.h"
 #include "core/python_format.h"
 #include "core/size_parse.h"
 #include "explain/gpu_choice.h"
@@ -223,16 +224,8 @@ bool plain_scalar(const std::string& s) {
 
 std::string yaml_value(const std::string& s) { return plain_scalar(s) ? s : yaml_quote(s); }
 
-// "  # note": a comment ends at the line's end, so a control character in text a log
-// supplied (a model name, a GPU name) is shown as '?'.
-std::string yaml_comment(const std::string& note) {
-  std::string out = "  # ";
-  for (char c : note) {
-    const auto u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7f ? '?' : c;
-  }
-  return out;
-}
+// "  # note", the note's control characters shown as '?' (core/comment_text.h).
+std::string yaml_comment(const std::string& note) { return "  # " + comment_text(note); }
 
 }  // namespace
 

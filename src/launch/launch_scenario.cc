@@ -3,8 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
+#include "core/comment_text.h"
 #include "core/directory.h"
 #include "core/spelling.h"
 #include "engine/engine_model.h"
@@ -17,6 +19,15 @@ std::string yaml_scalar(const std::string& s) {
   YAML::Emitter e;
   e << YAML::DoubleQuoted << s;
   return e.c_str();
+}
+
+// A key as written when YAML reads it back as itself (a flag as typed: "--tp-size"), quoted
+// otherwise (a mistyped flag holding a quote or a brace).
+std::string yaml_key(const std::string& s) {
+  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  return plain ? s : yaml_scalar(s);
 }
 
 // A scenario name in the safe file-name set (core/file_name.h): the model's last path part
@@ -92,6 +103,7 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
                                              const LaunchOptions& options, const GpuCatalog& gpus,
                                              const ModelCatalog& models, Diagnostics& diags) {
   const EngineModel* engine = find_engine(command.engine);
+  const size_t errors_before = diags.count();
   Scenario s;
   s.file = kLaunchCommandFile;
   s.name = scenario_name(command);
@@ -102,6 +114,24 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   s.engine.version_loc = {"--engine-version", 0, 0};
   s.engine.args = command.args;
   s.engine.env = command.env;
+  // The same spelling twice would be the same YAML key twice in the scenario this launch
+  // writes, which no scenario file may hold; the engine refuses a flag repeated in another
+  // spelling.
+  for (size_t i = 0; i < command.args.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (command.args[j].flag != command.args[i].flag) continue;
+      diags.error(command.args[i].flag_loc, "flag '" + command.args[i].flag + "' is given twice");
+      break;
+    }
+  }
+  for (size_t i = 0; i < command.env.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (command.env[j].name != command.env[i].name) continue;
+      diags.error(command.env[i].loc,
+                  "environment variable '" + command.env[i].name + "' is given twice");
+      break;
+    }
+  }
   s.model.catalog_name = model_reference(command.model.value_or(""), models);
   s.model.loc = command.model_loc;
   if (options.gpu.empty()) {
@@ -127,21 +157,25 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   }
   s.hardware.nodes = nodes;
   s.hardware.gpus_per_node = total / nodes;
+  if (diags.count() != errors_before) return std::nullopt;
   return s;
 }
 
 std::string launch_scenario_yaml(const Scenario& s, const EngineLaunch& c) {
   std::string y = "# The scenario this launch command implies, written by gpumem scenario:\n#   " +
-                  c.text + "\n# Edit it and run: gpumem simulate FILE\n";
+                  comment_text(c.text) + "\n# Edit it and run: gpumem simulate FILE\n";
   y += "name: " + s.name + "\n";
   y += "hardware:\n  gpu: " + s.hardware.gpu +
        "\n  count: " + std::to_string(s.hardware.gpus_per_node) + "\n";
+  if (s.hardware.nodes != 1) {
+    y += "  nodes: " + std::to_string(s.hardware.nodes) + "  # --nnodes: count GPUs on each\n";
+  }
   y += "engine:\n  name: " + s.engine.name + "\n  version: " + yaml_scalar(s.engine.version) +
        "  # the newest release gpumem models unless --engine-version pinned one\n";
   if (!s.engine.args.empty()) {
     y += "  args:\n";
     for (const EngineArg& a : s.engine.args) {
-      y += "    " + a.flag + ":";
+      y += "    " + yaml_key(a.flag) + ":";
       if (a.is_list) {
         y += " [";
         for (size_t i = 0; i < a.values.size(); ++i) {
@@ -157,7 +191,9 @@ std::string launch_scenario_yaml(const Scenario& s, const EngineLaunch& c) {
   }
   if (!s.engine.env.empty()) {
     y += "  env:\n";
-    for (const EnvVar& v : s.engine.env) y += "    " + v.name + ": " + yaml_scalar(v.value) + "\n";
+    for (const EnvVar& v : s.engine.env) {
+      y += "    " + yaml_key(v.name) + ": " + yaml_scalar(v.value) + "\n";
+    }
   }
   y += "model: " + yaml_scalar(s.model.catalog_name) + "\n";
   return y;

@@ -24,27 +24,11 @@
 #include "explain/log_line.h"
 #include "explain/log_reader.h"
 #include "explain/python_literal.h"
+#include "tests/fuzz/bundled_catalogs.h"
 #include "tests/fuzz/fuzz_checks.h"
 
 namespace gpumem {
 namespace {
-
-struct Catalogs {
-  GpuCatalog gpus;
-  ModelCatalog models;
-};
-
-const Catalogs& bundled_catalogs() {
-  static const Catalogs c = [] {
-    Diagnostics diags;
-    Result<GpuCatalog> gpus = GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags);
-    Result<ModelCatalog> models = ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm");
-    fuzz::require(gpus.ok() && models.ok() && diags.empty(), "the bundled catalogs load",
-                  diags.to_string());
-    return Catalogs{std::move(*gpus), std::move(*models)};
-  }();
-  return c;
-}
 
 // "file:LINE:COL: message" with LINE a line of the log, or "file: message".
 void require_located_error(const std::string& message, const std::string& file, int lines) {
@@ -64,7 +48,7 @@ void require_located_error(const std::string& message, const std::string& file, 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpumem;
   static const std::string kFile = "fuzz.log";
-  const Catalogs& catalogs = bundled_catalogs();
+  const fuzz::Catalogs& catalogs = fuzz::bundled_catalogs();
   const std::string text(reinterpret_cast<const char*>(data), size);
   const std::vector<LogLine> lines = split_log_lines(text);
   const int count = static_cast<int>(lines.size());

@@ -18,27 +18,11 @@
 #include "report/render.h"
 #include "runtime/ledger_json.h"
 #include "simulate/simulate.h"
+#include "tests/fuzz/bundled_catalogs.h"
 #include "tests/fuzz/fuzz_checks.h"
 
 namespace gpumem {
 namespace {
-
-struct Catalogs {
-  GpuCatalog gpus;
-  ModelCatalog models;
-};
-
-const Catalogs& bundled_catalogs() {
-  static const Catalogs c = [] {
-    Diagnostics diags;
-    Result<GpuCatalog> gpus = GpuCatalog::load(GPUMEM_SOURCE_DIR "/model/gpu", diags);
-    Result<ModelCatalog> models = ModelCatalog::open(GPUMEM_SOURCE_DIR "/model/llm");
-    fuzz::require(gpus.ok() && models.ok() && diags.empty(), "the bundled catalogs load",
-                  diags.to_string());
-    return Catalogs{std::move(*gpus), std::move(*models)};
-  }();
-  return c;
-}
 
 // The text before the first ':' is a file or directory that exists: errors about a model
 // name the catalog entry or the config.json they come from.
@@ -61,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace gpumem;
   // In scenarios/, so that relative hf_config paths resolve as for the bundled scenarios.
   static const std::string kFile = GPUMEM_SOURCE_DIR "/scenarios/fuzz.yaml";
-  const Catalogs& catalogs = bundled_catalogs();
+  const fuzz::Catalogs& catalogs = fuzz::bundled_catalogs();
   const std::string text(reinterpret_cast<const char*>(data), size);
   Diagnostics diags;
   const std::optional<Scenario> scenario = parse_scenario(kFile, text, catalogs.gpus, diags);

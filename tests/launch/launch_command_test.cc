@@ -239,14 +239,13 @@ TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {
   EXPECT_EQ(s->model.catalog_name, "./Qwen3-32B");  // a path is the resolution's to read
   // An earlier repository name the entry lists as an alias, in any case, names it too.
   s = scenario_from_launch(read(words("vllm serve META-LLAMA/Meta-Llama-3.1-8B-Instruct")),
-                           LaunchOptions{"h100", ""}, test_catalogs().gpus,
-                           test_catalogs().models, diags);
+                           LaunchOptions{"h100", ""}, test_catalogs().gpus, test_catalogs().models,
+                           diags);
   EXPECT_EQ(s->model.catalog_name, "llama-3.1-8b-instruct");
   // A checkpoint directory that exists stays a path, read as `model:` reads it.
   const std::string awq = GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3-32B-AWQ";
-  s = scenario_from_launch(read(words("vllm serve " + awq + " -tp 2")),
-                           LaunchOptions{"h100", ""}, test_catalogs().gpus,
-                           test_catalogs().models, diags);
+  s = scenario_from_launch(read(words("vllm serve " + awq + " -tp 2")), LaunchOptions{"h100", ""},
+                           test_catalogs().gpus, test_catalogs().models, diags);
   EXPECT_EQ(s->model.catalog_name, awq);
   EXPECT_TRUE(diags.empty()) << diags.to_string();
 }
@@ -267,6 +266,44 @@ TEST(LaunchScenario, NodesSplitTheGpusAndOtherFlagsDoNotHideTheLayout) {
                                     test_catalogs().models, diags));
   EXPECT_EQ(diags.errors().back().to_string(),
             "--gpu: 15 GPUs do not split evenly over --nnodes 2");
+}
+
+// What `gpumem scenario -- ...` writes reads back as a scenario (found by the launch_command
+// fuzz target): a flag or variable given twice in one spelling is refused where the second
+// is, rather than written as a YAML key twice, and a value holding a newline stays inside the
+// comment that quotes the command.
+TEST(LaunchScenario, TheWrittenScenarioReadsBack) {
+  Diagnostics diags;
+  EXPECT_FALSE(scenario_from_launch(
+      read(words("A=1 A=2 vllm serve llama-3.1-8b-instruct --port 1 --port 1")),
+      LaunchOptions{"h200", ""}, test_catalogs().gpus, test_catalogs().models, diags));
+  EXPECT_EQ(diags.to_string(),
+            "<launch command>:1:51: flag '--port' is given twice\n"
+            "<launch command>:1:5: environment variable 'A' is given twice\n");
+  diags = Diagnostics();
+  const EngineLaunch l =
+      read({"vllm", "serve", "llama-3.1-8b-instruct", "--compilation-config", "{\n\"level\": 3}"});
+  std::optional<Scenario> s = scenario_from_launch(
+      l, LaunchOptions{"h200", ""}, test_catalogs().gpus, test_catalogs().models, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  const std::string yaml = launch_scenario_yaml(*s, l);
+  EXPECT_NE(
+      yaml.find("#   vllm serve llama-3.1-8b-instruct --compilation-config {?\"level\": 3}\n"),
+      std::string::npos)
+      << yaml;
+  std::optional<Scenario> back = parse_scenario("s.yaml", yaml, test_catalogs().gpus, diags);
+  ASSERT_TRUE(back) << diags.to_string();
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+  ASSERT_EQ(back->engine.args.size(), 1U);
+  EXPECT_EQ(back->engine.args[0].values, std::vector<std::string>{"{\n\"level\": 3}"});
+  // A mistyped flag holding a quote and a brace is a quoted key.
+  const EngineLaunch typo = read({"vllm", "serve", "llama-3.1-8b-instruct", "--x'y: [1]}"});
+  s = scenario_from_launch(typo, LaunchOptions{"h200", ""}, test_catalogs().gpus,
+                           test_catalogs().models, diags);
+  ASSERT_TRUE(s) << diags.to_string();
+  back = parse_scenario("s.yaml", launch_scenario_yaml(*s, typo), test_catalogs().gpus, diags);
+  ASSERT_TRUE(back) << diags.to_string();
+  EXPECT_EQ(back->engine.args.at(0).flag, "--x'y: [1]}");
 }
 
 }  // namespace

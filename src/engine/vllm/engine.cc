@@ -34,9 +34,10 @@ class Startup final : public PlannedStartup {
     f.push_back({std::string(fact_id::kMaxModelLen), "max_model_len", a.max_model_len});
     f.push_back({std::string(fact_id::kMaxNumSeqs), "max_num_seqs", a.max_num_seqs});
     // --data-parallel-size above 1 is refused (plan): one engine core.
-    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel replicas",
-                 std::int64_t{1}});
-    f.push_back({std::string(fact_id::kMaxNumBatchedTokens), "max_num_batched_tokens", a.max_num_batched_tokens});
+    f.push_back(
+        {std::string(fact_id::kDataParallelReplicas), "data-parallel replicas", std::int64_t{1}});
+    f.push_back({std::string(fact_id::kMaxNumBatchedTokens), "max_num_batched_tokens",
+                 a.max_num_batched_tokens});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
     f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
     f.push_back({"block_size", "block_size", p_.facts.block_size});
@@ -102,8 +103,7 @@ class Model final : public EngineModel {
       graphs.replaces = {"--cudagraph-capture-sizes", "--cuda-graph-sizes"};
     }
     std::vector<FitKnob> knobs = {
-        fraction, graphs,
-        FitKnob::max_length("--max-model-len", fact_id::kMaxModelLen),
+        fraction, graphs, FitKnob::max_length("--max-model-len", fact_id::kMaxModelLen),
         // config/scheduler.py: max_num_seqs sizes the input batch's persistent buffers, the
         // dummy sampler run and the default capture sizes; max_num_batched_tokens the
         // profile run's activation peak (gpu_model_runner.py profile_run).
@@ -159,8 +159,9 @@ class Model final : public EngineModel {
   std::span<const std::string_view> observed_keys() const override {
     // vllm v0.10.2 v1/worker/gpu_worker.py determine_available_memory: its "Model loading
     // took", peak activation, non-torch memory, graph estimate and available KV memory.
-    static constexpr std::string_view kKeys[] = {"model_loading", "activation_peak", "non_torch_memory",
-                                                 "cuda_graph_estimate", "kv_cache_memory"};
+    static constexpr std::string_view kKeys[] = {"model_loading", "activation_peak",
+                                                 "non_torch_memory", "cuda_graph_estimate",
+                                                 "kv_cache_memory"};
     return kKeys;
   }
   std::unique_ptr<PlannedStartup> plan(const Scenario& scenario, const PlanInputs& in,
