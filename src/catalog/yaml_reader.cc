@@ -1,10 +1,15 @@
 #include "catalog/yaml_reader.h"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <sstream>
+#include <utility>
 
 #include "core/atomic_file.h"
 #include "core/size_parse.h"
@@ -39,17 +44,88 @@ Diagnostic yaml_syntax_error(const std::string& file, const YAML::Exception& e) 
   return {{file, at ? e.mark.line + 1 : 0, at ? e.mark.column + 1 : 0}, std::move(message)};
 }
 
+// Records where each document's first node is and builds nothing: counting documents costs
+// no memory however many the text holds.
+struct DocumentStarts final : YAML::EventHandler {
+  std::vector<YAML::Mark> marks;
+  bool awaiting_node = false;
+  void node(const YAML::Mark& mark) {
+    if (awaiting_node) marks.push_back(mark);
+    awaiting_node = false;
+  }
+  void OnDocumentStart(const YAML::Mark&) override { awaiting_node = true; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+};
+
+// Where `text` stops being UTF-8 (line and column from 1), or nothing. yaml-cpp 0.7's
+// LoadAll does not stop on some invalid bytes (0xff after a mapping: it creates null
+// documents until memory runs out, found by the hf_config fuzz target), and every input
+// gpumem reads as YAML or JSON is UTF-8, so such text is refused before it is parsed.
+std::optional<std::pair<int, int>> invalid_utf8(const std::string& text) {
+  int line = 1;
+  int column = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const size_t length = b < 0x80           ? 1
+                          : (b >> 5) == 0x6  ? 2
+                          : (b >> 4) == 0xe  ? 3
+                          : (b >> 3) == 0x1e ? 4
+                                             : 0;
+    if (length == 0 || i + length > text.size()) return std::pair{line, column};
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return std::pair{line, column};
+    }
+    if (b == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text) {
+  if (const std::optional<std::pair<int, int>> bad = invalid_utf8(text)) {
+    const Diagnostic d{{file, bad->first, bad->second},
+                       "not UTF-8 text: YAML and JSON are read as UTF-8"};
+    return invalid_input(d.to_string());
+  }
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) {
+    // Only the first two documents are parsed: yaml-cpp 0.7's LoadAll, asked for all of
+    // them, can produce null documents without end on some malformed text (found by the
+    // fuzz targets: gigabytes within seconds), and a second document is all there is to know.
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentStarts starts;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
+    }
+    if (starts.marks.size() > 1) {
       // A second document would be parsed and then ignored: refused instead, where it starts.
-      const Diagnostic d{location(file, documents[1]),
+      const YAML::Mark& m = starts.marks[1];
+      const Diagnostic d{{file, m.line + 1, m.column + 1},
                          "a second YAML document starts here; gpumem reads one document per "
                          "file (split it into files of their own)"};
       return invalid_input(d.to_string());
     }
-    return YamlDocument{std::move(file), documents.empty() ? YAML::Node() : documents[0]};
+    return YamlDocument{std::move(file), starts.marks.empty() ? YAML::Node() : YAML::Load(text)};
   } catch (const YAML::Exception& e) {
     return invalid_input(yaml_syntax_error(file, e).to_string());
   }
