@@ -73,41 +73,7 @@ struct DocumentStarts final : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
-// Where `text` stops being UTF-8 (line and column from 1), or nothing. yaml-cpp 0.7's
-// LoadAll does not stop on some invalid bytes (0xff after a mapping: it creates null
-// documents until memory runs out, found by the hf_config fuzz target), and every input
-// gpumem reads as YAML or JSON is UTF-8, so such text is refused before it is parsed.
-std::optional<std::pair<int, int>> invalid_utf8(const std::string& text) {
-  int line = 1;
-  int column = 1;
-  for (size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    const size_t length = b < 0x80           ? 1
-                          : (b >> 5) == 0x6  ? 2
-                          : (b >> 4) == 0xe  ? 3
-                          : (b >> 3) == 0x1e ? 4
-                                             : 0;
-    if (length == 0 || i + length > text.size()) return std::pair{line, column};
-    for (size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return std::pair{line, column};
-    }
-    if (b == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-    i += length;
-  }
-  return std::nullopt;
-}
-
 Result<YamlDocument> parse_yaml(std::string file, const std::string& text) {
-  if (const std::optional<std::pair<int, int>> bad = invalid_utf8(text)) {
-    const Diagnostic d{{file, bad->first, bad->second},
-                       "not UTF-8 text: YAML and JSON are read as UTF-8"};
-    return invalid_input(d.to_string());
-  }
   try {
     // Only the first two documents are parsed: yaml-cpp 0.7's LoadAll, asked for all of
     // them, can produce null documents without end on some malformed text (found by the
