@@ -88,7 +88,8 @@ std::int64_t group_size_of(const ConfigMap& m, std::string_view key) {
     return 0;
   }
   if (*g == -1) return 0;
-  if (*g <= 0) m.error(key, ConfigMap::quoted(key) + " must be positive or -1, got " + std::to_string(*g));
+  if (*g <= 0)
+    m.error(key, ConfigMap::quoted(key) + " must be positive or -1, got " + std::to_string(*g));
   return *g > 0 ? *g : 0;
 }
 

@@ -32,8 +32,7 @@ std::optional<SimulatedScenario> simulate_file(const Workspace& ws, const std::s
 // The same for a scenario already read (from a file or a launch command).
 std::optional<SimulatedScenario> simulate_loaded(const Workspace& ws, Scenario scenario,
                                                  const std::string& calibration_pin,
-                                                 Diagnostics& diags,
-                                                 Bytes min_headroom = bytes(0));
+                                                 Diagnostics& diags, Bytes min_headroom = bytes(0));
 
 }  // namespace gpumem::cli
 

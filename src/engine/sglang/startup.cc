@@ -263,8 +263,8 @@ class RankStartup {
                to_bytes(a_used)});
     env_.fact({"kv_rest_gib", "rest (GiB)", rest.value()});
     env_.fact({std::string(fact_id::kKvBudgetBytes), "KV budget (rest)", to_bytes(rest)});
-    env_.fact({std::string(fact_id::kKvBudgetFreeBytes), "free after weights (A)",
-               to_bytes(a_used)});
+    env_.fact(
+        {std::string(fact_id::kKvBudgetFreeBytes), "free after weights (A)", to_bytes(a_used)});
     env_.fact({std::string(fact_id::kKvKeptBack), "kept back from A", std::string(kKeptBack)});
     env_.fact({std::string(fact_id::kKvCellBytes), "cell_size (bytes per token)", cell});
     env_.fact({"profiled_tokens", "profiled tokens", profiled});

@@ -137,8 +137,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // checkpoint's method (or the Marlin method it is overridden to); a plain awq or gptq
     // forces the older kernels, which gpumem does not model.
     diags.error(*p.flags.raw.location("--quantization"),
-                "--quantization " + *p.flags.quantization +
-                    " does not name the checkpoint's " +
+                "--quantization " + *p.flags.quantization + " does not name the checkpoint's " +
                     std::string(quant_method_name(p.model.quantization.method)) +
                     " quantization as gpumem models it (vLLM: \"Quantization method specified in "
                     "the model config does not match the quantization method specified in the "
