@@ -78,7 +78,7 @@ struct RunExplanation {
   std::optional<Ledger> ledger;
   std::vector<FigureCheck> figures;
   std::vector<std::string> diagnosis;
-  std::string advice;  // fit_advice's text; "" when the replay fits
+  std::string advice;                    // fit_advice's text; "" when the replay fits
   std::optional<PartialReplay> partial;  // set when not replayed but partly checked
 
   bool replayed() const { return ledger.has_value(); }

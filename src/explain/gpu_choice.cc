@@ -82,7 +82,8 @@ GpuChoice choose_gpu(const LogRun& run, const GpuCatalog& gpus) {
       // catalog GPU whose name ends in it.
       std::vector<const GpuSpec*> ends;
       for (const GpuSpec& spec : gpus.gpus()) {
-        if (normalized_gpu_name(spec.nvidia_smi_name).ends_with(" " + normalized_gpu_name(*run.gpu_name))) {
+        if (normalized_gpu_name(spec.nvidia_smi_name)
+                .ends_with(" " + normalized_gpu_name(*run.gpu_name))) {
           ends.push_back(&spec);
         }
       }

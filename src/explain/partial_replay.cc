@@ -70,8 +70,8 @@ class Rows {
       if (!same(c, o)) continue;
       c.predicted = predicted;
       c.tolerance = tolerance;
-      c.verdict = std::fabs(predicted - c.logged) <= tolerance + 1e-9 ? Verdict::kMatch
-                                                                     : Verdict::kMiss;
+      c.verdict =
+          std::fabs(predicted - c.logged) <= tolerance + 1e-9 ? Verdict::kMatch : Verdict::kMiss;
       ++predicted_;
     }
   }
@@ -92,15 +92,18 @@ std::string label(const RunExplanation& r) {
   std::string why;
   if (r.scenario_file.empty() && !r.implied.complete()) {
     if (model && gpu) {
-      why = "model and GPU unknown: KV tokens, weights and graphs are not predicted, nor what "
-            "follows from the GPU's total memory; name them with --model and --gpu to replay "
-            "everything";
+      why =
+          "model and GPU unknown: KV tokens, weights and graphs are not predicted, nor what "
+          "follows from the GPU's total memory; name them with --model and --gpu to replay "
+          "everything";
     } else if (model) {
-      why = "model unknown: KV tokens, weights and graphs are not predicted; name the model with "
-            "--model to replay everything";
+      why =
+          "model unknown: KV tokens, weights and graphs are not predicted; name the model with "
+          "--model to replay everything";
     } else {
-      why = "GPU unknown: what follows from the GPU's total memory is not predicted; name the "
-            "GPU with --gpu to replay everything";
+      why =
+          "GPU unknown: what follows from the GPU's total memory is not predicted; name the "
+          "GPU with --gpu to replay everything";
     }
   } else {
     why = "no full replay, see below: KV tokens, weights and graphs are not predicted";
@@ -112,11 +115,10 @@ std::string label(const RunExplanation& r) {
 // of one of `kinds` is the KV cache's; another failure (its cause not printed, or an
 // error after the KV cache) does not contradict a KV cache that does not fit.
 void agreement(RunExplanation& r, bool fits, std::initializer_list<ProblemKind> kinds) {
-  const bool kv_failure = std::any_of(r.run.problems.begin(), r.run.problems.end(),
-                                      [&](const LoggedProblem& p) {
-                                        return std::find(kinds.begin(), kinds.end(), p.kind) !=
-                                               kinds.end();
-                                      });
+  const bool kv_failure =
+      std::any_of(r.run.problems.begin(), r.run.problems.end(), [&](const LoggedProblem& p) {
+        return std::find(kinds.begin(), kinds.end(), p.kind) != kinds.end();
+      });
   // vllm v0.7 worker.py determine_num_available_blocks: max(blocks, 0), and 0 blocks raise
   // "No available memory for the cache blocks" after the lines it prints.
   const Observation* blocks = r.run.first(Quantity::kGpuBlocks);
@@ -125,8 +127,7 @@ void agreement(RunExplanation& r, bool fits, std::initializer_list<ProblemKind> 
     r.diagnosis.push_back(!r.run.problems.empty() ? "agrees with the log: the start-up does not fit"
                           : no_blocks
                               ? "agrees with the log: 0 GPU blocks (line " +
-                                    std::to_string(blocks->line) +
-                                    "), the start-up does not fit"
+                                    std::to_string(blocks->line) + "), the start-up does not fit"
                               : "MISS: the log shows no failure, its own figures say the KV "
                                 "cache does not fit");
   } else if (kv_failure) {
@@ -151,8 +152,8 @@ void release_caveat(RunExplanation& r) {
 // The total GPU memory CUDA reports for the implied GPU (the unlisted one where the log sizes
 // a GPU the catalog lacks).
 std::optional<Bytes> catalog_total(const RunExplanation& r, const ExplainContext& ctx) {
-  const GpuSpec* g = r.implied.unlisted_gpu ? &*r.implied.unlisted_gpu
-                                            : ctx.gpus.find(r.implied.gpu.value);
+  const GpuSpec* g =
+      r.implied.unlisted_gpu ? &*r.implied.unlisted_gpu : ctx.gpus.find(r.implied.gpu.value);
   if (g == nullptr) return std::nullopt;
   return cuda_total_memory(*g, DeviceConstants{});
 }
@@ -257,8 +258,7 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
   const std::optional<Logged> kv = get(Quantity::kAvailableKvMemory);
   std::optional<double> available = kv ? std::optional<double>(kv->value) : std::nullopt;
   if (budget && profile) {
-    const double predicted =
-        to_gib(vllm::available_kv_cache_memory(*budget * kGiB, *profile));
+    const double predicted = to_gib(vllm::available_kv_cache_memory(*budget * kGiB, *profile));
     for (const std::optional<Logged>& t : terms) rows.pin(t);
     if (kv) {
       rows.predict(*kv->at, predicted, kv->half + kShownHalf + budget_half + profile_half);
@@ -266,16 +266,18 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     } else {
       available = predicted;
     }
-    r.diagnosis.push_back("the log's arithmetic: KV cache memory = budget - weights - activation "
-                          "peak - non-torch memory - CUDA-graph estimate = " +
-                          gib(predicted));
+    r.diagnosis.push_back(
+        "the log's arithmetic: KV cache memory = budget - weights - activation "
+        "peak - non-torch memory - CUDA-graph estimate = " +
+        gib(predicted));
   } else if (budget && kv) {
     double known = 0;
     std::string known_names;
     std::string unknown_names;
-    for (const auto& [term, name] :
-         {std::pair{weights, "weights"}, {peak, "activation peak"}, {non_torch, "non-torch memory"},
-          {graphs, "CUDA-graph estimate"}}) {
+    for (const auto& [term, name] : {std::pair{weights, "weights"},
+                                     {peak, "activation peak"},
+                                     {non_torch, "non-torch memory"},
+                                     {graphs, "CUDA-graph estimate"}}) {
       if (term && term->at != nullptr) {
         known += term->value;
         known_names += std::string(" - ") + name;
@@ -287,8 +289,8 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     rows.pin(kv);
     rows.pin(requested);
     r.diagnosis.push_back("the log's arithmetic: what it does not print (" + unknown_names +
-                          ") takes budget" + known_names + " - KV cache memory = " +
-                          gib(*budget - known - kv->value));
+                          ") takes budget" + known_names +
+                          " - KV cache memory = " + gib(*budget - known - kv->value));
   }
 
   // kv_cache_utils.py check_enough_kv_cache_memory, with the figures of its error.
@@ -338,14 +340,14 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     if (u) {
       const double budget_u = vllm::requested_memory(*total, *u, rules);
       const double left = to_gib(vllm::available_kv_cache_memory(budget_u, held));
-      advice += "  --gpu-memory-utilization " + python_fixed(*u, 2) + ": budget " +
-                gib(budget_u / kGiB) + " - non-KV memory " + gib(non_kv) +
-                " (the log's budget less its KV cache memory) = " + gib(left) +
-                " for the KV cache: " +
-                (needed ? "enough for the " + gib(needed->value) +
-                              " one request of the maximum length needs"
-                        : "more than none; whether it holds one request of the maximum length "
-                          "needs the model (name it with --model)");
+      advice +=
+          "  --gpu-memory-utilization " + python_fixed(*u, 2) + ": budget " + gib(budget_u / kGiB) +
+          " - non-KV memory " + gib(non_kv) +
+          " (the log's budget less its KV cache memory) = " + gib(left) + " for the KV cache: " +
+          (needed
+               ? "enough for the " + gib(needed->value) + " one request of the maximum length needs"
+               : "more than none; whether it holds one request of the maximum length "
+                 "needs the model (name it with --model)");
       if (const std::optional<Logged> free = get(Quantity::kFreeAtStartup);
           free && budget_u / kGiB > free->value) {
         advice += "; but that budget is above the " + gib(free->value) +
@@ -356,12 +358,13 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
       advice += "  no --gpu-memory-utilization up to 1.0 leaves the KV cache " +
                 (needed ? "the " + gib(needed->value) + " one request of the maximum length needs"
                         : std::string("any memory")) +
-                ": the non-KV memory (" + gib(non_kv) + ") leaves " +
-                gib(to_gib(*total) - non_kv) + " of the whole GPU\n";
+                ": the non-KV memory (" + gib(non_kv) + ") leaves " + gib(to_gib(*total) - non_kv) +
+                " of the whole GPU\n";
     }
   } else {
-    advice += "  --gpu-memory-utilization: not determined (the GPU's total memory is not known: "
-              "name the GPU with --gpu)\n";
+    advice +=
+        "  --gpu-memory-utilization: not determined (the GPU's total memory is not known: "
+        "name the GPU with --gpu)\n";
   }
   const std::optional<double> max_len = flag_number(run, "--max-model-len");
   if (needed && kv && kv->value > 0 && max_len) {
@@ -428,8 +431,9 @@ bool sglang_partial(RunExplanation& r) {
   const std::optional<double> mfs = flag_number(run, "--mem-fraction-static");
   if (!f_min || !a_min) return false;
   if (!mfs) {
-    r.diagnosis.push_back("the log's arithmetic: F and A are printed, but not --mem-fraction-static "
-                          "(its default follows from the GPU and the model)");
+    r.diagnosis.push_back(
+        "the log's arithmetic: F and A are printed, but not --mem-fraction-static "
+        "(its default follows from the GPU and the model)");
     return false;
   }
   for (const std::optional<Logged>& i : inputs) rows.pin(i);
@@ -453,18 +457,18 @@ bool sglang_partial(RunExplanation& r) {
       } else if (o.quantity == Quantity::kKSize || o.quantity == Quantity::kVSize) {
         // K and V printed alike have equal widths: each takes half of rest.
         const Quantity other = o.quantity == Quantity::kKSize ? Quantity::kVSize : Quantity::kKSize;
-        const auto twin = std::find_if(run.observations.begin(), run.observations.end(),
-                                       [&](const Observation& x) {
-                                         return x.quantity == other && x.line == o.line;
-                                       });
+        const auto twin = std::find_if(
+            run.observations.begin(), run.observations.end(),
+            [&](const Observation& x) { return x.quantity == other && x.line == o.line; });
         if (twin == run.observations.end() || twin->value != o.value) continue;
         rows.predict(o, rest / 2, half_unit(o.decimals) + kShownHalf + rest_half / 2);
       }
     }
     if (rows.predicted() > 0) {
-      r.diagnosis.push_back("the KV pool's K and V are predicted to take all of rest, as for a "
-                            "model without state pools (hybrid linear-attention models keep part "
-                            "of rest for them)");
+      r.diagnosis.push_back(
+          "the KV pool's K and V are predicted to take all of rest, as for a "
+          "model without state pools (hybrid linear-attention models keep part "
+          "of rest for them)");
     }
   }
   const bool fits = rest > 0;
@@ -487,9 +491,10 @@ bool sglang_partial(RunExplanation& r) {
                " for the KV pool (how many tokens it holds needs the model: name it with "
                "--model); it keeps back less of F for activations and CUDA graphs\n";
   } else {
-    r.advice = "by the log's own figures:\n  no --mem-fraction-static below 1 leaves the KV pool "
-               "any memory: the weights leave A = " +
-               gib(a_min->value) + " of F = " + gib(f_min->value) + "\n";
+    r.advice =
+        "by the log's own figures:\n  no --mem-fraction-static below 1 leaves the KV pool "
+        "any memory: the weights leave A = " +
+        gib(a_min->value) + " of F = " + gib(f_min->value) + "\n";
   }
   return true;
 }

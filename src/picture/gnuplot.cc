@@ -143,8 +143,8 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
 
   std::string title = map.title + "\n" + wrapped(map.verdict);
   if (!map.kept_back.empty()) {
-    title += "\n" + wrapped("KV budget in GiB = free after weights - kept back (" +
-                            map.kept_back + ")");
+    title +=
+        "\n" + wrapped("KV budget in GiB = free after weights - kept back (" + map.kept_back + ")");
   }
   if (!map.calibrated) title += "\nuncalibrated constants for this GPU: published figures only";
   std::string out;
@@ -188,11 +188,12 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
     const double free = gib(b.free);
     const bool inside = free >= top * 0.12;
     const double y = inside ? stack - free / 2 : std::max(stack, capacity);
-    const std::string text = fmt::format(
-        "free {:.1f}\nkept {:.1f}\nKV {:.1f}", gib(b.kv_budget->free_after_weights),
-        gib(b.kv_budget->kept_back), gib(b.kv_budget->kv_cache));
-    out += fmt::format("set label {} at first {}, first {:.6f} center offset 0,{} font ',9' front\n",
-                       gnuplot_literal(text), i, y, inside ? 0 : 4);
+    const std::string text =
+        fmt::format("free {:.1f}\nkept {:.1f}\nKV {:.1f}", gib(b.kv_budget->free_after_weights),
+                    gib(b.kv_budget->kept_back), gib(b.kv_budget->kv_cache));
+    out +=
+        fmt::format("set label {} at first {}, first {:.6f} center offset 0,{} font ',9' front\n",
+                    gnuplot_literal(text), i, y, inside ? 0 : 4);
   }
   // The bars, one row per GPU; every value in GiB. A category a start-up gave back in full
   // nets to zero; a negative net (never produced by the engines) is drawn as zero.

@@ -267,8 +267,8 @@ class RankStartup {
     available_ = available;
     env_.fact({std::string(fact_id::kKvBytes), "available KV cache memory", available});
     env_.fact({std::string(fact_id::kKvBudgetBytes), "KV budget", available});
-    env_.fact({std::string(fact_id::kKvBudgetFreeBytes), "free after weights",
-               free_after_weights_});
+    env_.fact(
+        {std::string(fact_id::kKvBudgetFreeBytes), "free after weights", free_after_weights_});
     // gpu_worker.py determine_available_memory: requested - (weights + activation peak +
     // non-torch + graph estimate); what is free beyond total x utilization is never offered.
     env_.fact({std::string(fact_id::kKvKeptBack), "kept back from the free memory",
