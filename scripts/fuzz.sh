@@ -10,7 +10,10 @@
 # Defaults: 30 seconds, every target (size gpu_entry model_entry hf_config scenario trace
 # calibration nccl_log explain_log),
 # GPUMEM_FUZZ_JOBS (default: the number of cores) targets at a time. Prints the executions
-# each target made.
+# each target made. GPUMEM_FUZZ_SEED=N makes a run reproducible: libFuzzer's random seed is N
+# and the corpus is the committed seeds alone (found inputs go to build-fuzz/seeded/<target>/,
+# emptied first), so a run of S seconds repeats the first part of any longer run with the
+# same seed: CI uses one, and a longer local run with it shows beforehand what CI will meet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,16 +33,21 @@ cmake --build "$build" --target "${targets[@]/#/fuzz_}"
 
 # Runs one target; its exit status goes to $build/<target>.status.
 run_target() {
-  local t=$1 rc=0
-  mkdir -p "$build/corpus/$t" "$build/artifacts/$t"
+  local t=$1 rc=0 found="$build/corpus/$t" seed=()
+  if [[ -n ${GPUMEM_FUZZ_SEED:-} ]]; then
+    found="$build/seeded/$t"
+    rm -rf "$found"
+    seed=(-seed="$GPUMEM_FUZZ_SEED")
+  fi
+  mkdir -p "$found" "$build/artifacts/$t"
   # -rss_limit_mb also caps single allocations: a size read from the input that asks for
   # gigabytes is a bug, not something to wait for. -timeout is wall time: the slowest
   # bundled scenario takes 0.7 s of CPU here but 13 s on a machine shared with other builds,
   # so 30 s leaves room for a busy CI machine and still catches a hang.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" \
-    "$build/corpus/$t" "tests/fuzz/corpus/$t" >"$build/$t.log" 2>&1 || rc=$?
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" "${seed[@]}" \
+    "$found" "tests/fuzz/corpus/$t" >"$build/$t.log" 2>&1 || rc=$?
   echo "$rc" >"$build/$t.status"
 }
 

@@ -177,12 +177,16 @@ const Observation* lowest(const LogRun& run, Quantity q) {
   return best;
 }
 
-std::string size_text(const Observation& o) {
-  if (o.decimals == kExact) {
-    return std::to_string(std::llround(o.value * static_cast<double>(1LL << 30))) + "B";
+// A GiB figure as a scenario size: printed without a decimal point it is exact, and written in
+// bytes; otherwise with the decimals it was printed with.
+std::string size_text(double gib, int decimals) {
+  if (decimals == kExact) {
+    return std::to_string(std::llround(gib * static_cast<double>(1LL << 30))) + "B";
   }
-  return python_fixed(o.value, o.decimals) + "GiB";
+  return python_fixed(gib, decimals) + "GiB";
 }
+
+std::string size_text(const Observation& o) { return size_text(o.value, o.decimals); }
 
 void pin(std::vector<Pin>& pins, const LogRun& run, Quantity q, const std::string& key,
          bool minimum) {
@@ -281,7 +285,7 @@ std::vector<Pin> log_pins(const LogRun& run, LogEngine engine) {
         if (u->line != a->line) continue;
         const int decimals = std::max(a->decimals, u->decimals);
         pins.push_back({"free_before_weights",
-                        python_fixed(a->value + u->value, decimals) + "GiB",
+                        size_text(a->value + u->value, decimals),
                         line_note(a->line) + " (free after weights + weights took)",
                         {a->line, 0}});
       }

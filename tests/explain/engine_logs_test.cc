@@ -12,6 +12,7 @@
 #include "calib/calibration_file.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
+#include "explain/implied_scenario.h"
 #include "explain/log_reader.h"
 #include "support/test_catalogs.h"
 
@@ -364,6 +365,26 @@ TEST(EngineLogs, ImpliedScenarioYamlReadsBack) {
   // 16.00 GiB = 17,179,869,184 B; F = 23.08 GiB = 24,781,961,297.92 -> 24,781,961,298 B.
   EXPECT_EQ(s->observed.free_after_weights->value(), 17179869184);
   EXPECT_EQ(s->observed.free_before_weights->value(), 24781961298);
+}
+
+// SGLang before 0.4.4 prints only F - A and A at "Load weight end": F is their sum, with the
+// rounding of the finer of the two; figures printed without a decimal point are whole GiB,
+// and so is their sum (found by the explain_log fuzz target: a negative precision threw).
+TEST(EngineLogs, FreeBeforeWeightsFromWholeFigures) {
+  const Result<StartupLog> log = read_startup_log(
+      "[2025-01-10 10:00:00 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, "
+      "avail mem=12 GB, mem usage=9 GB.\n",
+      LogEngine::kSglang);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->runs.size(), 1u);
+  const ImpliedScenario implied = infer_scenario(log->runs[0], LogEngine::kSglang, "whole",
+                                                 test_catalogs().gpus, test_catalogs().models);
+  Diagnostics diags;
+  const std::optional<Scenario> s = parse_scenario(
+      "whole.yaml", scenario_yaml(implied, "# header\n"), test_catalogs().gpus, diags);
+  ASSERT_TRUE(s.has_value()) << diags.to_string();
+  EXPECT_EQ(s->observed.free_before_weights->value(), 21LL << 30);
+  EXPECT_EQ(s->observed.free_after_weights->value(), 12LL << 30);
 }
 
 TEST(EngineLogs, EveryCaseIsCovered) {
