@@ -249,9 +249,24 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
           match_flag("--" + a.flag.substr(5), engine->flags(), engine->title());
       if (positive.ok() && (*positive)->type == FlagType::kBool) spec = positive;
     }
+    // argparse reads a one-letter option with its value attached: "-O3" is "-O 3".
+    std::optional<std::string> attached;
+    if (!spec.ok() && eq == std::string::npos && written.size() > 2 && written[0] == '-' &&
+        written[1] != '-') {
+      const std::string letter = engine->canonical_flag(written.substr(0, 2));
+      Result<const FlagSpec*> short_spec = match_flag(letter, engine->flags(), engine->title());
+      if (short_spec.ok() && (*short_spec)->type != FlagType::kBool) {
+        spec = short_spec;
+        a.flag = letter;
+        attached = written.substr(2);
+      }
+    }
     if (eq != std::string::npos) {
       a.values.push_back(t.text.substr(eq + 1));
       a.value_loc = {kLaunchCommandFile, 1, t.column + static_cast<int>(eq) + 1};
+    } else if (attached) {
+      a.values.push_back(*attached);
+      a.value_loc = {kLaunchCommandFile, 1, t.column + 2};
     } else if (spec.ok() && (*spec)->type == FlagType::kBool) {
       a.value_loc = a.flag_loc;
     } else if (spec.ok() && (*spec)->type == FlagType::kIntList) {

@@ -225,6 +225,45 @@ TEST(LaunchCommand, FlagsTheEngineHasButGpumemDoesNotModelAreRefusedByName) {
             "of PyTorch's caching allocator\n");
 }
 
+// Flags common in real launch commands: those with no device memory at start-up are read
+// (the server's logging and API options), those whose memory is not modelled are refused by
+// name, each with what it would change.
+TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
+  Diagnostics sglang_diags;
+  const EngineLaunch s =
+      read(words("python3 -m sglang.launch_server --model-path m --api-key k --log-requests "
+                 "--enable-cache-report --schedule-conservativeness 0.3 --enable-mixed-chunk "
+                 "--grammar-backend xgrammar --skip-server-warmup --enable-lora --lora-paths a=b"));
+  (void)read_flags(s.args, find_engine("sglang")->flags(), "SGLang", sglang_diags);
+  EXPECT_EQ(sglang_diags.to_string(),
+            "<launch command>:1:198: '--enable-lora' is not modelled: LoRA adapter weights and "
+            "their buffers (lora/mem_pool.py) are not modelled\n"
+            "<launch command>:1:212: '--lora-paths' is not modelled: it enables LoRA, whose "
+            "adapter weights and buffers (lora/mem_pool.py) are not modelled\n");
+  Diagnostics vllm_diags;
+  const EngineLaunch v = read(
+      words("vllm serve m --max-log-len 100 --enable-log-requests --disable-uvicorn-access-log "
+            "--tokenizer-mode auto --cpu-offload-gb 4"));
+  (void)read_flags(v.args, find_engine("vllm")->flags(), "vLLM", vllm_diags);
+  EXPECT_EQ(vllm_diags.to_string(),
+            "<launch command>:1:105: '--cpu-offload-gb' is not modelled: that many GiB of "
+            "weights stay in CPU memory (read over UVA), so fewer weights are on the GPU\n");
+}
+
+// argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O
+// is --compilation-config; cli case simulate_launch_optimization_level shows the level
+// refused); a longer short form takes no attached value ("-tp1" is no flag).
+TEST(LaunchCommand, AOneLetterOptionTakesItsValueAttached) {
+  const EngineLaunch l = read(words("vllm serve m -O3"));
+  EXPECT_EQ(args_of(l), std::vector<std::string>{"--compilation-config=3"});
+  EXPECT_EQ(l.args[0].value_loc.column, 16);
+  Diagnostics diags;
+  (void)read_flags(read(words("vllm serve m -tp1")).args, find_engine("vllm")->flags(), "vLLM",
+                   diags);
+  EXPECT_EQ(diags.to_string(),
+            "<launch command>:1:14: unknown vLLM flag '-tp1'; did you mean '-tp'?\n");
+}
+
 TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {
   // The issue's own example: `vllm serve Qwen/Qwen3-32B` (it read as an unknown model).
   Diagnostics diags;

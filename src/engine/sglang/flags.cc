@@ -92,6 +92,30 @@ const std::vector<FlagSpec>& table() {
       // sglang v0.5.9 server_args.py tool_server: gpt-oss's built-in tool servers ("demo" or
       // URLs), called by the HTTP server; no device memory.
       {"--tool-server", {}, FlagType::kString, false, {}},
+      // sglang v0.5.9 server_args.py: the HTTP API key, request and metrics logging, the
+      // tokenizer's mode, file and dump folders, the server's warm-up request, scheduling
+      // policy knobs (admission conservativeness, mixing prefill chunks into decode batches,
+      // the streaming interval) and the grammar backend, whose token bitmasks are per request
+      // at run time. None allocates device memory during start-up.
+      {"--api-key", {}, FlagType::kString, false, {}},
+      {"--log-requests", {}, FlagType::kBool, false, {}},
+      {"--log-requests-level", {}, FlagType::kInt, false, {}},
+      {"--log-level-http", {}, FlagType::kString, false, {}},
+      {"--enable-cache-report", {}, FlagType::kBool, false, {}},
+      {"--collect-tokens-histogram", {}, FlagType::kBool, false, {}},
+      {"--decode-log-interval", {}, FlagType::kInt, false, {}},
+      {"--enable-request-time-stats-logging", {}, FlagType::kBool, false, {}},
+      {"--show-time-cost", {}, FlagType::kBool, false, {}},
+      {"--crash-dump-folder", {}, FlagType::kString, false, {}},
+      {"--file-storage-path", {}, FlagType::kString, false, {}},
+      {"--tokenizer-mode", {}, FlagType::kString, false, {"auto", "slow"}},
+      {"--skip-server-warmup", {}, FlagType::kBool, false, {}},
+      {"--allow-auto-truncate", {}, FlagType::kBool, false, {}},
+      {"--enable-p2p-check", {}, FlagType::kBool, false, {}},
+      {"--schedule-conservativeness", {}, FlagType::kFloat, false, {}},
+      {"--enable-mixed-chunk", {}, FlagType::kBool, false, {}},
+      {"--stream-interval", {}, FlagType::kInt, false, {}},
+      {"--grammar-backend", {}, FlagType::kString, false, {}},
       // The engine has these; their memory effect is not modelled, so a command that sets
       // them is refused (engine/flag_table.h). sglang v0.5.9 server_args.py:
       // enable_torch_compile, torch_compile_max_bs, moe_runner_backend.
@@ -119,6 +143,39 @@ const std::vector<FlagSpec>& table() {
        false,
        "gpumem models the MoE kernels SGLang chooses itself (auto); another runner has its own "
        "weight layout and workspaces"},
+      // sglang v0.5.9 server_args.py enable_memory_saver, enable_lora / lora_paths,
+      // json_model_override_args.
+      {"--enable-memory-saver",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "weights and KV cache are allocated through torch_memory_saver's virtual-memory "
+       "regions instead of PyTorch's caching allocator"},
+      {"--enable-lora",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "LoRA adapter weights and their buffers (lora/mem_pool.py) are not modelled"},
+      {"--lora-paths",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "it enables LoRA, whose adapter weights and buffers (lora/mem_pool.py) are not "
+       "modelled"},
+      {"--json-model-override-args",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "it overrides config.json values that size the weights and the KV cache; write the "
+       "changed config.json and name it as the model"},
   };
   return kTable;
 }

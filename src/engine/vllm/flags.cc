@@ -79,6 +79,29 @@ const std::vector<FlagSpec>& table() {
       // vllm v0.21 config/scheduler.py SchedulerConfig.stream_interval: how many tokens the
       // server buffers before it streams them to a client; no device memory.
       {"--stream-interval", {}, FlagType::kInt, false, {}},
+      // vllm v0.21 entrypoints/openai/cli_args.py FrontendArgs and engine/arg_utils.py: the
+      // HTTP server's logging, security, documentation and response options, the tokenizer's
+      // mode and revisions, and the number of weight-loading workers (host threads). None
+      // allocates device memory.
+      {"--enable-log-requests", {}, FlagType::kBool, false, {}},
+      {"--max-log-len", {}, FlagType::kInt, false, {}},
+      {"--disable-uvicorn-access-log", {}, FlagType::kBool, false, {}},
+      {"--disable-fastapi-docs", {}, FlagType::kBool, false, {}},
+      {"--allowed-origins", {}, FlagType::kString, false, {}},
+      {"--ssl-keyfile", {}, FlagType::kString, false, {}},
+      {"--ssl-certfile", {}, FlagType::kString, false, {}},
+      {"--root-path", {}, FlagType::kString, false, {}},
+      {"--response-role", {}, FlagType::kString, false, {}},
+      {"--enable-prompt-tokens-details", {}, FlagType::kBool, false, {}},
+      {"--enable-force-include-usage", {}, FlagType::kBool, false, {}},
+      {"--enable-request-id-headers", {}, FlagType::kBool, false, {}},
+      {"--return-tokens-as-token-ids", {}, FlagType::kBool, false, {}},
+      {"--enable-server-load-tracking", {}, FlagType::kBool, false, {}},
+      {"--override-generation-config", {}, FlagType::kString, false, {}},
+      {"--tokenizer-mode", {}, FlagType::kString, false, {}},
+      {"--tokenizer-revision", {}, FlagType::kString, false, {}},
+      {"--code-revision", {}, FlagType::kString, false, {}},
+      {"--max-parallel-loading-workers", {}, FlagType::kInt, false, {}},
       // The engine has these; their memory effect is not modelled, so a command that sets
       // them is refused (engine/flag_table.h).
       // vllm v0.21 config/model.py ModelConfig.enable_sleep_mode.
@@ -108,6 +131,46 @@ const std::vector<FlagSpec>& table() {
        false,
        "it shards or replicates a multimodal encoder's weights across the TP ranks, and "
        "gpumem models no multimodal encoder"},
+      // vllm v0.21 config/model.py ModelConfig.hf_overrides, config/lora.py LoRAConfig,
+      // config/cache.py CacheConfig.cpu_offload_gb, config/parallel.py enable_eplb,
+      // config/kv_transfer.py KVTransferConfig.
+      {"--hf-overrides",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "it overrides config.json values that size the weights and the KV cache; write the "
+       "changed config.json and name it as the model"},
+      {"--enable-lora",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "LoRA adapter slots and the punica kernels' buffers are not modelled"},
+      {"--cpu-offload-gb",
+       {},
+       FlagType::kFloat,
+       true,
+       {},
+       false,
+       "that many GiB of weights stay in CPU memory (read over UVA), so fewer weights are on "
+       "the GPU"},
+      {"--enable-eplb",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "expert-parallel load balancing adds redundant experts' weights on every rank"},
+      {"--kv-transfer-config",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "a KV connector (disaggregated prefill, offloading) allocates buffers of its own"},
   };
   return kTable;
 }
@@ -134,6 +197,16 @@ std::optional<YAML::Node> json_object(const FlagValues& v, std::string_view flag
                                       Diagnostics& diags) {
   std::optional<std::string> text = v.string(flag);
   if (!text) return std::nullopt;
+  // vllm config/compilation.py CompilationConfig.from_cli takes a bare number as a level
+  // ("-O3"), whose compilation and CUDA-graph modes differ by release.
+  if (!text->empty() && text->find_first_not_of("0123456789") == std::string::npos) {
+    diags.error(*v.location(flag),
+                std::string(flag) + " " + *text +
+                    ": an optimization level is not modelled (its compilation and CUDA-graph "
+                    "modes differ by release); give the modes as a JSON object, e.g. "
+                    "'{\"cudagraph_mode\": \"FULL_AND_PIECEWISE\"}', or --enforce-eager");
+    return std::nullopt;
+  }
   YAML::Node node;
   try {
     node = YAML::Load(*text);
