@@ -13,7 +13,9 @@
 # each target made. GPUMEM_FUZZ_SEED=N makes a run reproducible: libFuzzer's random seed is N
 # and the corpus is the committed seeds alone (found inputs go to build-fuzz/seeded/<target>/,
 # emptied first), so a run of S seconds repeats the first part of any longer run with the
-# same seed: CI uses one, and a longer local run with it shows beforehand what CI will meet.
+# same seed. GPUMEM_FUZZ_RUNS=N stops each target after N executions (or the time, whichever
+# comes first). CI sets both, so it runs a fixed sequence of inputs: the same settings with
+# more seconds run all of it locally first (.ci/run names the command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +41,7 @@ run_target() {
     rm -rf "$found"
     seed=(-seed="$GPUMEM_FUZZ_SEED")
   fi
+  [[ -n ${GPUMEM_FUZZ_RUNS:-} ]] && seed+=(-runs="$GPUMEM_FUZZ_RUNS")
   mkdir -p "$found" "$build/artifacts/$t"
   # -rss_limit_mb also caps single allocations: a size read from the input that asks for
   # gigabytes is a bug, not something to wait for. -timeout is wall time: the slowest
