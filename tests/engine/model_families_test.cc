@@ -180,6 +180,9 @@ TEST(ModelFamilies, MiniMaxM2StartsInBothEnginesAtTp4) {
   const Ledger vllm = simulate("vllm", repo, 4, "    --max-model-len: 4096\n");
   EXPECT_TRUE(vllm.fits());
   EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights + rope(196608, 64, 2));
+  // The catalog entry model/llm/minimax-m2.5.yaml holds the same config.
+  EXPECT_EQ(fact(simulate("sglang", "minimax-m2.5", 4, ""), "weights_logical_bytes"),
+            weights + rope(196608, 64, 4));
 }
 
 // At TP 8 each expert keeps 192 columns, not a multiple of the 128-wide FP8 block: both
