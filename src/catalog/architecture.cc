@@ -30,6 +30,14 @@ std::string_view family_name(ArchitectureFamily f) {
       return "gemma3";
     case ArchitectureFamily::kLlamaEagle3:
       return "llama_eagle3";
+    case ArchitectureFamily::kSeedOss:
+      return "seed_oss";
+    case ArchitectureFamily::kGranite:
+      return "granite";
+    case ArchitectureFamily::kQwen2Moe:
+      return "qwen2_moe";
+    case ArchitectureFamily::kMiniMaxM2:
+      return "minimax_m2";
   }
   return "?";
 }

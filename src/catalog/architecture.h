@@ -46,6 +46,10 @@ enum class ArchitectureFamily : unsigned char {
   kGemma2,       // Gemma2ForCausalLM
   kGemma3,       // Gemma3ForConditionalGeneration, Gemma3ForCausalLM: the text model
   kLlamaEagle3,  // LlamaForCausalLMEagle3: an EAGLE-3 draft head
+  kSeedOss,      // SeedOssForCausalLM (Seed-OSS-36B): Llama layout, q/k/v biases only
+  kGranite,      // GraniteForCausalLM (Granite 3.x): Llama layout, scaling multipliers only
+  kQwen2Moe,     // Qwen2MoeForCausalLM (Qwen1.5-MoE, Qwen2-57B-A14B): a gated shared expert
+  kMiniMaxM2,    // MiniMaxM2ForCausalLM (MiniMax-M2, M2.1, M2.5): every layer MoE, no shared expert
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -93,6 +97,7 @@ struct MoeConfig {
   std::int64_t moe_intermediate_size = 0;  // one routed expert's FFN width
   std::int64_t num_shared_experts = 0;
   std::int64_t shared_expert_intermediate_size = 0;  // all shared experts of a layer together
+  bool shared_expert_gate = false;                   // Qwen2-MoE: a [1, hidden] sigmoid gate
   std::int64_t first_k_dense_replace = 0;            // layers [0, k) are dense
   std::int64_t moe_layer_freq = 1;                   // DeepSeek: MoE where layer % freq == 0
   std::int64_t decoder_sparse_step = 1;              // Qwen: MoE where (layer+1) % step == 0
@@ -151,12 +156,13 @@ struct Architecture {
   std::int64_t max_position_embeddings = 0;
   bool tie_word_embeddings = false;
 
-  bool attention_bias = false;   // HF attention_bias as written (or its family default)
-  bool qkv_bias = false;         // q/k/v projections carry a bias (Qwen2: always)
-  bool o_proj_bias = false;      // output projection carries a bias
-  bool qk_norm = false;          // per-head RMSNorm on q and k (Qwen3, Gemma3)
-  bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;   // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
+  bool attention_bias = false;     // HF attention_bias as written (or its family default)
+  bool qkv_bias = false;           // q/k/v projections carry a bias (Qwen2: always)
+  bool o_proj_bias = false;        // output projection carries a bias
+  bool qk_norm = false;            // RMSNorm on q and k (Qwen3, Gemma3: per head)
+  bool qk_norm_per_layer = false;  // MiniMax-M2: q and k normalized over all heads, split over TP
+  bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
+  bool sandwich_norms = false;     // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;

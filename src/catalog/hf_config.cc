@@ -21,21 +21,25 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 14> kFamilies = {{
+constexpr std::array<FamilyByName, 18> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
+    {"Qwen2MoeForCausalLM", ArchitectureFamily::kQwen2Moe},
     {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
     {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
     {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
     {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
+    {"GraniteForCausalLM", ArchitectureFamily::kGranite},
+    {"SeedOssForCausalLM", ArchitectureFamily::kSeedOss},
     {"Gemma2ForCausalLM", ArchitectureFamily::kGemma2},
     {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
+    {"MiniMaxM2ForCausalLM", ArchitectureFamily::kMiniMaxM2},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -45,7 +49,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 25> kUnmodelled = {{
+constexpr std::array<Unmodelled, 32> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -86,6 +90,29 @@ constexpr std::array<Unmodelled, 25> kUnmodelled = {{
     {"Grok1ForCausalLM", "Grok's decoder layout"},
     {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
     {"MiMoForCausalLM", "MiMo's multi-token-prediction layers"},
+    {"Qwen3_5ForCausalLM",
+     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
+    {"Qwen3_5MoeForCausalLM",
+     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
+    // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
+    // normalize the whole gathered projection on every rank; no input_layernorm.
+    {"Olmo2ForCausalLM",
+     "OLMo 2's q_norm/k_norm over the whole projection, replicated on every rank, and its "
+     "post-attention/post-feedforward norms"},
+    {"Olmo3ForCausalLM",
+     "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
+     "sliding-window layers"},
+    // sglang glm4.py Glm4Attention / Glm4DecoderLayer, vllm glm4.py: q/k/v always biased in
+    // SGLang, four norms per layer, partial_rotary_factor defaulting to 0.5.
+    {"Glm4ForCausalLM",
+     "GLM-4-0414's four norms per layer (post_self_attn_layernorm, post_mlp_layernorm), its "
+     "fused gate_up_proj checkpoint and half-width rotary default"},
+    {"Exaone4ForCausalLM",
+     "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
+     "sliding-window/global layer pattern"},
+    {"Ernie4_5_ForCausalLM",
+     "ERNIE 4.5's layout as SGLang's ernie4.py and vLLM's ernie45.py build it (not yet checked "
+     "against Llama's)"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.
@@ -157,6 +184,18 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       // transformers models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig.__init__
       d.num_shared_experts = 1;
       d.first_k_dense_replace = 1;
+      break;
+    case ArchitectureFamily::kQwen2Moe:
+      // transformers models/qwen2_moe/configuration_qwen2_moe.py Qwen2MoeConfig
+      d.vocab_size = 151936;
+      d.max_position_embeddings = 32768;
+      break;
+    case ArchitectureFamily::kMiniMaxM2:
+      // transformers models/minimax_m2/configuration_minimax_m2.py MiniMaxM2Config
+      d.vocab_size = 200064;
+      d.max_position_embeddings = 196608;
+      d.head_dim = 128;
+      d.rope_theta = 5000000.0;
       break;
     default:
       break;
@@ -325,6 +364,44 @@ std::int64_t expert_count(const ConfigMap& text, std::string_view own) {
   return text.positive(own);  // reports the family's key as missing
 }
 
+// Qwen1.5-MoE / Qwen2-MoE: routed experts of moe_intermediate_size, a shared expert of
+// shared_expert_intermediate_size (transformers Qwen2MoeConfig defaults: 60 experts top-4 of
+// 1408, shared 5632) behind a sigmoid gate.
+void parse_qwen2_moe(const ConfigMap& text, Architecture& a) {
+  MoeConfig& m = a.moe;
+  const bool experts_given =
+      text.has("num_experts") || text.has("num_local_experts") || text.has("n_routed_experts");
+  m.num_experts = experts_given ? expert_count(text, "num_experts") : 60;
+  m.experts_per_token = text.positive("num_experts_per_tok", 4);
+  m.moe_intermediate_size = text.positive("moe_intermediate_size", 1408);
+  // 0 means no shared expert (sglang and vllm qwen2_moe.py build it only when > 0)
+  const YAML::Node shared = text.get("shared_expert_intermediate_size");
+  m.shared_expert_intermediate_size = shared.IsScalar() && shared.Scalar() == "0"
+                                          ? 0
+                                          : text.positive("shared_expert_intermediate_size", 5632);
+  // sglang (read at 0115497) qwen2_moe.py Qwen2MoeSparseMoeBlock.__init__ and vllm
+  // qwen2_moe.py: shared_expert_gate exists whether or not the shared expert does
+  m.shared_expert_gate = true;
+  m.num_shared_experts = m.shared_expert_intermediate_size > 0 ? 1 : 0;
+  // sglang qwen2_moe.py Qwen2MoeDecoderLayer.__init__ makes every layer sparse ("Qwen2MoE all
+  // layers are sparse"); vllm qwen2_moe.py Qwen2MoeDecoderLayer.__init__ follows
+  // decoder_sparse_step and mlp_only_layers. Configs where the two differ are refused.
+  const std::int64_t step = text.positive("decoder_sparse_step", 1);
+  const std::vector<std::int64_t> dense =
+      text.integers("mlp_only_layers").value_or(std::vector<std::int64_t>{});
+  if (step != 1) {
+    text.error("decoder_sparse_step",
+               "'decoder_sparse_step' " + std::to_string(step) +
+                   " is not modelled: SGLang's qwen2_moe.py makes every layer sparse, vLLM's "
+                   "follows it");
+  }
+  if (!dense.empty()) {
+    text.error("mlp_only_layers",
+               "'mlp_only_layers' is not modelled: SGLang's qwen2_moe.py makes every layer "
+               "sparse, vLLM's follows it");
+  }
+}
+
 void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   MoeConfig& m = a.moe;
   switch (a.family) {
@@ -358,6 +435,19 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
                                  text.string("topk_method").value_or(d.topk_method) == "noaux_tc";
       break;
     }
+    case ArchitectureFamily::kQwen2Moe:
+      parse_qwen2_moe(text, a);
+      break;
+    case ArchitectureFamily::kMiniMaxM2:
+      // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2MoE.__init__ (vLLM's alike): FusedMoE of
+      // num_local_experts of intermediate_size, a float32 ReplicatedLinear router, a float32
+      // e_score_correction_bias when use_routing_bias; no shared expert is built, whatever
+      // shared_intermediate_size says.
+      m.num_experts = expert_count(text, "num_local_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok");
+      m.moe_intermediate_size = a.intermediate_size;
+      m.router_correction_bias = text.boolean("use_routing_bias").value_or(false);
+      break;
     case ArchitectureFamily::kGptOss:
       m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok", text.integer("experts_per_token"));
@@ -418,6 +508,38 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       a.qkv_bias = true;
       a.o_proj_bias = false;
       break;
+    case ArchitectureFamily::kSeedOss:
+      // sglang (read at 2919537) seed_oss.py SeedOssAttention: qkv_proj bias=attention_bias
+      // (default True), o_proj bias=False whatever attention_out_bias says; vllm seed_oss.py: qkv
+      // bias=True always. Without q/k/v biases the engines would differ: refused.
+      a.qkv_bias = text.boolean("attention_bias").value_or(true);
+      if (!a.qkv_bias) {
+        text.error("attention_bias",
+                   "'attention_bias' false is not modelled for Seed-OSS: SGLang's seed_oss.py "
+                   "then builds q/k/v without biases, vLLM's with them");
+      }
+      a.o_proj_bias = false;
+      break;
+    case ArchitectureFamily::kGranite:
+      // sglang (read at 0b8c97e) granite.py GraniteAttention and GraniteMLP: no bias whatever the
+      // config says; vllm granite.py takes attention_bias (or bias) and mlp_bias. A config asking
+      // for biases would differ between the engines and is refused.
+      for (const char* key : {"attention_bias", "bias", "mlp_bias"}) {
+        if (text.boolean(key).value_or(false)) {
+          text.error(key, std::string("'") + key +
+                              "' true is not modelled for Granite: SGLang's granite.py builds "
+                              "no biases, vLLM's does");
+        }
+      }
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      break;
+    case ArchitectureFamily::kQwen2Moe:
+      // sglang qwen2_moe.py Qwen2MoeDecoderLayer: qkv_bias = getattr(config, "qkv_bias", True),
+      // o_proj bias=False
+      a.qkv_bias = text.boolean("qkv_bias").value_or(true);
+      a.o_proj_bias = false;
+      break;
     case ArchitectureFamily::kQwen3:
     case ArchitectureFamily::kQwen3Moe:
       a.qk_norm = true;  // sglang v0.5.9 qwen3.py Qwen3Attention: q_norm, k_norm
@@ -430,6 +552,27 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kGptOss:
       a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
       break;
+    case ArchitectureFamily::kMiniMaxM2: {
+      // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention.__init__: qkv and o_proj without
+      // bias; use_qk_norm (default false) adds q_norm and k_norm over all heads of the layer
+      // (qk_norm_type per_layer, the only type it builds).
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      a.qk_norm = text.boolean("use_qk_norm").value_or(false);
+      if (!a.qk_norm) {
+        // vllm minimax_m2.py MiniMaxM2Attention builds q_norm and k_norm regardless.
+        text.error("use_qk_norm",
+                   "a MiniMax-M2 config without use_qk_norm is not modelled: SGLang's "
+                   "minimax_m2.py then builds no q_norm/k_norm, vLLM's builds them regardless");
+      }
+      const std::string type = text.string("qk_norm_type").value_or("per_layer");
+      if (a.qk_norm && type != "per_layer") {
+        text.error("qk_norm_type", "Unsupported qk_norm_type: " + type +
+                                       " (SGLang's minimax_m2.py builds per_layer only)");
+      }
+      a.qk_norm_per_layer = a.qk_norm;
+      break;
+    }
     case ArchitectureFamily::kGemma2:
       a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
       break;
@@ -540,6 +683,12 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
+  if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
+    // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
+    text.error("layer_types",
+               "sliding-window layers of a Qwen2-MoE config are not modelled: neither SGLang's "
+               "nor vLLM's qwen2_moe.py windows attention");
+  }
 
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
   if (!text.has("rope_theta") && text.has("rope_parameters")) {
@@ -557,6 +706,16 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
       a.attention == AttentionKind::kMla
           ? a.mla.qk_rope_head_dim
           : static_cast<std::int64_t>(a.partial_rotary_factor * static_cast<double>(a.head_dim));
+  if (a.family == ArchitectureFamily::kMiniMaxM2 && text.has("rotary_dim")) {
+    // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention:
+    // get_rope(rotary_dim=config.rotary_dim); vllm minimax_m2.py: partial_rotary_factor =
+    // rotary_dim / head_dim, the same width.
+    a.rotary_dim = text.positive("rotary_dim");
+    if (a.rotary_dim > a.head_dim) {
+      text.error("rotary_dim", "'rotary_dim' " + std::to_string(a.rotary_dim) +
+                                   " is larger than 'head_dim' " + std::to_string(a.head_dim));
+    }
+  }
   parse_rope_scaling(text, a.rope_scaling);
 
   if (a.is_draft_head()) parse_eagle3(text, a);

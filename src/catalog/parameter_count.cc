@@ -29,7 +29,11 @@ std::int64_t standard_attention(const Architecture& a) {
   std::int64_t n = in * (q + 2 * kv) + a.num_attention_heads * a.v_head_dim * a.hidden_size;
   if (a.qkv_bias) n += q + 2 * kv;
   if (a.o_proj_bias) n += a.hidden_size;
-  if (a.qk_norm) n += 2 * a.head_dim;
+  if (a.qk_norm_per_layer) {
+    n += q + kv;  // MiniMax-M2: one weight over all query heads, one over all KV heads
+  } else if (a.qk_norm) {
+    n += 2 * a.head_dim;
+  }
   if (a.attention_sinks) n += a.num_attention_heads;
   return n;
 }
@@ -43,6 +47,7 @@ std::int64_t moe_block(const Architecture& a) {
   if (m.router_bias) n += m.num_experts;
   if (m.router_correction_bias) n += m.num_experts;
   n += 3 * h * m.shared_expert_intermediate_size;
+  if (m.shared_expert_gate) n += h;
   return n;
 }
 

@@ -104,8 +104,9 @@ class CheckpointBuilder {
                                " and group size " + str(group));
         }
         const bool awq = q.method == QuantMethod::kAwq;
-        add(module + ".qweight", awq ? std::vector<std::int64_t>{in, out / pack}
-                                     : std::vector<std::int64_t>{in / pack, out},
+        add(module + ".qweight",
+            awq ? std::vector<std::int64_t>{in, out / pack}
+                : std::vector<std::int64_t>{in / pack, out},
             DType::kInt32);
         add(module + ".qzeros", {in / group, out / pack}, DType::kInt32);
         add(module + ".scales", {in / group, out}, dtype_);
@@ -132,7 +133,11 @@ class CheckpointBuilder {
     GPUMEM_RETURN_IF_ERROR(linear(p + ".v_proj", kv, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(
         linear(p + ".o_proj", h, a_.num_attention_heads * a_.v_head_dim, a_.o_proj_bias));
-    if (a_.qk_norm) {
+    if (a_.qk_norm_per_layer) {
+      // MiniMax-M2 (qk_norm_type per_layer): one weight over all heads of q, one over k.
+      norm(p + ".q_norm", q);
+      norm(p + ".k_norm", kv);
+    } else if (a_.qk_norm) {
       norm(p + ".q_norm", a_.head_dim);
       norm(p + ".k_norm", a_.head_dim);
     }
@@ -187,6 +192,21 @@ class CheckpointBuilder {
           GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
         }
         return Status::ok_status();
+      case ArchitectureFamily::kMiniMaxM2:
+        // MiniMax-M2 block_sparse_moe: the router (kept out of quantization by its
+        // modules_to_not_convert "gate"), e_score_correction_bias, experts.{e}.w1/w2/w3.
+        // UNCONFIRMED: the stored dtypes of gate (model dtype assumed) and bias (float32).
+        add(mlp + ".gate.weight", {m.num_experts, h}, dtype_);
+        if (m.router_correction_bias) {
+          add(mlp + ".e_score_correction_bias", {m.num_experts}, DType::kFloat32);
+        }
+        for (std::int64_t e = 0; e < m.num_experts; ++e) {
+          const std::string x = mlp + ".experts." + str(e);
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w1", w, h, false));
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w2", h, w, false));
+          GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
+        }
+        return Status::ok_status();
       case ArchitectureFamily::kGptOss:
         return gpt_oss_experts(mlp);
       case ArchitectureFamily::kDeepseekV2:
@@ -203,6 +223,16 @@ class CheckpointBuilder {
           GPUMEM_RETURN_IF_ERROR(
               gated_mlp(mlp + ".shared_experts", m.shared_expert_intermediate_size));
         }
+        break;
+      case ArchitectureFamily::kQwen2Moe:
+        // Qwen2MoeSparseMoeBlock: gate, shared_expert (an MLP) and shared_expert_gate
+        // ([1, hidden]) are nn.Linear modules.
+        GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
+        if (m.shared_expert_intermediate_size > 0) {
+          GPUMEM_RETURN_IF_ERROR(
+              gated_mlp(mlp + ".shared_expert", m.shared_expert_intermediate_size));
+        }
+        GPUMEM_RETURN_IF_ERROR(linear(mlp + ".shared_expert_gate", 1, h, false));
         break;
       default:
         // Qwen3MoeSparseMoeBlock: gate is an nn.Linear.
@@ -242,7 +272,9 @@ class CheckpointBuilder {
   }
 
   std::string mlp_module(const std::string& prefix) const {
-    return prefix + (a_.family == ArchitectureFamily::kMixtral ? ".block_sparse_moe" : ".mlp");
+    const bool block_sparse =
+        a_.family == ArchitectureFamily::kMixtral || a_.family == ArchitectureFamily::kMiniMaxM2;
+    return prefix + (block_sparse ? ".block_sparse_moe" : ".mlp");
   }
 
   Status decoder(const std::string& prefix, bool moe) {

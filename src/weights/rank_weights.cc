@@ -15,7 +15,9 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 
 // The decoder-layer module holding the MLP or experts, as the engine and HF name it.
 std::string mlp_name(const Architecture& a) {
-  return a.family == ArchitectureFamily::kMixtral ? "block_sparse_moe" : "mlp";
+  return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2
+             ? "block_sparse_moe"
+             : "mlp";
 }
 
 class ModelBuilder {
@@ -27,10 +29,12 @@ class ModelBuilder {
   Status build() {
     const Architecture& a = ctx_.arch;
     const ParallelLayout& l = ctx_.layout;
-    if ((a.family == ArchitectureFamily::kGemma2 || a.family == ArchitectureFamily::kGemma3) &&
+    if ((a.family == ArchitectureFamily::kGemma2 || a.family == ArchitectureFamily::kGemma3 ||
+         a.family == ArchitectureFamily::kGranite) &&
         l.pp_size > 1) {
       // sglang v0.5.9 gemma2.py Gemma2Model and gemma3_causal.py Gemma3TextModel build every
-      // layer (make_layers without the PP range)
+      // layer (make_layers without the PP range); granite.py GraniteModel an nn.ModuleList of
+      // all layers
       return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture);
     }
     const LayerRange layers =
@@ -85,7 +89,18 @@ class ModelBuilder {
     const Architecture& a = ctx_.arch;
     // sglang v0.5.9 llama.py LlamaForCausalLM.__init__: a tied head reuses embed_tokens,
     // which only the first stage holds; with PP the last stage builds its own.
-    if (a.tie_word_embeddings && ctx_.layout.pp_size == 1) return Status::ok_status();
+    if (a.tie_word_embeddings && ctx_.layout.pp_size == 1) {
+      if (a.family == ArchitectureFamily::kGranite) {
+        // sglang (read at 0b8c97e) granite.py GraniteForCausalLM.__init__ builds its ParallelLMHead
+        // before tie_weights replaces the weight (vllm granite.py the same): allocated, then
+        // freed.
+        Result<std::int64_t> rows =
+            vocab_rows_per_rank(a.vocab_size, ctx_.layout.tp_size, ctx_.rules);
+        if (!rows.ok()) return rows.status();
+        list_.release(list_.add("lm_head.weight", {*rows, a.hidden_size}, ctx_.dtype));
+      }
+      return Status::ok_status();
+    }
     // sglang v0.5.9 gemma2.py Gemma2ForCausalLM: logits always come from embed_tokens.
     if (a.family == ArchitectureFamily::kGemma2) return Status::ok_status();
     return add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, ctx_.layout.tp_size);
@@ -190,6 +205,29 @@ class ModelBuilder {
         // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock.__init__: experts, then router
         GPUMEM_RETURN_IF_ERROR(experts(mlp));
         linear_router(mlp + ".router", a.moe.router_bias);
+        return Status::ok_status();
+      case ArchitectureFamily::kQwen2Moe:
+        // sglang (read at 0115497) qwen2_moe.py Qwen2MoeSparseMoeBlock.__init__: experts, the
+        // unquantized router, the shared expert as a TP-sharded MLP, and shared_expert_gate, a
+        // plain torch.nn.Linear(hidden, 1) in the default dtype (vLLM's: a ReplicatedLinear)
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        linear_router(mlp + ".gate", false);
+        if (a.moe.shared_expert_intermediate_size > 0) {
+          GPUMEM_RETURN_IF_ERROR(add_dense_mlp(
+              list_, ctx_, mlp + ".shared_expert", mlp + ".shared_expert",
+              a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size, post_load_));
+        }
+        list_.add(mlp + ".shared_expert_gate.weight", {1, a.hidden_size}, ctx_.dtype);
+        return Status::ok_status();
+      case ArchitectureFamily::kMiniMaxM2:
+        // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2MoE.__init__: the float32
+        // e_score_correction_bias, the experts, then the gate as a float32 ReplicatedLinear
+        // without quantization (vLLM's the same)
+        if (a.moe.router_correction_bias) {
+          list_.add(mlp + ".e_score_correction_bias", {a.moe.num_experts}, DType::kFloat32);
+        }
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size}, DType::kFloat32);
         return Status::ok_status();
       case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:

@@ -48,6 +48,11 @@ struct WeightRules {
   // trtllm_mha attention backend.
   DType attention_sinks_dtype = DType::kBFloat16;
 
+  // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2RMSNormTP.__init__: with fewer KV heads than
+  // attention ranks, each rank's k_norm keeps one whole head (head_dim); vLLM's
+  // MiniMaxText01RMSNormTP keeps num_key_value_heads x head_dim / tp.
+  bool per_layer_k_norm_whole_heads = true;
+
   // sglang v0.5.9 layers/quantization/marlin_utils.py marlin_make_workspace: each Marlin
   // MoE layer keeps an int32 workspace of (SM count x 4) entries. A fact of the GPU: the
   // default is an H100 SXM's 132 SMs; callers set it from the GPU catalog.

@@ -33,9 +33,11 @@ Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
   return l ? *l : Ledger{};
 }
 
-// The diagnostics simulating `repo` on one H200 with `args` gives.
-std::string errors(const std::string& engine, const std::string& repo, const std::string& args) {
-  const std::string text = "hardware: {gpu: h200, count: 1}\nengine:\n  name: " + engine +
+// The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
+std::string errors(const std::string& engine, const std::string& repo, const std::string& args,
+                   int gpus = 1) {
+  const std::string text = "hardware: {gpu: h200, count: " + std::to_string(gpus) +
+                           "}\nengine:\n  name: " + engine +
                            "\n  version: " + (engine == "sglang" ? "0.5.9" : "0.21.0") +
                            "\n  args:\n" + args + "model: " + kConfigs + repo + "\n";
   Diagnostics diags;
@@ -102,6 +104,9 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
   // Phi-4: 40 layers of 40/10 heads of 128, 17920, vocab 100352, no torch_dtype (16-bit).
   const std::int64_t phi3 = 2 * dense_rank_params(3072, 32, 32, 32, 96, 8192, 32064, 1, false);
   const std::int64_t phi4 = 2 * dense_rank_params(5120, 40, 40, 10, 128, 17920, 100352, 1, false);
+  const std::int64_t granite = 2 * dense_rank_params(4096, 40, 32, 8, 128, 12800, 49159, 1, true);
+  const std::int64_t seed = 2 * (dense_rank_params(5120, 64, 80, 8, 128, 27648, 155136, 2, false) +
+                                 64 * (40 + 2 * 4) * 128);
   // Phi-3.5-mini's longrope keeps a short (4096 rows), a long (131072) and a concatenated
   // (135168) cache of 96, in bf16 in both engines.
   const std::int64_t longrope = (4096 + 131072 + 135168) * 96 * 2;
@@ -127,6 +132,13 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
        phi3 + longrope},
       {"microsoft--phi-4", 1, 10 * (128 + 128) * 40 * 2, phi4 + rope(16384, 128, 4),
        phi4 + rope(16384, 128, 2)},
+      // Granite 3.3 8B: Llama's layout; its tied ParallelLMHead is built, then replaced by
+      // the embedding (freed: not among the weights held).
+      {"ibm-granite--granite-3.3-8b-instruct", 1, 8 * (128 + 128) * 40 * 2,
+       granite + rope(131072, 128, 4), granite + rope(131072, 128, 2)},
+      // Seed-OSS-36B at TP 2: 40 of 80 query heads, 4 of 8 KV heads, q/k/v biases.
+      {"ByteDance-Seed--Seed-OSS-36B-Instruct", 2, 8 / 2 * (128 + 128) * 64 * 2,
+       seed + rope(524288, 128, 4), seed + rope(524288, 128, 2)},
       {"mistralai--Mixtral-8x22B-v0.1", 4, 8 / 4 * (128 + 128) * 56 * 2,
        mixtral + rope(65536, 128, 4), mixtral + rope(65536, 128, 2)},
   };
@@ -139,6 +151,67 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
     EXPECT_TRUE(vllm.fits()) << f.repo;
     EXPECT_EQ(fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
   }
+}
+
+// A block-FP8 linear of `out` x `in` on one rank: e4m3 weight and a float32 scale per 128 x 128.
+constexpr std::int64_t fp8_linear(std::int64_t out, std::int64_t in) {
+  return out * in + (out + 127) / 128 * ((in + 127) / 128) * 4;
+}
+
+// MiniMax-M2.5 (block FP8) on four H200s, TP 4: 62 layers, each 12 of 48 query heads and 2 of 8
+// KV heads of 128, q_norm/k_norm over this rank's heads, a float32 router [256, 3072] and
+// correction bias, 256 FP8 experts of 1536 / 4 = 384 (w13 and w2 with their block scales);
+// embedding and head of 200,064 rows in bf16, split four ways; one RoPE cache of 196,608
+// positions x 64 rotary dims, float32 in SGLang, bf16 in vLLM.
+TEST(ModelFamilies, MiniMaxM2StartsInBothEnginesAtTp4) {
+  const std::int64_t h = 3072;
+  const std::int64_t i = 1536 / 4;
+  const std::int64_t experts =
+      256 * (2 * i * h + h * i) + 256 * (2 * (i / 128) * (h / 128) + (h / 128) * (i / 128)) * 4;
+  const std::int64_t layer = fp8_linear(12 * 128 + 2 * 2 * 128, h) + fp8_linear(h, 12 * 128) +
+                             (12 * 128 + 2 * 128) * 2 + 256 * 4 + experts + 256 * h * 4 + 2 * h * 2;
+  const std::int64_t weights = 2 * (200064 / 4) * h * 2 + h * 2 + 62 * layer;
+  const std::string repo = "MiniMaxAI--MiniMax-M2.5";
+  const Ledger sglang = simulate("sglang", repo, 4, "");
+  EXPECT_TRUE(sglang.fits());
+  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 62 * 2 * (128 + 128) * 2);  // 63,488 per token
+  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights + rope(196608, 64, 4));
+  EXPECT_EQ(weights + rope(196608, 64, 4), 57'727'639'296);
+  const Ledger vllm = simulate("vllm", repo, 4, "    --max-model-len: 4096\n");
+  EXPECT_TRUE(vllm.fits());
+  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights + rope(196608, 64, 2));
+  // The catalog entry model/llm/minimax-m2.5.yaml holds the same config.
+  EXPECT_EQ(fact(simulate("sglang", "minimax-m2.5", 4, ""), "weights_logical_bytes"),
+            weights + rope(196608, 64, 4));
+}
+
+// At TP 8 each expert keeps 192 columns, not a multiple of the 128-wide FP8 block: both
+// engines refuse it (sglang v0.5.9 / vllm fp8.py Fp8MoEMethod.create_weights).
+TEST(ModelFamilies, MiniMaxM2Fp8ExpertsDoNotSplitEightWays) {
+  const std::string text = errors("sglang", "MiniMaxAI--MiniMax-M2.5", "    --tp-size: 8\n", 8);
+  EXPECT_NE(text.find("The output_size of gate's and up's weight = 192 is not divisible by "
+                      "weight quantization block_n = 128."),
+            std::string::npos)
+      << text;
+}
+
+// Qwen2-57B-A14B on two H200s, TP 2: 28 MoE layers of 14 of 28 query heads and 2 of 4 KV heads
+// of 128 (q/k/v biases), 64 experts of 2560 / 2 = 1280, the [64, 3584] router, the shared expert
+// (20480 / 2 wide, the dense MLP below) and its [1, 3584] gate; one RoPE cache of 131,072 x 128.
+TEST(ModelFamilies, Qwen2MoeStartsInBothEnginesAtTp2) {
+  const std::int64_t h = 3584;
+  const std::int64_t params = dense_rank_params(h, 28, 28, 4, 128, 20480, 151936, 2, false) +
+                              28 * ((14 + 2 * 2) * 128 + 64 * 3 * h * 1280 + 64 * h + h);
+  const std::int64_t weights = 2 * params;
+  const std::string repo = "Qwen--Qwen2-57B-A14B";
+  const Ledger sglang = simulate("sglang", repo, 2, "");
+  EXPECT_TRUE(sglang.fits());
+  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 28 * 2 * (128 + 128) * 2);  // 28,672 per token
+  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights + rope(131072, 128, 4));
+  EXPECT_EQ(weights + rope(131072, 128, 4), 57'482'494'976);
+  const Ledger vllm = simulate("vllm", repo, 2, "    --max-model-len: 4096\n");
+  EXPECT_TRUE(vllm.fits());
+  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights + rope(131072, 128, 2));
 }
 
 // AWQ and GPTQ checkpoints (int4_linear_weights_test derives their per-rank bytes): both

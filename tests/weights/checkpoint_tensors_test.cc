@@ -169,19 +169,17 @@ TEST(CheckpointTensors, AwqAndGptqPackedInt4) {
   // Qwen/Qwen3-32B-AWQ: 64 layers of q 5120 -> 8192, k and v 5120 -> 1024, o 8192 -> 5120,
   // gate and up 5120 -> 25600, down 25600 -> 5120; q/k norms of 128; untied embeddings.
   const std::int64_t h = 5120;
-  const std::int64_t qwen3 =
-      64 * (awq(h, 8192) + 2 * awq(h, 1024) + awq(8192, h) + 2 * awq(h, 25600) +
-            awq(25600, h) + 2 * (2 * h + 2 * 128)) +
-      2 * (2 * 151936 * h + h);
+  const std::int64_t qwen3 = 64 * (awq(h, 8192) + 2 * awq(h, 1024) + awq(8192, h) +
+                                   2 * awq(h, 25600) + awq(25600, h) + 2 * (2 * h + 2 * 128)) +
+                             2 * (2 * 151936 * h + h);
   EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-32B-AWQ")), qwen3);
   EXPECT_EQ(qwen3, published("Qwen--Qwen3-32B-AWQ", "tensor_bytes.txt"));
   // Qwen/Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4: 28 layers of q and o 1536 -> 1536, k and v
   // 1536 -> 256 (float16 q/k/v biases), gate and up 1536 -> 8960, down 8960 -> 1536; tied.
   const std::int64_t c = 1536;
-  const std::int64_t coder =
-      28 * (2 * gptq(c, c) + 2 * gptq(c, 256) + 2 * gptq(c, 8960) + gptq(8960, c) +
-            2 * (c + 2 * 256) + 2 * 2 * c) +
-      2 * (151936 * c + c);
+  const std::int64_t coder = 28 * (2 * gptq(c, c) + 2 * gptq(c, 256) + 2 * gptq(c, 8960) +
+                                   gptq(8960, c) + 2 * (c + 2 * 256) + 2 * 2 * c) +
+                             2 * (151936 * c + c);
   EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4")), coder);
   EXPECT_EQ(coder, 1'149'760'512);
   // Its one model.safetensors is 102,448 bytes larger: the 8-byte header length and the JSON
@@ -290,6 +288,50 @@ TEST(CheckpointTensors, Phi3FusedQkvAndGateUp) {
             2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
   EXPECT_EQ(derived_bytes(from_config("microsoft--phi-4")),
             4 * (Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()));
+}
+
+TEST(CheckpointTensors, GraniteLlamaLayoutTied) {
+  // ibm-granite/granite-3.3-8b-instruct: the Llama layout, embedding tied; its multipliers are
+  // scalars of the config, not tensors. 8,170,864,640 parameters in bfloat16.
+  const Dense granite{4096, 40, 32, 8, 128, 12800, 49159, true};
+  EXPECT_EQ(derived_bytes(from_config("ibm-granite--granite-3.3-8b-instruct")),
+            2 * granite.params());
+  EXPECT_EQ(2 * granite.params(), published("ibm-granite--granite-3.3-8b-instruct"));
+}
+
+TEST(CheckpointTensors, SeedOssQkvBiasesWithoutOutputBias) {
+  // ByteDance-Seed/Seed-OSS-36B-Instruct: the Llama layout with q/k/v biases (attention_bias)
+  // and none on o_proj (attention_out_bias false); 36,151,104,512 parameters in bfloat16.
+  Dense seed{5120, 64, 80, 8, 128, 27648, 155136};
+  seed.qkv_bias = true;
+  EXPECT_EQ(derived_bytes(from_config("ByteDance-Seed--Seed-OSS-36B-Instruct")), 2 * seed.params());
+  EXPECT_EQ(2 * seed.params(), published("ByteDance-Seed--Seed-OSS-36B-Instruct"));
+}
+
+TEST(CheckpointTensors, Qwen2MoeSharedExpertAndItsGate) {
+  // Qwen/Qwen2-57B-A14B: 28 layers of 28/4 heads of 128 with q/k/v biases, 64 experts of 2560,
+  // a [64, 3584] router, a shared expert of 20480 and its [1, 3584] gate.
+  const std::int64_t h = 3584;
+  const std::int64_t layer = h * (3584 + 2 * 512) + (3584 + 2 * 512) + 3584 * h +
+                             64 * 3 * h * 2560 + 64 * h + 3 * h * 20480 + h + 2 * h;
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen2-57B-A14B")),
+            2 * (2 * 151936 * h + 28 * layer + h));
+}
+
+TEST(CheckpointTensors, MiniMaxM2BlockFp8) {
+  // MiniMaxAI/MiniMax-M2.5: 62 layers; q/k/v/o and the 256 experts' w1/w2/w3 in e4m3 with a
+  // float32 scale per 128 x 128 block; per-layer q_norm [6144] and k_norm [1024]; the router
+  // [256, 3072] (kept out by modules_to_not_convert) and a float32 e_score_correction_bias;
+  // embedding and head of 200,064 rows unquantized.
+  const std::int64_t h = 3072;
+  const auto fp8 = [](std::int64_t out, std::int64_t in) {
+    return out * in + 4 * ((out + 127) / 128) * ((in + 127) / 128);
+  };
+  const std::int64_t layer = fp8(6144, h) + 2 * fp8(1024, h) + fp8(h, 6144) + 2 * (6144 + 1024) +
+                             2 * 256 * h + 4 * 256 + 256 * (2 * fp8(1536, h) + fp8(h, 1536)) +
+                             2 * 2 * h;
+  EXPECT_EQ(derived_bytes(from_config("MiniMaxAI--MiniMax-M2.5")),
+            2 * 2 * 200064 * h + 2 * h + 62 * layer);
 }
 
 TEST(CheckpointTensors, KimiK2) {

@@ -47,6 +47,9 @@ WeightRules weight_rules(const Plan& p) {
   // W_UK and W_UV are views of kv_b_proj's weight, a kept bfloat16 copy only when the
   // weight had to be dequantized.
   r.mla_absorbed_copies = p.model.quantization.method != QuantMethod::kNone;
+  // vllm layers/mamba/linear_attn.py MiniMaxText01RMSNormTP.__init__ (MiniMax-M2's k_norm):
+  // the weight is hidden_size / tp wide, never a whole head per rank.
+  r.per_layer_k_norm_whole_heads = false;
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   return r;
