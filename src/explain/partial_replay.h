@@ -5,8 +5,14 @@
 // vLLM: the budget is total x --gpu-memory-utilization, and the KV cache memory is the budget
 // less the weights, the activation peak, the non-torch memory and the CUDA-graph estimate
 // (gpu_worker.py determine_available_memory); SGLang: the KV pool takes rest = A - F x (1 -
-// --mem-fraction-static) (profile_max_num_token). The arithmetic is the engine model's own
-// (engine/vllm/kv_sizing.h, engine/sglang/kv_sizing.h), with the release's rules. Each
+// --mem-fraction-static) (profile_max_num_token), the fraction being SGLang's default for the
+// named GPU and the logged flags where the log states none. Besides: vLLM's maximum
+// concurrency from the KV tokens or blocks it logs beside it (the release's rule), the
+// utilization the CUDA-graph estimate is worth (U - estimate / total; without the GPU, the
+// total it implies), and a logged CUDA total against the catalog's for a GPU named elsewhere.
+// Where the figures decide nothing about the fit, the log's own memory failure does. The
+// arithmetic is the engine model's own (engine/vllm/kv_sizing.h, engine/sglang/kv_sizing.h),
+// with the release's rules. Each
 // logged figure it reads is marked pinned, each it determines gets its prediction, error and
 // tolerance (print rounding of every input, plus the memory tolerance where the total is the
 // catalog GPU's rather than the log's). When the log's own numbers leave the KV cache too
