@@ -241,7 +241,7 @@ const Observation* latest_before(const LogRun& run, Quantity q, int line,
 }
 
 // "Maximum concurrency for L tokens per request: Cx" against the KV cache it follows from.
-void concurrency_check(RunExplanation& r, Rows& rows, const vllm::VersionRules& rules) {
+void concurrency_check(RunExplanation& r, Rows& rows) {
   const LogRun& run = r.run;
   const std::optional<double> max_len = flag_number(run, "--max-model-len");
   if (!max_len || *max_len < 1) return;
@@ -256,31 +256,63 @@ void concurrency_check(RunExplanation& r, Rows& rows, const vllm::VersionRules& 
     double tolerance = half_unit(c->decimals);
     std::string text;
     std::string caveat;
-    if (tokens != nullptr && !r.implied.version_older_than_modelled &&
-        rules.token_log_from_concurrency) {
-      // vllm v0.21 v1/core/kv_cache_utils.py get_kv_cache_capacity: tokens =
-      // int(max_concurrency x max_model_len), for every model.
-      predicted = tokens->value / len;
-      tolerance += 1 / len;
-      text =
-          "KV tokens / max model length = " + count_text(tokens->value) + " / " + count_text(len);
-    } else if (tokens != nullptr && !r.implied.version_older_than_modelled) {
+    if (tokens != nullptr) {
+      // vllm v0.8.5 v1/core/kv_cache_utils.py _get_kv_cache_config_uniform_type: concurrency
+      // = tokens / max_model_len; vllm v0.21 v1/core/kv_cache_utils.py get_kv_cache_capacity:
+      // tokens = int(max_concurrency x max_model_len), for every model.
+      const double exact = tokens->value / len;
       // vllm v0.10.2 v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config: one
-      // group of full-attention layers takes cdiv(max_model_len, block_size) blocks a
-      // request; the token log is num_blocks x block_size.
+      // group of full-attention layers takes cdiv(max_model_len, block_size) blocks a request,
+      // and the token log is num_blocks x block_size (from v0.9: a 2025-06 log counts so).
       const double per_request = std::ceil(len / block) * block;
-      predicted = tokens->value / per_request;
-      text = "KV tokens / (max model length in whole " + count_text(block) +
-             "-token blocks) = " + count_text(tokens->value) + " / " + count_text(per_request);
-      caveat =
+      const double whole = tokens->value / per_request;
+      const std::string exact_text =
+          "KV tokens / max model length = " + count_text(tokens->value) + " / " + count_text(len);
+      const std::string whole_text = "KV tokens / (max model length in whole " + count_text(block) +
+                                     "-token blocks) = " + count_text(tokens->value) + " / " +
+                                     count_text(per_request);
+      const std::string group_caveat =
           ", if the model's layers form one KV cache group (hybrid and sliding-window models "
           "count blocks per group)";
-    } else if (tokens != nullptr) {
-      // vllm v0.8.5 v1/core/kv_cache_utils.py _get_kv_cache_config_uniform_type:
-      // max_concurrency = num_tokens / max_model_len.
-      predicted = tokens->value / len;
-      text =
-          "KV tokens / max model length = " + count_text(tokens->value) + " / " + count_text(len);
+      const double tol = tolerance + 1 / len;
+      const auto fits = [&](double v) { return std::fabs(v - c->value) <= tol + 1e-9; };
+      std::optional<vllm::Version> printed;
+      if (run.version) printed = vllm::parse_version(*run.version);
+      if (printed) {
+        // The release the log prints decides the rule; a miss is a miss.
+        const bool counts_blocks =
+            *printed >= vllm::Version{0, 9, 0, 0} && *printed < vllm::Version{0, 21, 0, 0};
+        predicted = counts_blocks ? whole : exact;
+        text = counts_blocks ? whole_text : exact_text;
+        if (counts_blocks) caveat = group_caveat;
+      } else if (fits(exact) || fits(whole)) {
+        // Without a printed release, the rule whose figure the log shows: the release and,
+        // for whole blocks, one KV cache group are what it assumes.
+        const bool counts_blocks = !fits(exact);
+        predicted = counts_blocks ? whole : exact;
+        text = counts_blocks ? whole_text : exact_text;
+        if (counts_blocks) {
+          caveat =
+              ", as v0.9 to v0.20 count it for a model whose layers form one KV cache "
+              "group (the release is not printed)";
+        }
+      } else {
+        // Neither: a release before v0.21.0 and a model with several KV cache groups, whose
+        // blocks per request the model would say.
+        if (!reported) {
+          reported = true;
+          r.diagnosis.push_back(
+              "the log's arithmetic: maximum concurrency " + python_fixed(c->value, 2) +
+              "x is neither KV tokens / max model length (" + python_fixed(exact, 2) +
+              "x) nor its whole " + count_text(block) + "-token blocks (" + python_fixed(whole, 2) +
+              "x): the release, not printed, is older than v0.21.0 (from it the token count is "
+              "concurrency x max model length for every model), and the model's KV cache has "
+              "several groups (hybrid or sliding-window layers), whose blocks per request the "
+              "model would say: not predicted");
+        }
+        continue;
+      }
+      tolerance = tol;
     } else if (blocks != nullptr) {
       // vllm v0.7.3 executor/executor_base.py initialize_cache: max_concurrency =
       // num_gpu_blocks x block_size / max_model_len.
@@ -290,29 +322,11 @@ void concurrency_check(RunExplanation& r, Rows& rows, const vllm::VersionRules& 
     } else {
       continue;
     }
-    const bool ok = std::fabs(predicted - c->value) <= tolerance + 1e-9;
-    // Where the log does not print its release, a concurrency that is not the tokens' ratio
-    // says the release or the model is another than assumed: a model with several KV cache
-    // groups before v0.21.0, whose concurrency needs the model. A printed release is checked.
-    const bool unattributed = !ok && tokens != nullptr && !run.version &&
-                              (!caveat.empty() || (!r.implied.version_older_than_modelled &&
-                                                   rules.token_log_from_concurrency));
-    if (!unattributed) rows.predict(*c, predicted, tolerance);
+    rows.predict(*c, predicted, tolerance);
     if (reported) continue;
     reported = true;
-    if (unattributed) {
-      r.diagnosis.push_back(
-          "the log's arithmetic: maximum concurrency " + python_fixed(c->value, 2) +
-          "x is not KV tokens / max model length (" + count_text(tokens->value) + " / " +
-          count_text(len) + " = " + python_fixed(tokens->value / len, 2) +
-          "x): the release, not printed, is older than v0.21.0 (from it the token count is "
-          "concurrency x max model length for every model), and the model's KV cache has "
-          "several groups (hybrid or sliding-window layers), whose blocks per request the "
-          "model would say: not predicted");
-    } else {
-      r.diagnosis.push_back("the log's arithmetic: maximum concurrency = " + text + " = " +
-                            python_fixed(predicted, 2) + "x" + caveat);
-    }
+    r.diagnosis.push_back("the log's arithmetic: maximum concurrency = " + text + " = " +
+                          python_fixed(predicted, 2) + "x" + caveat);
   }
 }
 
@@ -368,7 +382,7 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     total_text = "total " + gib(to_gib(*total)) + " (" + r.implied.gpu.value + "'s)";
   }
   equivalent_utilization(r, rows, total, total_half, ctx);
-  concurrency_check(r, rows, rules);
+  concurrency_check(r, rows);
   storable_check(r, rows);
   const std::optional<double> util_flag = flag_number(run, "--gpu-memory-utilization");
   const double util = util_flag.value_or(rules.default_gpu_memory_utilization);

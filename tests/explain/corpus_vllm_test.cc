@@ -353,6 +353,12 @@ const std::vector<CorpusLog>& logs() {
        "start-up 1\n"
        "6 -: maximum concurrency 1.46x\n"
        "7 -: CUDA graphs took 2.02 GiB\n"},
+      {"vllm-unknown-x2-dp2-v092-kv-size-5000-tokens",
+       "start-up 1\n"
+       "6 -: KV cache tokens 467520\n"
+       "7 -: maximum concurrency 93.35x\n"
+       "8 -: KV cache tokens 467520\n"
+       "9 -: maximum concurrency 93.35x\n"},
       {"vllm-unknown-x4-qwen3-30b-a3b-v085-docker-cudagraph-fail",
        "start-up 1\n"
        "11 rank 0: model weights 14.2474 GiB\n"

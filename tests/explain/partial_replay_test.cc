@@ -300,5 +300,26 @@ TEST(PartialReplay, SglangDefaultFractionOfTheNamedGpu) {
             "it)");
 }
 
+// A 5,000-token maximum length is not a whole number of 16-token blocks: 467,520 tokens are
+// 93.50x of it, but the log's 93.35x counts 313 blocks a request (467,520 / 5,008), as v0.9
+// to v0.20 count for one KV cache group; the release is not printed, so the diagnosis says
+// which rule the figure follows. Both engine cores (data parallel) are checked.
+TEST(PartialReplay, VllmConcurrencyInWholeBlocks) {
+  const Explanation e = explain("vllm-unknown-x2-dp2-v092-kv-size-5000-tokens.log");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  for (int line : {7, 9}) {
+    const FigureCheck& c = at(r, Quantity::kMaxConcurrency, line);
+    EXPECT_EQ(c.verdict, Verdict::kMatch);
+    EXPECT_NEAR(*c.predicted, 467520.0 / 5008, 1e-12);
+  }
+  EXPECT_EQ(r.diagnosis.back(),
+            "the log's arithmetic: maximum concurrency = KV tokens / (max model length in whole "
+            "16-token blocks) = 467520 / 5008 = 93.35x, as v0.9 to v0.20 count it for a model "
+            "whose layers form one KV cache group (the release is not printed)");
+  EXPECT_EQ(explanation_exit_code(e), kExitOk);
+}
+
 }  // namespace
 }  // namespace gpumem
