@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/atomic_file.h"
@@ -81,6 +82,7 @@ class MapReader {
   std::string what_;
   Diagnostics& diags_;
   std::vector<std::string> known_;
+  std::vector<std::pair<std::string, YAML::Node>> entries_;  // the scalar keys, in order
   bool valid_ = true;
 };
 

@@ -8,6 +8,7 @@
 #include "cli/scenario_input.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
+#include "engine/validate.h"
 #include "launch/launch_command.h"
 #include "launch/launch_scenario.h"
 
@@ -41,6 +42,10 @@ Command scenario_command() {
               std::optional<Scenario> s =
                   scenario_from_launch(*command, o->launch, ws->gpus, ws->models, diags);
               if (!s) return report_diagnostics(diags);
+              // What simulate would refuse (a mistyped flag, a TP size the heads do not
+              // divide) is refused here too, rather than written into a scenario.
+              validate_engine(*s, ws->gpus, ws->models, diags);
+              if (!diags.empty()) return report_diagnostics(diags);
               const std::string yaml = launch_scenario_yaml(*s, *command);
               if (o->output.empty()) {
                 std::fputs(yaml.c_str(), stdout);

@@ -5,8 +5,12 @@
 // 0 when some point starts (with the headroom asked for), 1 when none does, 2 on bad input.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "catalog/scenario.h"
@@ -24,6 +28,12 @@
 
 namespace gpumem::cli {
 namespace {
+
+// An output that cannot be written (or may not be replaced): said, exit 2.
+ExitCode fail_output(const Status& s) {
+  std::fprintf(stderr, "%s\n", s.message().c_str());
+  return kExitBadInput;
+}
 
 // A bar on stderr, drawn only when the sweep has run for a second and stderr is a terminal.
 class ProgressBar {
@@ -159,40 +169,50 @@ Command sweep_command() {
               o->threads > 0 ? o->threads
                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
           options.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
-          const sweep::SweepOutcome outcome = sweep::run_sweep(*base, grid, inputs, options);
-          if (!outcome.thread_failure.empty()) {
-            std::fprintf(stderr, "gpumem sweep: ran on %d of %d threads: %s\n", outcome.threads,
-                         options.threads, outcome.thread_failure.c_str());
+          // Rows go to standard output, or to a temporary renamed over -o's file once the last
+          // is written, so a failed sweep leaves no partial file.
+          std::optional<StagedFile> file;
+          if (!o->output.empty()) {
+            Result<StagedFile> opened = StagedFile::open(o->output);
+            if (!opened.ok()) return fail_output(opened.status());
+            file.emplace(std::move(opened.value()));
           }
-          const std::vector<sweep::PointResult>& results = outcome.results;
-
-          sweep::SweepReport report;
-          report.scenario = base->name;
-          report.grid = &grid;
-          report.results = &results;
-          report.min_headroom = *min_headroom;
-          bool any_starts = false;
-          for (const sweep::PointResult& r : results) {
-            any_starts = any_starts || r.status == sweep::PointStatus::kFits;
-          }
-          if (best) {
-            report.best_by = best->text();
-            if (std::optional<size_t> p = sweep::best_point(results, grid, *best)) {
-              report.rows = {*p};
+          const sweep::TextOut out = [&file](std::string_view text) -> Status {
+            if (file) return file->append(text);
+            if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+              return io_error(std::string("standard output: ") + std::strerror(errno));
             }
-          } else {
-            for (size_t p = 0; p < results.size(); ++p) report.rows.push_back(p);
+            return {};
+          };
+          sweep::SweepHeading heading{base->name, &grid, best ? best->text() : "", *min_headroom};
+          Result<std::unique_ptr<sweep::SweepWriter>> writer =
+              sweep::sweep_writer(o->format, std::move(heading), out);
+          if (!writer.ok()) return fail_output(writer.status());
+          std::optional<sweep::BestPoint> best_point;
+          if (best) best_point.emplace(grid, *best);
+          bool any_starts = false;
+          Status written;
+          const sweep::SweepRun run = sweep::run_sweep(
+              *base, grid, inputs, options, [&](size_t p, const sweep::PointResult& r) {
+                any_starts = any_starts || r.status == sweep::PointStatus::kFits;
+                (*writer)->count(r);
+                if (best_point) {
+                  best_point->offer(p, r);
+                } else if (written.ok()) {
+                  written = (*writer)->row(p, r);
+                }
+              });
+          if (!run.thread_failure.empty()) {
+            std::fprintf(stderr, "gpumem sweep: ran on %d of %d threads: %s\n", run.threads,
+                         options.threads, run.thread_failure.c_str());
           }
-          const std::string text = o->format == "json"  ? sweep::render_sweep_json(report)
-                                   : o->format == "csv" ? sweep::render_sweep_csv(report)
-                                                        : sweep::render_sweep_table(report);
-          if (o->output.empty()) {
-            std::fputs(text.c_str(), stdout);
-          } else if (Status w = write_file_atomically(o->output, text); !w.ok()) {
-            std::fprintf(stderr, "%s\n", w.message().c_str());
-            return kExitBadInput;
+          if (written.ok() && best_point && best_point->point()) {
+            written = (*writer)->row(*best_point->point(), best_point->result());
           }
-          if (best && report.rows.empty()) {
+          if (written.ok()) written = (*writer)->finish();
+          if (written.ok() && file) written = file->commit();
+          if (!written.ok()) return fail_output(written);
+          if (best && !best_point->point()) {
             std::fprintf(stderr, "no point of the grid starts\n");
           }
           return any_starts ? kExitOk : kExitDoesNotFit;

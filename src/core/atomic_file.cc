@@ -105,15 +105,17 @@ std::string not_a_regular_file(const std::string& path) {
 }  // namespace
 
 StagedFile::~StagedFile() {
+  if (fd_ >= 0) ::close(fd_);
   if (!temp_.empty()) ::unlink(temp_.c_str());
 }
 
 StagedFile::StagedFile(StagedFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_(std::exchange(other.temp_, {})),
+      fd_(std::exchange(other.fd_, -1)),
       registration_(std::move(other.registration_)) {}
 
-Result<StagedFile> StagedFile::stage(const std::string& path, const std::string& text) {
+Result<StagedFile> StagedFile::open(const std::string& path) {
   namespace fs = std::filesystem;
   if (std::string why = not_a_regular_file(path); !why.empty()) return invalid_input(why);
   install_cleanup_handlers();
@@ -126,28 +128,46 @@ Result<StagedFile> StagedFile::stage(const std::string& path, const std::string&
   StagedFile staged;
   staged.path_ = path;
   staged.temp_ = temporary->name();
+  staged.fd_ = fd;
   staged.registration_ = std::move(temporary);
   // mkstemp creates the file 0600; outputs are ordinary files, readable by others.
   ::fchmod(fd, 0644);
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      return io_error(path + ": cannot write: " + why);
-    }
-    written += static_cast<size_t>(n);
-  }
-  // The descriptor is closed whether or not fsync worked.
-  int failed = ::fsync(fd) != 0 ? errno : 0;
-  if (::close(fd) != 0 && failed == 0) failed = errno;
-  if (failed != 0) return io_error(path + ": cannot write: " + std::strerror(failed));
   return staged;
 }
 
+Result<StagedFile> StagedFile::stage(const std::string& path, const std::string& text) {
+  Result<StagedFile> staged = open(path);
+  if (!staged.ok()) return staged.status();
+  GPUMEM_RETURN_IF_ERROR(staged->append(text));
+  GPUMEM_RETURN_IF_ERROR(staged->close());
+  return staged;
+}
+
+Status StagedFile::append(std::string_view text) {
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd_, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return io_error(path_ + ": cannot write: " + std::strerror(errno));
+    }
+    written += static_cast<size_t>(n);
+  }
+  return {};
+}
+
+Status StagedFile::close() {
+  if (fd_ < 0) return {};
+  // The descriptor is closed whether or not fsync worked.
+  int failed = ::fsync(fd_) != 0 ? errno : 0;
+  if (::close(fd_) != 0 && failed == 0) failed = errno;
+  fd_ = -1;
+  if (failed != 0) return io_error(path_ + ": cannot write: " + std::strerror(failed));
+  return {};
+}
+
 Status StagedFile::commit() {
+  GPUMEM_RETURN_IF_ERROR(close());
   if (::rename(temp_.c_str(), path_.c_str()) != 0) {
     return io_error(path_ + ": cannot write: " + std::strerror(errno));
   }

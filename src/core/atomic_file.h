@@ -36,10 +36,14 @@ Status write_files_atomically(const std::vector<std::pair<std::string, std::stri
 class PendingTemporary;
 
 // One output written to its temporary and not yet renamed into place; removed when dropped
-// uncommitted.
+// uncommitted. An output too large to hold (a sweep's rows) is opened empty and appended to.
 class StagedFile {
  public:
   static Result<StagedFile> stage(const std::string& path, const std::string& text);
+  // An empty temporary for `path`, open for append().
+  static Result<StagedFile> open(const std::string& path);
+  Status append(std::string_view text);
+  // Syncs and closes the temporary (if still open), then renames it over the target.
   Status commit();
 
   StagedFile(StagedFile&& other) noexcept;
@@ -48,8 +52,11 @@ class StagedFile {
 
  private:
   StagedFile() = default;
+  Status close();
+
   std::string path_;
   std::string temp_;  // empty once committed
+  int fd_ = -1;       // the temporary, while open
   std::unique_ptr<PendingTemporary> registration_;
 };
 

@@ -100,8 +100,9 @@ std::optional<Plan> make_plan(const PlanRequest& request, const GpuCatalog& gpus
   const SimulationInputs inputs{gpus, models, constants, &cache};
   sweep::SweepOptions options;
   options.threads = std::max(1, request.threads);
-  const sweep::SweepOutcome outcome =
-      sweep::run_points(candidates.size(), options, [&]() -> sweep::PointFunction {
+  sweep::run_points(
+      candidates.size(), options,
+      [&]() -> sweep::PointFunction {
         return [&](size_t i) {
           const Candidate& c = candidates[i];
           if (!c.scenario) return sweep::invalid_point(c.reason);
@@ -110,13 +111,13 @@ std::optional<Plan> make_plan(const PlanRequest& request, const GpuCatalog& gpus
           if (!l || !point_diags.empty()) return sweep::invalid_point(errors_of(point_diags));
           return sweep::summarize(*l, request.min_headroom);
         };
+      },
+      [&](size_t i, const sweep::PointResult& r) {
+        PlannedLayout& p = plan.layouts[i];
+        p.result = r;
+        p.qualifies = r.status == sweep::PointStatus::kFits &&
+                      r.kv_tokens_total.value_or(0) >= request.min_tokens;
       });
-  for (size_t i = 0; i < plan.layouts.size(); ++i) {
-    PlannedLayout& p = plan.layouts[i];
-    p.result = outcome.results[i];
-    p.qualifies = p.result.status == sweep::PointStatus::kFits &&
-                  p.result.kv_tokens_total.value_or(0) >= request.min_tokens;
-  }
   return plan;
 }
 

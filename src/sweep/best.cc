@@ -86,26 +86,20 @@ std::optional<BestBy> parse_best(std::string_view text, const std::vector<Axis>&
   return std::nullopt;
 }
 
-std::optional<size_t> best_point(const std::vector<PointResult>& results, const Grid& grid,
-                                 const BestBy& by) {
-  std::optional<size_t> best;
-  double best_value = 0;
-  std::int64_t best_headroom = 0;
-  for (size_t p = 0; p < results.size(); ++p) {
-    const PointResult& r = results[p];
-    if (r.status != PointStatus::kFits) continue;
-    const std::optional<double> v = value_of(r, grid, p, by);
-    if (!v) continue;
-    const std::int64_t headroom = r.min_headroom ? r.min_headroom->value() : 0;
-    const bool better = !best || (by.largest ? *v > best_value : *v < best_value) ||
-                        (*v == best_value && headroom > best_headroom);
-    if (better) {
-      best = p;
-      best_value = *v;
-      best_headroom = headroom;
-    }
-  }
-  return best;
+BestPoint::BestPoint(const Grid& grid, BestBy by) : grid_(grid), by_(std::move(by)) {}
+
+void BestPoint::offer(size_t point, const PointResult& r) {
+  if (r.status != PointStatus::kFits) return;
+  const std::optional<double> v = value_of(r, grid_, point, by_);
+  if (!v) return;
+  const std::int64_t headroom = r.min_headroom ? r.min_headroom->value() : 0;
+  const bool better = !point_ || (by_.largest ? *v > value_ : *v < value_) ||
+                      (*v == value_ && headroom > headroom_);
+  if (!better) return;
+  point_ = point;
+  result_ = r;
+  value_ = *v;
+  headroom_ = headroom;
 }
 
 }  // namespace gpumem::sweep

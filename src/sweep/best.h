@@ -9,6 +9,7 @@
 #ifndef GPUMEM_SWEEP_BEST_H_
 #define GPUMEM_SWEEP_BEST_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,9 +32,28 @@ struct BestBy {
 std::optional<BestBy> parse_best(std::string_view text, const std::vector<Axis>& axes,
                                  Diagnostics& diags);
 
-// The best point among those that start (PointStatus::kFits); nothing when none does.
-std::optional<size_t> best_point(const std::vector<PointResult>& results, const Grid& grid,
-                                 const BestBy& by);
+// The best point among those that start (PointStatus::kFits), of the points offered in grid
+// order: a sweep keeps this one result, not every point's.
+class BestPoint {
+ public:
+  // `grid` must outlive this.
+  BestPoint(const Grid& grid, BestBy by);
+
+  void offer(size_t point, const PointResult& result);
+
+  // Nothing when no point offered starts.
+  std::optional<size_t> point() const { return point_; }
+  // REQUIRES: point().
+  const PointResult& result() const { return result_; }
+
+ private:
+  const Grid& grid_;
+  BestBy by_;
+  std::optional<size_t> point_;
+  PointResult result_;
+  double value_ = 0;
+  std::int64_t headroom_ = 0;
+};
 
 }  // namespace gpumem::sweep
 

@@ -41,7 +41,7 @@ class Grid {
   size_t size_ = 1;
 };
 
-// The most points a grid may have (each point's result is kept until the sweep is printed).
+// The most points a grid may have (results stream, sweep/sweep.h: the cap bounds run time).
 inline constexpr size_t kMaxGridPoints = 50'000'000;
 
 // The number of points of `axes`, or nullopt when it exceeds kMaxGridPoints.

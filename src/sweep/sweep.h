@@ -1,5 +1,8 @@
-// Running a sweep: every point of the grid evaluated on a pool of threads, results in grid
-// order whatever the threads' timing (each point's result depends on that point alone).
+// Running a sweep: every point of the grid evaluated on a pool of threads, and each result
+// handed on in grid order whatever the threads' timing (each point's result depends on that
+// point alone). Results stream: a result is kept only until every point before it is done,
+// and workers never run more than a few chunks ahead of the first unfinished point, so a
+// sweep holds a bounded number of results however large its grid.
 #ifndef GPUMEM_SWEEP_SWEEP_H_
 #define GPUMEM_SWEEP_SWEEP_H_
 
@@ -25,20 +28,23 @@ struct SweepOptions {
 // At most this many workers, and never more than the grid has points.
 inline constexpr size_t kMaxThreads = 256;
 
-struct SweepOutcome {
-  std::vector<PointResult> results;  // in grid order
-  int threads = 0;                   // workers that ran (0: the caller's thread did the work)
-  std::string thread_failure;        // why a worker could not be started; empty if none failed
+// Receives the result of each point, in grid order, one call at a time (never two at once),
+// on whichever thread finished the point that completes the order.
+using ResultSink = std::function<void(size_t point, const PointResult& result)>;
+
+struct SweepRun {
+  int threads = 0;             // workers that ran (0: the caller's thread did the work)
+  std::string thread_failure;  // why a worker could not be started; empty if none failed
 };
 
-SweepOutcome run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
-                       const SweepOptions& options);
+SweepRun run_sweep(const Scenario& base, const Grid& grid, const SweepInputs& inputs,
+                   const SweepOptions& options, const ResultSink& sink);
 
 // Evaluates points 0..total-1 on the pool run_sweep uses: each worker calls `make_worker`
 // once for an evaluator of its own and evaluates the points it claims with it.
 using PointFunction = std::function<PointResult(size_t point)>;
-SweepOutcome run_points(size_t total, const SweepOptions& options,
-                        const std::function<PointFunction()>& make_worker);
+SweepRun run_points(size_t total, const SweepOptions& options,
+                    const std::function<PointFunction()>& make_worker, const ResultSink& sink);
 
 }  // namespace gpumem::sweep
 

@@ -52,6 +52,32 @@ TEST(AtomicFile, WritesReplacesAndLeavesNoTemporary) {
   std::filesystem::remove_all(dir);
 }
 
+// A streamed output (a sweep's rows): the old file stays whole while pieces are appended, the
+// new one appears whole at commit, and one dropped uncommitted leaves nothing behind.
+TEST(AtomicFile, AppendedOutputAppearsWholeAtCommit) {
+  const fs::path dir = scratch("append");
+  const std::string f = (dir / "rows.csv").string();
+  ASSERT_TRUE(write_file_atomically(f, "old\n").ok());
+  {
+    Result<StagedFile> staged = StagedFile::open(f);
+    ASSERT_TRUE(staged.ok()) << staged.status().message();
+    ASSERT_TRUE(staged->append("a,b\n").ok());
+    ASSERT_TRUE(staged->append("1,2\n").ok());
+    EXPECT_EQ(read_file(f, InputKind::kLog).value(), "old\n");
+    EXPECT_EQ(entries(dir).size(), 2u);  // the target and the temporary
+    ASSERT_TRUE(staged->commit().ok());
+  }
+  EXPECT_EQ(read_file(f, InputKind::kLog).value(), "a,b\n1,2\n");
+  {
+    Result<StagedFile> dropped = StagedFile::open(f);
+    ASSERT_TRUE(dropped.ok());
+    ASSERT_TRUE(dropped->append("partial").ok());
+  }
+  EXPECT_EQ(entries(dir), std::vector<std::string>{"rows.csv"});
+  EXPECT_EQ(read_file(f, InputKind::kLog).value(), "a,b\n1,2\n");
+  fs::remove_all(dir);
+}
+
 TEST(AtomicFile, ErrorsNameThePathAndLeaveNothing) {
   const Status s = write_file_atomically("/nonexistent-dir/x.json", "{}");
   EXPECT_EQ(s.code(), StatusCode::kIoError);

@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include "calib/calibration_file.h"
 #include "core/atomic_file.h"
@@ -113,7 +116,10 @@ Outcome run(const std::string& path, const std::vector<Dimension>& dims,
   }
   const Grid grid(axes);
   Outcome out;
-  out.sweep = run_sweep(base, grid, inputs, SweepOptions{threads, {}}).results;
+  run_sweep(base, grid, inputs, SweepOptions{threads, {}}, [&](size_t p, const PointResult& r) {
+    EXPECT_EQ(p, out.sweep.size()) << "results arrive in grid order";
+    out.sweep.push_back(r);
+  });
   // The same points as nested loops, first dimension outermost.
   std::vector<size_t> index(dims.size(), 0);
   for (size_t p = 0; p < grid.size(); ++p) {
@@ -208,12 +214,15 @@ TEST(Sweep, ProgressIsReportedToTheEnd) {
   size_t last_done = 0;
   size_t calls = 0;
   const Grid grid({*a});
-  run_sweep(base, grid, inputs, SweepOptions{2, [&](size_t done, size_t total) {
-                                               EXPECT_EQ(total, 8u);
-                                               EXPECT_GE(done, last_done);
-                                               last_done = done;
-                                               ++calls;
-                                             }});
+  run_sweep(base, grid, inputs,
+            SweepOptions{2,
+                         [&](size_t done, size_t total) {
+                           EXPECT_EQ(total, 8u);
+                           EXPECT_GE(done, last_done);
+                           last_done = done;
+                           ++calls;
+                         }},
+            [](size_t, const PointResult&) {});
   EXPECT_GE(calls, 1u);
   EXPECT_EQ(last_done, 8u);
 }
@@ -229,10 +238,45 @@ TEST(Sweep, WorkersAreCappedByThePointsOfTheGrid) {
   inputs.constants.emplace_back(base.hardware.gpu, constants_of(base.hardware.gpu));
   const Grid grid({*a});
   // `-j 100000` for two points used to start 100,000 threads.
-  const SweepOutcome out = run_sweep(base, grid, inputs, SweepOptions{100000, {}});
+  size_t results = 0;
+  const SweepRun out = run_sweep(base, grid, inputs, SweepOptions{100000, {}},
+                                 [&](size_t, const PointResult&) { ++results; });
   EXPECT_EQ(out.threads, 2);
   EXPECT_EQ(out.thread_failure, "");
-  EXPECT_EQ(out.results.size(), 2u);
+  EXPECT_EQ(results, 2u);
+}
+
+// Results stream: with the first chunk slow, the other workers run at most their window
+// ahead of it instead of through the whole grid, so a sweep holds a bounded number of
+// results. 10,000 points on 4 threads: chunks of 64, a window of 64 x 4 x 4 = 1,024 points
+// past the first undelivered one, plus the 4 chunks in flight.
+TEST(Sweep, ResultsStreamInOrderWithABoundedBacklog) {
+  constexpr size_t kPoints = 10'000;
+  constexpr size_t kBound = 1'024 + 4 * 64;
+  std::atomic<size_t> started{0};
+  std::atomic<size_t> delivered{0};
+  std::atomic<size_t> widest{0};
+  const SweepRun run = run_points(
+      kPoints, SweepOptions{4, {}},
+      [&]() -> PointFunction {
+        return [&](size_t p) {
+          const size_t gap = started.fetch_add(1) + 1 - delivered.load();
+          for (size_t w = widest.load(); gap > w && !widest.compare_exchange_weak(w, gap);) {
+          }
+          if (p < 64) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          PointResult r = invalid_point("point " + std::to_string(p));
+          return r;
+        };
+      },
+      [&](size_t p, const PointResult& r) {
+        EXPECT_EQ(p, delivered.load());
+        EXPECT_EQ(r.reason, "point " + std::to_string(p));
+        delivered.fetch_add(1);
+      });
+  EXPECT_EQ(run.threads, 4);
+  EXPECT_EQ(delivered.load(), kPoints);
+  EXPECT_LE(widest.load(), kBound);
+  EXPECT_GT(widest.load(), 64u);  // the other workers did run ahead of the slow chunk
 }
 
 }  // namespace
