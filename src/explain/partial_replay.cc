@@ -515,7 +515,8 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
   if (rows.predicted() == 0 && !decided) return false;
   if (!decided) fits = !memory_failure(run);
   r.partial = PartialReplay{label(r), fits};
-  if (fits) return true;
+  // Advice follows from the KV cache arithmetic only where it decided the fit.
+  if (fits || !decided) return true;
 
   // The smallest flag change by the log's own figures, each alone.
   std::string advice = "by the log's own figures (each alone):\n";
@@ -777,6 +778,15 @@ void partial_replay(RunExplanation& r, LogEngine engine, const ExplainContext& c
   RunExplanation partial = r;
   if (engine == LogEngine::kVllm ? vllm_partial(partial, ctx) : sglang_partial(partial, ctx)) {
     r = std::move(partial);
+    return;
+  }
+  // What the log's figures say where they check nothing (what the arithmetic leaves open,
+  // why a figure is not predicted, the total a note implies) is still said.
+  for (const std::string& line : partial.diagnosis) {
+    if (line.starts_with("the log's arithmetic:") &&
+        std::find(r.diagnosis.begin(), r.diagnosis.end(), line) == r.diagnosis.end()) {
+      r.diagnosis.push_back(line);
+    }
   }
 }
 

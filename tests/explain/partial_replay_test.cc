@@ -217,7 +217,32 @@ TEST(PartialReplay, VllmConcurrencyOfSeveralGroupsIsNotClaimed) {
   const RunExplanation& r = e.runs[0];
   EXPECT_FALSE(r.partial.has_value());
   EXPECT_EQ(at(r, Quantity::kMaxConcurrency, 10).verdict, Verdict::kNotPredicted);
+  // Said, though nothing is checked.
+  EXPECT_NE(
+      std::find(r.diagnosis.begin(), r.diagnosis.end(),
+                "the log's arithmetic: maximum concurrency 33.04x is neither KV tokens / max "
+                "model length (8.88x) nor its whole 16-token blocks (8.88x): the release, not "
+                "printed, is older than v0.21.0 (from it the token count is concurrency x "
+                "max model length for every model), and the model's KV cache has several "
+                "groups (hybrid or sliding-window layers), whose blocks per request the "
+                "model would say: not predicted"),
+      r.diagnosis.end());
   EXPECT_EQ(explanation_exit_code(e), kExitBadInput);
+}
+
+// A weight-load OOM whose only figure is the error's total: the H20 141GB's 139.78 GiB
+// against 139.72 logged. The KV cache arithmetic decides nothing, so the log's failure decides
+// the fit (exit 1) and no flag change is proposed from figures the log does not print.
+TEST(PartialReplay, MemoryFailureDecidesWhereTheFiguresDoNot) {
+  const Explanation e =
+      explain("vllm-h20-x1-qwen2.5-72b-fp8-v0130-weight-load-oom.log", "h20-141gb");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_FALSE(r.partial->fits);
+  EXPECT_EQ(at(r, Quantity::kTotalMemory, 10).verdict, Verdict::kMatch);
+  EXPECT_EQ(r.advice, "");
+  EXPECT_EQ(explanation_exit_code(e), kExitDoesNotFit);
 }
 
 // vLLM 0.21's note on the CUDA-graph estimate: 0.62 - 6.24 GiB / 79.38 GiB (the A800's CUDA
