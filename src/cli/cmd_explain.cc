@@ -53,6 +53,7 @@ Command explain_command() {
   return {"explain", "explain a real SGLang or vLLM start-up log: logged vs predicted, diagnosis",
           [](CLI::App& app, const GlobalOptions& global) {
             struct Options {
+              bool download = false;
               std::string log;
               std::string scenario;
               std::string write_scenario;
@@ -62,6 +63,7 @@ Command explain_command() {
               ExplainOverrides fill;
             };
             auto o = std::make_shared<Options>();
+            add_download_flag(app, o->download);
             app.add_option("log", o->log, "the engine's start-up log (text)")->required();
             app.add_option("--scenario", o->scenario,
                            "replay this scenario instead of the one the log implies");
@@ -92,7 +94,7 @@ Command explain_command() {
                                   diags)) {
                 return report_diagnostics(diags);
               }
-              std::optional<Workspace> ws = open_workspace(global, diags);
+              std::optional<Workspace> ws = open_workspace(global, diags, o->download);
               if (!ws) return report_diagnostics(diags);
               Result<std::string> text = read_file(o->log, InputKind::kLog);
               if (!text.ok()) {

@@ -21,18 +21,20 @@ Command export_ops_command() {
           "write the operation trace of a scenario's start-up, per rank, for the torch probe",
           [](CLI::App& app, const GlobalOptions& global) {
             struct Options {
+              bool download = false;
               std::string scenario;
               std::string out;
               std::string calibration;
             };
             auto o = std::make_shared<Options>();
+            add_download_flag(app, o->download);
             app.add_option("scenario", o->scenario, "scenario file")->required();
             app.add_option("-o,--out", o->out, "directory for ops.rank<R>.json")->required();
             app.add_option("--calibration", o->calibration,
                            "calibration entry (default: the one matching the GPU)");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
-              std::optional<Workspace> ws = open_workspace(global, diags);
+              std::optional<Workspace> ws = open_workspace(global, diags, o->download);
               if (!ws) return report_diagnostics(diags);
               std::optional<Scenario> s = load_scenario(o->scenario, ws->gpus, diags);
               if (!s || !diags.empty()) return report_diagnostics(diags);

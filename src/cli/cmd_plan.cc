@@ -26,6 +26,7 @@ Command plan_command() {
       "plan", "which parallel layouts (TP x PP x DP, EP) of a model start on up to N GPUs",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
+          bool download = false;
           std::string model;
           std::string gpus;
           std::string engine;
@@ -40,6 +41,7 @@ Command plan_command() {
           std::string calibration;
         };
         auto o = std::make_shared<Options>();
+        add_download_flag(app, o->download);
         app.add_option("model", o->model, "the model as a launch command names it")->required();
         app.add_option("--gpus", o->gpus, "the GPU type and how many there are: h200x8")
             ->required();
@@ -64,7 +66,7 @@ Command plan_command() {
         return [o, &global]() -> ExitCode {
           Diagnostics diags;
           if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
-          std::optional<Workspace> ws = open_workspace(global, diags);
+          std::optional<Workspace> ws = open_workspace(global, diags, o->download);
           if (!ws) return report_diagnostics(diags);
           PlanRequest request;
           request.model = o->model;

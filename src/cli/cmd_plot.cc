@@ -18,11 +18,13 @@ Command plot_command() {
       "plot", "draw a scenario's memory map per GPU (SVG or PNG, with gnuplot)",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
+          bool download = false;
           ScenarioInput input;
           std::string output;
           std::string calibration;
         };
         auto o = std::make_shared<Options>();
+        add_download_flag(app, o->download);
         add_scenario_input(app, o->input);
         app.add_option("-o,--output", o->output, "the picture: FILE.svg or FILE.png")->required();
         app.add_option("--calibration", o->calibration,
@@ -36,7 +38,7 @@ Command plot_command() {
             diags.error({}, "-o " + f.status().message());
             return report_diagnostics(diags);
           }
-          std::optional<Workspace> ws = open_workspace(global, diags);
+          std::optional<Workspace> ws = open_workspace(global, diags, o->download);
           if (!ws) return report_diagnostics(diags);
           std::optional<Scenario> scenario = load_scenario_input(*ws, o->input, global, diags);
           if (!scenario) return report_diagnostics(diags);

@@ -18,10 +18,12 @@ Command scenario_command() {
   return {"scenario", "write the scenario a launch command implies (after --) as YAML",
           [](CLI::App& app, const GlobalOptions& global) {
             struct Options {
+              bool download = false;
               LaunchOptions launch;
               std::string output;
             };
             auto o = std::make_shared<Options>();
+            add_download_flag(app, o->download);
             app.add_option("--gpu", o->launch.gpu, "the GPU type, with a count as h100x2");
             app.add_option("--engine-version", o->launch.engine_version,
                            "the engine release (default: the newest modelled)");
@@ -35,7 +37,7 @@ Command scenario_command() {
                 return report_diagnostics(diags);
               }
               if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
-              std::optional<Workspace> ws = open_workspace(global, diags);
+              std::optional<Workspace> ws = open_workspace(global, diags, o->download);
               if (!ws) return report_diagnostics(diags);
               std::optional<EngineLaunch> command = read_launch_command(global.launch, diags);
               if (!command) return report_diagnostics(diags);

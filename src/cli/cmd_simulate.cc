@@ -75,9 +75,7 @@ Command simulate_command() {
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             app.add_option("--calibration", o->calibration,
                            "calibration entry (default: the one matching the GPU)");
-            app.add_flag("--download", o->download,
-                         "fetch the config and safetensors headers of a Hugging Face model that "
-                         "is neither in the catalog nor in the local cache");
+            add_download_flag(app, o->download);
             add_min_headroom_option(app, o->min_headroom);
             return [o, &global]() -> ExitCode {
               Diagnostics diags;

@@ -85,6 +85,7 @@ Command sweep_command() {
       "sweep", "simulate a scenario over a grid of flag, hardware or environment values",
       [](CLI::App& app, const GlobalOptions& global) {
         struct Options {
+          bool download = false;
           ScenarioInput input;
           std::vector<std::string> vary;
           std::string best;
@@ -95,6 +96,7 @@ Command sweep_command() {
           std::string min_headroom;
         };
         auto o = std::make_shared<Options>();
+        add_download_flag(app, o->download);
         add_scenario_input(app, o->input);
         app.add_option("--vary", o->vary,
                        "KEY=V1,V2,... or KEY=A..B:STEP; KEY is an engine flag (--name), "
@@ -119,7 +121,7 @@ Command sweep_command() {
           if (!output_allowed("-o", o->output, {o->input.file}, diags)) {
             return report_diagnostics(diags);
           }
-          std::optional<Workspace> ws = open_workspace(global, diags);
+          std::optional<Workspace> ws = open_workspace(global, diags, o->download);
           if (!ws) return report_diagnostics(diags);
           std::optional<Scenario> base = load_scenario_input(*ws, o->input, global, diags);
           if (!base || !diags.empty()) return report_diagnostics(diags);

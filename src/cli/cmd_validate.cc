@@ -15,9 +15,7 @@ Command validate_command() {
             auto files = std::make_shared<std::vector<std::string>>();
             auto download = std::make_shared<bool>(false);
             app.add_option("files", *files, "scenario YAML files")->required();
-            app.add_flag("--download", *download,
-                         "fetch the config and safetensors headers of a Hugging Face model that "
-                         "is neither in the catalog nor in the local cache");
+            add_download_flag(app, *download);
             return [files, download, &global]() -> ExitCode {
               Diagnostics diags;
               std::optional<Workspace> ws = open_workspace(global, diags, *download);

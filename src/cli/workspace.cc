@@ -39,6 +39,12 @@ std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics
   return Workspace{dir, std::move(*gpus), std::move(*models)};
 }
 
+void add_download_flag(CLI::App& app, bool& download) {
+  app.add_flag("--download", download,
+               "fetch the config and safetensors headers of a Hugging Face model that is neither "
+               "in the catalog nor in the local cache");
+}
+
 ExitCode report_diagnostics(const Diagnostics& diags) {
   if (diags.empty()) return kExitOk;
   std::fputs(diags.to_string().c_str(), stderr);

@@ -6,6 +6,7 @@
 #ifndef GPUMEM_CLI_WORKSPACE_H_
 #define GPUMEM_CLI_WORKSPACE_H_
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,9 @@ struct Workspace {
 // --download (the environment's GPUMEM_DOWNLOAD=1 allows it too).
 std::optional<Workspace> open_workspace(const GlobalOptions& global, Diagnostics& diags,
                                         bool download = false);
+
+// --download on `app`: every command that reads model references takes it.
+void add_download_flag(CLI::App& app, bool& download);
 
 // Prints `diags` to stderr; returns kExitBadInput when there is anything to print.
 ExitCode report_diagnostics(const Diagnostics& diags);

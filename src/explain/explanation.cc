@@ -331,12 +331,14 @@ void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainConte
     s.gpu_template = g->template_name;
   }
   if (!o.model.empty()) {
-    Diagnostics ignored;
-    s.model_resolved = ctx.models.find(o.model, ignored).ok();
-    s.model = {o.model,
-               s.model_resolved ? "given with --model"
-                                : "--model " + o.model + " is not in the model catalog",
-               {}};
+    // Any model reference a scenario's `model:` takes (catalog/model_reference.h).
+    Diagnostics why;
+    const Result<ResolvedModel> m = ctx.models.resolve(o.model, "", why);
+    s.model_resolved = m.ok();
+    std::string note = "given with --model";
+    if (m.ok() && !m.value().identity.starts_with("catalog ")) note += ": " + m.value().origin;
+    if (!m.ok()) note = "--model " + o.model + ": " + m.status().message();
+    s.model = {o.model, note, {}};
   }
   if (o.gpu_count > 0) set_gpu_count(s, o.gpu_count);
 }

@@ -47,8 +47,10 @@ bool names_a_checkpoint(std::string_view name) {
 // A catalog entry's model_id may carry a remark after the name ("x/y (also z)").
 std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
 
-// The catalog slug whose Hugging Face name is `logged` (or ends in its last component, for a
-// local checkpoint path), and how it matched.
+// The model `logged` names, and how it matched: the catalog slug whose Hugging Face name it
+// is; else whatever a scenario's `model:` would resolve it to (catalog/model_reference.h: a
+// repository alias, the local Hugging Face cache, a config.json path that exists here); else
+// the slug whose name ends in its last component (a local checkpoint path elsewhere).
 std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatalog& models) {
   const std::string want = lower(logged);
   const std::string want_base = lower(basename(logged));
@@ -63,6 +65,14 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
       by_base = Sourced{
           slug, "last path component matches model_id " + first_word(entry.value().model_id), {}};
     }
+  }
+  Diagnostics ignored;
+  if (Result<ResolvedModel> r = models.resolve(logged, "", ignored); r.ok()) {
+    constexpr std::string_view kCatalog = "catalog ";
+    const std::string& identity = r.value().identity;
+    return Sourced{identity.starts_with(kCatalog) ? identity.substr(kCatalog.size()) : logged,
+                   r.value().origin,
+                   {}};
   }
   return by_base;
 }

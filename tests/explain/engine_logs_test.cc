@@ -87,6 +87,23 @@ TEST(EngineLogs, Case02VllmH100Llama3TwoRuns) {
   EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
+// --model takes any model reference a scenario takes: a repository id resolves through the
+// catalog's recorded ids, and one that resolves nowhere says why, with a did-you-mean (the
+// test catalogs look in no Hugging Face cache).
+TEST(EngineLogs, ModelGivenByRepositoryId) {
+  const Explanation e =
+      explain_case("case02-vllm-h100-llama3-8b-tp1-tp2-pr10511.log", with("", "Qwen/Qwen3-8B", 0));
+  ASSERT_EQ(e.runs.size(), 2u);
+  EXPECT_TRUE(e.runs[0].implied.model_resolved);
+  EXPECT_EQ(e.runs[0].implied.model.note, "given with --model");
+  ASSERT_TRUE(e.runs[0].replayed()) << e.runs[0].not_replayed;
+  const Explanation unknown =
+      explain_case("case02-vllm-h100-llama3-8b-tp1-tp2-pr10511.log", with("", "Qwen/Qwen3-8X", 0));
+  EXPECT_FALSE(unknown.runs[0].implied.model_resolved);
+  EXPECT_EQ(unknown.runs[0].implied.model.note,
+            "--model Qwen/Qwen3-8X: unknown model 'Qwen/Qwen3-8X'; did you mean 'Qwen/Qwen3-8B'?");
+}
+
 TEST(EngineLogs, Case03VisionModelIsNotInTheCatalog) {
   const Explanation e = explain_case("case03-vllm-h100-llama3.2-11b-vision-eager-pr12126.log");
   ASSERT_EQ(e.runs.size(), 1u);
