@@ -162,6 +162,13 @@ void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
         break;
       case FigureUnit::kCount:
       case FigureUnit::kRatio: {
+        if (o.quantity == Quantity::kEquivalentUtilization) {
+          // U - estimate / total: the estimate's memory tolerance as a share of the GPU.
+          const Observation* total = predicted.first(Quantity::kTotalMemory);
+          c.tolerance = half_unit(o.decimals) + (p ? half_unit(p->decimals) : 0) +
+                        (total != nullptr && total->value > 0 ? t.memory_gib / total->value : 0);
+          break;
+        }
         const std::optional<double> per_token = bytes_per_token(*g, engine);
         double tokens = per_token ? std::ceil(kv_input_uncertainty(r, engine, t) / *per_token) : 0;
         if (engine == LogEngine::kVllm) tokens += t.vllm_block_tokens;

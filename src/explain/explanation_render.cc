@@ -12,6 +12,9 @@ namespace gpumem {
 
 namespace {
 
+// A utilization is a fraction of the GPU, printed by vLLM with 4 decimals and no "x".
+bool is_fraction(Quantity q) { return q == Quantity::kEquivalentUtilization; }
+
 std::string figure_text(double v, int decimals, Quantity q) {
   switch (quantity_unit(q)) {
     case FigureUnit::kGiB:
@@ -19,7 +22,7 @@ std::string figure_text(double v, int decimals, Quantity q) {
     case FigureUnit::kCount:
       return std::to_string(std::llround(v));
     case FigureUnit::kRatio:
-      return python_fixed(v, 2) + "x";
+      return is_fraction(q) ? python_fixed(v, 4) : python_fixed(v, 2) + "x";
   }
   return "";
 }
@@ -33,7 +36,7 @@ std::string error_text(const FigureCheck& c) {
     case FigureUnit::kCount:
       return fmt::format("{:+d}", std::llround(d));
     case FigureUnit::kRatio:
-      return fmt::format("{:+.2f}x", d);
+      return is_fraction(c.quantity) ? fmt::format("{:+.4f}", d) : fmt::format("{:+.2f}x", d);
   }
   return "";
 }
@@ -46,7 +49,8 @@ std::string tolerance_text(const FigureCheck& c) {
     case FigureUnit::kCount:
       return fmt::format("{}", std::llround(std::floor(c.tolerance + 1e-9)));
     case FigureUnit::kRatio:
-      return fmt::format("{:.2f}x", c.tolerance);
+      return is_fraction(c.quantity) ? fmt::format("{:.4f}", c.tolerance)
+                                     : fmt::format("{:.2f}x", c.tolerance);
   }
   return "";
 }

@@ -5,8 +5,12 @@
 #include <cstdlib>
 #include <map>
 
+#include "core/diagnostics.h"
 #include "core/python_format.h"
+#include "engine/sglang/flags.h"
 #include "engine/sglang/kv_sizing.h"
+#include "engine/sglang/server_defaults.h"
+#include "engine/sglang/version.h"
 #include "engine/vllm/kv_sizing.h"
 #include "engine/vllm/version.h"
 #include "sim/device_constants.h"
@@ -24,6 +28,7 @@ double half_unit(int decimals) { return decimals < 0 ? 0.0 : 0.5 * std::pow(10.0
 Bytes to_bytes(double gib) { return bytes(static_cast<std::int64_t>(std::llround(gib * kGiB))); }
 double to_gib(Bytes b) { return static_cast<double>(b.value()) / kGiB; }
 std::string gib(double v) { return python_fixed(v, 2) + " GiB"; }
+std::string count_text(double v) { return std::to_string(std::llround(v)); }
 
 // A logged figure the arithmetic reads: GiB as printed, half a unit of its last digit.
 struct Logged {
@@ -135,6 +140,14 @@ void agreement(RunExplanation& r, bool fits, std::initializer_list<ProblemKind> 
   }
 }
 
+// The log ends in a memory failure: where the log's own arithmetic decides nothing about the
+// fit, the log's ending does (a partial replay is never more optimistic than the log).
+bool memory_failure(const LogRun& run) {
+  return std::any_of(run.problems.begin(), run.problems.end(), [](const LoggedProblem& p) {
+    return p.kind != ProblemKind::kOtherError && p.kind != ProblemKind::kImbalance;
+  });
+}
+
 // The release the arithmetic follows, where the log's is outside the modelled ones.
 void release_caveat(RunExplanation& r) {
   const ImpliedScenario& s = r.implied;
@@ -158,6 +171,181 @@ std::optional<Bytes> catalog_total(const RunExplanation& r, const ExplainContext
   return cuda_total_memory(*g, DeviceConstants{});
 }
 
+// The CUDA total the log prints (an out-of-memory error's "total capacity", vLLM's summary)
+// against the catalog's for the GPU named elsewhere (by --gpu or another line): a GPU chosen
+// by this very total is no check of it.
+void total_check(RunExplanation& r, Rows& rows, const ExplainContext& ctx) {
+  const Observation* t = r.run.first(Quantity::kTotalMemory);
+  if (t == nullptr || r.implied.unlisted_gpu || r.implied.gpu.value.empty() ||
+      r.implied.gpu.at.line == t->line) {
+    return;
+  }
+  const std::optional<Bytes> total = catalog_total(r, ctx);
+  if (!total) return;
+  rows.predict(*t, to_gib(*total), half_unit(t->decimals) + kShownHalf + ctx.tolerances.memory_gib);
+  r.diagnosis.push_back("the GPU's CUDA total: " + gib(to_gib(*total)) + " for " +
+                        r.implied.gpu.value + ", " + gib(t->value) + " logged (line " +
+                        std::to_string(t->line) + ")");
+}
+
+// vllm v0.21 v1/worker/gpu_worker.py determine_available_memory: with the CUDA-graph
+// estimate applied, "The current --gpu-memory-utilization=U is equivalent to
+// --gpu-memory-utilization=E without CUDA graph memory profiling", E = round(U - estimate /
+// total, 4). With the total known it predicts E; without, E says the total.
+void equivalent_utilization(RunExplanation& r, Rows& rows, std::optional<Bytes> total,
+                            double total_half, const ExplainContext& ctx) {
+  const LogRun& run = r.run;
+  const Observation* e = run.first(Quantity::kEquivalentUtilization);
+  const std::optional<double> util = flag_number(run, "--gpu-memory-utilization");
+  if (e == nullptr || !util) return;
+  const std::optional<Logged> estimate = first_of(run, Quantity::kCudaGraphEstimate, e->process);
+  if (!estimate) return;
+  const std::string est_text = python_fixed(estimate->value, 2);
+  if (total) {
+    const double t = to_gib(*total);
+    const double predicted = *util - estimate->value / t;
+    const double doubt = total_half > 0 ? total_half : ctx.tolerances.memory_gib;
+    rows.pin(estimate);
+    rows.predict(*e, predicted,
+                 half_unit(e->decimals) + estimate->half / t + doubt * estimate->value / (t * t));
+    r.diagnosis.push_back(
+        "the log's arithmetic: --gpu-memory-utilization without the CUDA-graph "
+        "estimate = " +
+        python_fixed(*util, 4) + " - " + est_text + " / " + python_fixed(t, 2) + " = " +
+        python_fixed(predicted, 4));
+    return;
+  }
+  // E is rounded to 4 decimals: the estimate's share of the total is U - E within 0.00005.
+  const double share = *util - e->value;
+  const double share_half = half_unit(e->decimals);
+  if (share - share_half <= 0) return;
+  const double low = (estimate->value - estimate->half) / (share + share_half);
+  const double high = (estimate->value + estimate->half) / (share - share_half);
+  r.diagnosis.push_back(
+      "the log's arithmetic: the GPU's CUDA total = CUDA-graph estimate / "
+      "(--gpu-memory-utilization - its equivalent without the estimate) = " +
+      est_text + " / " + python_fixed(share, 4) + ": " + gib(low) + " to " + gib(high) +
+      " by the print rounding (line " + std::to_string(e->line) + ")");
+}
+
+// The latest figure `q` printed at or before `line`, by `process` where one is given.
+const Observation* latest_before(const LogRun& run, Quantity q, int line,
+                                 const std::string* process) {
+  const Observation* found = nullptr;
+  for (const Observation& o : run.observations) {
+    if (o.quantity != q || o.line > line) continue;
+    if (process != nullptr && o.process != *process) continue;
+    if (found == nullptr || o.line >= found->line) found = &o;
+  }
+  return found;
+}
+
+// "Maximum concurrency for L tokens per request: Cx" against the KV cache it follows from.
+void concurrency_check(RunExplanation& r, Rows& rows) {
+  const LogRun& run = r.run;
+  const std::optional<double> max_len = flag_number(run, "--max-model-len");
+  if (!max_len || *max_len < 1) return;
+  const double len = std::round(*max_len);
+  // vllm v0.10.2 config/cache.py CacheConfig: block_size defaults to 16 tokens on CUDA.
+  const double block = flag_number(run, "--block-size").value_or(16);
+  bool reported = false;
+  for (const Observation* c : run.all(Quantity::kMaxConcurrency)) {
+    const Observation* tokens = latest_before(run, Quantity::kKvTokens, c->line, &c->process);
+    const Observation* blocks = latest_before(run, Quantity::kGpuBlocks, c->line, nullptr);
+    double predicted = 0;
+    double tolerance = half_unit(c->decimals);
+    std::string text;
+    std::string caveat;
+    if (tokens != nullptr) {
+      // vllm v0.8.5 v1/core/kv_cache_utils.py _get_kv_cache_config_uniform_type: concurrency
+      // = tokens / max_model_len; vllm v0.21 v1/core/kv_cache_utils.py get_kv_cache_capacity:
+      // tokens = int(max_concurrency x max_model_len), for every model.
+      const double exact = tokens->value / len;
+      // vllm v0.10.2 v1/core/kv_cache_utils.py get_max_concurrency_for_kv_cache_config: one
+      // group of full-attention layers takes cdiv(max_model_len, block_size) blocks a request,
+      // and the token log is num_blocks x block_size (from v0.9: a 2025-06 log counts so).
+      const double per_request = std::ceil(len / block) * block;
+      const double whole = tokens->value / per_request;
+      const std::string exact_text =
+          "KV tokens / max model length = " + count_text(tokens->value) + " / " + count_text(len);
+      const std::string whole_text = "KV tokens / (max model length in whole " + count_text(block) +
+                                     "-token blocks) = " + count_text(tokens->value) + " / " +
+                                     count_text(per_request);
+      const std::string group_caveat =
+          ", if the model's layers form one KV cache group (hybrid and sliding-window models "
+          "count blocks per group)";
+      const double tol = tolerance + 1 / len;
+      const auto fits = [&](double v) { return std::fabs(v - c->value) <= tol + 1e-9; };
+      std::optional<vllm::Version> printed;
+      if (run.version) printed = vllm::parse_version(*run.version);
+      if (printed) {
+        // The release the log prints decides the rule; a miss is a miss.
+        const bool counts_blocks =
+            *printed >= vllm::Version{0, 9, 0, 0} && *printed < vllm::Version{0, 21, 0, 0};
+        predicted = counts_blocks ? whole : exact;
+        text = counts_blocks ? whole_text : exact_text;
+        if (counts_blocks) caveat = group_caveat;
+      } else if (fits(exact) || fits(whole)) {
+        // Without a printed release, the rule whose figure the log shows: the release and,
+        // for whole blocks, one KV cache group are what it assumes.
+        const bool counts_blocks = !fits(exact);
+        predicted = counts_blocks ? whole : exact;
+        text = counts_blocks ? whole_text : exact_text;
+        if (counts_blocks) {
+          caveat =
+              ", as v0.9 to v0.20 count it for a model whose layers form one KV cache "
+              "group (the release is not printed)";
+        }
+      } else {
+        // Neither: a release before v0.21.0 and a model with several KV cache groups, whose
+        // blocks per request the model would say.
+        if (!reported) {
+          reported = true;
+          r.diagnosis.push_back(
+              "the log's arithmetic: maximum concurrency " + python_fixed(c->value, 2) +
+              "x is neither KV tokens / max model length (" + python_fixed(exact, 2) +
+              "x) nor its whole " + count_text(block) + "-token blocks (" + python_fixed(whole, 2) +
+              "x): the release, not printed, is older than v0.21.0 (from it the token count is "
+              "concurrency x max model length for every model), and the model's KV cache has "
+              "several groups (hybrid or sliding-window layers), whose blocks per request the "
+              "model would say: not predicted");
+        }
+        continue;
+      }
+      tolerance = tol;
+    } else if (blocks != nullptr) {
+      // vllm v0.7.3 executor/executor_base.py initialize_cache: max_concurrency =
+      // num_gpu_blocks x block_size / max_model_len.
+      predicted = blocks->value * block / len;
+      text = "GPU blocks x block size / max model length = " + count_text(blocks->value) + " x " +
+             count_text(block) + " / " + count_text(len);
+    } else {
+      continue;
+    }
+    rows.predict(*c, predicted, tolerance);
+    if (reported) continue;
+    reported = true;
+    r.diagnosis.push_back("the log's arithmetic: maximum concurrency = " + text + " = " +
+                          python_fixed(predicted, 2) + "x" + caveat);
+  }
+}
+
+// vllm v0.7.3 worker/worker.py raise_if_cache_size_invalid: the tokens the KV cache can store
+// are block_size x num_gpu_blocks.
+void storable_check(RunExplanation& r, Rows& rows) {
+  const LogRun& run = r.run;
+  const Observation* storable = run.first(Quantity::kKvTokensStorable);
+  const Observation* blocks =
+      storable == nullptr ? nullptr
+                          : latest_before(run, Quantity::kGpuBlocks, storable->line, nullptr);
+  if (blocks == nullptr) return;
+  const double block = flag_number(run, "--block-size").value_or(16);
+  rows.predict(*storable, blocks->value * block, 0);
+  r.diagnosis.push_back("the log's arithmetic: KV tokens storable = GPU blocks x block size = " +
+                        count_text(blocks->value) + " x " + count_text(block) + " = " +
+                        count_text(blocks->value * block));
+}
+
 // vllm gpu_worker.py determine_available_memory and kv_cache_utils.py
 // check_enough_kv_cache_memory, from the figures the log prints.
 bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
@@ -167,6 +355,7 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
   const vllm::VersionRules rules = vllm::rules_for(*version);
   release_caveat(r);
   Rows rows(r);
+  total_check(r, rows, ctx);
   std::string process;
   for (Quantity q : {Quantity::kAvailableKvMemory, Quantity::kModelLoading,
                      Quantity::kRequestedMemory, Quantity::kTotalMemory}) {
@@ -192,6 +381,9 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     total = from_catalog;
     total_text = "total " + gib(to_gib(*total)) + " (" + r.implied.gpu.value + "'s)";
   }
+  equivalent_utilization(r, rows, total, total_half, ctx);
+  concurrency_check(r, rows);
+  storable_check(r, rows);
   const std::optional<double> util_flag = flag_number(run, "--gpu-memory-utilization");
   const double util = util_flag.value_or(rules.default_gpu_memory_utilization);
   const std::string util_text =
@@ -321,8 +513,10 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
     agreement(r, fits, {ProblemKind::kNoKvMemory, ProblemKind::kKvCacheTooSmall});
   }
   if (rows.predicted() == 0 && !decided) return false;
+  if (!decided) fits = !memory_failure(run);
   r.partial = PartialReplay{label(r), fits};
-  if (fits) return true;
+  // Advice follows from the KV cache arithmetic only where it decided the fit.
+  if (fits || !decided) return true;
 
   // The smallest flag change by the log's own figures, each alone.
   std::string advice = "by the log's own figures (each alone):\n";
@@ -389,12 +583,76 @@ bool vllm_partial(RunExplanation& r, const ExplainContext& ctx) {
   return true;
 }
 
+// sglang v0.5.9 server_args.py _handle_gpu_memory_settings, and the earlier rules by release
+// (engine/sglang/server_defaults.h): the --mem-fraction-static SGLang chooses when it is not
+// given, from nvidia-smi's memory.total of the GPU, the logged flags and the release. Only
+// for a text model ("type=...ForCausalLM"): gpumem does not model the lower fraction of
+// vision-language models. `why` says how it was chosen, or why it is not known.
+std::optional<double> default_mem_fraction(const RunExplanation& r, const ExplainContext& ctx,
+                                           std::string& why) {
+  const LogRun& run = r.run;
+  const GpuSpec* g =
+      r.implied.unlisted_gpu ? &*r.implied.unlisted_gpu : ctx.gpus.find(r.implied.gpu.value);
+  const std::optional<sglang::Version> v = sglang::parse_version(r.implied.version.value);
+  if (g == nullptr || !v) {
+    why = "its default follows from the GPU's memory.total: name the GPU with --gpu";
+    return std::nullopt;
+  }
+  if (!run.architecture.ends_with("ForCausalLM")) {
+    why =
+        "its default follows from the model (lower for vision-language models), which the "
+        "log does not name";
+    return std::nullopt;
+  }
+  ScenarioEngine engine;
+  engine.name = "sglang";
+  for (const LoggedFlag& f : r.implied.args) {
+    engine.args.push_back(EngineArg{f.flag, f.values, f.is_list, {}, {}});
+  }
+  Diagnostics diags;
+  const sglang::ServerFlags flags = sglang::read_server_flags(engine, diags);
+  const double mib = static_cast<double>(g->memory_total.value()) / (1 << 20);
+  if (!diags.empty()) {
+    why = "the logged flags do not give its default";
+    return std::nullopt;
+  }
+  if (!sglang::unmodelled_defaults(flags, *v, mib).empty()) {
+    why = "SGLang " + v->to_string() +
+          " chooses its default on GPUs above 80 GiB by a rule gpumem does not model";
+    return std::nullopt;
+  }
+  // MLA models reserve otherwise from v0.5.10: the log's MLA "KV size" says one, K and V
+  // sizes the other.
+  const sglang::ResolvedArgs mla =
+      sglang::resolve_server_args(flags, *v, mib, true, run.architecture);
+  const sglang::ResolvedArgs mha =
+      sglang::resolve_server_args(flags, *v, mib, false, run.architecture);
+  const bool logs_mla = run.first(Quantity::kKvSize) != nullptr;
+  const bool logs_mha = run.first(Quantity::kKSize) != nullptr;
+  if (!logs_mla && !logs_mha && mla.mem_fraction_static != mha.mem_fraction_static) {
+    why = "its default depends on whether the model uses MLA, which the log does not show";
+    return std::nullopt;
+  }
+  const sglang::ResolvedArgs& a = logs_mla ? mla : mha;
+  why = "SGLang " + v->to_string() + "'s default for " + g->name + " (memory.total " +
+        count_text(mib) + " MiB" +
+        (a.reserved_mib > 0 ? ", reserving " + count_text(a.reserved_mib) + " MiB" : "") + ")";
+  return a.mem_fraction_static;
+}
+
 // sglang model_runner_kv_cache_mixin.py profile_max_num_token, from the figures the log
 // prints: F and A are MINs over the ranks (get_available_gpu_memory(distributed=True)).
-bool sglang_partial(RunExplanation& r) {
+bool sglang_partial(RunExplanation& r, const ExplainContext& ctx) {
   const LogRun& run = r.run;
   release_caveat(r);
   Rows rows(r);
+  total_check(r, rows, ctx);
+  // What is checked without F and A (the GPU's total) leaves the fit to the log's ending.
+  const auto checked_without_kv = [&] {
+    if (rows.predicted() == 0) return false;
+    r.partial = PartialReplay{label(r), !memory_failure(run)};
+    return true;
+  };
   std::map<std::string, std::pair<std::optional<Logged>, std::optional<Logged>>> by_process;
   for (const Observation& o : run.observations) {
     auto& [f, a] = by_process[o.process];
@@ -428,13 +686,24 @@ bool sglang_partial(RunExplanation& r) {
     }
     if (!a_min || a->value < a_min->value) a_min = a;
   }
-  const std::optional<double> mfs = flag_number(run, "--mem-fraction-static");
-  if (!f_min || !a_min) return false;
+  std::optional<double> mfs = flag_number(run, "--mem-fraction-static");
+  if (!f_min || !a_min) return checked_without_kv();
+  std::string mfs_note;
   if (!mfs) {
-    r.diagnosis.push_back(
-        "the log's arithmetic: F and A are printed, but not --mem-fraction-static "
-        "(its default follows from the GPU and the model)");
-    return false;
+    std::string why;
+    mfs = default_mem_fraction(r, ctx, why);
+    if (!mfs) {
+      r.diagnosis.push_back(
+          "the log's arithmetic: F and A are printed, but not --mem-fraction-static (" + why + ")");
+      return checked_without_kv();
+    }
+    const bool command_logged =
+        std::any_of(run.flags.begin(), run.flags.end(),
+                    [](const LoggedFlag& f) { return f.source == "launch command"; });
+    mfs_note = "; --mem-fraction-static " + python_float_repr(*mfs) + " is " + why +
+               (command_logged ? ""
+                               : " (the log shows no launch command: a --mem-fraction-static "
+                                 "given there replaces it)");
   }
   for (const std::optional<Logged>& i : inputs) rows.pin(i);
   const double rest =
@@ -443,7 +712,7 @@ bool sglang_partial(RunExplanation& r) {
   r.diagnosis.push_back("the log's arithmetic: rest = A - F x (1 - " + python_float_repr(*mfs) +
                         ") = " + python_fixed(a_min->value, 2) + " - " +
                         python_fixed(f_min->value, 2) + " x " + python_fixed(1 - *mfs, 2) + " = " +
-                        gib(rest) + " for the KV pool" + f_text);
+                        gib(rest) + " for the KV pool" + f_text + mfs_note);
   // The pool takes all of rest unless a cap or a draft model shares it.
   std::string shared;
   if (run.flag("--max-total-tokens") != nullptr) shared = "--max-total-tokens caps it";
@@ -477,6 +746,9 @@ bool sglang_partial(RunExplanation& r) {
                           gib(a_min->value) + ", below the " + gib(f_min->value * (1 - *mfs)) +
                           " SGLang keeps back of F; short by " + gib(-rest));
   }
+  // A fraction the log does not state decides nothing alone: only the figures it predicts
+  // check it.
+  if (!mfs_note.empty() && rows.predicted() == 0) return false;
   agreement(r, fits, {ProblemKind::kNotEnoughMemory});
   r.partial = PartialReplay{label(r), fits};
   if (fits) return true;
@@ -504,8 +776,17 @@ bool sglang_partial(RunExplanation& r) {
 void partial_replay(RunExplanation& r, LogEngine engine, const ExplainContext& ctx) {
   // On a copy: a start-up whose figures determine nothing is left as it was.
   RunExplanation partial = r;
-  if (engine == LogEngine::kVllm ? vllm_partial(partial, ctx) : sglang_partial(partial)) {
+  if (engine == LogEngine::kVllm ? vllm_partial(partial, ctx) : sglang_partial(partial, ctx)) {
     r = std::move(partial);
+    return;
+  }
+  // What the log's figures say where they check nothing (what the arithmetic leaves open,
+  // why a figure is not predicted, the total a note implies) is still said.
+  for (const std::string& line : partial.diagnosis) {
+    if (line.starts_with("the log's arithmetic:") &&
+        std::find(r.diagnosis.begin(), r.diagnosis.end(), line) == r.diagnosis.end()) {
+      r.diagnosis.push_back(line);
+    }
   }
 }
 

@@ -63,6 +63,8 @@ std::string_view quantity_name(Quantity q) {
       return "activation peak";
     case Quantity::kCudaGraphEstimate:
       return "CUDA graph estimate";
+    case Quantity::kEquivalentUtilization:
+      return "utilization less the graph estimate";
     case Quantity::kAvailableKvMemory:
       return "available KV cache memory";
     case Quantity::kGpuBlocks:
@@ -85,6 +87,7 @@ FigureUnit quantity_unit(Quantity q) {
     case Quantity::kKvTokensStorable:
       return FigureUnit::kCount;
     case Quantity::kMaxConcurrency:
+    case Quantity::kEquivalentUtilization:
       return FigureUnit::kRatio;
     default:
       return FigureUnit::kGiB;

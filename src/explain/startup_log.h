@@ -47,22 +47,24 @@ enum class Quantity {
   kGraphUsage,  // SGLang "Capture cuda graph end. ... mem usage=X GB"; vLLM "Graph capturing
                 // finished ..., took X GiB"
   // vLLM (worker.py / gpu_worker.py, gpu_model_runner.py, kv_cache_utils.py)
-  kTotalMemory,        // "total_gpu_memory X GiB"; "Free memory on device (F/T GiB)"
-  kFreeAtStartup,      // "Free memory on device (F/T GiB) on startup"
-  kRequestedMemory,    // "the current vLLM instance can use X GiB"; "Desired ... (u, X GiB)"
-  kModelLoading,       // "Model loading took X GiB"; V0 "Loading model weights took X GB"
-  kPeakTorchMemory,    // V0 "peak_torch_memory=X GiB" (weights included)
-  kNonTorchMemory,     // "non_torch_memory X GiB"; "X GiB for non-torch memory"
-  kConsumedMemory,     // "X GiB for consumed memory (weights + non-torch)" (newest summary)
-  kActivationPeak,     // "PyTorch activation peak memory X GiB"; "X GiB for peak activation"
-  kCudaGraphEstimate,  // "Estimated CUDA graph memory: X GiB total"
-  kAvailableKvMemory,  // "Available KV cache memory: X GiB"; V0 "available_kv_cache_memory";
-                       // "Current kv cache memory in use is N bytes" (exact)
-  kGpuBlocks,          // V0 "# GPU blocks: N"
-  kMaxConcurrency,     // "Maximum concurrency for L tokens per request: Cx"
-  kKvTokensStorable,   // V0 "... tokens that can be stored in KV cache (N)"; V1 "... the
-                       // estimated maximum model length is N"
-  kKvCacheNeeded,      // "To serve at least one request ..., (X GiB KV cache is needed"
+  kTotalMemory,            // "total_gpu_memory X GiB"; "Free memory on device (F/T GiB)"
+  kFreeAtStartup,          // "Free memory on device (F/T GiB) on startup"
+  kRequestedMemory,        // "the current vLLM instance can use X GiB"; "Desired ... (u, X GiB)"
+  kModelLoading,           // "Model loading took X GiB"; V0 "Loading model weights took X GB"
+  kPeakTorchMemory,        // V0 "peak_torch_memory=X GiB" (weights included)
+  kNonTorchMemory,         // "non_torch_memory X GiB"; "X GiB for non-torch memory"
+  kConsumedMemory,         // "X GiB for consumed memory (weights + non-torch)" (newest summary)
+  kActivationPeak,         // "PyTorch activation peak memory X GiB"; "X GiB for peak activation"
+  kCudaGraphEstimate,      // "Estimated CUDA graph memory: X GiB total"
+  kEquivalentUtilization,  // "The current --gpu-memory-utilization=U is equivalent to
+                           // --gpu-memory-utilization=E without CUDA graph memory profiling"
+  kAvailableKvMemory,      // "Available KV cache memory: X GiB"; V0 "available_kv_cache_memory";
+                           // "Current kv cache memory in use is N bytes" (exact)
+  kGpuBlocks,              // V0 "# GPU blocks: N"
+  kMaxConcurrency,         // "Maximum concurrency for L tokens per request: Cx"
+  kKvTokensStorable,       // V0 "... tokens that can be stored in KV cache (N)"; V1 "... the
+                           // estimated maximum model length is N"
+  kKvCacheNeeded,          // "To serve at least one request ..., (X GiB KV cache is needed"
 };
 
 enum class FigureUnit { kGiB, kCount, kRatio };

@@ -332,6 +332,7 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     c.clue("0.21.0", "", "'CUDA graph memory profiling is enabled (default since v0.21.0)'",
            l.number);
     utilization(c, l, "The current --gpu-memory-utilization=");
+    figure(c, l, "is equivalent to --gpu-memory-utilization=", Quantity::kEquivalentUtilization);
   } else if (contains(m, "padding layers, may waste")) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
   } else if (contains(m, "is larger than the maximum number of tokens that can be stored")) {

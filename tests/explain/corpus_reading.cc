@@ -44,7 +44,9 @@ std::string value_text(const Observation& o) {
     case FigureUnit::kCount:
       return std::to_string(std::llround(o.value));
     case FigureUnit::kRatio:
-      return python_fixed(o.value, o.decimals < 0 ? 0 : o.decimals) + "x";
+      // A utilization is a share of the GPU, not a multiple.
+      return python_fixed(o.value, o.decimals < 0 ? 0 : o.decimals) +
+             (o.quantity == Quantity::kEquivalentUtilization ? "" : "x");
   }
   return "";
 }

@@ -33,6 +33,7 @@ const std::vector<CorpusLog>& logs() {
        "start-up 1\n"
        "7 -: CUDA graph estimate 0.52 GiB\n"
        "8 -: available KV cache memory 6.37 GiB\n"
+       "9 -: utilization less the graph estimate 0.9543\n"
        "10 -: KV cache tokens 46368\n"
        "11 -: maximum concurrency 2.83x\n"},
       {"vllm-48gb-ampere-x4-deepseek-v4-flash-sm8x-kv-hint",
@@ -128,7 +129,8 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-a800-x1-qwen3.6-35b-a3b-fp8-dflash-kv",
        "start-up 1\n"
        "26 -: CUDA graph estimate 6.24 GiB\n"
-       "27 -: available KV cache memory 5.16 GiB\n"},
+       "27 -: available KV cache memory 5.16 GiB\n"
+       "28 -: utilization less the graph estimate 0.5413\n"},
       {"vllm-gb10-x2-glm-5.3-flash-exl3-dgx-spark-kv",
        "start-up 1\n"
        "8 rank 0: available KV cache memory 21.54 GiB\n"
@@ -267,7 +269,9 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-rtx3090-x4-qwen3.6-27b-autoround-int4-tp4",
        "start-up 1\n"
        "11 rank 1: CUDA graph estimate 0.17 GiB\n"
-       "13 rank 0: available KV cache memory 15.72 GiB\n"},
+       "12 rank 3: utilization less the graph estimate 0.9129\n"
+       "13 rank 0: available KV cache memory 15.72 GiB\n"
+       "14 rank 0: utilization less the graph estimate 0.9129\n"},
       {"vllm-rtx4060-x1-qwen2.5-7b-v0-negative-kv",
        "start-up 1\n"
        "6 -: model weights 5.2032 GiB\n"
@@ -311,7 +315,8 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-rtx5090-x1-qwen-27b-nvfp4-club3090-617-kv-oom",
        "start-up 1\n"
        "10 -: CUDA graph estimate 0.08 GiB\n"
-       "11 -: available KV cache memory 3.93 GiB\n"},
+       "11 -: available KV cache memory 3.93 GiB\n"
+       "12 -: utilization less the graph estimate 0.8475\n"},
       {"vllm-rtx5090-x1-qwen3.6-35b-a3b-nvfp4-club3090",
        "start-up 1\n"
        "7 -: available KV cache memory 5.98 GiB\n"
@@ -348,6 +353,12 @@ const std::vector<CorpusLog>& logs() {
        "start-up 1\n"
        "6 -: maximum concurrency 1.46x\n"
        "7 -: CUDA graphs took 2.02 GiB\n"},
+      {"vllm-unknown-x2-dp2-v092-kv-size-5000-tokens",
+       "start-up 1\n"
+       "6 -: KV cache tokens 467520\n"
+       "7 -: maximum concurrency 93.35x\n"
+       "8 -: KV cache tokens 467520\n"
+       "9 -: maximum concurrency 93.35x\n"},
       {"vllm-unknown-x4-qwen3-30b-a3b-v085-docker-cudagraph-fail",
        "start-up 1\n"
        "11 rank 0: model weights 14.2474 GiB\n"

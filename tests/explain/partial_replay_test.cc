@@ -4,6 +4,8 @@
 // start, and the exit code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "calib/calibration_file.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
@@ -81,8 +83,8 @@ TEST(PartialReplay, VllmNegativeKvWithoutModel) {
 
 // Without the GPU the total is unknown: the KV figures of vLLM's own error still say the
 // cache is 2.83 GiB short of one 131,072-token request, and 1.705 of 4.545 GiB (the worst
-// case of the rounding) holds 49,168 tokens if every layer is full attention. The second start-up (another engine process) prints no
-// figure: nothing to check, so the log's exit code stays 2.
+// case of the rounding) holds 49,168 tokens if every layer is full attention. The second start-up
+// (another engine process) prints no figure: nothing to check, so the log's exit code stays 2.
 TEST(PartialReplay, VllmKvTooSmallWithoutGpu) {
   const Explanation e = explain("vllm-h100-x1-gpt-oss-120b-no-cache-blocks.log");
   ASSERT_EQ(e.runs.size(), 2u);
@@ -160,14 +162,188 @@ TEST(PartialReplay, VllmV0EveryTermPrinted) {
   EXPECT_EQ(kv.verdict, Verdict::kMatch);
   EXPECT_NEAR(*kv.predicted, -1.0532, 1e-4);
   EXPECT_EQ(at(r, Quantity::kGpuBlocks, 10).verdict, Verdict::kNotPredicted);
-  EXPECT_EQ(r.diagnosis.back(), "agrees with the log: 0 GPU blocks (line 10), the start-up does "
-                                "not fit");
+  EXPECT_EQ(r.diagnosis.back(),
+            "agrees with the log: 0 GPU blocks (line 10), the start-up does "
+            "not fit");
   EXPECT_EQ(r.advice,
             "by the log's own figures (each alone):\n"
             "  --gpu-memory-utilization 0.84: budget 6.72 GiB - non-KV memory 6.66 GiB (the "
             "log's budget less its KV cache memory) = 0.05 GiB for the KV cache: more than none; "
             "whether it holds one request of the maximum length needs the model (name it with "
             "--model)\n");
+}
+
+// vLLM 0.21 on logs the KV cache size as int(concurrency x max model length), whatever the
+// model: 567,978 tokens for 131,072-token requests are 4.3333x, logged 4.33x (the printed
+// rounding and one token of the int() make the tolerance).
+TEST(PartialReplay, VllmConcurrencyFromTokens) {
+  const Explanation e = explain("vllm-rtx5090-x1-qwen3.6-35b-a3b-nvfp4-club3090.log", "rtx-5090");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_TRUE(r.partial->fits);
+  const FigureCheck& c = at(r, Quantity::kMaxConcurrency, 9);
+  EXPECT_EQ(c.verdict, Verdict::kMatch);
+  EXPECT_NEAR(*c.predicted, 567978.0 / 131072, 1e-12);
+  EXPECT_NEAR(c.tolerance, 0.005 + 1.0 / 131072, 1e-12);
+  EXPECT_EQ(r.diagnosis[1],
+            "the log's arithmetic: maximum concurrency = KV tokens / max model length = 567978 "
+            "/ 131072 = 4.33x");
+}
+
+// V0 (and V1 before v0.8) log blocks: 1,381 blocks of 16 tokens for 2,048-token requests are
+// 10.7891x, logged 10.79x.
+TEST(PartialReplay, VllmConcurrencyFromV0Blocks) {
+  const Explanation e =
+      explain("vllm-80gb-x1-llama3.1-70b-w8a8-v1-early-gpu-blocks.log", "h100-sxm-80gb");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  const FigureCheck& c = at(r, Quantity::kMaxConcurrency, 16);
+  EXPECT_EQ(c.verdict, Verdict::kMatch);
+  EXPECT_NEAR(*c.predicted, 1381.0 * 16 / 2048, 1e-12);
+  EXPECT_NE(std::find(r.diagnosis.begin(), r.diagnosis.end(),
+                      "the log's arithmetic: maximum concurrency = GPU blocks x block size / max "
+                      "model length = 1381 x 16 / 2048 = 10.79x"),
+            r.diagnosis.end());
+}
+
+// 290,864 tokens for 32,768-token requests are 8.88x, but the log says 33.04x: not the
+// ratio of v0.21 on, so the release (not printed) is older and the model (Qwen3.5, hybrid)
+// has several KV cache groups. The figure is not claimed: nothing else is checkable.
+TEST(PartialReplay, VllmConcurrencyOfSeveralGroupsIsNotClaimed) {
+  const Explanation e = explain("vllm-h20-x1-qwen3.5-27b-kv-size-log.log", "h20");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  EXPECT_FALSE(r.partial.has_value());
+  EXPECT_EQ(at(r, Quantity::kMaxConcurrency, 10).verdict, Verdict::kNotPredicted);
+  // Said, though nothing is checked.
+  EXPECT_NE(
+      std::find(r.diagnosis.begin(), r.diagnosis.end(),
+                "the log's arithmetic: maximum concurrency 33.04x is neither KV tokens / max "
+                "model length (8.88x) nor its whole 16-token blocks (8.88x): the release, not "
+                "printed, is older than v0.21.0 (from it the token count is concurrency x "
+                "max model length for every model), and the model's KV cache has several "
+                "groups (hybrid or sliding-window layers), whose blocks per request the "
+                "model would say: not predicted"),
+      r.diagnosis.end());
+  EXPECT_EQ(explanation_exit_code(e), kExitBadInput);
+}
+
+// A weight-load OOM whose only figure is the error's total: the H20 141GB's 139.78 GiB
+// against 139.72 logged. The KV cache arithmetic decides nothing, so the log's failure decides
+// the fit (exit 1) and no flag change is proposed from figures the log does not print.
+TEST(PartialReplay, MemoryFailureDecidesWhereTheFiguresDoNot) {
+  const Explanation e =
+      explain("vllm-h20-x1-qwen2.5-72b-fp8-v0130-weight-load-oom.log", "h20-141gb");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_FALSE(r.partial->fits);
+  EXPECT_EQ(at(r, Quantity::kTotalMemory, 10).verdict, Verdict::kMatch);
+  EXPECT_EQ(r.advice, "");
+  EXPECT_EQ(explanation_exit_code(e), kExitDoesNotFit);
+}
+
+// vLLM 0.21's note on the CUDA-graph estimate: 0.62 - 6.24 GiB / 79.38 GiB (the A800's CUDA
+// total) = 0.5414, logged 0.5413; the tolerance is the printed rounding of both and the
+// catalog total's 0.10 GiB.
+TEST(PartialReplay, VllmUtilizationLessTheGraphEstimate) {
+  const Explanation e = explain("vllm-a800-x1-qwen3.6-35b-a3b-fp8-dflash-kv.log", "a800-sxm4-80gb");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  const FigureCheck& u = at(r, Quantity::kEquivalentUtilization, 28);
+  EXPECT_EQ(u.verdict, Verdict::kMatch);
+  EXPECT_NEAR(u.logged, 0.5413, 1e-12);
+  EXPECT_EQ(at(r, Quantity::kCudaGraphEstimate, 26).verdict, Verdict::kPinned);
+  EXPECT_EQ(r.diagnosis[0],
+            "the log's arithmetic: --gpu-memory-utilization without the CUDA-graph estimate = "
+            "0.6200 - 6.24 / 79.38 = 0.5414");
+}
+
+// Without the GPU the same note sizes it: 0.52 GiB is 0.9764 - 0.9543 = 0.0221 of the total,
+// 23.25 to 23.81 GiB by the rounding (the 24 GB card). The concurrency is checked.
+TEST(PartialReplay, VllmGpuTotalFromTheGraphEstimateNote) {
+  const Explanation e = explain("vllm-24gb-x1-qwen3-8b-lmcache-cpu-offload-quickstart.log");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_EQ(at(r, Quantity::kEquivalentUtilization, 9).verdict, Verdict::kNotPredicted);
+  EXPECT_EQ(at(r, Quantity::kMaxConcurrency, 11).verdict, Verdict::kMatch);
+  EXPECT_NE(std::find(r.diagnosis.begin(), r.diagnosis.end(),
+                      "the log's arithmetic: the GPU's CUDA total = CUDA-graph estimate / "
+                      "(--gpu-memory-utilization - its equivalent without the estimate) = 0.52 / "
+                      "0.0221: 23.25 GiB to 23.81 GiB by the print rounding (line 9)"),
+            r.diagnosis.end());
+}
+
+// An out-of-memory error's "total capacity of 95.08 GiB" against the H20's 95.00 GiB named
+// with --gpu; the log's failure decides the fit, which its figures do not.
+TEST(PartialReplay, TotalCapacityAgainstTheNamedGpu) {
+  const Explanation e = explain("sglang-h20-x1-qwen3-next-80b-int8dq-oom.log", "h20");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_FALSE(r.partial->fits);
+  const FigureCheck& t = at(r, Quantity::kTotalMemory, 12);
+  EXPECT_EQ(t.verdict, Verdict::kMatch);
+  EXPECT_NEAR(*t.predicted, 95.0, 0.005);
+  EXPECT_EQ(explanation_exit_code(e), kExitDoesNotFit);
+}
+
+// A total the GPU was chosen by is no check of it: the 47.37 GiB of the error picks the
+// unlisted 48 GB card.
+TEST(PartialReplay, TotalThatChoseTheGpuIsNotAPrediction) {
+  const Explanation e = explain("sglang-48gb-x2-glm5.1-lsglang-mtp-lkmoe-oom.log");
+  ASSERT_EQ(e.runs.size(), 1u);
+  EXPECT_FALSE(e.runs[0].partial.has_value());
+  EXPECT_EQ(at(e.runs[0], Quantity::kTotalMemory, 8).verdict, Verdict::kNotPredicted);
+}
+
+// An SGLang excerpt without server_args: --mem-fraction-static is SGLang's default for the
+// logged flags and the named GPU. B300 (memory.total 275,040 MiB), TP 8 with DP attention over
+// 8 groups, v0.5.3 by the log's wording: reserve 512 + 1.5 x 16,384 + 2 x 512 + 1,024 +
+// 3 x 512 x 8 + 1.5 x 512 x 8 = 45,568 MiB, so 0.834; rest = 172.51 - 265.57 x 0.166 =
+// 128.43 GiB against the 162.38 GiB the pool took: a MISS, which the caveat explains (the
+// post's dsv32 image and launch command are not in the log).
+TEST(PartialReplay, SglangDefaultFractionOfTheNamedGpu) {
+  const Explanation e =
+      explain("sglang-b300-x8-deepseek-v3.2-dsv32-image-capture-kernel-fail.log", "b300");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  EXPECT_EQ(at(r, Quantity::kFreeAfterWeights, 10).verdict, Verdict::kPinned);
+  const FigureCheck& kv = at(r, Quantity::kKvSize, 15);
+  EXPECT_EQ(kv.verdict, Verdict::kMiss);
+  EXPECT_NEAR(*kv.predicted, 128.43, 0.005);
+  EXPECT_EQ(r.diagnosis[1],
+            "the log's arithmetic: rest = A - F x (1 - 0.834) = 172.51 - 265.57 x 0.17 = 128.43 "
+            "GiB for the KV pool (F = A + weights took = 172.51 + 93.06); --mem-fraction-static "
+            "0.834 is SGLang 0.5.3's default for b300 (memory.total 275040 MiB, reserving 45568 "
+            "MiB) (the log shows no launch command: a --mem-fraction-static given there replaces "
+            "it)");
+}
+
+// A 5,000-token maximum length is not a whole number of 16-token blocks: 467,520 tokens are
+// 93.50x of it, but the log's 93.35x counts 313 blocks a request (467,520 / 5,008), as v0.9
+// to v0.20 count for one KV cache group; the release is not printed, so the diagnosis says
+// which rule the figure follows. Both engine cores (data parallel) are checked.
+TEST(PartialReplay, VllmConcurrencyInWholeBlocks) {
+  const Explanation e = explain("vllm-unknown-x2-dp2-v092-kv-size-5000-tokens.log");
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.partial.has_value());
+  for (int line : {7, 9}) {
+    const FigureCheck& c = at(r, Quantity::kMaxConcurrency, line);
+    EXPECT_EQ(c.verdict, Verdict::kMatch);
+    EXPECT_NEAR(*c.predicted, 467520.0 / 5008, 1e-12);
+  }
+  EXPECT_EQ(r.diagnosis.back(),
+            "the log's arithmetic: maximum concurrency = KV tokens / (max model length in whole "
+            "16-token blocks) = 467520 / 5008 = 93.35x, as v0.9 to v0.20 count it for a model "
+            "whose layers form one KV cache group (the release is not printed)");
+  EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
 }  // namespace
