@@ -6,6 +6,10 @@
 //  * BM_SimulatePipelined16: a 16-GPU pipeline-parallel scenario whose rank classes meet on
 //    threads;
 //  * BM_SweepSeed: a whole sweep of that grid on every core; items/s is evaluations/s;
+//  * BM_SweepFractionH200 and BM_SweepMixedDeepSeekV3: issue 24's two target workloads,
+//    a 65,001-point --mem-fraction-static sweep of one H200 (Llama 3.1 8B) and a 10,000-point
+//    grid (fraction x graph max batch x context length x KV dtype) of 8 H200s serving
+//    DeepSeek-V3 TP 8, each a whole sweep on every core, results streamed and dropped;
 //  * BM_LoadGpuCatalog: reading model/gpu, part of every `gpumem simulate`;
 //  * BM_GpumemSimulate: `gpumem simulate` end to end, as a process (wall time), of the seed,
 //    of one H200 with Llama 3.1 8B, and of the 16-GPU pipeline.
@@ -20,7 +24,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "calib/calibration_file.h"
 #include "catalog/scenario.h"
@@ -165,10 +171,54 @@ void BM_SweepSeed(benchmark::State& state) {
 }
 BENCHMARK(BM_SweepSeed)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// A whole sweep of `scenario` over `axes` on every core; items/s is points per second.
+void sweep_bundled(benchmark::State& state, const char* scenario,
+                   const std::vector<const char*>& arguments) {
+  const Seed s = load_bundled(scenario);
+  Diagnostics diags;
+  std::vector<sweep::Axis> axes;
+  int ordinal = 0;
+  for (const char* arg : arguments) {
+    std::optional<sweep::Axis> a = sweep::parse_axis(arg, ++ordinal, diags);
+    if (!a || !sweep::check_axis(*a, s.scenario, s.gpus, diags)) {
+      state.SkipWithError(diags.to_string().c_str());
+      return;
+    }
+    axes.push_back(std::move(*a));
+  }
+  const sweep::Grid grid(std::move(axes));
+  SimulationCache cache;
+  sweep::SweepInputs inputs{s.gpus, s.models, {}, &cache};
+  inputs.constants.emplace_back(s.scenario.hardware.gpu, s.constants);
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (auto _ : state) {
+    size_t fitting = 0;
+    sweep::run_sweep(s.scenario, grid, inputs, {threads, {}},
+                     [&](size_t, const sweep::PointResult& r) {
+                       fitting += r.status == sweep::PointStatus::kFits ? 1 : 0;
+                     });
+    benchmark::DoNotOptimize(fitting);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(grid.size()));
+}
+
+void BM_SweepFractionH200(benchmark::State& state) {
+  sweep_bundled(state, GPUMEM_SOURCE_DIR "/scenarios/h200x1-llama-3.1-8b.yaml",
+                {"--mem-fraction-static=0.25..0.90:0.00001"});
+}
+BENCHMARK(BM_SweepFractionH200)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+void BM_SweepMixedDeepSeekV3(benchmark::State& state) {
+  sweep_bundled(state, GPUMEM_SOURCE_DIR "/scenarios/h200x8-deepseek-v3-tp8.yaml",
+                {"--mem-fraction-static=0.70..0.94:0.01", "--cuda-graph-max-bs=16..160:16",
+                 "--context-length=4096..81920:4096", "--kv-cache-dtype=auto,fp8_e4m3"});
+}
+BENCHMARK(BM_SweepMixedDeepSeekV3)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
 // `gpumem simulate` of a bundled scenario, as a process: start-up, catalogs, simulation, and
 // for a scenario that does not start (the seed), the fit advice's searches.
-// What every `gpumem simulate` pays before simulating: yaml-cpp reading the 15 GPU files of
-// model/gpu (about 1 KB each) into the GPU catalog.
+// What every `gpumem simulate` pays before simulating: yaml-cpp reading the GPU files of
+// model/gpu (64 files of about 1 KB) into the GPU catalog.
 void BM_LoadGpuCatalog(benchmark::State& state) {
   for (auto _ : state) {
     Diagnostics diags;
