@@ -139,6 +139,24 @@ TEST(SglangPinned, WeightLoadUsageSizesTheWeightsStep) {
 // -> 404,910 tokens (the log: 404,890, its F and A rounded to 0.01 GiB). The request pool has
 // min(max(int(404910 / 8096 x 512), 2048), 4096) + 1 = 4097 rows and max_running_requests is
 // 4097, as logged; the summary has no available_gpu_mem yet.
+// FlashInfer's workspace is 512 MiB for Qwen2ForCausalLM and Qwen3ForCausalLM, and the
+// default 384 MiB for every other architecture, Qwen3MoeForCausalLM included (sglang v0.5.9
+// flashinfer_backend.py). The attention_backend step also holds the int workspaces and the
+// index pointers, the same for both models on one H200: the difference is the 128 MiB.
+TEST(SglangPinned, FlashInferWorkspaceOfQwenDenseOnly) {
+  const auto attention_bytes = [](const std::string& model) {
+    const Ledger l = simulate(scenario("h200", 1, 1, model, 1, "0.85", "140GiB", "100GiB",
+                                       "    --attention-backend: flashinfer\n"
+                                       "    --max-running-requests: 256\n"));
+    for (const LedgerStep& s : l.gpus.front().steps) {
+      if (s.name == "attention_backend") return s.allocated_delta.value();
+    }
+    ADD_FAILURE() << "no attention_backend step";
+    return std::int64_t{0};
+  };
+  EXPECT_EQ(attention_bytes("qwen3-8b") - attention_bytes("qwen3-30b-a3b"), 128LL << 20);
+}
+
 TEST(SglangReleases, V046RequestPoolHasOneRowMore) {
   const Ledger l = simulate(at_release("0.4.6.post4", "h100", "qwen3-8b",
                                        "    --mem-fraction-static: 0.9\n"

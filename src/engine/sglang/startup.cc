@@ -345,9 +345,11 @@ class RankStartup {
     const std::string& b = p_.facts.attention_backend;
     if (b == "flashinfer") {
       Bytes ws = k_.flashinfer_workspace;
+      // sglang v0.5.9 layers/attention/flashinfer_backend.py FlashInferAttnBackend.__init__:
+      // the larger workspace for Qwen2ForCausalLM, Qwen3ForCausalLM and MiMoForCausalLM only
+      // (not Qwen3MoeForCausalLM).
       if (p_.model.family == ArchitectureFamily::kQwen2 ||
-          p_.model.family == ArchitectureFamily::kQwen3 ||
-          p_.model.family == ArchitectureFamily::kQwen3Moe) {
+          p_.model.family == ArchitectureFamily::kQwen3) {
         ws = k_.flashinfer_workspace_qwen;
       }
       if (p_.flags.enable_deterministic_inference) ws = k_.flashinfer_workspace_deterministic;
