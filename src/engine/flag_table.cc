@@ -196,9 +196,12 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
         (arg.values.empty() || (arg.values.size() == 1 && arg.values[0].empty()))) {
       arg.values = {"true"};
     }
-    // A boolean false or a choice of "auto" leaves the engine as gpumem models it.
-    const bool set = arg.values != std::vector<std::string>{"false"} &&
-                     arg.values != std::vector<std::string>{"auto"};
+    // A boolean false, a choice of "auto", or the "none" / "null" that turns a feature off
+    // (SGLang's --moe-a2a-backend none, --disaggregation-mode null) leaves the engine as
+    // gpumem models it.
+    const bool set =
+        arg.values.size() != 1 || (arg.values[0] != "false" && arg.values[0] != "auto" &&
+                                   arg.values[0] != "none" && arg.values[0] != "null");
     if (!spec->not_modelled.empty() && set) {
       diags.error(arg.flag_loc,
                   "'" + arg.flag + "' is not modelled: " + std::string(spec->not_modelled));

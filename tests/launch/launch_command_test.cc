@@ -250,6 +250,32 @@ TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
             "weights stay in CPU memory (read over UVA), so fewer weights are on the GPU\n");
 }
 
+// Large-scale serving options whose memory is not modelled are refused when they turn the
+// feature on, and read when they leave it off ("none", "null", "auto", false).
+TEST(LaunchCommand, ExpertParallelBackendsAreRefusedOnlyWhenOn) {
+  Diagnostics off;
+  (void)read_flags(
+      read(words("python3 -m sglang.launch_server --model-path m "
+                 "--moe-a2a-backend none --disaggregation-mode null --deepep-mode auto "
+                 "--load-balance-method round_robin"))
+          .args,
+      find_engine("sglang")->flags(), "SGLang", off);
+  EXPECT_EQ(off.to_string(), "");
+  Diagnostics on;
+  (void)read_flags(
+      read(words("python3 -m sglang.launch_server --model-path m --moe-a2a-backend deepep "
+                 "--moe-dense-tp-size 1"))
+          .args,
+      find_engine("sglang")->flags(), "SGLang", on);
+  EXPECT_EQ(on.to_string(),
+            "<launch command>:1:48: '--moe-a2a-backend' is not modelled: an all-to-all backend "
+            "(DeepEP, Mooncake) allocates communication buffers of its own, which gpumem does "
+            "not model\n"
+            "<launch command>:1:73: '--moe-dense-tp-size' is not modelled: it shards the dense "
+            "MLP layers over fewer ranks than the attention, a weight layout gpumem does not "
+            "model\n");
+}
+
 // argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O
 // is --compilation-config; cli case simulate_launch_optimization_level shows the level
 // refused); a longer short form takes no attached value ("-tp1" is no flag).
