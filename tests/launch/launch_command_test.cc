@@ -276,6 +276,15 @@ TEST(LaunchCommand, ExpertParallelBackendsAreRefusedOnlyWhenOn) {
             "model\n");
 }
 
+// vLLM reads --kv-cache-memory-bytes as a human-readable integer, as --max-model-len.
+TEST(LaunchCommand, KvCacheMemoryBytesIsHumanReadable) {
+  Diagnostics diags;
+  const FlagValues v = read_flags(read(words("vllm serve m --kv-cache-memory-bytes 20G")).args,
+                                  find_engine("vllm")->flags(), "vLLM", diags);
+  EXPECT_EQ(diags.to_string(), "");
+  EXPECT_EQ(v.integer("--kv-cache-memory"), 20LL << 30);
+}
+
 // argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O
 // is --compilation-config; cli case simulate_launch_optimization_level shows the level
 // refused); a longer short form takes no attached value ("-tp1" is no flag).

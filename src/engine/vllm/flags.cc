@@ -29,7 +29,9 @@ const std::vector<FlagSpec>& table() {
        {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2"}},
       {"--block-size", {}, FlagType::kInt, true, {}},
       {"--enforce-eager", {}, FlagType::kBool, true, {}},
-      {"--kv-cache-memory", {"--kv-cache-memory-bytes"}, FlagType::kByteCount, true, {}},
+      // vllm engine/arg_utils.py _compute_kwargs: kv_cache_memory_bytes is a human_readable_int
+      // too ("20G" = 20 GiB).
+      {"--kv-cache-memory", {"--kv-cache-memory-bytes"}, FlagType::kByteCount, true, {}, true},
       {"--num-gpu-blocks-override", {}, FlagType::kInt, true, {}},
       {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
       {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
