@@ -16,8 +16,8 @@
 // engine model's own (engine/vllm/kv_sizing.h, engine/sglang/kv_sizing.h), with the release's
 // rules. Each logged figure it reads is marked pinned, each it determines gets its
 // prediction, error and tolerance (print rounding of every input, plus the memory tolerance
-// where the total is the catalog GPU's rather than the log's). When the log's own numbers leave the KV cache too
-// little, the diagnosis says by how much and the advice names the smallest
+// where the total is the catalog GPU's rather than the log's). When the log's own numbers leave the
+// KV cache too little, the diagnosis says by how much and the advice names the smallest
 // --gpu-memory-utilization (and --max-model-len, where the log states what one request of
 // the maximum length needs) or --mem-fraction-static they say would start. KV tokens, weights
 // and CUDA graphs follow from the model and are not predicted.

@@ -33,11 +33,11 @@ struct Failure {
 
 struct KeyFigures {
   bool fits = false;
-  std::optional<Failure> failure;    // the first GPU that failed on its own
-  std::vector<Bytes> weights_bytes;  // per GPU, in rank order (zero where not loaded)
-  std::optional<std::int64_t> kv_tokens;  // per replica
-  int replicas = 1;                        // data-parallel replicas, each with its own cache
-  std::optional<std::int64_t> kv_tokens_total;             // kv_tokens x replicas
+  std::optional<Failure> failure;               // the first GPU that failed on its own
+  std::vector<Bytes> weights_bytes;             // per GPU, in rank order (zero where not loaded)
+  std::optional<std::int64_t> kv_tokens;        // per replica
+  int replicas = 1;                             // data-parallel replicas, each with its own cache
+  std::optional<std::int64_t> kv_tokens_total;  // kv_tokens x replicas
   std::optional<std::int64_t> max_running_requests_total;  // max_running_requests x replicas
   std::optional<Bytes> kv_bytes;
   std::optional<std::int64_t> max_running_requests;

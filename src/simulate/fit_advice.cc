@@ -146,16 +146,15 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
       const bool length = k.kind == FitKnob::Kind::kMaxLength;
       // Counts above the knob's bound change nothing: the search starts just above it.
       const std::int64_t start = k.bound > 0 ? std::min(current, k.bound + 1) : current;
-      s.found = std::async(length ? std::launch::deferred : std::launch::async,
-                           [&, current, start, length]() -> std::optional<std::string> {
-                             const std::optional<std::int64_t> n =
-                                 length ? longest_length(*engine, scenario, inputs, min_headroom,
-                                                         k, current)
-                                        : largest_count(*engine, scenario, inputs, min_headroom,
-                                                        k, start);
-                             if (!n) return std::nullopt;
-                             return std::to_string(*n);
-                           });
+      s.found = std::async(
+          length ? std::launch::deferred : std::launch::async,
+          [&, current, start, length]() -> std::optional<std::string> {
+            const std::optional<std::int64_t> n =
+                length ? longest_length(*engine, scenario, inputs, min_headroom, k, current)
+                       : largest_count(*engine, scenario, inputs, min_headroom, k, start);
+            if (!n) return std::nullopt;
+            return std::to_string(*n);
+          });
     }
     searches.push_back(std::move(s));
   }

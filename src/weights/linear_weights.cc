@@ -53,8 +53,9 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
   const std::int64_t group = q.group_size > 0 ? q.group_size : in;
   const bool awq = q.method == QuantMethod::kAwq;
   if (out % pack != 0 || in % pack != 0 || in % group != 0) {
-    return invalid_input(p + ": The input size is not aligned with the quantized weight shape. "
-                             "This can be caused by too large tensor parallel size.");
+    return invalid_input(p +
+                         ": The input size is not aligned with the quantized weight shape. "
+                         "This can be caused by too large tensor parallel size.");
   }
   if (!awq && q.desc_act) {
     return invalid_input(p + ": GPTQ with desc_act (activation order) is not modelled");

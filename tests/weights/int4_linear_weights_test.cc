@@ -111,8 +111,7 @@ TEST(Int4LinearWeights, Qwen25Coder_GptqMarlinAndMachete) {
   EXPECT_EQ(resident_bytes(marlin).value(), 1'159'443'200);
 
   // vLLM on compute capability 9.0 picks Machete: g_idx and qzeros stay, no workspace.
-  const std::vector<WeightTensor> machete =
-      weights(coder, {}, WeightRules{.gptq_machete = true});
+  const std::vector<WeightTensor> machete = weights(coder, {}, WeightRules{.gptq_machete = true});
   EXPECT_TRUE(resident(machete, qkv + ".g_idx"));
   EXPECT_TRUE(resident(machete, qkv + ".qzeros"));
   EXPECT_FALSE(resident(machete, qkv + ".qweight"));
@@ -122,8 +121,8 @@ TEST(Int4LinearWeights, Qwen25Coder_GptqMarlinAndMachete) {
     return 4 * in + 4 * (in / 128) * (out / 8);
   };
   EXPECT_EQ(resident_bytes(machete).value() - resident_bytes(marlin).value(),
-            28 * (extra(1536, 2048) + extra(1536, 1536) + extra(1536, 17920) +
-                  extra(8960, 1536) - 4 * 528));
+            28 * (extra(1536, 2048) + extra(1536, 1536) + extra(1536, 17920) + extra(8960, 1536) -
+                  4 * 528));
 }
 
 TEST(Int4LinearWeights, ShapesTheKernelsCannotTakeAreErrors) {
