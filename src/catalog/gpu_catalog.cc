@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "catalog/gpu_catalog_cache.h"
 #include "catalog/yaml_reader.h"
 #include "core/directory.h"
 
@@ -119,10 +120,35 @@ Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) 
     if (p.extension() == ".yaml") files.push_back(p.string());
   }
   GpuCatalog catalog;
+  // Every file's text first: the cache key is made of them (catalog/gpu_catalog_cache.h).
+  std::vector<std::pair<std::string, std::string>> texts;
   for (const std::string& f : files) {
-    if (std::optional<GpuSpec> gpu = load_gpu_file(f, diags)) {
-      catalog.gpus_.push_back(std::move(*gpu));
+    Result<std::string> text = read_file(f, InputKind::kCatalog);
+    if (!text.ok()) {
+      texts.clear();
+      break;
     }
+    texts.emplace_back(f, std::move(*text));
+  }
+  const std::string cache_dir = texts.size() == files.size() ? gpu_cache_dir() : "";
+  const std::uint64_t key = cache_dir.empty() ? 0 : gpu_catalog_key(dir, texts);
+  if (!cache_dir.empty()) {
+    if (std::optional<std::vector<GpuSpec>> cached =
+            read_gpu_cache(gpu_cache_file(cache_dir, key), key)) {
+      catalog.gpus_ = std::move(*cached);
+      return catalog;
+    }
+  }
+  const size_t diagnostics_before = diags.count();
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::optional<GpuSpec> gpu = i < texts.size()
+                                     ? parse_gpu_entry(files[i], texts[i].second, diags)
+                                     : load_gpu_file(files[i], diags);
+    if (gpu) catalog.gpus_.push_back(std::move(*gpu));
+  }
+  // A cache that cannot be written only costs the next run the parse.
+  if (!cache_dir.empty() && diags.count() == diagnostics_before) {
+    (void)write_gpu_cache(gpu_cache_file(cache_dir, key), key, catalog.gpus_);
   }
   return catalog;
 }

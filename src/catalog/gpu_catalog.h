@@ -37,6 +37,8 @@ struct GpuSpec {
   bool peer_to_peer = true;
   std::vector<std::string> aliases;  // other names users write ("h200")
   std::string file;                  // where it was read from
+
+  friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };
 
 // Reads one model/gpu/*.yaml file; errors go to `diags` with file:line:col.

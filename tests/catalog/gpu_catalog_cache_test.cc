@@ -1,0 +1,139 @@
+// The GPU catalog's cache (catalog/gpu_catalog_cache.h): an entry gives back exactly what the
+// YAML files give, is read instead of them while they are unchanged, is never read once one
+// changes, is ignored when damaged, and is not made from a catalog with errors or when the
+// cache is off.
+#include "catalog/gpu_catalog_cache.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/atomic_file.h"
+
+namespace gpumem {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Points GPUMEM_CACHE_DIR at a fresh directory for one test, and restores it after.
+class CacheDir {
+ public:
+  explicit CacheDir(const std::string& name)
+      : dir_(fs::temp_directory_path() /
+             ("gpumem-gpu-cache-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(dir_);
+    const char* old = std::getenv("GPUMEM_CACHE_DIR");
+    if (old != nullptr) old_ = old;
+    ::setenv("GPUMEM_CACHE_DIR", (dir_ / "cache").c_str(), 1);
+    fs::create_directories(dir_ / "gpu");
+  }
+  ~CacheDir() {
+    if (old_) {
+      ::setenv("GPUMEM_CACHE_DIR", old_->c_str(), 1);
+    } else {
+      ::unsetenv("GPUMEM_CACHE_DIR");
+    }
+    fs::remove_all(dir_);
+  }
+  std::string gpu_dir() const { return (dir_ / "gpu").string(); }
+  std::vector<fs::path> entries() const {
+    std::vector<fs::path> out;
+    if (!fs::exists(dir_ / "cache")) return out;
+    for (const auto& e : fs::directory_iterator(dir_ / "cache")) out.push_back(e.path());
+    return out;
+  }
+
+ private:
+  fs::path dir_;
+  std::optional<std::string> old_;
+};
+
+GpuCatalog load(const std::string& dir) {
+  Diagnostics diags;
+  Result<GpuCatalog> c = GpuCatalog::load(dir, diags);
+  EXPECT_TRUE(c.ok() && diags.empty()) << diags.to_string();
+  return c.ok() ? *c : GpuCatalog{};
+}
+
+void copy_gpu(const std::string& name, const std::string& dir) {
+  fs::copy_file(GPUMEM_SOURCE_DIR "/model/gpu/" + name + ".yaml", dir + "/" + name + ".yaml");
+}
+
+void replace_in(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = read_file(file.string(), InputKind::kCatalog).value();
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  ASSERT_TRUE(write_file_atomically(file.string(), text).ok());
+}
+
+TEST(GpuCatalogCache, EveryBundledGpuComesBackExactly) {
+  CacheDir c("bundled");
+  ::setenv("GPUMEM_CACHE_DIR", "off", 1);
+  const GpuCatalog parsed = load(GPUMEM_SOURCE_DIR "/model/gpu");
+  ASSERT_GE(parsed.gpus().size(), 60u);
+  const std::string file = (fs::path(c.gpu_dir()) / "entry.json").string();
+  ASSERT_TRUE(write_gpu_cache(file, 42, parsed.gpus()).ok());
+  const std::optional<std::vector<GpuSpec>> back = read_gpu_cache(file, 42);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, parsed.gpus());
+  EXPECT_FALSE(read_gpu_cache(file, 43).has_value());  // another key's entry is not read
+}
+
+TEST(GpuCatalogCache, ReadWhileTheFilesAreUnchangedAndNeverAfterAChange) {
+  CacheDir c("change");
+  copy_gpu("h100-sxm-80gb", c.gpu_dir());
+  copy_gpu("h200-sxm-141gb", c.gpu_dir());
+  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132);
+  ASSERT_EQ(c.entries().size(), 1u);
+  // The entry is what the next load reads: an edit of the entry shows.
+  replace_in(c.entries()[0], "\"sm_count\":132", "\"sm_count\":7");
+  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 7);
+  // A changed file has another key: its new text is read, and cached beside the old entry.
+  replace_in(fs::path(c.gpu_dir()) / "h100-sxm-80gb.yaml", "sm_count: 132", "sm_count: 114");
+  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 114);
+  EXPECT_EQ(c.entries().size(), 2u);
+  // So does a removed one.
+  fs::remove(fs::path(c.gpu_dir()) / "h200-sxm-141gb.yaml");
+  EXPECT_EQ(load(c.gpu_dir()).find("h200"), nullptr);
+}
+
+TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
+  CacheDir c("damaged");
+  copy_gpu("h100-sxm-80gb", c.gpu_dir());
+  (void)load(c.gpu_dir());
+  ASSERT_EQ(c.entries().size(), 1u);
+  for (const std::string junk : {"{\"schema\": \"gpumem.gpu-cache/1\"", "[]", "\xff\xfe",
+                                 "{\"schema\":\"gpumem.gpu-cache/1\",\"key\":\"x\"}"}) {
+    ASSERT_TRUE(write_file_atomically(c.entries()[0].string(), junk).ok());
+    EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132) << junk;
+  }
+  EXPECT_NE(
+      read_file(c.entries()[0].string(), InputKind::kCatalog).value().find("\"sm_count\":132"),
+      std::string::npos);
+}
+
+TEST(GpuCatalogCache, NothingIsCachedFromErrorsOrWhenOff) {
+  CacheDir c("errors");
+  copy_gpu("h100-sxm-80gb", c.gpu_dir());
+  ASSERT_TRUE(write_file_atomically(c.gpu_dir() + "/bad.yaml", "name: bad\n").ok());
+  Diagnostics diags;
+  ASSERT_TRUE(GpuCatalog::load(c.gpu_dir(), diags).ok());
+  EXPECT_FALSE(diags.empty());
+  EXPECT_TRUE(c.entries().empty());
+  // Reported again on the next load, as without a cache.
+  Diagnostics again;
+  ASSERT_TRUE(GpuCatalog::load(c.gpu_dir(), again).ok());
+  EXPECT_EQ(again.to_string(), diags.to_string());
+  fs::remove(c.gpu_dir() + "/bad.yaml");
+  ::setenv("GPUMEM_CACHE_DIR", "off", 1);
+  (void)load(c.gpu_dir());
+  EXPECT_TRUE(c.entries().empty());
+}
+
+}  // namespace
+}  // namespace gpumem
