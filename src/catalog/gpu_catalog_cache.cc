@@ -51,7 +51,7 @@ nlohmann::json to_json(const GpuSpec& g) {
   j["sm_count"] = g.sm_count;
   j["max_threads_per_sm"] = g.max_threads_per_sm;
   j["memory_type"] = g.memory_type;
-  j["interconnect"] = g.interconnect == Interconnect::kNvlink ? "nvlink" : "pcie";
+  j["interconnect"] = interconnect_name(g.interconnect);
   j["interconnect_detail"] = g.interconnect_detail;
   j["peer_to_peer"] = g.peer_to_peer;
   j["aliases"] = g.aliases;
@@ -73,8 +73,13 @@ std::optional<GpuSpec> from_json(const nlohmann::json& j) {
   g.max_threads_per_sm = j.at("max_threads_per_sm").get<int>();
   g.memory_type = j.at("memory_type").get<std::string>();
   const std::string link = j.at("interconnect").get<std::string>();
-  if (link != "nvlink" && link != "pcie") return std::nullopt;
-  g.interconnect = link == "nvlink" ? Interconnect::kNvlink : Interconnect::kPcie;
+  if (link == interconnect_name(Interconnect::kNvlink)) {
+    g.interconnect = Interconnect::kNvlink;
+  } else if (link == interconnect_name(Interconnect::kPcie)) {
+    g.interconnect = Interconnect::kPcie;
+  } else {
+    return std::nullopt;
+  }
   g.interconnect_detail = j.at("interconnect_detail").get<std::string>();
   g.peer_to_peer = j.at("peer_to_peer").get<bool>();
   g.aliases = j.at("aliases").get<std::vector<std::string>>();
@@ -121,6 +126,9 @@ std::string gpu_cache_file(const std::string& cache_dir, std::uint64_t key) {
 }
 
 std::optional<std::vector<GpuSpec>> read_gpu_cache(const std::string& path, std::uint64_t key) {
+  // Only a regular file: a FIFO put where an entry goes would block every command.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   Result<std::string> text = read_file(path, InputKind::kCatalog);
   if (!text.ok()) return std::nullopt;
   const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);

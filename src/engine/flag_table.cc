@@ -196,12 +196,11 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
         (arg.values.empty() || (arg.values.size() == 1 && arg.values[0].empty()))) {
       arg.values = {"true"};
     }
-    // A boolean false, a choice of "auto", or the "none" / "null" that turns a feature off
-    // (SGLang's --moe-a2a-backend none, --disaggregation-mode null) leaves the engine as
-    // gpumem models it.
+    // A boolean false, a choice of "auto", or the flag's own "off" value leaves the engine
+    // as gpumem models it.
     const bool set =
         arg.values.size() != 1 || (arg.values[0] != "false" && arg.values[0] != "auto" &&
-                                   arg.values[0] != "none" && arg.values[0] != "null");
+                                   (spec->off_value.empty() || arg.values[0] != spec->off_value));
     if (!spec->not_modelled.empty() && set) {
       diags.error(arg.flag_loc,
                   "'" + arg.flag + "' is not modelled: " + std::string(spec->not_modelled));

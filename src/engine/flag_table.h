@@ -43,6 +43,9 @@ struct FlagSpec {
   // Non-empty: the engine has the flag and it changes start-up memory in a way gpumem does not
   // model; set (a boolean true, any other value) it is refused with this reason.
   std::string_view not_modelled = {};
+  // The engine's own value for "this feature off" (SGLang's --moe-a2a-backend none), read
+  // like false: only that flag's, since "none" is a real value of others (a LoRA path).
+  std::string_view off_value = {};
 };
 
 // Typed values of the flags a scenario gives, keyed by canonical name.

@@ -5,6 +5,7 @@
 #include "catalog/gpu_catalog_cache.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -115,6 +116,12 @@ TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
   EXPECT_NE(
       read_file(c.entries()[0].string(), InputKind::kCatalog).value().find("\"sm_count\":132"),
       std::string::npos);
+  // A FIFO where the entry goes is not read (it would block): the files are parsed instead.
+  const fs::path entry = c.entries()[0];
+  fs::remove(entry);
+  ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
+  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132);
+  EXPECT_FALSE(read_gpu_cache(entry.string(), 0).has_value());
 }
 
 TEST(GpuCatalogCache, NothingIsCachedFromErrorsOrWhenOff) {

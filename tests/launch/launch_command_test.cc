@@ -251,7 +251,8 @@ TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
 }
 
 // Large-scale serving options whose memory is not modelled are refused when they turn the
-// feature on, and read when they leave it off ("none", "null", "auto", false).
+// feature on, and read when they leave it off (the flag's own "none" or "null", "auto",
+// false); "none" is no off value of a flag whose engine takes it as a name (a LoRA path).
 TEST(LaunchCommand, ExpertParallelBackendsAreRefusedOnlyWhenOn) {
   Diagnostics off;
   (void)read_flags(
@@ -264,7 +265,7 @@ TEST(LaunchCommand, ExpertParallelBackendsAreRefusedOnlyWhenOn) {
   Diagnostics on;
   (void)read_flags(
       read(words("python3 -m sglang.launch_server --model-path m --moe-a2a-backend deepep "
-                 "--moe-dense-tp-size 1"))
+                 "--moe-dense-tp-size 1 --lora-paths none"))
           .args,
       find_engine("sglang")->flags(), "SGLang", on);
   EXPECT_EQ(on.to_string(),
@@ -273,7 +274,9 @@ TEST(LaunchCommand, ExpertParallelBackendsAreRefusedOnlyWhenOn) {
             "not model\n"
             "<launch command>:1:73: '--moe-dense-tp-size' is not modelled: it shards the dense "
             "MLP layers over fewer ranks than the attention, a weight layout gpumem does not "
-            "model\n");
+            "model\n"
+            "<launch command>:1:95: '--lora-paths' is not modelled: it enables LoRA, whose "
+            "adapter weights and buffers (lora/mem_pool.py) are not modelled\n");
 }
 
 // vLLM reads --kv-cache-memory-bytes as a human-readable integer, as --max-model-len.

@@ -185,7 +185,8 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "an all-to-all backend (DeepEP, Mooncake) allocates communication buffers of its own, "
-       "which gpumem does not model"},
+       "which gpumem does not model",
+       "none"},
       {"--enable-deepep-moe",
        {},
        FlagType::kBool,
@@ -251,7 +252,8 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "a prefill or decode server of a disaggregated deployment has KV-transfer buffers and "
-       "start-up rules of its own"},
+       "start-up rules of its own",
+       "null"},
       {"--prefill-attention-backend",
        {},
        FlagType::kString,
