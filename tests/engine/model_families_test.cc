@@ -35,10 +35,11 @@ Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
 
 // The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
 std::string errors(const std::string& engine, const std::string& repo, const std::string& args,
-                   int gpus = 1) {
+                   int gpus = 1, std::string version = "") {
+  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
   const std::string text =
       "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
-      "\n  version: " + (engine == "sglang" ? "0.5.9" : "0.21.0") + "\n  args:\n" + args +
+      "\n  version: " + version + "\n  args:\n" + args +
       "model: " + (repo.find("--") == std::string::npos ? repo : kConfigs + repo) + "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
@@ -304,6 +305,9 @@ TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRef
             "f.yaml:7:8: gemma-3-27b-it (Gemma3ForConditionalGeneration) is multimodal: vLLM "
             "profiles its vision encoder on dummy images, which gpumem does not model; its "
             "text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled\n");
+  EXPECT_EQ(errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
+            "f.yaml:6:26: --enable-multimodal with SGLang 0.4.9 is not modelled (from 0.5.0: the "
+            "vision tower's mem-fraction rule)\n");
 }
 
 }  // namespace
