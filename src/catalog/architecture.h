@@ -138,20 +138,30 @@ struct Quantization {
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
-// A SigLIP vision tower (transformers SiglipVisionConfig) and Gemma 3's projector into the
-// language model, as a multimodal checkpoint's vision_config describes them. Absent
-// (num_hidden_layers 0) for text-only models.
+// The vision encoders gpumem models, by their layout.
+enum class VisionKind : unsigned char {
+  kNone,
+  kSiglip,     // SigLIP (transformers SiglipVisionConfig) and Gemma 3's projector
+  kQwen25Vit,  // Qwen2.5-VL's ViT (Qwen2_5_VLVisionConfig): gated MLPs, RMSNorms, patch merger
+};
+
+// A multimodal checkpoint's vision tower and its projection into the language model, as its
+// vision_config describes them. Absent (kind kNone) for text-only models.
 struct VisionTower {
+  VisionKind kind = VisionKind::kNone;
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
-  std::int64_t num_hidden_layers = 0;
+  std::int64_t num_hidden_layers = 0;  // SigLIP num_hidden_layers, Qwen depth
   std::int64_t num_attention_heads = 0;
-  std::int64_t num_channels = 0;
-  std::int64_t image_size = 0;
+  std::int64_t num_channels = 0;  // SigLIP num_channels, Qwen in_chans
   std::int64_t patch_size = 0;
+  std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
+  std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
+  std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
+  std::int64_t out_hidden_size = 0;      // Qwen: the merger's output width
 
-  bool present() const { return num_hidden_layers > 0; }
-  // Patches of one image: the position embedding's rows.
+  bool present() const { return kind != VisionKind::kNone; }
+  // SigLIP: patches of one image, the position embedding's rows.
   std::int64_t num_patches() const { return (image_size / patch_size) * (image_size / patch_size); }
   friend bool operator==(const VisionTower&, const VisionTower&) = default;
 };
@@ -202,7 +212,7 @@ struct Architecture {
 
   std::int64_t num_nextn_predict_layers = 0;  // MTP layers in the checkpoint
 
-  VisionTower vision;  // Gemma3ForConditionalGeneration's; absent for text-only models
+  VisionTower vision;  // multimodal checkpoints (Gemma 3, Qwen2.5-VL); absent otherwise
 
   Quantization quantization;
 

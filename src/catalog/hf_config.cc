@@ -22,10 +22,12 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 18> kFamilies = {{
+constexpr std::array<FamilyByName, 19> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
+    // The Qwen2 language model beside a ViT (vision_config, hf_vision.h).
+    {"Qwen2_5_VLForConditionalGeneration", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
     {"Qwen2MoeForCausalLM", ArchitectureFamily::kQwen2Moe},
@@ -50,7 +52,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 32> kUnmodelled = {{
+constexpr std::array<Unmodelled, 31> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -73,8 +75,6 @@ constexpr std::array<Unmodelled, 32> kUnmodelled = {{
     {"Glm4MoeLiteForCausalLM",
      "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
     {"Qwen2VLForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"Qwen2_5_VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"Qwen3VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
@@ -225,7 +225,7 @@ YAML::Node rope_scaling_node(const ConfigMap& text, const char*& key) {
   return text.get(key);
 }
 
-void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
+void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, RopeScaling& out) {
   const char* key = nullptr;
   const YAML::Node node = rope_scaling_node(text, key);
   if (!node.IsDefined()) return;
@@ -242,6 +242,9 @@ void parse_rope_scaling(const ConfigMap& text, RopeScaling& out) {
     if (!m.has(type_key)) m.missing("rope_type");
     return;
   }
+  // transformers Qwen2_5_VLConfig.__init__ renames the "mrope" type "default"; the engines'
+  // MRotaryEmbedding keeps the default cos/sin cache.
+  if (*type == "mrope" && architecture == "Qwen2_5_VLForConditionalGeneration") *type = "default";
   std::optional<RopeType> t = rope_type_of(*type);
   if (!t) {
     m.error(type_key, "rope_scaling type '" + *type +
@@ -717,7 +720,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                                    " is larger than 'head_dim' " + std::to_string(a.head_dim));
     }
   }
-  parse_rope_scaling(text, a.rope_scaling);
+  parse_rope_scaling(text, a.hf_architecture, a.rope_scaling);
 
   if (a.is_draft_head()) parse_eagle3(text, a);
   parse_vision_tower(top, a);

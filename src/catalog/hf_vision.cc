@@ -3,20 +3,18 @@
 #include <string>
 
 namespace gpumem {
+namespace {
 
-void parse_vision_tower(const ConfigMap& top, Architecture& a) {
-  if (a.hf_architecture != "Gemma3ForConditionalGeneration") return;
-  // sglang v0.5.9 gemma3_mm.py Gemma3ForConditionalGeneration.__init__ (read at 017f5d4):
-  // SiglipVisionModel(config.vision_config) beside the language model, in every engine process.
-  const YAML::Node node = top.get("vision_config");
-  if (!node.IsDefined()) {
-    top.error("architectures",
-              "a Gemma3ForConditionalGeneration config needs 'vision_config' (its SigLIP vision "
-              "tower); a text-only checkpoint is Gemma3ForCausalLM");
-    return;
+void check_heads(const ConfigMap& v, const char* heads_key, const VisionTower& t) {
+  if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
+    v.error(heads_key, "'hidden_size' " + std::to_string(t.hidden_size) + " is not divisible by '" +
+                           heads_key + "' " + std::to_string(t.num_attention_heads));
   }
-  ConfigMap v(top.file(), node, "'vision_config'", top.diags());
-  if (!v.valid()) return;
+}
+
+// Gemma 3: sglang v0.5.9 gemma3_mm.py Gemma3ForConditionalGeneration.__init__ (read at
+// 017f5d4) builds SiglipVisionModel(config.vision_config) beside the language model.
+void parse_siglip(const ConfigMap& v, VisionTower& t) {
   const std::string type = v.string("model_type").value_or("siglip_vision_model");
   if (type != "siglip_vision_model") {
     v.error("model_type", "vision tower '" + type +
@@ -32,7 +30,7 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
             "not modelled: SGLang's siglip.py builds no head; Gemma 3 sets it false");
   }
   // transformers models/siglip/configuration_siglip.py SiglipVisionConfig.__init__ defaults.
-  VisionTower& t = a.vision;
+  t.kind = VisionKind::kSiglip;
   t.hidden_size = v.positive("hidden_size", 768);
   t.intermediate_size = v.positive("intermediate_size", 3072);
   t.num_hidden_layers = v.positive("num_hidden_layers", 12);
@@ -40,14 +38,53 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   t.num_channels = v.positive("num_channels", 3);
   t.image_size = v.positive("image_size", 224);
   t.patch_size = v.positive("patch_size", 16);
-  if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
-    v.error("num_attention_heads", "'hidden_size' " + std::to_string(t.hidden_size) +
-                                       " is not divisible by 'num_attention_heads' " +
-                                       std::to_string(t.num_attention_heads));
-  }
+  check_heads(v, "num_attention_heads", t);
   if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
     v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
                               " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
+  }
+}
+
+// Qwen2.5-VL: transformers models/qwen2_5_vl/configuration_qwen2_5_vl.py
+// Qwen2_5_VLVisionConfig.__init__ defaults; in_chans is the older name of in_channels.
+void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kQwen25Vit;
+  t.num_hidden_layers = v.positive("depth", 32);
+  t.hidden_size = v.positive("hidden_size", 3584);
+  t.intermediate_size = v.positive("intermediate_size", 3420);
+  t.num_attention_heads = v.positive("num_heads", 16);
+  t.num_channels = v.positive(v.has("in_chans") ? "in_chans" : "in_channels", 3);
+  t.patch_size = v.positive("patch_size", 14);
+  t.temporal_patch_size = v.positive("temporal_patch_size", 2);
+  t.spatial_merge_size = v.positive("spatial_merge_size", 2);
+  t.out_hidden_size = v.positive("out_hidden_size", 3584);
+  check_heads(v, "num_heads", t);
+}
+
+}  // namespace
+
+void parse_vision_tower(const ConfigMap& top, Architecture& a) {
+  const bool gemma = a.hf_architecture == "Gemma3ForConditionalGeneration";
+  const bool qwen = a.hf_architecture == "Qwen2_5_VLForConditionalGeneration";
+  if (!gemma && !qwen) return;
+  const YAML::Node node = top.get("vision_config");
+  if (!node.IsDefined()) {
+    top.error("architectures", "a " + a.hf_architecture +
+                                   " config needs 'vision_config' (its vision tower), which the "
+                                   "engines build beside the language model");
+    return;
+  }
+  ConfigMap v(top.file(), node, "'vision_config'", top.diags());
+  if (!v.valid()) return;
+  if (gemma) {
+    parse_siglip(v, a.vision);
+  } else {
+    parse_qwen25_vit(v, a.vision);
+  }
+  if (qwen && a.vision.out_hidden_size != a.hidden_size && a.hidden_size > 0) {
+    v.error("out_hidden_size", "'out_hidden_size' " + std::to_string(a.vision.out_hidden_size) +
+                                   " differs from the language model's 'hidden_size' " +
+                                   std::to_string(a.hidden_size));
   }
 }
 

@@ -51,11 +51,21 @@ std::int64_t moe_block(const Architecture& a) {
   return n;
 }
 
-// HF SiglipVisionModel without its head and Gemma3MultiModalProjector: patch embedding,
+// A vision tower's parameters. Gemma 3: HF SiglipVisionModel without its head and
+// Gemma3MultiModalProjector: patch embedding,
 // position embedding, per layer two LayerNorms, q/k/v/out projections and fc1/fc2 (all
 // biased), the post-LayerNorm, the projection matrix and its RMSNorm.
 std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidden) {
   const std::int64_t h = v.hidden_size;
+  if (v.kind == VisionKind::kQwen25Vit) {
+    // HF Qwen2_5_VisionTransformer: Conv3d without bias; per block two RMSNorms, qkv and proj
+    // with biases, gate/up/down with biases; the merger's RMSNorm and its two biased linears.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::int64_t block = 2 * h + 3 * h * h + 3 * h + h * h + h + 2 * (i * h + i) + h * i + h;
+    return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size +
+           v.num_hidden_layers * block + h + m * m + m + v.out_hidden_size * m + v.out_hidden_size;
+  }
   const std::int64_t per_layer =
       2 * 2 * h + 4 * (h * h + h) + 2 * h * v.intermediate_size + v.intermediate_size + h;
   return h * v.num_channels * v.patch_size * v.patch_size + h + v.num_patches() * h +

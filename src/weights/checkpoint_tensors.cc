@@ -316,6 +316,33 @@ class CheckpointBuilder {
   // HF SiglipVisionModel without its head (Gemma 3's vision_tower) and
   // Gemma3MultiModalProjector, all in the model dtype.
   Status vision_tower() {
+    return a_.vision.kind == VisionKind::kQwen25Vit ? qwen25_vit() : siglip();
+  }
+
+  // HF Qwen2_5_VisionTransformer ("visual."): the Conv3d patch embedding, blocks of two
+  // RMSNorms, a fused biased qkv, proj and the gated MLP, and the patch merger.
+  Status qwen25_vit() {
+    const VisionTower& v = a_.vision;
+    const std::int64_t h = v.hidden_size;
+    const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+    add("visual.patch_embed.proj.weight",
+        {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, dtype_);
+    for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+      const std::string b = "visual.blocks." + str(i);
+      norm(b + ".norm1", h);
+      norm(b + ".norm2", h);
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.qkv", 3 * h, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.proj", h, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.gate_proj", v.intermediate_size, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.up_proj", v.intermediate_size, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.down_proj", h, v.intermediate_size, true));
+    }
+    norm("visual.merger.ln_q", h);
+    GPUMEM_RETURN_IF_ERROR(linear("visual.merger.mlp.0", merged, merged, true));
+    return linear("visual.merger.mlp.2", v.out_hidden_size, merged, true);
+  }
+
+  Status siglip() {
     const VisionTower& v = a_.vision;
     const std::string t = "vision_tower.vision_model";
     add(t + ".embeddings.patch_embedding.weight",

@@ -9,8 +9,8 @@
 //
 // Covered: every decoder layer (attention, dense MLP or experts, router, norms), embeddings,
 // final norm, an untied lm_head, and the multi-token-prediction layers a checkpoint ships
-// (`num_nextn_predict_layers`: DeepSeek, GLM-4.x) and Gemma 3's SigLIP vision tower with its
-// projector. Quantized linear layers hold what their
+// (`num_nextn_predict_layers`: DeepSeek, GLM-4.x) and the vision towers of Gemma 3 (SigLIP and its
+// projector) and Qwen2.5-VL (ViT and patch merger). Quantized linear layers hold what their
 // method stores (block FP8 weights and float32 inverse scales, ModelOpt per-tensor scales,
 // compressed-tensors packed int32 weights with group scales and shapes, MXFP4 blocks and
 // E8M0 scales); embeddings, norms and routers stay in the model dtype, as do the modules a

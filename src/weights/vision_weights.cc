@@ -20,9 +20,8 @@ Status not_divisible(const std::string& what, std::int64_t n, int tp) {
                        ") is not divisible by the tensor-parallel size " + std::to_string(tp));
 }
 
-}  // namespace
-
-Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+// SigLIP and Gemma 3's projector.
+Status add_siglip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
   const VisionTower& v = ctx.arch.vision;
   const int tp = ctx.layout.tp_size;
   const int attn_tp = attention_tp_size(ctx.layout);
@@ -97,6 +96,105 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
   list.add("multi_modal_projector.mm_input_projection_weight",
            {v.hidden_size, ctx.arch.hidden_size}, ctx.dtype);
   add_norm(list, ctx, "multi_modal_projector.mm_soft_emb_norm.weight", v.hidden_size);
+  return Status::ok_status();
+}
+
+// sglang qwen2_5_vl.py Qwen2_5_VisionTransformer.__init__ (read at 013902a): a bias-free Conv3d
+// patch embedding, the rotary inv_freq buffer (float32, head_dim / 4 entries), per block two
+// RMSNorms, VisionAttention (q/k/v and proj, biased, split over the attention TP group) and the
+// gated Qwen2_5_VLMLP (gate and up column-parallel, down row-parallel, all biased), then the
+// patch merger: an RMSNorm over the ViT width and two biased linears over merge^2 x width.
+Status add_qwen25_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+  const VisionTower& v = ctx.arch.vision;
+  const int tp = ctx.layout.tp_size;
+  const int attn_tp = attention_tp_size(ctx.layout);
+  const std::int64_t merged = v.hidden_size * v.spatial_merge_size * v.spatial_merge_size;
+  if (v.num_attention_heads % attn_tp != 0) {
+    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+  }
+  if (v.intermediate_size % tp != 0) {
+    return not_divisible("intermediate size", v.intermediate_size, tp);
+  }
+  if (merged % tp != 0) return not_divisible("merger width", merged, tp);
+  list.add("visual.patch_embed.proj.weight",
+           {v.hidden_size, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size},
+           ctx.dtype);
+  const std::int64_t head_dim = v.hidden_size / v.num_attention_heads;
+  list.add("visual.rotary_pos_emb.inv_freq", {head_dim / 4}, DType::kFloat32);
+  const std::int64_t heads = v.num_attention_heads / attn_tp;
+  for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+    const std::string b = "visual.blocks." + std::to_string(i);
+    add_norm(list, ctx, b + ".norm1.weight", v.hidden_size);
+    add_norm(list, ctx, b + ".norm2.weight", v.hidden_size);
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {b + ".attn.qkv_proj",
+                                       {b + ".attn.qkv"},
+                                       {heads * head_dim, heads * head_dim, heads * head_dim},
+                                       v.hidden_size,
+                                       LinearParallel::kColumn,
+                                       attn_tp,
+                                       true},
+                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {b + ".attn.proj",
+                                       {b + ".attn.proj"},
+                                       {v.hidden_size},
+                                       heads * head_dim,
+                                       LinearParallel::kRow,
+                                       attn_tp,
+                                       true},
+                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {b + ".mlp.gate_up_proj",
+                                       {b + ".mlp.gate_proj", b + ".mlp.up_proj"},
+                                       {v.intermediate_size / tp, v.intermediate_size / tp},
+                                       v.hidden_size,
+                                       LinearParallel::kColumn,
+                                       tp,
+                                       true},
+                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {b + ".mlp.down_proj",
+                                       {b + ".mlp.down_proj"},
+                                       {v.hidden_size},
+                                       v.intermediate_size / tp,
+                                       LinearParallel::kRow,
+                                       tp,
+                                       true},
+                                      post_load));
+  }
+  add_norm(list, ctx, "visual.merger.ln_q.weight", v.hidden_size);
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {"visual.merger.mlp.0",
+                                     {"visual.merger.mlp.0"},
+                                     {merged / tp},
+                                     merged,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     true},
+                                    post_load));
+  return add_linear(list, ctx,
+                    {"visual.merger.mlp.2",
+                     {"visual.merger.mlp.2"},
+                     {v.out_hidden_size},
+                     merged / tp,
+                     LinearParallel::kRow,
+                     tp,
+                     true},
+                    post_load);
+}
+
+}  // namespace
+
+Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+  switch (ctx.arch.vision.kind) {
+    case VisionKind::kSiglip:
+      return add_siglip(list, ctx, post_load);
+    case VisionKind::kQwen25Vit:
+      return add_qwen25_vit(list, ctx, post_load);
+    case VisionKind::kNone:
+      break;
+  }
   return Status::ok_status();
 }
 

@@ -1,12 +1,13 @@
-// The tensors one rank allocates for a multimodal model's vision side: Gemma 3's SigLIP
-// tower and its projector into the language model, built before the language model as
-// SGLang v0.5.9 builds them (gemma3_mm.py Gemma3ForConditionalGeneration.__init__,
-// siglip.py SiglipVisionModel, read at 017f5d4 and 00347ba).
+// The tensors one rank allocates for a multimodal model's vision side, built before the
+// language model as SGLang builds them: Gemma 3's SigLIP tower and projector (gemma3_mm.py
+// Gemma3ForConditionalGeneration.__init__, siglip.py SiglipVisionModel, read at 017f5d4 and
+// 00347ba) and Qwen2.5-VL's ViT with its patch merger (qwen2_5_vl.py
+// Qwen2_5_VisionTransformer, read at 013902a).
 //
-// The tower is tensor-parallel like a decoder layer: q/k/v and fc1 split their rows, the
-// output projection and fc2 their inputs (keeping the whole bias), the position embedding is
-// a VocabParallelEmbedding; patch embedding, layer norms and the projector are whole on
-// every rank.
+// A tower is tensor-parallel like a decoder layer: q/k/v and the MLP's first linears split
+// their rows, the output projection and the MLP's last linear their inputs (keeping the whole
+// bias), SigLIP's position embedding is a VocabParallelEmbedding; patch embeddings, norms and
+// Gemma's projector are whole on every rank.
 #ifndef GPUMEM_WEIGHTS_VISION_WEIGHTS_H_
 #define GPUMEM_WEIGHTS_VISION_WEIGHTS_H_
 

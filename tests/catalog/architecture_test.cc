@@ -509,9 +509,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"deepseek-ai--DeepSeek-V3.2",
        "'DeepseekV32ForCausalLM' is not modelled: gpumem does not model the key cache of its "
        "sparse-attention indexer"},
-      {"Qwen--Qwen2.5-VL-7B-Instruct",
-       "'Qwen2_5_VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
-       "tower and the engines' multimodal memory reservation"},
       {"Qwen--Qwen3-VL-8B-Instruct",
        "'Qwen3VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
        "tower and the engines' multimodal memory reservation"},

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "catalog/parameter_count.h"
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
 #include "support/test_catalogs.h"
@@ -57,6 +58,14 @@ std::int64_t fact(const Ledger& l, std::string_view id) {
   if (f == nullptr) return -1;
   if (const Bytes* b = std::get_if<Bytes>(&f->value)) return b->value();
   return std::get<std::int64_t>(f->value);
+}
+
+// SGLang's --mem-fraction-static as the run resolved it.
+double mem_fraction(const Ledger& l) {
+  for (const Fact& f : l.facts) {
+    if (f.id == "mem_fraction_static") return std::get<double>(f.value);
+  }
+  return -1.0;
 }
 
 // Parameters of a dense GQA decoder with a gated MLP on one of `tp` ranks, the vocabulary
@@ -280,34 +289,64 @@ TEST(ModelFamilies, SglangSplitsItsPoolForHybridSwaArchitecturesOnly) {
   EXPECT_EQ(fact(oss, "kv_cell_bytes"), 8 * (64 + 64) * 24 * 2);
 }
 
+// Qwen2.5-VL-7B-Instruct at TP 2 in SGLang: the Qwen2 language model (q/k/v biases, untied
+// head, one float32 RoPE cache of 128,000 x 128: "mrope" keeps the default cache) after the ViT
+// (qwen2_5_vl.py): a bias-free Conv3d [1280, 3, 2, 14, 14], 32 blocks of two norms, q/k/v of 8
+// of 16 heads of 80 and proj, gate/up of 3420 / 2 and down, all biased, the merger's norm and
+// linears over 4 x 1280 = 5120 (split rows, then split inputs to 3584), the float32 inv_freq
+// buffer of 80 / 4 entries. Served multimodal by default, the fraction shrinks by 0.95 x (1 -
+// 0.1 x (32 x 1280^2 / (24 x 1024^2) - 1)). vLLM is refused as for every vision tower.
+TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
+  const std::string repo = "Qwen--Qwen2.5-VL-7B-Instruct";
+  const std::int64_t text = 2 * (dense_rank_params(3584, 28, 28, 4, 128, 18944, 152064, 2, false) +
+                                 28 * (28 / 2 + 2 * 4 / 2) * 128);
+  const std::int64_t h = 1280;
+  const std::int64_t block =
+      2 * h + 1920 * h + 1920 + h * 640 + h + 2 * (1710 * h + 1710) + h * 1710 + h;
+  const std::int64_t vit =
+      2 * (h * 3 * 2 * 14 * 14 + 32 * block + h + 2560 * 5120 + 2560 + 3584 * 2560 + 3584) + 20 * 4;
+  // The checkpoint: the language model's 7,615,616,512 parameters and the ViT's 676,550,144
+  // (Hugging Face's page for Qwen/Qwen2.5-VL-7B-Instruct reads 8.29B params).
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(parameter_count(*a), 7'615'616'512 + 676'550'144);
+  const Ledger l = simulate("sglang", repo, 2, "");
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "weights_logical_bytes"), text + rope(128000, 128, 4) + vit);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 4 / 2 * (128 + 128) * 28 * 2);
+  // The automatic fraction of the same Qwen2 language model alone, times the ViT's factor.
+  const Ledger qwen2 = simulate("sglang", "qwen2.5-7b-instruct", 2, "");
+  EXPECT_DOUBLE_EQ(
+      mem_fraction(l),
+      mem_fraction(qwen2) * 0.95 * (1 - 0.1 * (32.0 * 1280 * 1280 / (24.0 * 1024 * 1024) - 1)));
+  EXPECT_NE(
+      errors("vllm", repo, "    --max-model-len: 8192\n").find("is multimodal: vLLM profiles"),
+      std::string::npos);
+}
+
 // Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
 // language model (gemma3_mm.py) whether or not multimodal serving is on; only
 // --enable-multimodal shrinks the automatic fraction (server_args.py
 // adjust_mem_fraction_for_vlm). vLLM's encoder profiling is refused by name.
 TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRefusedInVllm) {
-  const auto fraction = [](const Ledger& l) {
-    for (const Fact& f : l.facts) {
-      if (f.id == "mem_fraction_static") return std::get<double>(f.value);
-    }
-    return -1.0;
-  };
   const Ledger text = simulate("sglang", "gemma-3-27b-it", 1, "");
   const Ledger mm = simulate("sglang", "gemma-3-27b-it", 1, "    --enable-multimodal: true\n");
   // 27 x 1152^2 against ViT-L/14's 24 x 1024^2 is 1.423828125: 0.95 x (1 - 0.0423828125).
-  EXPECT_DOUBLE_EQ(fraction(mm), fraction(text) * 0.909736328125);
+  EXPECT_DOUBLE_EQ(mem_fraction(mm), mem_fraction(text) * 0.909736328125);
   EXPECT_LT(fact(mm, "kv_tokens"), fact(text, "kv_tokens"));
   EXPECT_EQ(fact(mm, "weights_logical_bytes"), fact(text, "weights_logical_bytes"));
   // A given fraction is kept as given.
   const Ledger given = simulate("sglang", "gemma-3-27b-it", 1,
                                 "    --enable-multimodal: true\n    --mem-fraction-static: 0.8\n");
-  EXPECT_DOUBLE_EQ(fraction(given), 0.8);
+  EXPECT_DOUBLE_EQ(mem_fraction(given), 0.8);
   EXPECT_EQ(errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"),
             "f.yaml:7:8: gemma-3-27b-it (Gemma3ForConditionalGeneration) is multimodal: vLLM "
             "profiles its vision encoder on dummy images, which gpumem does not model; its "
             "text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled\n");
   EXPECT_EQ(errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
-            "f.yaml:6:26: --enable-multimodal with SGLang 0.4.9 is not modelled (from 0.5.0: the "
-            "vision tower's mem-fraction rule)\n");
+            "f.yaml:6:26: serving Gemma3ForConditionalGeneration multimodal with SGLang 0.4.9 is "
+            "not modelled (from 0.5.0: the vision tower's mem-fraction rule)\n");
 }
 
 }  // namespace

@@ -20,10 +20,10 @@ namespace gpumem::sglang {
 struct CustomAllReduceConditions {
   int group_size = 1;
   bool spans_nodes = false;
-  bool full_nvlink = false;         // every pair of the group NVLink-connected
-  bool peer_to_peer = true;         // CUDA P2P works between the GPUs (gpu_p2p_access_check)
-  bool disabled_by_flag = false;    // --disable-custom-all-reduce
-  bool pcie_gate_patched = false;   // patch custom-all-reduce-on-pcie
+  bool full_nvlink = false;        // every pair of the group NVLink-connected
+  bool peer_to_peer = true;        // CUDA P2P works between the GPUs (gpu_p2p_access_check)
+  bool disabled_by_flag = false;   // --disable-custom-all-reduce
+  bool pcie_gate_patched = false;  // patch custom-all-reduce-on-pcie
 };
 
 // Whether CustomAllreduce is created, and if not, SGLang's reason (its own log wording).
@@ -36,9 +36,9 @@ CustomAllReduceDecision decide_custom_all_reduce(const CustomAllReduceConditions
 
 // Sizes of its buffers (custom_all_reduce.py _MAX_CAR_SIZE; custom_all_reduce.cuh Signal).
 struct CustomAllReduceSizes {
-  Bytes max_size = mib(8);        // _MAX_CAR_SIZE = 8192 * 1024 on CUDA
-  Bytes signal = bytes(3'456);    // sizeof(Signal): 36x8 + 2x36x8 uint32, 128-aligned
-  Bytes rank_data = mib(8);       // torch.empty(8 * 1024 * 1024, dtype=uint8)
+  Bytes max_size = mib(8);      // _MAX_CAR_SIZE = 8192 * 1024 on CUDA
+  Bytes signal = bytes(3'456);  // sizeof(Signal): 36x8 + 2x36x8 uint32, 128-aligned
+  Bytes rank_data = mib(8);     // torch.empty(8 * 1024 * 1024, dtype=uint8)
 };
 
 // Creates the buffers on one rank, as CustomAllreduce.__init__ does: the meta buffer

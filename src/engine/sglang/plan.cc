@@ -109,9 +109,10 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
   }
   // Before PR #6881 (mid 2025) model_runner.py multiplied every multimodal model's fraction by
   // 0.9, given or not; which release took the v0.5.9 rule is not pinned down.
-  if (p.flags.enable_multimodal && p.model.vision.present() && p.version < Version{0, 5, 0}) {
-    diags.error(*p.flags.raw.location("--enable-multimodal"),
-                "--enable-multimodal with " + release +
+  if (p.model.vision.present() && serves_multimodal(p.flags, p.model.hf_architecture) &&
+      p.version < Version{0, 5, 0}) {
+    diags.error(p.flags.raw.location("--enable-multimodal").value_or(engine.version_loc),
+                "serving " + p.model.hf_architecture + " multimodal with " + release +
                     " is not modelled (from 0.5.0: the vision tower's mem-fraction rule)");
     ok = false;
   }

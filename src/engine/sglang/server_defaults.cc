@@ -196,6 +196,13 @@ double vision_mem_fraction_factor(const VisionTower& v) {
 
 }  // namespace
 
+bool serves_multimodal(const ServerFlags& flags, const std::string& architecture) {
+  if (flags.enable_multimodal) return true;
+  return architecture.ends_with("ForConditionalGeneration") &&
+         architecture != "Gemma3ForConditionalGeneration" &&
+         architecture != "Llama4ForConditionalGeneration";
+}
+
 std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
                                              double gpu_mem_mib) {
   std::vector<std::string> out;
@@ -316,7 +323,7 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
     r.reserved_mib = reserved;
     r.mem_fraction_static = python_round3((gpu_mem_mib - reserved) / gpu_mem_mib);
     r.mem_fraction_static_is_auto = true;
-    if (vision.present() && flags.enable_multimodal) {
+    if (vision.present() && serves_multimodal(flags, architecture)) {
       r.vision_factor = vision_mem_fraction_factor(vision);
       r.mem_fraction_static *= r.vision_factor;
     }

@@ -49,10 +49,15 @@ struct ResolvedArgs {
 std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
                                              double gpu_mem_mib);
 
+// Whether SGLang serves `architecture` as multimodal (sglang v0.5.9 configs/model_config.py
+// ModelConfig.__init__): --enable-multimodal, else every multimodal architecture but those of
+// mm_disabled_models (Gemma 3's and Llama 4's wrappers).
+bool serves_multimodal(const ServerFlags& flags, const std::string& architecture);
+
 // gpu_mem_mib: memory.total of the smallest GPU as nvidia-smi prints it, in MiB
 // (sglang v0.5.9 utils/common.py get_nvgpu_memory_capacity). `uses_mla` and
 // `architecture` (HF class name) select model-dependent defaults; a multimodal model's
-// `vision` tower shrinks the automatic fraction under --enable-multimodal.
+// `vision` tower shrinks the automatic fraction when it is served multimodal.
 ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
                                  double gpu_mem_mib, bool uses_mla, const std::string& architecture,
                                  const VisionTower& vision = {});
