@@ -224,19 +224,19 @@ std::optional<CachingAllocator::State> CachingAllocator::snapshot_with_pools() c
   return s;
 }
 
-void CachingAllocator::restore(const State& s) {
+void CachingAllocator::restore(State s) {
   assert(routing_.empty() && orphaned_pools_.empty() && expandable_.empty());
   private_pools_.clear();
-  for (const State::Pool& p : s.private_pools) {
+  for (State::Pool& p : s.private_pools) {
     auto pool = std::make_unique<PrivatePool>(p.id);
     pool->use_count = p.use_count;
     pool->segments = p.segments;
     pool->reserved = p.reserved;
-    pool->large.free = p.large_free;
-    pool->small.free = p.small_free;
+    pool->large.free = std::move(p.large_free);
+    pool->small.free = std::move(p.small_free);
     private_pools_.push_back(std::move(pool));
   }
-  blocks_ = s.blocks;
+  blocks_ = std::move(s.blocks);
   for (size_t i = 0; i < blocks_.size(); ++i) {
     // A recycled record has no pool; a live one belongs to the pool its slot names.
     if (!blocks_[i].live) continue;
@@ -248,11 +248,11 @@ void CachingAllocator::restore(const State& s) {
       blocks_[i].pool = slot % 2 == 1 ? &p.small : &p.large;
     }
   }
-  recycled_ = s.recycled;
-  large_.free = s.large_free;
-  small_.free = s.small_free;
+  recycled_ = std::move(s.recycled);
+  large_.free = std::move(s.large_free);
+  small_.free = std::move(s.small_free);
   stats_ = s.stats;
-  last_oom_ = s.last_oom;
+  last_oom_ = std::move(s.last_oom);
   next_pool_id_ = s.next_pool_id;
 }
 

@@ -176,7 +176,7 @@ class CachingAllocator {
   std::optional<State> snapshot_with_pools() const;
   // REQUIRES: no routing, orphaned pool or expandable segment exists; `state` came from
   // snapshot() or snapshot_with_pools() of an allocator with this config.
-  void restore(const State& state);
+  void restore(State state);
 
   // The smallest rounded request served from each default pool while a watch is set
   // (sim/capture_memo.h: free blocks of a default pool below it are never candidates).

@@ -199,11 +199,14 @@ State AllocatorStateDelta::apply(const State& now, std::uint64_t device_next) co
   out.pool_slot = after_.pool_slot;
   out.recycled = after_.recycled;
   auto rebuild = [&out](const FreeBlockIndex& from) {
-    FreeBlockIndex index;
+    std::vector<FreeBlockIndex::Entry> entries;
+    entries.reserve(from.size());
     for (const FreeBlockIndex::Entry& e : from.entries()) {
       const Block& b = out.blocks[e.block()];
-      index.insert({b.size, b.address.address, e.block()});
+      entries.emplace_back(b.size, b.address.address, e.block());
     }
+    FreeBlockIndex index;
+    index.assign(std::move(entries));
     return index;
   };
   out.large_free = rebuild(after_.large_free);

@@ -63,21 +63,53 @@ SimDevice::State device_end(const SimDevice::State& before, const SimDevice::Sta
 
 }  // namespace
 
-std::vector<std::shared_ptr<const MemoizedCapture>> CaptureMemo::candidates(const RunKey& key) {
+std::vector<std::shared_ptr<const MemoizedCapture>> CaptureMemo::candidates(
+    const RunKey& key, const CachingAllocator::State& now) {
+  std::vector<AllocatorStateDelta::Visibility> visibilities;
+  {
+    std::lock_guard lock(mu_);
+    for (const Group& g : groups_) {
+      if (g.key->equals(key)) visibilities.push_back(g.visibility);
+    }
+  }
   std::vector<std::shared_ptr<const MemoizedCapture>> out;
-  std::lock_guard lock(mu_);
-  for (size_t k = 0; k < entries_.size(); ++k) {
-    const std::shared_ptr<const MemoizedCapture>& e =
-        entries_[(next_ + entries_.size() - 1 - k) % entries_.size()];
-    if (e && e->key->equals(key)) out.push_back(e);
+  for (const AllocatorStateDelta::Visibility& v : visibilities) {
+    const std::uint64_t hash = AllocatorStateDelta::canonical_hash(now, v);
+    std::lock_guard lock(mu_);
+    for (const Group& g : groups_) {
+      if (!(g.visibility == v) || !g.key->equals(key)) continue;
+      auto [first, last] = g.by_hash.equal_range(hash);
+      for (auto it = first; it != last; ++it) out.push_back(it->second);
+    }
   }
   return out;
 }
 
 void CaptureMemo::store(std::shared_ptr<const MemoizedCapture> entry) {
   std::lock_guard lock(mu_);
-  entries_[next_] = std::move(entry);
-  next_ = (next_ + 1) % entries_.size();
+  if (order_.size() == kCapacity) {
+    const std::shared_ptr<const MemoizedCapture> oldest = std::move(order_.front());
+    order_.pop_front();
+    for (Group& g : groups_) {
+      auto [first, last] = g.by_hash.equal_range(oldest->allocator.hash());
+      for (auto it = first; it != last; ++it) {
+        if (it->second == oldest) {
+          g.by_hash.erase(it);
+          break;
+        }
+      }
+    }
+  }
+  Group* group = nullptr;
+  for (Group& g : groups_) {
+    if (g.visibility == entry->visibility && g.key->equals(*entry->key)) group = &g;
+  }
+  if (group == nullptr) {
+    groups_.push_back(Group{entry->key->clone(), entry->visibility, {}});
+    group = &groups_.back();
+  }
+  group->by_hash.emplace(entry->allocator.hash(), entry);
+  order_.push_back(std::move(entry));
 }
 
 Status SimMemoizedRuns::run(const RunKey& key, const MemoizedBody& body, FreeReadings& readings) {
@@ -85,16 +117,9 @@ Status SimMemoizedRuns::run(const RunKey& key, const MemoizedBody& body, FreeRea
       memo_ != nullptr && single_rank_ ? allocator_.snapshot_with_pools() : std::nullopt;
   if (!now) return body(readings);
   const SimDevice::State& device_now = device_.state();
-  std::optional<AllocatorStateDelta::Visibility> hashed;
-  std::uint64_t hash = 0;
-  for (const std::shared_ptr<const MemoizedCapture>& e : memo_->candidates(key)) {
-    if (!(e->config == allocator_.config()) || !(e->constants == device_.constants())) continue;
-    if (!hashed || !(*hashed == e->visibility)) {
-      hashed = e->visibility;
-      hash = AllocatorStateDelta::canonical_hash(*now, e->visibility);
-    }
-    if (hash != e->allocator.hash() || !device_matches(e->device_before, e->device_after,
-                                                       device_now) ||
+  for (const std::shared_ptr<const MemoizedCapture>& e : memo_->candidates(key, *now)) {
+    if (!(e->config == allocator_.config()) || !(e->constants == device_.constants()) ||
+        !device_matches(e->device_before, e->device_after, device_now) ||
         !e->allocator.matches(*now)) {
       continue;
     }

@@ -31,15 +31,19 @@
 // replay's did. The free-memory readings are the replay's, moved by the difference of free
 // memory between the two start states: the body's charges are the same.
 //
-// Shared by every thread of a run (simulate/simulate.h SimulationCache), at most 32 entries;
-// entries are immutable once stored, so a thread restores from one outside the lock.
+// Shared by every thread of a run (simulate/simulate.h SimulationCache), at most kCapacity
+// entries, found by key and canonical hash; entries are immutable once stored, so a thread
+// restores from one outside the lock.
 #ifndef GPUMEM_SIM_CAPTURE_MEMO_H_
 #define GPUMEM_SIM_CAPTURE_MEMO_H_
 
-#include <array>
 #include <atomic>
+#include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "alloc/caching_allocator.h"
 #include "alloc/state_delta.h"
@@ -52,19 +56,33 @@ struct MemoizedCapture;
 
 class CaptureMemo {
  public:
-  // Every stored entry whose key equals `key`, newest first.
-  std::vector<std::shared_ptr<const MemoizedCapture>> candidates(const RunKey& key);
-  // Replaces the oldest entry.
+  // The stored entries of `key` whose start state hashes as `now` does under their
+  // abstraction (AllocatorStateDelta::canonical_hash).
+  std::vector<std::shared_ptr<const MemoizedCapture>> candidates(const RunKey& key,
+                                                                 const CachingAllocator::State& now);
+  // Evicts the oldest entry when full.
   void store(std::shared_ptr<const MemoizedCapture> entry);
 
   void count(bool hit) { (hit ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed); }
   int hits() const { return hits_.load(); }
   int misses() const { return misses_.load(); }
 
+  // The most entries kept: a fraction sweep of one GPU meets one start state per size of
+  // the KV tensors' remainders that its warm-ups can take (up to 512 for 2 KiB rows).
+  static constexpr size_t kCapacity = 1024;
+
  private:
+  // The entries of one key (and so one abstraction: the requests, hence the smallest of each
+  // pool, are the key's), by canonical hash.
+  struct Group {
+    std::unique_ptr<RunKey> key;
+    AllocatorStateDelta::Visibility visibility;
+    std::unordered_multimap<std::uint64_t, std::shared_ptr<const MemoizedCapture>> by_hash;
+  };
+
   std::mutex mu_;
-  std::array<std::shared_ptr<const MemoizedCapture>, 32> entries_;
-  size_t next_ = 0;
+  std::vector<Group> groups_;
+  std::deque<std::shared_ptr<const MemoizedCapture>> order_;  // oldest first
   std::atomic<int> hits_ = 0;
   std::atomic<int> misses_ = 0;
 };

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu_catalog.h"
@@ -113,6 +114,7 @@ class SimDevice final : public Device {
   const DeviceConstants& constants() const { return constants_; }
   const State& state() const { return state_; }
   void restore(const State& state) { state_ = state; }
+  void restore(State&& state) { state_ = std::move(state); }
 
  private:
   void charge(Bytes b, Category c);
