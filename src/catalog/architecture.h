@@ -138,6 +138,24 @@ struct Quantization {
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
+// A SigLIP vision tower (transformers SiglipVisionConfig) and Gemma 3's projector into the
+// language model, as a multimodal checkpoint's vision_config describes them. Absent
+// (num_hidden_layers 0) for text-only models.
+struct VisionTower {
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t num_hidden_layers = 0;
+  std::int64_t num_attention_heads = 0;
+  std::int64_t num_channels = 0;
+  std::int64_t image_size = 0;
+  std::int64_t patch_size = 0;
+
+  bool present() const { return num_hidden_layers > 0; }
+  // Patches of one image: the position embedding's rows.
+  std::int64_t num_patches() const { return (image_size / patch_size) * (image_size / patch_size); }
+  friend bool operator==(const VisionTower&, const VisionTower&) = default;
+};
+
 struct Architecture {
   std::string name;             // catalog slug, or the config file's path
   std::string hf_architecture;  // architectures[0] as written in the config
@@ -183,6 +201,8 @@ struct Architecture {
   std::vector<std::int64_t> eagle_aux_layer_ids;
 
   std::int64_t num_nextn_predict_layers = 0;  // MTP layers in the checkpoint
+
+  VisionTower vision;  // Gemma3ForConditionalGeneration's; absent for text-only models
 
   Quantization quantization;
 

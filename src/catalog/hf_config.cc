@@ -9,6 +9,7 @@
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
 #include "catalog/hf_quantization.h"
+#include "catalog/hf_vision.h"
 #include "core/directory.h"
 #include "core/spelling.h"
 
@@ -719,6 +720,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_rope_scaling(text, a.rope_scaling);
 
   if (a.is_draft_head()) parse_eagle3(text, a);
+  parse_vision_tower(top, a);
   a.num_nextn_predict_layers = text.integer("num_nextn_predict_layers").value_or(0);
 
   YAML::Node quant = text.get("quantization_config");

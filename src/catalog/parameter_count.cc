@@ -51,6 +51,17 @@ std::int64_t moe_block(const Architecture& a) {
   return n;
 }
 
+// HF SiglipVisionModel without its head and Gemma3MultiModalProjector: patch embedding,
+// position embedding, per layer two LayerNorms, q/k/v/out projections and fc1/fc2 (all
+// biased), the post-LayerNorm, the projection matrix and its RMSNorm.
+std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidden) {
+  const std::int64_t h = v.hidden_size;
+  const std::int64_t per_layer =
+      2 * 2 * h + 4 * (h * h + h) + 2 * h * v.intermediate_size + v.intermediate_size + h;
+  return h * v.num_channels * v.patch_size * v.patch_size + h + v.num_patches() * h +
+         v.num_hidden_layers * per_layer + 2 * h + h * text_hidden + h;
+}
+
 }  // namespace
 
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
@@ -65,7 +76,7 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
 
 std::int64_t parameter_count(const Architecture& a) {
   const std::int64_t h = a.hidden_size;
-  std::int64_t n = 0;
+  std::int64_t n = a.vision.present() ? vision_parameter_count(a.vision, h) : 0;
   for (std::int64_t layer = 0; layer < a.num_hidden_layers; ++layer) {
     n += layer_parameter_count(a, layer);
   }

@@ -3,10 +3,11 @@
 // The count is over checkpoint tensors at their unpadded Hugging Face shapes (no vocabulary
 // padding, no tensor-parallel replication, no quantization scales): embeddings, every
 // decoder layer's attention, MLP or experts, router and norms, the final norm and an untied
-// lm_head. Multi-token-prediction layers (DeepSeek-V3's `num_nextn_predict_layers`) are left
-// out, as DeepSeek's README counts the 671B main model without them. An EAGLE-3 draft head
-// has no embedding of its own in its checkpoint (engines borrow the target's), so its count
-// is fc + decoder layer + norms + its draft-vocabulary lm_head.
+// lm_head, and a multimodal model's vision tower with its projector. Multi-token-prediction layers
+// (DeepSeek-V3's `num_nextn_predict_layers`) are left out, as DeepSeek's README counts the 671B
+// main model without them. An EAGLE-3 draft head has no embedding of its own in its checkpoint
+// (engines borrow the target's), so its count is fc + decoder layer + norms + its draft-vocabulary
+// lm_head.
 #ifndef GPUMEM_CATALOG_PARAMETER_COUNT_H_
 #define GPUMEM_CATALOG_PARAMETER_COUNT_H_
 

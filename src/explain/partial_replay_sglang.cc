@@ -57,12 +57,18 @@ std::optional<double> default_mem_fraction(const RunExplanation& r, const Explai
           " chooses its default on GPUs above 80 GiB by a rule gpumem does not model";
     return std::nullopt;
   }
+  if (flags.enable_multimodal) {
+    why =
+        "with --enable-multimodal the default shrinks by the vision tower's size, which the "
+        "log does not show";
+    return std::nullopt;
+  }
   // MLA models reserve otherwise from v0.5.10: the log's MLA "KV size" says one, K and V
   // sizes the other.
   const sglang::ResolvedArgs mla =
-      sglang::resolve_server_args(flags, *v, mib, true, run.architecture);
+      sglang::resolve_server_args(flags, *v, mib, true, run.architecture, {});
   const sglang::ResolvedArgs mha =
-      sglang::resolve_server_args(flags, *v, mib, false, run.architecture);
+      sglang::resolve_server_args(flags, *v, mib, false, run.architecture, {});
   const bool logs_mla = run.first(Quantity::kKvSize) != nullptr;
   const bool logs_mha = run.first(Quantity::kKSize) != nullptr;
   if (!logs_mla && !logs_mha && mla.mem_fraction_static != mha.mem_fraction_static) {

@@ -30,6 +30,7 @@ class CheckpointBuilder {
     for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
       GPUMEM_RETURN_IF_ERROR(mtp_layer(a_.num_hidden_layers + k));
     }
+    if (a_.vision.present()) GPUMEM_RETURN_IF_ERROR(vision_tower());
     std::sort(out_.begin(), out_.end(),
               [](const CheckpointTensor& x, const CheckpointTensor& y) { return x.name < y.name; });
     return Status::ok_status();
@@ -310,6 +311,35 @@ class CheckpointBuilder {
     norm(p + ".shared_head.norm", h);
     add(p + ".shared_head.head.weight", {a_.vocab_size, h}, dtype_);
     return decoder(p, a_.moe.num_experts > 0);
+  }
+
+  // HF SiglipVisionModel without its head (Gemma 3's vision_tower) and
+  // Gemma3MultiModalProjector, all in the model dtype.
+  Status vision_tower() {
+    const VisionTower& v = a_.vision;
+    const std::string t = "vision_tower.vision_model";
+    add(t + ".embeddings.patch_embedding.weight",
+        {v.hidden_size, v.num_channels, v.patch_size, v.patch_size}, dtype_);
+    add(t + ".embeddings.patch_embedding.bias", {v.hidden_size}, dtype_);
+    add(t + ".embeddings.position_embedding.weight", {v.num_patches(), v.hidden_size}, dtype_);
+    for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+      const std::string p = t + ".encoder.layers." + str(i);
+      for (const char* n : {".layer_norm1", ".layer_norm2"}) {
+        add(p + n + ".weight", {v.hidden_size}, dtype_);
+        add(p + n + ".bias", {v.hidden_size}, dtype_);
+      }
+      for (const char* proj : {".q_proj", ".k_proj", ".v_proj", ".out_proj"}) {
+        GPUMEM_RETURN_IF_ERROR(linear(p + ".self_attn" + proj, v.hidden_size, v.hidden_size, true));
+      }
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".mlp.fc1", v.intermediate_size, v.hidden_size, true));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".mlp.fc2", v.hidden_size, v.intermediate_size, true));
+    }
+    add(t + ".post_layernorm.weight", {v.hidden_size}, dtype_);
+    add(t + ".post_layernorm.bias", {v.hidden_size}, dtype_);
+    add("multi_modal_projector.mm_input_projection_weight", {v.hidden_size, a_.hidden_size},
+        dtype_);
+    add("multi_modal_projector.mm_soft_emb_norm.weight", {v.hidden_size}, dtype_);
+    return Status::ok_status();
   }
 
   const Architecture& a_;

@@ -9,12 +9,13 @@
 //
 // Covered: every decoder layer (attention, dense MLP or experts, router, norms), embeddings,
 // final norm, an untied lm_head, and the multi-token-prediction layers a checkpoint ships
-// (`num_nextn_predict_layers`: DeepSeek, GLM-4.x). Quantized linear layers hold what their
+// (`num_nextn_predict_layers`: DeepSeek, GLM-4.x) and Gemma 3's SigLIP vision tower with its
+// projector. Quantized linear layers hold what their
 // method stores (block FP8 weights and float32 inverse scales, ModelOpt per-tensor scales,
 // compressed-tensors packed int32 weights with group scales and shapes, MXFP4 blocks and
 // E8M0 scales); embeddings, norms and routers stay in the model dtype, as do the modules a
 // quantization config leaves unconverted. Architectures whose checkpoint layout gpumem does
-// not derive (EAGLE-3 draft heads, vision towers) are an error naming what is missing.
+// not derive (EAGLE-3 draft heads) are an error naming what is missing.
 #ifndef GPUMEM_WEIGHTS_CHECKPOINT_TENSORS_H_
 #define GPUMEM_WEIGHTS_CHECKPOINT_TENSORS_H_
 

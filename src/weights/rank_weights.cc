@@ -7,6 +7,7 @@
 #include "weights/list_memo.h"
 #include "weights/moe_weights.h"
 #include "weights/tensor_list.h"
+#include "weights/vision_weights.h"
 
 namespace gpumem {
 namespace {
@@ -42,6 +43,9 @@ class ModelBuilder {
     const bool first_stage = l.pp_rank == 0;
     const bool last_stage = l.pp_rank == l.pp_size - 1;
     int first_norm = -1;
+    // sglang v0.5.9 gemma3_mm.py Gemma3ForConditionalGeneration.__init__: the vision tower
+    // and projector are built before the language model.
+    if (a.vision.present()) GPUMEM_RETURN_IF_ERROR(add_vision_tower(list_, ctx_, post_load_));
     if (first_stage) GPUMEM_RETURN_IF_ERROR(embedding(first_norm));
     for (std::int64_t i = layers.start; i < layers.end; ++i) GPUMEM_RETURN_IF_ERROR(layer(i));
     if (last_stage) {

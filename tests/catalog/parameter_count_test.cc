@@ -34,7 +34,9 @@ constexpr Expected kComputed[] = {
     // k, v 16384 x 1024 = 16,777,216 each; o 67,108,864; mlp 3 x 8192 x 28672 = 704,643,072;
     // 4 norms 32,768; lm_head 32000 x 8192 = 262,144,000.
     {"eagle3-llama3.3-instruct-70b", 1'403'027'456},
-    {"gemma-3-27b-it", 27'009'346'304},
+    // The language model's 27,009,346,304 and the SigLIP tower with its projector's 423,060,336
+    // (Hugging Face's page for google/gemma-3-27b-it reads 27.4B params).
+    {"gemma-3-27b-it", 27'432'406'640},
     // 106.852B in the file: per layer attention 12288 x 4096 + 12288 + 2 x (1024 x 4096 +
     // 1024) + 4096 x 12288 = 109,077,504 and norms 8,192; dense layer 0 3 x 4096 x 10944;
     // 45 MoE layers of 128 experts x 3 x 4096 x 1408 + shared 3 x 4096 x 1408 + gate

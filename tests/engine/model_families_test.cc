@@ -35,11 +35,12 @@ Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
 
 // The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
 std::string errors(const std::string& engine, const std::string& repo, const std::string& args,
-                   int gpus = 1) {
-  const std::string text = "hardware: {gpu: h200, count: " + std::to_string(gpus) +
-                           "}\nengine:\n  name: " + engine +
-                           "\n  version: " + (engine == "sglang" ? "0.5.9" : "0.21.0") +
-                           "\n  args:\n" + args + "model: " + kConfigs + repo + "\n";
+                   int gpus = 1, std::string version = "") {
+  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
+  const std::string text =
+      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
+      "\n  version: " + version + "\n  args:\n" + args +
+      "model: " + (repo.find("--") == std::string::npos ? repo : kConfigs + repo) + "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
   if (s && diags.empty()) {
@@ -277,6 +278,36 @@ TEST(ModelFamilies, SglangSplitsItsPoolForHybridSwaArchitecturesOnly) {
   // gpt-oss-20b: 12 sliding and 12 full layers of 8 KV heads of 64, sized together.
   const Ledger oss = simulate("sglang", "gpt-oss-20b", 1, "");
   EXPECT_EQ(fact(oss, "kv_cell_bytes"), 8 * (64 + 64) * 24 * 2);
+}
+
+// Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
+// language model (gemma3_mm.py) whether or not multimodal serving is on; only
+// --enable-multimodal shrinks the automatic fraction (server_args.py
+// adjust_mem_fraction_for_vlm). vLLM's encoder profiling is refused by name.
+TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRefusedInVllm) {
+  const auto fraction = [](const Ledger& l) {
+    for (const Fact& f : l.facts) {
+      if (f.id == "mem_fraction_static") return std::get<double>(f.value);
+    }
+    return -1.0;
+  };
+  const Ledger text = simulate("sglang", "gemma-3-27b-it", 1, "");
+  const Ledger mm = simulate("sglang", "gemma-3-27b-it", 1, "    --enable-multimodal: true\n");
+  // 27 x 1152^2 against ViT-L/14's 24 x 1024^2 is 1.423828125: 0.95 x (1 - 0.0423828125).
+  EXPECT_DOUBLE_EQ(fraction(mm), fraction(text) * 0.909736328125);
+  EXPECT_LT(fact(mm, "kv_tokens"), fact(text, "kv_tokens"));
+  EXPECT_EQ(fact(mm, "weights_logical_bytes"), fact(text, "weights_logical_bytes"));
+  // A given fraction is kept as given.
+  const Ledger given = simulate("sglang", "gemma-3-27b-it", 1,
+                                "    --enable-multimodal: true\n    --mem-fraction-static: 0.8\n");
+  EXPECT_DOUBLE_EQ(fraction(given), 0.8);
+  EXPECT_EQ(errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"),
+            "f.yaml:7:8: gemma-3-27b-it (Gemma3ForConditionalGeneration) is multimodal: vLLM "
+            "profiles its vision encoder on dummy images, which gpumem does not model; its "
+            "text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled\n");
+  EXPECT_EQ(errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
+            "f.yaml:6:26: --enable-multimodal with SGLang 0.4.9 is not modelled (from 0.5.0: the "
+            "vision tower's mem-fraction rule)\n");
 }
 
 }  // namespace

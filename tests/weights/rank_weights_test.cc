@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -402,10 +403,56 @@ TEST(RankWeights, Gemma3ReplicatesItsEmbeddingAndBuildsTwoRopeCaches) {
   for (const WeightTensor& t : w) caches += is_rope(t);
   EXPECT_EQ(caches, 2);
   EXPECT_NE(find(w, "model.layers.61.post_feedforward_layernorm.weight"), nullptr);
-  // The first model.norm is freed when the second replaces it.
-  EXPECT_EQ(w[1].name, "model.norm.weight");
-  EXPECT_EQ(w[static_cast<size_t>(w[1].released_after)].name, "model.norm.weight");
-  EXPECT_EQ(w[static_cast<size_t>(w[1].released_after)].released_after, kResident);
+  // The first model.norm, right after the embedding, is freed when the second replaces it.
+  const auto embed = std::find_if(w.begin(), w.end(), [](const WeightTensor& t) {
+    return t.name == "model.embed_tokens.weight";
+  });
+  ASSERT_NE(embed, w.end());
+  const WeightTensor& first_norm = *(embed + 1);
+  EXPECT_EQ(first_norm.name, "model.norm.weight");
+  EXPECT_EQ(w[static_cast<size_t>(first_norm.released_after)].name, "model.norm.weight");
+  EXPECT_EQ(w[static_cast<size_t>(first_norm.released_after)].released_after, kResident);
+}
+
+// sglang gemma3_mm.py Gemma3ForConditionalGeneration: the SigLIP tower (siglip.py) and the
+// projector come first, split over TP 4 like a decoder layer.
+TEST(RankWeights, Gemma3BuildsItsSiglipTowerBeforeTheLanguageModel) {
+  const std::vector<WeightTensor> w = weights(model("gemma-3-27b-it"), {.tp_size = 4});
+  const std::string t = "vision_tower.vision_model.";
+  EXPECT_EQ(w[0].name, t + "embeddings.patch_embedding.weight");
+  EXPECT_EQ(bytes_of(w, t + "embeddings.patch_embedding.weight"), 1152 * 3 * 14 * 14 * 2);
+  // (896 / 14)^2 = 4096 positions, a VocabParallelEmbedding: 1024 rows per rank.
+  EXPECT_EQ(bytes_of(w, t + "embeddings.position_embedding.weight"), 1024 * 1152 * 2);
+  EXPECT_EQ(bytes_of(w, t + "embeddings.position_ids"), 4096 * 8);
+  // 16 heads of 72 / 4 = 4 heads: q, k and v of 288 rows each, biased.
+  const std::string l = t + "encoder.layers.26.";
+  EXPECT_EQ(bytes_of(w, l + "self_attn.qkv_proj.weight"), 3 * 288 * 1152 * 2);
+  EXPECT_EQ(bytes_of(w, l + "self_attn.qkv_proj.bias"), 3 * 288 * 2);
+  // The row-parallel output projection and fc2 keep the whole bias.
+  EXPECT_EQ(bytes_of(w, l + "self_attn.proj.weight"), 1152 * 288 * 2);
+  EXPECT_EQ(bytes_of(w, l + "self_attn.proj.bias"), 1152 * 2);
+  EXPECT_EQ(bytes_of(w, l + "mlp.fc1.weight"), 4304 / 4 * 1152 * 2);
+  EXPECT_EQ(bytes_of(w, l + "mlp.fc1.bias"), 4304 / 4 * 2);
+  EXPECT_EQ(bytes_of(w, l + "mlp.fc2.weight"), 1152 * 4304 / 4 * 2);
+  EXPECT_EQ(bytes_of(w, l + "mlp.fc2.bias"), 1152 * 2);
+  EXPECT_EQ(bytes_of(w, l + "layer_norm2.bias"), 1152 * 2);
+  EXPECT_EQ(bytes_of(w, "multi_modal_projector.mm_input_projection_weight"), 1152 * 5376 * 2);
+  // Everything before the language model's embedding: per layer 2 x 2 norms + qkv + proj +
+  // fc1 + fc2 with their biases.
+  std::int64_t vision = 0;
+  for (const WeightTensor& x : w) {
+    if (x.name == "model.embed_tokens.weight") break;
+    vision += x.bytes.value();
+  }
+  const std::int64_t per_layer = (4 * 1152 + 3 * 288 * (1152 + 1) + 1152 * 288 + 1152 +
+                                  1076 * (1152 + 1) + 1152 * 1076 + 1152) *
+                                 2;
+  EXPECT_EQ(vision, (1152 * 3 * 14 * 14 + 1152 + 1024 * 1152 + 2 * 1152 + 1152 * 5376 + 1152) * 2 +
+                        4096 * 8 + 27 * per_layer);
+  // TP 3 cannot split the 16 heads.
+  EXPECT_EQ(rank_weights(model("gemma-3-27b-it"), {.tp_size = 3}, {}).status().message(),
+            "the vision tower's attention heads (16) is not divisible by the tensor-parallel "
+            "size 3");
 }
 
 TEST(RankWeights, MixtralBuildsTheGateBeforeTheExperts) {

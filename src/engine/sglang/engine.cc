@@ -36,7 +36,11 @@ class Startup final : public PlannedStartup {
     if (a.mem_fraction_static_is_auto) {
       f.push_back({"mem_fraction_static_source", "mem_fraction_static source",
                    "SGLang's automatic default (reserved " + python_float_repr(a.reserved_mib) +
-                       " MiB of " + std::to_string(p_.gpu.memory_total / mib(1)) + " MiB)"});
+                       " MiB of " + std::to_string(p_.gpu.memory_total / mib(1)) + " MiB" +
+                       (a.vision_factor != 1.0 ? ", times " + python_float_repr(a.vision_factor) +
+                                                     " for the vision tower"
+                                               : "") +
+                       ")"});
     }
     f.push_back({"chunked_prefill_size", "chunked_prefill_size", a.chunked_prefill_size});
     // One scheduler, with its own token pool, per --dp-size rank: replicas without DP

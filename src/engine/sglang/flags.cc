@@ -60,6 +60,9 @@ const std::vector<FlagSpec>& table() {
       {"--speculative-num-draft-tokens", {}, FlagType::kInt, true, {}},
       {"--swa-full-tokens-ratio", {}, FlagType::kFloat, true, {}},
       {"--enable-symm-mem", {}, FlagType::kBool, true, {}},
+      // sglang v0.5.9 configs/model_config.py ModelConfig.__init__: multimodal serving, off by
+      // default for Gemma3ForConditionalGeneration (mm_disabled_models).
+      {"--enable-multimodal", {}, FlagType::kBool, true, {}},
       {"--enable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
       {"--disable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
       {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
@@ -340,6 +343,7 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
     }
   }
   f.enable_symm_mem = v.boolean("--enable-symm-mem");
+  f.enable_multimodal = v.boolean("--enable-multimodal");
   f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph");
   f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph");
   f.enable_flashinfer_allreduce_fusion = v.boolean("--enable-flashinfer-allreduce-fusion");

@@ -48,6 +48,7 @@ struct ServerFlags {
   std::optional<std::int64_t> speculative_num_draft_tokens;
   double swa_full_tokens_ratio = 0.8;  // sglang v0.5.9 server_args.py default
   bool enable_symm_mem = false;
+  bool enable_multimodal = false;
   bool enable_piecewise_cuda_graph = false;
   bool disable_piecewise_cuda_graph = false;
   bool enable_flashinfer_allreduce_fusion = false;

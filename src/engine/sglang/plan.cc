@@ -107,6 +107,14 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
                     flag);
     ok = false;
   }
+  // Before PR #6881 (mid 2025) model_runner.py multiplied every multimodal model's fraction by
+  // 0.9, given or not; which release took the v0.5.9 rule is not pinned down.
+  if (p.flags.enable_multimodal && p.model.vision.present() && p.version < Version{0, 5, 0}) {
+    diags.error(*p.flags.raw.location("--enable-multimodal"),
+                "--enable-multimodal with " + release +
+                    " is not modelled (from 0.5.0: the vision tower's mem-fraction rule)");
+    ok = false;
+  }
   // sglang v0.4.6.post4 (PR #6223): the pipeline stages take the MIN of their token counts;
   // the pipeline of earlier releases is not modelled.
   if (p.pp > 1 && p.version < Version{0, 4, 6, 4}) {
@@ -209,8 +217,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
   if (!check_release_features(p, gpu_mem_mib, scenario.engine, diags)) return std::nullopt;
-  p.args = resolve_server_args(p.flags, p.version, gpu_mem_mib,
-                               p.model.attention == AttentionKind::kMla, p.model.hf_architecture);
+  p.args =
+      resolve_server_args(p.flags, p.version, gpu_mem_mib, p.model.attention == AttentionKind::kMla,
+                          p.model.hf_architecture, p.model.vision);
   p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu, diags);
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);

@@ -184,6 +184,16 @@ double reserve_by_class(const ServerFlags& flags, const SpeculativeSettings& spe
   return reserved;
 }
 
+// sglang v0.5.9 server_args.py adjust_mem_fraction_for_vlm (PR #6881): the automatic fraction
+// of a multimodal model shrinks with its ViT's layers x hidden^2 against ViT-L/14's 24 x 1024^2:
+// 0.95 x clamp(1 - 0.1 x (ratio - 1), 0.8, 1.05).
+double vision_mem_fraction_factor(const VisionTower& v) {
+  const double score = static_cast<double>(v.num_hidden_layers) *
+                       static_cast<double>(v.hidden_size) * static_cast<double>(v.hidden_size);
+  const double ratio = score / (24.0 * 1024.0 * 1024.0);
+  return 0.95 * std::clamp(1.0 - 0.1 * (ratio - 1.0), 0.8, 1.05);
+}
+
 }  // namespace
 
 std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
@@ -199,8 +209,8 @@ std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Ver
 }
 
 ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
-                                 double gpu_mem_mib, bool uses_mla,
-                                 const std::string& architecture) {
+                                 double gpu_mem_mib, bool uses_mla, const std::string& architecture,
+                                 const VisionTower& vision) {
   const VersionRules rules = rules_for(version);
   ResolvedArgs r;
   if (rules.mem_fraction == MemFractionRule::kByParallelSize) {
@@ -306,6 +316,10 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
     r.reserved_mib = reserved;
     r.mem_fraction_static = python_round3((gpu_mem_mib - reserved) / gpu_mem_mib);
     r.mem_fraction_static_is_auto = true;
+    if (vision.present() && flags.enable_multimodal) {
+      r.vision_factor = vision_mem_fraction_factor(vision);
+      r.mem_fraction_static *= r.vision_factor;
+    }
   }
 
   if (fixed_list) return r;

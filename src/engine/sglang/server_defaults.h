@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/architecture.h"
 #include "engine/sglang/flags.h"
 #include "engine/sglang/version.h"
 
@@ -33,6 +34,8 @@ struct ResolvedArgs {
   double mem_fraction_static = 0;
   bool mem_fraction_static_is_auto = false;
   double reserved_mib = 0;  // the heuristic's reserve, when auto
+  // The automatic fraction's factor for a multimodal model's vision tower (1 otherwise).
+  double vision_factor = 1.0;
   std::optional<std::int64_t> max_running_requests;
   SpeculativeSettings speculative;
   bool piecewise_cuda_graph = false;
@@ -48,10 +51,11 @@ std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Ver
 
 // gpu_mem_mib: memory.total of the smallest GPU as nvidia-smi prints it, in MiB
 // (sglang v0.5.9 utils/common.py get_nvgpu_memory_capacity). `uses_mla` and
-// `architecture` (HF class name) select model-dependent defaults.
+// `architecture` (HF class name) select model-dependent defaults; a multimodal model's
+// `vision` tower shrinks the automatic fraction under --enable-multimodal.
 ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
-                                 double gpu_mem_mib, bool uses_mla,
-                                 const std::string& architecture);
+                                 double gpu_mem_mib, bool uses_mla, const std::string& architecture,
+                                 const VisionTower& vision = {});
 
 // sglang v0.5.9 server_args.py _generate_cuda_graph_batch_sizes (v0.5.18 appends max_bs
 // when the ladder skips it: `appends_max_bs`).

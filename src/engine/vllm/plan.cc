@@ -113,6 +113,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   const SourceLoc tp_loc =
       p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
+  if (p.model.vision.present()) {
+    // vllm v1/worker/gpu_model_runner.py profile_run: a multimodal model's encoder runs on
+    // dummy images and its outputs stay cached through the memory profile.
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+                p.model.name + " (" + p.model.hf_architecture +
+                    ") is multimodal: vLLM profiles its vision encoder on dummy images, which "
+                    "gpumem does not model; its text-only checkpoint (Gemma3ForCausalLM) or "
+                    "SGLang is modelled");
+    return std::nullopt;
+  }
   // vllm config/model.py ModelConfig.verify_with_parallel_config.
   if (p.model.num_attention_heads % p.tp != 0) {
     diags.error(tp_loc, "ValueError: Total number of attention heads (" +

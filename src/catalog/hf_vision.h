@@ -1,0 +1,18 @@
+// The vision tower of a multimodal Hugging Face config: Gemma 3's SigLIP encoder, read from
+// its vision_config into an Architecture's `VisionTower`. Other multimodal wrappers are
+// refused by their architecture name (hf_config.cc) until their towers are modelled.
+#ifndef GPUMEM_CATALOG_HF_VISION_H_
+#define GPUMEM_CATALOG_HF_VISION_H_
+
+#include "catalog/architecture.h"
+#include "catalog/config_map.h"
+
+namespace gpumem {
+
+// Reads `top`'s vision_config into `a.vision` when `a` is a multimodal Gemma 3
+// (Gemma3ForConditionalGeneration); a missing or unmodelled tower is an error at its key.
+void parse_vision_tower(const ConfigMap& top, Architecture& a);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CATALOG_HF_VISION_H_
