@@ -20,6 +20,11 @@ struct MemoizedCapture {
 
 namespace {
 
+// The most entries kept (each holds two allocator and two device states, about 64 KB for an
+// 8B model): a fraction sweep of one GPU meets a new start state at each size of the KV
+// tensors' remainders that its warm-ups can take, so more entries buy few hits.
+constexpr size_t kCapacity = 256;
+
 // Whether the device state `now` answers the body as `before` did, but for the memory in
 // use (and so the peak), the allocations' sizes and addresses and the next address; and has
 // room for the body's largest rise.

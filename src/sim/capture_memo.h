@@ -31,9 +31,9 @@
 // replay's did. The free-memory readings are the replay's, moved by the difference of free
 // memory between the two start states: the body's charges are the same.
 //
-// Shared by every thread of a run (simulate/simulate.h SimulationCache), at most kCapacity
-// entries, found by key and canonical hash; entries are immutable once stored, so a thread
-// restores from one outside the lock.
+// Shared by every thread of a run (simulate/simulate.h SimulationCache), at most 256 entries
+// (capture_memo.cc kCapacity), found by key and canonical hash; entries are immutable once
+// stored, so a thread restores from one outside the lock.
 #ifndef GPUMEM_SIM_CAPTURE_MEMO_H_
 #define GPUMEM_SIM_CAPTURE_MEMO_H_
 
@@ -66,10 +66,6 @@ class CaptureMemo {
   void count(bool hit) { (hit ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed); }
   int hits() const { return hits_.load(); }
   int misses() const { return misses_.load(); }
-
-  // The most entries kept: a fraction sweep of one GPU meets one start state per size of
-  // the KV tensors' remainders that its warm-ups can take (up to 512 for 2 KiB rows).
-  static constexpr size_t kCapacity = 1024;
 
  private:
   // The entries of one key (and so one abstraction: the requests, hence the smallest of each
