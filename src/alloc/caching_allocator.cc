@@ -36,6 +36,10 @@ Result<BlockHandle> CachingAllocator::allocate(Bytes size, Category category) {
   // pytorch c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::malloc
   const Bytes rounded = round_size(size, config_);
   BlockPool& pool = pool_for(rounded);
+  if (watch_ != nullptr && pool.owner == nullptr) {
+    std::optional<Bytes>& smallest = pool.small ? watch_->smallest_small : watch_->smallest_large;
+    if (!smallest || rounded < *smallest) smallest = rounded;
+  }
   std::uint32_t index = take_free_block(pool, rounded);
   if (index == kNone) {
     Result<std::uint32_t> grown =
@@ -183,36 +187,83 @@ std::int64_t CachingAllocator::snapshot_segments() const {
 }
 
 std::optional<CachingAllocator::State> CachingAllocator::snapshot() const {
-  if (!private_pools_.empty() || !expandable_.empty()) return std::nullopt;
+  if (!private_pools_.empty()) return std::nullopt;
+  return snapshot_with_pools();
+}
+
+std::optional<CachingAllocator::State> CachingAllocator::snapshot_with_pools() const {
+  if (!expandable_.empty() || !routing_.empty() || !orphaned_pools_.empty()) return std::nullopt;
   State s;
   s.blocks = blocks_;
-  s.in_small_pool.resize(blocks_.size());
+  s.pool_slot.resize(blocks_.size());
   for (size_t i = 0; i < blocks_.size(); ++i) {
-    s.in_small_pool[i] = blocks_[i].pool == &small_;
+    // A recycled record's pool pointer is stale (its pool may be gone): not read.
+    const BlockPool* pool = blocks_[i].live ? blocks_[i].pool : nullptr;
+    std::uint32_t slot = State::kLargeSlot;
+    if (pool == &small_) {
+      slot = State::kSmallSlot;
+    } else if (pool != nullptr && pool != &large_) {
+      for (size_t k = 0; k < private_pools_.size(); ++k) {
+        if (pool == &private_pools_[k]->large) slot = static_cast<std::uint32_t>(2 + 2 * k);
+        if (pool == &private_pools_[k]->small) slot = static_cast<std::uint32_t>(3 + 2 * k);
+      }
+    }
+    s.pool_slot[i] = slot;
     s.blocks[i].pool = nullptr;
   }
   s.recycled = recycled_;
   s.large_free = large_.free;
   s.small_free = small_.free;
+  for (const std::unique_ptr<PrivatePool>& p : private_pools_) {
+    s.private_pools.push_back(
+        State::Pool{p->id, p->use_count, p->segments, p->reserved, p->large.free, p->small.free});
+  }
   s.stats = stats_;
   s.last_oom = last_oom_;
   s.next_pool_id = next_pool_id_;
   return s;
 }
 
-void CachingAllocator::restore(const State& s) {
-  assert(private_pools_.empty() && routing_.empty());
-  blocks_ = s.blocks;
-  for (size_t i = 0; i < blocks_.size(); ++i) {
-    // A recycled record has no pool; a live one belongs to one of the two default pools.
-    if (blocks_[i].live) blocks_[i].pool = s.in_small_pool[i] ? &small_ : &large_;
+void CachingAllocator::restore(State s) {
+  assert(routing_.empty() && orphaned_pools_.empty() && expandable_.empty());
+  private_pools_.clear();
+  for (State::Pool& p : s.private_pools) {
+    auto pool = std::make_unique<PrivatePool>(p.id);
+    pool->use_count = p.use_count;
+    pool->segments = p.segments;
+    pool->reserved = p.reserved;
+    pool->large.free = std::move(p.large_free);
+    pool->small.free = std::move(p.small_free);
+    private_pools_.push_back(std::move(pool));
   }
-  recycled_ = s.recycled;
-  large_.free = s.large_free;
-  small_.free = s.small_free;
+  blocks_ = std::move(s.blocks);
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    // A recycled record has no pool; a live one belongs to the pool its slot names.
+    if (!blocks_[i].live) continue;
+    const std::uint32_t slot = s.pool_slot[i];
+    if (slot < 2) {
+      blocks_[i].pool = slot == State::kSmallSlot ? &small_ : &large_;
+    } else {
+      PrivatePool& p = *private_pools_[(slot - 2) / 2];
+      blocks_[i].pool = slot % 2 == 1 ? &p.small : &p.large;
+    }
+  }
+  recycled_ = std::move(s.recycled);
+  large_.free = std::move(s.large_free);
+  small_.free = std::move(s.small_free);
   stats_ = s.stats;
-  last_oom_ = s.last_oom;
+  last_oom_ = std::move(s.last_oom);
   next_pool_id_ = s.next_pool_id;
+}
+
+void CachingAllocator::raise_peaks(const AllocatorStats& floor) {
+  auto raise = [](MemoryStat& s, const MemoryStat& f) { s.peak = std::max(s.peak, f.peak); };
+  raise(stats_.allocated, floor.allocated);
+  raise(stats_.reserved, floor.reserved);
+  for (size_t c = 0; c < kCategoryCount; ++c) {
+    raise(stats_.allocated_by_category[c], floor.allocated_by_category[c]);
+    raise(stats_.reserved_by_category[c], floor.reserved_by_category[c]);
+  }
 }
 
 CachingAllocator::BlockPool& CachingAllocator::pool_for(Bytes rounded) {

@@ -171,9 +171,24 @@ class CachingAllocator {
   // the state it once ended in (sim/weight_load_memo.h). Empty while a private pool or an
   // expandable segment exists.
   std::optional<State> snapshot() const;
-  // REQUIRES: no private pool or expandable segment exists; `state` came from snapshot()
-  // of an allocator with this config.
-  void restore(const State& state);
+  // As snapshot(), private pools included (sim/capture_memo.h); empty while an expandable
+  // segment, a routing to a private pool or a pool PyTorch deleted under live blocks exists.
+  std::optional<State> snapshot_with_pools() const;
+  // REQUIRES: no routing, orphaned pool or expandable segment exists; `state` came from
+  // snapshot() or snapshot_with_pools() of an allocator with this config.
+  void restore(State state);
+
+  // The smallest rounded request served from each default pool while a watch is set
+  // (sim/capture_memo.h: free blocks of a default pool below it are never candidates).
+  struct RequestWatch {
+    std::optional<Bytes> smallest_small;
+    std::optional<Bytes> smallest_large;
+  };
+  // Null: no watch.
+  void set_request_watch(RequestWatch* watch) { watch_ = watch; }
+  // Every peak becomes at least `floor`'s: after reset_peak_stats() and a run, the peaks
+  // are those of a run without the reset.
+  void raise_peaks(const AllocatorStats& floor);
 
  private:
   static constexpr std::uint32_t kNone = BlockHandle::kNullIndex;
@@ -277,14 +292,30 @@ class CachingAllocator {
   std::vector<std::unique_ptr<ExpandableSegment>> expandable_;
   std::uint64_t next_virtual_address_ = 1ULL << 56;
   AllocatorObserver* observer_ = nullptr;
+  RequestWatch* watch_ = nullptr;
+  friend class AllocatorStateDelta;
 };
 
 struct CachingAllocator::State {
-  std::vector<Block> blocks;  // `pool` null: `in_small_pool` says which default pool
-  std::vector<bool> in_small_pool;
+  // A live record's pool by slot: 0 the large default pool, 1 the small one, 2 + 2k and
+  // 3 + 2k the large and small pools of private_pools[k].
+  static constexpr std::uint32_t kLargeSlot = 0;
+  static constexpr std::uint32_t kSmallSlot = 1;
+  struct Pool {
+    PoolId id;
+    int use_count = 0;
+    int segments = 0;
+    Bytes reserved;
+    FreeBlockIndex large_free;
+    FreeBlockIndex small_free;
+    friend bool operator==(const Pool&, const Pool&) = default;
+  };
+  std::vector<Block> blocks;  // `pool` null: `pool_slot` says which
+  std::vector<std::uint32_t> pool_slot;
   std::vector<std::uint32_t> recycled;
   FreeBlockIndex large_free;
   FreeBlockIndex small_free;
+  std::vector<Pool> private_pools;
   AllocatorStats stats;
   std::optional<OomReport> last_oom;
   std::uint64_t next_pool_id = 1;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
@@ -62,6 +63,12 @@ class FreeBlockIndex {
   template <typename Pred>
   void erase_if(Pred pred) {
     std::erase_if(entries_, pred);
+  }
+
+  // Replaces the entries with `entries`, in any order.
+  void assign(std::vector<Entry> entries) {
+    std::sort(entries.begin(), entries.end(), less);
+    entries_ = std::move(entries);
   }
 
   std::span<const Entry> entries() const { return entries_; }

@@ -14,6 +14,7 @@
 #include "device/device.h"
 #include "device/step_observer.h"
 #include "runtime/ledger.h"
+#include "runtime/memoized_run.h"
 #include "runtime/weight_loading.h"
 
 namespace gpumem {
@@ -30,6 +31,8 @@ struct RankEnv {
   std::vector<Fact>& facts;
   // Null: every weight list is replayed through the allocator (the probe).
   WeightLoads* weight_loads = nullptr;
+  // Null: every memoizable body runs (the probe, a simulation without a cache).
+  MemoizedRuns* memoized = nullptr;
 
   // Runs `body` as the step `name`: announces it, runs it, records how it ended, and
   // returns that status, so a program stops at its first failed step with
@@ -45,6 +48,10 @@ struct RankEnv {
   Status load_weights(const WeightList& list) {
     return weight_loads != nullptr ? weight_loads->load(allocator, list)
                                    : load_weight_tensors(allocator, tensors_of(list));
+  }
+  // Runs `body` (runtime/memoized_run.h), or lets the simulator restore its outcome.
+  Status run_memoized(const RunKey& key, const MemoizedBody& body, FreeReadings& readings) {
+    return memoized != nullptr ? memoized->run(key, body, readings) : body(readings);
   }
   void log(std::string_view line) { observer.log_line(line); }
 };

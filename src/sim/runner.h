@@ -18,6 +18,7 @@
 #include "runtime/rank_env.h"
 #include "sim/device_constants.h"
 #include "sim/sim_comm.h"
+#include "sim/capture_memo.h"
 #include "sim/weight_load_memo.h"
 
 namespace gpumem {
@@ -40,10 +41,17 @@ struct SimRank {
   std::string signature;
 };
 
-// One GpuLedger per rank, in the order of `ranks`. With a `memo`, weight loads already
-// replayed from equal states are restored instead (sim/weight_load_memo.h).
+// The memos a run may answer from; null: replay.
+struct SimMemos {
+  WeightLoadMemo* weight_loads = nullptr;  // sim/weight_load_memo.h
+  CaptureMemo* captures = nullptr;         // sim/capture_memo.h
+};
+
+// One GpuLedger per rank, in the order of `ranks`. Weight loads already replayed from equal
+// states, and memoized bodies already replayed from states they cannot tell apart, are
+// restored from `memos` instead.
 std::vector<GpuLedger> run_ranks(const SimMachine& machine, const std::vector<SimRank>& ranks,
-                                 const RankProgram& program, WeightLoadMemo* memo = nullptr);
+                                 const RankProgram& program, const SimMemos& memos = {});
 
 }  // namespace gpumem
 

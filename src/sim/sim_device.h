@@ -8,10 +8,12 @@
 #ifndef GPUMEM_SIM_SIM_DEVICE_H_
 #define GPUMEM_SIM_SIM_DEVICE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu_catalog.h"
@@ -57,6 +59,9 @@ class SimDevice final : public Device {
   Bytes used_by(Category c) const { return state_.by_category[static_cast<size_t>(c)]; }
   Bytes peak_used() const { return state_.peak; }
   void reset_peak() { state_.peak = state_.used; }
+  // The peak becomes at least `floor` (a peak reset, then raised to the peak before it, is
+  // the peak without the reset).
+  void raise_peak(Bytes floor) { state_.peak = std::max(state_.peak, floor); }
 
   // The last allocation that did not fit, for the ledger's OOM record.
   struct FailedRequest {
@@ -109,6 +114,7 @@ class SimDevice final : public Device {
   const DeviceConstants& constants() const { return constants_; }
   const State& state() const { return state_; }
   void restore(const State& state) { state_ = state; }
+  void restore(State&& state) { state_ = std::move(state); }
 
  private:
   void charge(Bytes b, Category c);

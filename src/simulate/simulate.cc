@@ -81,8 +81,12 @@ std::optional<Ledger> simulate_scenario(const Scenario& scenario, const Simulati
   ledger.calibration = inputs.constants.name;
   ledger.calibrated = inputs.constants.calibrated;
   ledger.facts = p.facts();
-  ledger.gpus = run_ranks(run->machine, run->ranks, p.program(inputs.constants.engines),
-                          inputs.cache != nullptr ? &inputs.cache->weight_loads : nullptr);
+  SimMemos memos;
+  if (inputs.cache != nullptr) {
+    memos.weight_loads = &inputs.cache->weight_loads;
+    if (inputs.cache->memoize_captures) memos.captures = &inputs.cache->captures;
+  }
+  ledger.gpus = run_ranks(run->machine, run->ranks, p.program(inputs.constants.engines), memos);
   return ledger;
 }
 

@@ -5,8 +5,9 @@
 // seams instead.
 //
 // A run of many simulations (a sweep, a fit search, a benchmark) shares a SimulationCache:
-// weight lists built once and weight loads restored instead of replayed, each exact by
-// construction (equal inputs to a pure function). The cache is the caller's: without one,
+// weight lists built once, weight loads and CUDA-graph captures restored instead of replayed,
+// each exact by construction (inputs the step cannot tell apart, to a pure function;
+// sim/weight_load_memo.h, sim/capture_memo.h). The cache is the caller's: without one,
 // every simulation builds and replays everything itself.
 #ifndef GPUMEM_SIMULATE_SIMULATE_H_
 #define GPUMEM_SIMULATE_SIMULATE_H_
@@ -25,6 +26,7 @@
 #include "nccl/nccl_constants.h"
 #include "runtime/ledger.h"
 #include "sim/device_constants.h"
+#include "sim/capture_memo.h"
 #include "sim/runner.h"
 #include "sim/weight_load_memo.h"
 #include "weights/weight_list_cache.h"
@@ -44,6 +46,12 @@ struct SimulationConstants {
 struct SimulationCache {
   WeightListCache weight_lists;
   WeightLoadMemo weight_loads;
+  CaptureMemo captures;
+  // False: every CUDA-graph capture is replayed (the differential test and the benchmarks
+  // compare both ways).
+  bool memoize_captures = true;
+  // How many memoized bodies (CUDA-graph captures) were restored rather than replayed.
+  int capture_hits() const { return captures.hits(); }
 };
 
 struct SimulationInputs {

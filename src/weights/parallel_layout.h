@@ -41,6 +41,7 @@ int moe_tp_size(const ParallelLayout& l);
 struct LayerRange {
   std::int64_t start = 0;
   std::int64_t end = 0;
+  friend bool operator==(const LayerRange&, const LayerRange&) = default;
 };
 
 // Which stages take the num_layers % pp_size layers left over.

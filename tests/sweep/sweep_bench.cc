@@ -9,7 +9,8 @@
 //  * BM_SweepFractionH200 and BM_SweepMixedDeepSeekV3: issue 24's two target workloads,
 //    a 65,001-point --mem-fraction-static sweep of one H200 (Llama 3.1 8B) and a 10,000-point
 //    grid (fraction x graph max batch x context length x KV dtype) of 8 H200s serving
-//    DeepSeek-V3 TP 8, each a whole sweep on every core, results streamed and dropped;
+//    DeepSeek-V3 TP 8, each a whole sweep on every core, results streamed and dropped (the
+//    fraction sweep also with the capture memo off: BM_SweepFractionH200NoCaptureMemo);
 //  * BM_LoadGpuCatalog: reading model/gpu, part of every `gpumem simulate`;
 //  * BM_GpumemSimulate: `gpumem simulate` end to end, as a process (wall time), of the seed,
 //    of one H200 with Llama 3.1 8B, and of the 16-GPU pipeline.
@@ -171,9 +172,10 @@ void BM_SweepSeed(benchmark::State& state) {
 }
 BENCHMARK(BM_SweepSeed)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// A whole sweep of `scenario` over `axes` on every core; items/s is points per second.
+// A whole sweep of `scenario` over `axes` on every core; items/s is points per second, and
+// the counters say how many CUDA-graph captures the capture memo answered and replayed.
 void sweep_bundled(benchmark::State& state, const char* scenario,
-                   const std::vector<const char*>& arguments) {
+                   const std::vector<const char*>& arguments, bool memoize_captures = true) {
   const Seed s = load_bundled(scenario);
   Diagnostics diags;
   std::vector<sweep::Axis> axes;
@@ -188,6 +190,7 @@ void sweep_bundled(benchmark::State& state, const char* scenario,
   }
   const sweep::Grid grid(std::move(axes));
   SimulationCache cache;
+  cache.memoize_captures = memoize_captures;
   sweep::SweepInputs inputs{s.gpus, s.models, {}, &cache};
   inputs.constants.emplace_back(s.scenario.hardware.gpu, s.constants);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -200,6 +203,8 @@ void sweep_bundled(benchmark::State& state, const char* scenario,
     benchmark::DoNotOptimize(fitting);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(grid.size()));
+  state.counters["capture_hits"] = cache.captures.hits();
+  state.counters["capture_misses"] = cache.captures.misses();
 }
 
 void BM_SweepFractionH200(benchmark::State& state) {
@@ -207,6 +212,16 @@ void BM_SweepFractionH200(benchmark::State& state) {
                 {"--mem-fraction-static=0.25..0.90:0.00001"});
 }
 BENCHMARK(BM_SweepFractionH200)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// The same sweep with every capture replayed: what the capture memo saves.
+void BM_SweepFractionH200NoCaptureMemo(benchmark::State& state) {
+  sweep_bundled(state, GPUMEM_SOURCE_DIR "/scenarios/h200x1-llama-3.1-8b.yaml",
+                {"--mem-fraction-static=0.25..0.90:0.00001"}, /*memoize_captures=*/false);
+}
+BENCHMARK(BM_SweepFractionH200NoCaptureMemo)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 void BM_SweepMixedDeepSeekV3(benchmark::State& state) {
   sweep_bundled(state, GPUMEM_SOURCE_DIR "/scenarios/h200x8-deepseek-v3-tp8.yaml",

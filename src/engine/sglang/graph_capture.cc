@@ -15,9 +15,60 @@ GraphCapture::GraphCapture(const Plan& plan, const GraphKernelCounts& kernels, R
       tp_comm_(tp_comm),
       pool_(pool) {}
 
+namespace {
+
+// Everything a capture's requests are a function of (runtime/memoized_run.h): its
+// arguments, and what of the plan and constants GraphCapture reads.
+struct CaptureKey {
+  std::vector<std::int64_t> sizes;
+  std::int64_t tokens_per_bs;
+  Architecture arch;
+  LayerRange layers;
+  std::int64_t vocab;
+  bool with_head;
+  GraphShape graph;
+  ModelFacts facts;
+  int tp;
+  bool custom_all_reduce;
+  GraphKernelCounts kernels;
+  std::uint64_t pool;
+  friend bool operator==(const CaptureKey&, const CaptureKey&) = default;
+};
+
+}  // namespace
+
 Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
                              const Architecture& arch, LayerRange layers, std::int64_t vocab,
                              bool with_head, std::set<std::uint64_t>& registered_bases) {
+  FreeReadings free;
+  Status s;
+  if (plan_.tp == 1 && !plan_.custom_all_reduce.enabled) {
+    const RunKeyOf<CaptureKey> key(CaptureKey{sizes, tokens_per_bs, arch, layers, vocab, with_head,
+                                              plan_.graph, plan_.facts, plan_.tp,
+                                              plan_.custom_all_reduce.enabled, kernels_,
+                                              pool_.value});
+    s = env_.run_memoized(
+        key,
+        [&](FreeReadings& r) {
+          return capture_all(sizes, tokens_per_bs, arch, layers, vocab, with_head,
+                             registered_bases, r);
+        },
+        free);
+  } else {
+    s = capture_all(sizes, tokens_per_bs, arch, layers, vocab, with_head, registered_bases, free);
+  }
+  // cuda_graph_runner.py capture: the progress bar's description per batch size, largest
+  // first, free memory read without emptying the cache.
+  for (size_t i = 0; i < free.size(); ++i) {
+    env_.log(log_capturing_batch(sizes[sizes.size() - 1 - i], to_engine_gib(free[i])));
+  }
+  return s;
+}
+
+Status GraphCapture::capture_all(const std::vector<std::int64_t>& sizes,
+                                 std::int64_t tokens_per_bs, const Architecture& arch,
+                                 LayerRange layers, std::int64_t vocab, bool with_head,
+                                 std::set<std::uint64_t>& registered_bases, FreeReadings& free) {
   const std::int64_t first_layer = layers.start;
   const std::int64_t last_layer = layers.end;
   GraphShape shape = plan_.graph;
@@ -39,9 +90,7 @@ Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_
     Status end = env_.allocator.end_allocate_to_pool(pool_);
     GPUMEM_RETURN_IF_ERROR(s);
     GPUMEM_RETURN_IF_ERROR(end);
-    // cuda_graph_runner.py capture: the progress bar's description, free memory read
-    // without emptying the cache.
-    env_.log(log_capturing_batch(*it, to_engine_gib(env_.device.mem_get_info().free)));
+    free.push_back(env_.device.mem_get_info().free);
   }
   return {};
 }

@@ -27,7 +27,9 @@ class GraphCapture {
   // One graph per batch size in `sizes` (ascending), captured largest first, over `layers`
   // of `arch` with `tokens_per_bs` tokens per request; `with_head` adds the final norm and
   // logits over `vocab` rows. Adds to `registered_bases` the base allocations of the custom
-  // all-reduce inputs the graphs captured.
+  // all-reduce inputs the graphs captured. The capture's log lines are written, as far as it
+  // got, even when it fails. Run through env.run_memoized (runtime/memoized_run.h) when its
+  // requests read no address: no custom all-reduce, TP 1.
   Status capture(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
                  const Architecture& arch, LayerRange layers, std::int64_t vocab, bool with_head,
                  std::set<std::uint64_t>& registered_bases);
@@ -44,6 +46,11 @@ class GraphCapture {
                  std::int64_t last_layer, std::int64_t tokens, std::int64_t vocab, bool with_head,
                  std::set<std::uint64_t>* registered);
   Status all_reduce(BlockHandle input, Bytes size, std::set<std::uint64_t>* registered);
+  // The captures themselves; `free` receives the free memory after each batch size's graph.
+  Status capture_all(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
+                     const Architecture& arch, LayerRange layers, std::int64_t vocab,
+                     bool with_head, std::set<std::uint64_t>& registered_bases,
+                     FreeReadings& free);
 
   const Plan& plan_;
   const GraphKernelCounts& kernels_;

@@ -47,6 +47,7 @@ struct GraphShape {
   int tp = 1;
   int moe_tp = 1;
   int ep = 1;
+  friend bool operator==(const GraphShape&, const GraphShape&) = default;
 };
 
 // Static buffers of a decode (or target-verify) graph runner.
@@ -67,6 +68,7 @@ struct GraphKernelCounts {
   int moe_layer = 20;    // plus router, top-k, fused-MoE GEMMs and their shuffles
   int mla_extra = 6;     // MLA: q/kv down and up projections and absorbed BMMs
   int head = 6;          // final norm, lm_head, gather, logits copy
+  friend bool operator==(const GraphKernelCounts&, const GraphKernelCounts&) = default;
 };
 int kernels_per_layer(const Architecture& a, std::int64_t layer, const GraphKernelCounts& k);
 

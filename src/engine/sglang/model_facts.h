@@ -31,6 +31,7 @@ struct ModelFacts {
   std::string kv_cache_dtype;  // torch name, for "Using KV cache dtype: …"
   std::int64_t kv_element_size = 2;
   bool kv_fp4 = false;
+  friend bool operator==(const ModelFacts&, const ModelFacts&) = default;
 };
 
 // Resolves the facts; a user --context-length above the derived one is SGLang's ValueError,
