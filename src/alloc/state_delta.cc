@@ -37,8 +37,8 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 }
 
 // The free index's entries, in order, as (record, size): sizes of invisible blocks left out.
-bool same_index(const FreeBlockIndex& a, const FreeBlockIndex& b, const State& sa,
-                const State& sb, const AllocatorStateDelta::Visibility& v) {
+bool same_index(const FreeBlockIndex& a, const FreeBlockIndex& b, const State& sa, const State& sb,
+                const AllocatorStateDelta::Visibility& v) {
   if (a.size() != b.size()) return false;
   for (size_t k = 0; k < a.size(); ++k) {
     const std::uint32_t i = a[k].block();
@@ -50,7 +50,8 @@ bool same_index(const FreeBlockIndex& a, const FreeBlockIndex& b, const State& s
   return true;
 }
 
-void add(MemoryStat& out, const MemoryStat& now, const MemoryStat& before, const MemoryStat& after) {
+void add(MemoryStat& out, const MemoryStat& now, const MemoryStat& before,
+         const MemoryStat& after) {
   out.current = now.current + (after.current - before.current);
   out.peak = std::max(now.peak, now.current + (after.peak - before.current));
 }
@@ -80,7 +81,8 @@ std::uint64_t AllocatorStateDelta::canonical_hash(const State& s, const Visibili
   return h;
 }
 
-std::optional<AllocatorStateDelta> AllocatorStateDelta::make(const State& before, const State& after,
+std::optional<AllocatorStateDelta> AllocatorStateDelta::make(const State& before,
+                                                             const State& after,
                                                              std::uint64_t device_next,
                                                              Visibility visibility) {
   AllocatorStateDelta d;
@@ -223,8 +225,8 @@ State AllocatorStateDelta::apply(const State& now, std::uint64_t device_next) co
   add(o.allocated, now.stats.allocated, b.allocated, a.allocated);
   add(o.reserved, now.stats.reserved, b.reserved, a.reserved);
   for (size_t c = 0; c < kCategoryCount; ++c) {
-    add(o.allocated_by_category[c], now.stats.allocated_by_category[c],
-        b.allocated_by_category[c], a.allocated_by_category[c]);
+    add(o.allocated_by_category[c], now.stats.allocated_by_category[c], b.allocated_by_category[c],
+        a.allocated_by_category[c]);
     add(o.reserved_by_category[c], now.stats.reserved_by_category[c], b.reserved_by_category[c],
         a.reserved_by_category[c]);
   }

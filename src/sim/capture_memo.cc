@@ -32,11 +32,9 @@ bool device_matches(const SimDevice::State& before, const SimDevice::State& afte
                     const SimDevice::State& now) {
   const Bytes rise = after.peak - before.used;
   return now.total - now.used >= rise && now.total == before.total &&
-         now.context_size == before.context_size &&
-         now.context_created == before.context_created &&
+         now.context_size == before.context_size && now.context_created == before.context_created &&
          now.allocations.size() == before.allocations.size() &&
-         now.ipc_mappings == before.ipc_mappings &&
-         now.small_page_left == before.small_page_left &&
+         now.ipc_mappings == before.ipc_mappings && now.small_page_left == before.small_page_left &&
          now.graph_exec_used == before.graph_exec_used &&
          now.graph_exec_reserved == before.graph_exec_reserved &&
          now.capturing == before.capturing && now.captured_before == before.captured_before &&
@@ -140,8 +138,8 @@ Status SimMemoizedRuns::run(const RunKey& key, const MemoizedBody& body, FreeRea
   return replay(key, body, readings, *now);
 }
 
-Status SimMemoizedRuns::replay(const RunKey& key, const MemoizedBody& body,
-                               FreeReadings& readings, const CachingAllocator::State& before) {
+Status SimMemoizedRuns::replay(const RunKey& key, const MemoizedBody& body, FreeReadings& readings,
+                               const CachingAllocator::State& before) {
   SimDevice::State device_before = device_.state();
   // Peaks counted from the start, so that the entry holds the body's own rises.
   allocator_.reset_peak_stats();
@@ -159,8 +157,8 @@ Status SimMemoizedRuns::replay(const RunKey& key, const MemoizedBody& body,
   // with more free memory: such a replay answers for no other state.
   const AllocatorStats& b = before.stats;
   const AllocatorStats& a = after->stats;
-  if (a.alloc_retries != b.alloc_retries || a.device_frees != b.device_frees ||
-      a.ooms != b.ooms || !(device_after.last_failure == device_before.last_failure) ||
+  if (a.alloc_retries != b.alloc_retries || a.device_frees != b.device_frees || a.ooms != b.ooms ||
+      !(device_after.last_failure == device_before.last_failure) ||
       !(device_after.ipc_mappings == device_before.ipc_mappings) ||
       device_after.allocations.size() < device_before.allocations.size() ||
       !std::equal(device_before.allocations.begin(), device_before.allocations.end(),
@@ -171,10 +169,9 @@ Status SimMemoizedRuns::replay(const RunKey& key, const MemoizedBody& body,
   std::optional<AllocatorStateDelta> delta =
       AllocatorStateDelta::make(before, *after, device_before.next_address, visibility);
   if (!delta) return s;
-  memo_->store(std::make_shared<const MemoizedCapture>(
-      MemoizedCapture{key.clone(), allocator_.config(), device_.constants(), visibility,
-                      std::move(*delta), std::move(device_before), std::move(device_after),
-                      readings}));
+  memo_->store(std::make_shared<const MemoizedCapture>(MemoizedCapture{
+      key.clone(), allocator_.config(), device_.constants(), visibility, std::move(*delta),
+      std::move(device_before), std::move(device_after), readings}));
   return s;
 }
 

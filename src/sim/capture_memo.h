@@ -58,8 +58,8 @@ class CaptureMemo {
  public:
   // The stored entries of `key` whose start state hashes as `now` does under their
   // abstraction (AllocatorStateDelta::canonical_hash).
-  std::vector<std::shared_ptr<const MemoizedCapture>> candidates(const RunKey& key,
-                                                                 const CachingAllocator::State& now);
+  std::vector<std::shared_ptr<const MemoizedCapture>> candidates(
+      const RunKey& key, const CachingAllocator::State& now);
   // Evicts the oldest entry when full.
   void store(std::shared_ptr<const MemoizedCapture> entry);
 

@@ -28,9 +28,8 @@ void run_one(const SimMachine& machine, const SimRank& rank, int world_size, Ren
   out.gpu = rank.local_rank;
   out.total = device.total();
   out.used_before = rank.preoccupied;
-  RankEnv env{rank.rank, world_size, rank.local_rank, rank.node, device,
-              comm,      allocator,  recorder,        out.facts, &weight_loads,
-              &memoized};
+  RankEnv env{rank.rank, world_size, rank.local_rank, rank.node,     device,   comm,
+              allocator, recorder,   out.facts,       &weight_loads, &memoized};
   program(env);
   const LedgerStep* failed = out.failed_step();
   if (failed != nullptr && failed->outcome != StepOutcome::kAborted) {

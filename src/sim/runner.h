@@ -16,9 +16,9 @@
 #include "nccl/nccl_constants.h"
 #include "runtime/ledger.h"
 #include "runtime/rank_env.h"
+#include "sim/capture_memo.h"
 #include "sim/device_constants.h"
 #include "sim/sim_comm.h"
-#include "sim/capture_memo.h"
 #include "sim/weight_load_memo.h"
 
 namespace gpumem {

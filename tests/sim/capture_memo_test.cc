@@ -65,7 +65,8 @@ struct Outcome {
 
 Outcome run(Rank& r) {
   Outcome o;
-  o.status = r.runs.run(kKey, [&r](FreeReadings& f) { return body(r, f); }, o.free);
+  o.status = r.runs.run(
+      kKey, [&r](FreeReadings& f) { return body(r, f); }, o.free);
   return o;
 }
 
@@ -142,7 +143,9 @@ TEST(CaptureMemo, WithoutOneRankEveryBodyRuns) {
     SimMemoizedRuns runs(device, allocator, &memo, /*single_rank=*/false);
     FreeReadings free;
     int ran = 0;
-    EXPECT_TRUE(runs.run(kKey, [&](FreeReadings&) { return ++ran, Status{}; }, free).ok());
+    EXPECT_TRUE(runs.run(
+                        kKey, [&](FreeReadings&) { return ++ran, Status{}; }, free)
+                    .ok());
     EXPECT_EQ(ran, 1);
   }
   EXPECT_EQ(memo.hits() + memo.misses(), 0);

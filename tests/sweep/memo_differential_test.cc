@@ -109,7 +109,9 @@ Outcome run_case(const Case& c, std::mt19937& rng) {
         simulate_scenario(s, SimulationInputs{cat.gpus, cat.models, constants, nullptr}, d2);
     EXPECT_EQ(d1.to_string(), d2.to_string());
     EXPECT_EQ(memo_ledger.has_value(), plain_ledger.has_value());
-    if (memo_ledger && plain_ledger) EXPECT_EQ(ledger_to_json(*memo_ledger), ledger_to_json(*plain_ledger));
+    if (memo_ledger && plain_ledger) {
+      EXPECT_EQ(ledger_to_json(*memo_ledger), ledger_to_json(*plain_ledger));
+    }
     ++out.points;
   }
   out.capture_hits = cache.capture_hits();

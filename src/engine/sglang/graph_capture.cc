@@ -43,15 +43,14 @@ Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_
   FreeReadings free;
   Status s;
   if (plan_.tp == 1 && !plan_.custom_all_reduce.enabled) {
-    const RunKeyOf<CaptureKey> key(CaptureKey{sizes, tokens_per_bs, arch, layers, vocab, with_head,
-                                              plan_.graph, plan_.facts, plan_.tp,
-                                              plan_.custom_all_reduce.enabled, kernels_,
-                                              pool_.value});
+    const RunKeyOf<CaptureKey> key(
+        CaptureKey{sizes, tokens_per_bs, arch, layers, vocab, with_head, plan_.graph, plan_.facts,
+                   plan_.tp, plan_.custom_all_reduce.enabled, kernels_, pool_.value});
     s = env_.run_memoized(
         key,
         [&](FreeReadings& r) {
-          return capture_all(sizes, tokens_per_bs, arch, layers, vocab, with_head,
-                             registered_bases, r);
+          return capture_all(sizes, tokens_per_bs, arch, layers, vocab, with_head, registered_bases,
+                             r);
         },
         free);
   } else {
@@ -65,10 +64,10 @@ Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_
   return s;
 }
 
-Status GraphCapture::capture_all(const std::vector<std::int64_t>& sizes,
-                                 std::int64_t tokens_per_bs, const Architecture& arch,
-                                 LayerRange layers, std::int64_t vocab, bool with_head,
-                                 std::set<std::uint64_t>& registered_bases, FreeReadings& free) {
+Status GraphCapture::capture_all(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
+                                 const Architecture& arch, LayerRange layers, std::int64_t vocab,
+                                 bool with_head, std::set<std::uint64_t>& registered_bases,
+                                 FreeReadings& free) {
   const std::int64_t first_layer = layers.start;
   const std::int64_t last_layer = layers.end;
   GraphShape shape = plan_.graph;

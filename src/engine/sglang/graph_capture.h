@@ -49,8 +49,7 @@ class GraphCapture {
   // The captures themselves; `free` receives the free memory after each batch size's graph.
   Status capture_all(const std::vector<std::int64_t>& sizes, std::int64_t tokens_per_bs,
                      const Architecture& arch, LayerRange layers, std::int64_t vocab,
-                     bool with_head, std::set<std::uint64_t>& registered_bases,
-                     FreeReadings& free);
+                     bool with_head, std::set<std::uint64_t>& registered_bases, FreeReadings& free);
 
   const Plan& plan_;
   const GraphKernelCounts& kernels_;
