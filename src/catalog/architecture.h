@@ -143,6 +143,7 @@ enum class VisionKind : unsigned char {
   kNone,
   kSiglip,     // SigLIP (transformers SiglipVisionConfig) and Gemma 3's projector
   kQwen25Vit,  // Qwen2.5-VL's ViT (Qwen2_5_VLVisionConfig): gated MLPs, RMSNorms, patch merger
+  kQwen3Vit,  // Qwen3-VL's ViT (Qwen3VLVisionConfig): LayerNorms, position table, deepstack mergers
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -155,10 +156,12 @@ struct VisionTower {
   std::int64_t num_attention_heads = 0;
   std::int64_t num_channels = 0;  // SigLIP num_channels, Qwen in_chans
   std::int64_t patch_size = 0;
-  std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
-  std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
-  std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
-  std::int64_t out_hidden_size = 0;      // Qwen: the merger's output width
+  std::int64_t image_size = 0;               // SigLIP: the fixed input resolution
+  std::int64_t temporal_patch_size = 0;      // Qwen: frames per patch
+  std::int64_t spatial_merge_size = 0;       // Qwen: patches merged per side into one token
+  std::int64_t out_hidden_size = 0;          // Qwen: the merger's output width
+  std::int64_t num_position_embeddings = 0;  // Qwen3-VL: the learned position table's rows
+  std::int64_t deepstack_mergers = 0;        // Qwen3-VL: one per deepstack_visual_indexes entry
 
   bool present() const { return kind != VisionKind::kNone; }
   // SigLIP: patches of one image, the position embedding's rows.

@@ -22,13 +22,15 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 19> kFamilies = {{
+constexpr std::array<FamilyByName, 20> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     // The Qwen2 language model beside a ViT (vision_config, hf_vision.h).
     {"Qwen2_5_VLForConditionalGeneration", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
+    // The Qwen3 language model (text_config) beside a ViT (vision_config, hf_vision.h).
+    {"Qwen3VLForConditionalGeneration", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
     {"Qwen2MoeForCausalLM", ArchitectureFamily::kQwen2Moe},
     {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
@@ -52,7 +54,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 31> kUnmodelled = {{
+constexpr std::array<Unmodelled, 30> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -75,8 +77,6 @@ constexpr std::array<Unmodelled, 31> kUnmodelled = {{
     {"Glm4MoeLiteForCausalLM",
      "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
     {"Qwen2VLForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"Qwen3VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"Qwen3VLMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},

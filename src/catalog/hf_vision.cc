@@ -61,11 +61,32 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
   check_heads(v, "num_heads", t);
 }
 
+// Qwen3-VL: transformers models/qwen3_vl/configuration_qwen3_vl.py Qwen3VLVisionConfig.__init__
+// defaults.
+void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kQwen3Vit;
+  t.num_hidden_layers = v.positive("depth", 27);
+  t.hidden_size = v.positive("hidden_size", 1152);
+  t.intermediate_size = v.positive("intermediate_size", 4304);
+  t.num_attention_heads = v.positive("num_heads", 16);
+  t.num_channels = v.positive("in_channels", 3);
+  t.patch_size = v.positive("patch_size", 16);
+  t.temporal_patch_size = v.positive("temporal_patch_size", 2);
+  t.spatial_merge_size = v.positive("spatial_merge_size", 2);
+  t.out_hidden_size = v.positive("out_hidden_size", 3584);
+  t.num_position_embeddings = v.positive("num_position_embeddings", 2304);
+  t.deepstack_mergers = static_cast<std::int64_t>(
+      v.integers("deepstack_visual_indexes").value_or(std::vector<std::int64_t>{8, 16, 24}).size());
+  check_heads(v, "num_heads", t);
+}
+
 }  // namespace
 
 void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool gemma = a.hf_architecture == "Gemma3ForConditionalGeneration";
-  const bool qwen = a.hf_architecture == "Qwen2_5_VLForConditionalGeneration";
+  const bool qwen25 = a.hf_architecture == "Qwen2_5_VLForConditionalGeneration";
+  const bool qwen3 = a.hf_architecture == "Qwen3VLForConditionalGeneration";
+  const bool qwen = qwen25 || qwen3;
   if (!gemma && !qwen) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
@@ -78,8 +99,10 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   if (!v.valid()) return;
   if (gemma) {
     parse_siglip(v, a.vision);
-  } else {
+  } else if (qwen25) {
     parse_qwen25_vit(v, a.vision);
+  } else {
+    parse_qwen3_vit(v, a.vision);
   }
   if (qwen && a.vision.out_hidden_size != a.hidden_size && a.hidden_size > 0) {
     v.error("out_hidden_size", "'out_hidden_size' " + std::to_string(a.vision.out_hidden_size) +

@@ -1,7 +1,7 @@
 // The vision tower of a multimodal Hugging Face config: Gemma 3's SigLIP encoder or
-// Qwen2.5-VL's ViT, read from its vision_config into an Architecture's `VisionTower`. Other
-// multimodal wrappers are refused by their architecture name (hf_config.cc) until their
-// towers are modelled.
+// the Qwen2.5-VL and Qwen3-VL ViTs, read from its vision_config into an Architecture's
+// `VisionTower`. Other multimodal wrappers are refused by their architecture name (hf_config.cc)
+// until their towers are modelled.
 #ifndef GPUMEM_CATALOG_HF_VISION_H_
 #define GPUMEM_CATALOG_HF_VISION_H_
 
@@ -10,8 +10,9 @@
 
 namespace gpumem {
 
-// Reads `top`'s vision_config into `a.vision` when `a` is Gemma3ForConditionalGeneration or
-// Qwen2_5_VLForConditionalGeneration; a missing or unmodelled tower is an error at its key.
+// Reads `top`'s vision_config into `a.vision` when `a` is Gemma3ForConditionalGeneration,
+// Qwen2_5_VLForConditionalGeneration or Qwen3VLForConditionalGeneration; a missing or unmodelled
+// tower is an error at its key.
 void parse_vision_tower(const ConfigMap& top, Architecture& a);
 
 }  // namespace gpumem

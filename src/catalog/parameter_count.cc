@@ -57,6 +57,18 @@ std::int64_t moe_block(const Architecture& a) {
 // biased), the post-LayerNorm, the projection matrix and its RMSNorm.
 std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidden) {
   const std::int64_t h = v.hidden_size;
+  if (v.kind == VisionKind::kQwen3Vit) {
+    // HF Qwen3VLVisionModel: biased Conv3d, the position table; per block two LayerNorms and
+    // four biased linears; the merger (LayerNorm over the width) and the deepstack mergers
+    // (LayerNorm over merge^2 x width), each with two biased linears.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::int64_t block = 4 * h + 3 * h * h + 3 * h + h * h + h + 2 * i * h + i + h;
+    const std::int64_t linears = m * m + m + v.out_hidden_size * m + v.out_hidden_size;
+    return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size + h +
+           v.num_position_embeddings * h + v.num_hidden_layers * block + 2 * h + linears +
+           v.deepstack_mergers * (2 * m + linears);
+  }
   if (v.kind == VisionKind::kQwen25Vit) {
     // HF Qwen2_5_VisionTransformer: Conv3d without bias; per block two RMSNorms, qkv and proj
     // with biases, gate/up/down with biases; the merger's RMSNorm and its two biased linears.

@@ -316,7 +316,49 @@ class CheckpointBuilder {
   // HF SiglipVisionModel without its head (Gemma 3's vision_tower) and
   // Gemma3MultiModalProjector, all in the model dtype.
   Status vision_tower() {
-    return a_.vision.kind == VisionKind::kQwen25Vit ? qwen25_vit() : siglip();
+    switch (a_.vision.kind) {
+      case VisionKind::kQwen25Vit:
+        return qwen25_vit();
+      case VisionKind::kQwen3Vit:
+        return qwen3_vit();
+      default:
+        return siglip();
+    }
+  }
+
+  void layer_norm(const std::string& module, std::int64_t size) {
+    add(module + ".weight", {size}, dtype_);
+    add(module + ".bias", {size}, dtype_);
+  }
+
+  // HF Qwen3VLVisionModel ("model.visual."): a biased Conv3d, the position table, blocks of two
+  // LayerNorms, qkv, proj, linear_fc1 and linear_fc2 (all biased), the merger and the deepstack
+  // mergers (each a LayerNorm and two biased linears over merge^2 x width).
+  Status qwen3_vit() {
+    const VisionTower& v = a_.vision;
+    const std::int64_t h = v.hidden_size;
+    const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::string t = "model.visual.";
+    add(t + "patch_embed.proj.weight",
+        {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, dtype_);
+    add(t + "patch_embed.proj.bias", {h}, dtype_);
+    add(t + "pos_embed.weight", {v.num_position_embeddings, h}, dtype_);
+    for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+      const std::string b = t + "blocks." + str(i);
+      layer_norm(b + ".norm1", h);
+      layer_norm(b + ".norm2", h);
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.qkv", 3 * h, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.proj", h, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.linear_fc1", v.intermediate_size, h, true));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.linear_fc2", h, v.intermediate_size, true));
+    }
+    for (std::int64_t m = -1; m < v.deepstack_mergers; ++m) {
+      const std::string p = m < 0 ? t + "merger" : t + "deepstack_merger_list." + str(m);
+      layer_norm(p + ".norm", m < 0 ? h : merged);
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".linear_fc1", merged, merged, true));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".linear_fc2", v.out_hidden_size, merged, true));
+    }
+    return Status::ok_status();
   }
 
   // HF Qwen2_5_VisionTransformer ("visual."): the Conv3d patch embedding, blocks of two

@@ -99,16 +99,33 @@ Status add_siglip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post
   return Status::ok_status();
 }
 
-// sglang qwen2_5_vl.py Qwen2_5_VisionTransformer.__init__ (read at 013902a): a bias-free Conv3d
-// patch embedding, the rotary inv_freq buffer (float32, head_dim / 4 entries), per block two
-// RMSNorms, VisionAttention (q/k/v and proj, biased, split over the attention TP group) and the
-// gated Qwen2_5_VLMLP (gate and up column-parallel, down row-parallel, all biased), then the
-// patch merger: an RMSNorm over the ViT width and two biased linears over merge^2 x width.
-Status add_qwen25_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+// A column-parallel then a row-parallel linear, both biased: a ViT MLP's or a merger's pair.
+Status add_linear_pair(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load,
+                       const std::string& first, const std::string& second, std::int64_t in,
+                       std::int64_t width, std::int64_t out) {
+  const int tp = ctx.layout.tp_size;
+  GPUMEM_RETURN_IF_ERROR(add_linear(
+      list, ctx, {first, {first}, {width / tp}, in, LinearParallel::kColumn, tp, true}, post_load));
+  return add_linear(
+      list, ctx, {second, {second}, {out}, width / tp, LinearParallel::kRow, tp, true}, post_load);
+}
+
+// The Qwen ViTs' shared parts (sglang qwen2_5_vl.py Qwen2_5_VisionTransformer, read at
+// 013902a; qwen3_vl.py Qwen3VLMoeVisionModel, read at 005fa83): a Conv3d patch embedding
+// (biased in Qwen3-VL), Qwen3-VL's learned position embedding (an nn.Embedding, whole on every
+// rank), the rotary inv_freq buffer (float32, head_dim / 4 entries), per block two norms
+// (RMSNorm in Qwen2.5-VL, LayerNorm in Qwen3-VL), VisionAttention (q/k/v and proj, biased,
+// split over the attention TP group) and the MLP (Qwen2.5-VL's gated gate/up and down,
+// Qwen3-VL's linear_fc1 and linear_fc2, all biased), then the patch merger over merge^2 x width
+// (Qwen3-VL adds a deepstack merger per deepstack_visual_indexes entry, normalized after the
+// shuffle).
+Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
   const VisionTower& v = ctx.arch.vision;
+  const bool qwen3 = v.kind == VisionKind::kQwen3Vit;
   const int tp = ctx.layout.tp_size;
   const int attn_tp = attention_tp_size(ctx.layout);
-  const std::int64_t merged = v.hidden_size * v.spatial_merge_size * v.spatial_merge_size;
+  const std::int64_t h = v.hidden_size;
+  const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
   if (v.num_attention_heads % attn_tp != 0) {
     return not_divisible("attention heads", v.num_attention_heads, attn_tp);
   }
@@ -116,72 +133,75 @@ Status add_qwen25_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& 
     return not_divisible("intermediate size", v.intermediate_size, tp);
   }
   if (merged % tp != 0) return not_divisible("merger width", merged, tp);
+  const auto norm = [&](const std::string& prefix, std::int64_t size) {
+    if (qwen3) {
+      add_layer_norm(list, ctx, prefix, size);
+    } else {
+      add_norm(list, ctx, prefix + ".weight", size);
+    }
+  };
   list.add("visual.patch_embed.proj.weight",
-           {v.hidden_size, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size},
-           ctx.dtype);
-  const std::int64_t head_dim = v.hidden_size / v.num_attention_heads;
+           {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, ctx.dtype);
+  if (qwen3) {
+    list.add("visual.patch_embed.proj.bias", {h}, ctx.dtype);
+    list.add("visual.pos_embed.weight", {v.num_position_embeddings, h}, ctx.dtype);
+  }
+  const std::int64_t head_dim = h / v.num_attention_heads;
   list.add("visual.rotary_pos_emb.inv_freq", {head_dim / 4}, DType::kFloat32);
-  const std::int64_t heads = v.num_attention_heads / attn_tp;
+  const std::int64_t rows = v.num_attention_heads / attn_tp * head_dim;
   for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
     const std::string b = "visual.blocks." + std::to_string(i);
-    add_norm(list, ctx, b + ".norm1.weight", v.hidden_size);
-    add_norm(list, ctx, b + ".norm2.weight", v.hidden_size);
+    norm(b + ".norm1", h);
+    norm(b + ".norm2", h);
     GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
                                       {b + ".attn.qkv_proj",
                                        {b + ".attn.qkv"},
-                                       {heads * head_dim, heads * head_dim, heads * head_dim},
-                                       v.hidden_size,
+                                       {rows, rows, rows},
+                                       h,
                                        LinearParallel::kColumn,
                                        attn_tp,
                                        true},
                                       post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {b + ".attn.proj",
-                                       {b + ".attn.proj"},
-                                       {v.hidden_size},
-                                       heads * head_dim,
-                                       LinearParallel::kRow,
-                                       attn_tp,
-                                       true},
-                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list, ctx,
+        {b + ".attn.proj", {b + ".attn.proj"}, {h}, rows, LinearParallel::kRow, attn_tp, true},
+        post_load));
+    if (qwen3) {
+      GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, b + ".mlp.linear_fc1",
+                                             b + ".mlp.linear_fc2", h, v.intermediate_size, h));
+      continue;
+    }
+    const std::int64_t width = v.intermediate_size / tp;
     GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
                                       {b + ".mlp.gate_up_proj",
                                        {b + ".mlp.gate_proj", b + ".mlp.up_proj"},
-                                       {v.intermediate_size / tp, v.intermediate_size / tp},
-                                       v.hidden_size,
+                                       {width, width},
+                                       h,
                                        LinearParallel::kColumn,
                                        tp,
                                        true},
                                       post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {b + ".mlp.down_proj",
-                                       {b + ".mlp.down_proj"},
-                                       {v.hidden_size},
-                                       v.intermediate_size / tp,
-                                       LinearParallel::kRow,
-                                       tp,
-                                       true},
-                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list, ctx,
+        {b + ".mlp.down_proj", {b + ".mlp.down_proj"}, {h}, width, LinearParallel::kRow, tp, true},
+        post_load));
   }
-  add_norm(list, ctx, "visual.merger.ln_q.weight", v.hidden_size);
-  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                    {"visual.merger.mlp.0",
-                                     {"visual.merger.mlp.0"},
-                                     {merged / tp},
-                                     merged,
-                                     LinearParallel::kColumn,
-                                     tp,
-                                     true},
-                                    post_load));
-  return add_linear(list, ctx,
-                    {"visual.merger.mlp.2",
-                     {"visual.merger.mlp.2"},
-                     {v.out_hidden_size},
-                     merged / tp,
-                     LinearParallel::kRow,
-                     tp,
-                     true},
-                    post_load);
+  if (!qwen3) {
+    norm("visual.merger.ln_q", h);
+    return add_linear_pair(list, ctx, post_load, "visual.merger.mlp.0", "visual.merger.mlp.2",
+                           merged, merged, v.out_hidden_size);
+  }
+  norm("visual.merger.norm", h);
+  GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, "visual.merger.linear_fc1",
+                                         "visual.merger.linear_fc2", merged, merged,
+                                         v.out_hidden_size));
+  for (std::int64_t i = 0; i < v.deepstack_mergers; ++i) {
+    const std::string m = "visual.deepstack_merger_list." + std::to_string(i);
+    norm(m + ".norm", merged);
+    GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, m + ".linear_fc1",
+                                           m + ".linear_fc2", merged, merged, v.out_hidden_size));
+  }
+  return Status::ok_status();
 }
 
 }  // namespace
@@ -191,7 +211,8 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kSiglip:
       return add_siglip(list, ctx, post_load);
     case VisionKind::kQwen25Vit:
-      return add_qwen25_vit(list, ctx, post_load);
+    case VisionKind::kQwen3Vit:
+      return add_qwen_vit(list, ctx, post_load);
     case VisionKind::kNone:
       break;
   }

@@ -445,7 +445,7 @@ TEST(ArchitectureErrors, CatalogEntryTopLevelKeysAreStrict) {
 TEST(ModelCatalog, ListsSlugsAndSuggestsOnUnknownNames) {
   Result<ModelCatalog> c = ModelCatalog::open(kModelDir);
   ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_EQ(c->slugs().size(), 31u);
+  EXPECT_EQ(c->slugs().size(), 32u);
   EXPECT_EQ(c->slugs().front(), "deepseek-r1");
   Diagnostics diags;
   Result<ModelEntry> truncated = c->find("llama-3.1-70b", diags);
@@ -509,9 +509,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"deepseek-ai--DeepSeek-V3.2",
        "'DeepseekV32ForCausalLM' is not modelled: gpumem does not model the key cache of its "
        "sparse-attention indexer"},
-      {"Qwen--Qwen3-VL-8B-Instruct",
-       "'Qwen3VLForConditionalGeneration' is not modelled: gpumem does not model the vision "
-       "tower and the engines' multimodal memory reservation"},
       {"llava-hf--llava-1.5-7b-hf",
        "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
        "and the engines' multimodal memory reservation"},

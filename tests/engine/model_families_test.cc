@@ -325,6 +325,38 @@ TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
       std::string::npos);
 }
 
+// Qwen3-VL-8B-Instruct at TP 2 in SGLang: the Qwen3 language model (text_config: q/k norms,
+// untied head, a float32 RoPE cache of 262,144 x 128) after its ViT (qwen3_vl.py
+// Qwen3VLMoeVisionModel): a biased Conv3d [1152, 3, 2, 16, 16], the 2304-row position table, 27
+// blocks of two LayerNorms, q/k/v of 8 of 16 heads of 72 and proj, linear_fc1 of 4304 / 2 and
+// linear_fc2, all biased, the merger (LayerNorm of 1152) and three deepstack mergers (LayerNorm of
+// 4 x 1152 = 4608), each with linears of 4608 -> 4608 / 2 and 4608 / 2 -> 4096, and the float32
+// inv_freq of 72 / 4 entries.
+TEST(ModelFamilies, Qwen3VlLoadsItsVitWithDeepstackMergersInSglang) {
+  const std::string repo = "Qwen--Qwen3-VL-8B-Instruct";
+  // The checkpoint holds 8,767,123,696 parameters (SOURCE.md: the model-info report of the
+  // loaded checkpoint): 8,190,735,360 in the language model, 576,388,336 in the ViT.
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(parameter_count(*a), 8'767'123'696);
+  const std::int64_t text =
+      2 * (dense_rank_params(4096, 36, 32, 8, 128, 12288, 151936, 2, false) + 36 * 2 * 128);
+  const std::int64_t h = 1152;
+  const std::int64_t block = 4 * h + 1728 * h + 1728 + h * 576 + h + 2152 * h + 2152 + h * 2152 + h;
+  const std::int64_t merger = 4608 * 2304 + 2304 + 4096 * 2304 + 4096;
+  const std::int64_t vit = 2 * (h * 3 * 2 * 16 * 16 + h + 2304 * h + 27 * block + 2 * h + merger +
+                                3 * (2 * 4608 + merger)) +
+                           18 * 4;
+  const Ledger l = simulate("sglang", repo, 2, "");
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(fact(l, "weights_logical_bytes"), text + rope(262144, 128, 4) + vit);
+  EXPECT_EQ(fact(l, "kv_cell_bytes"), 8 / 2 * (128 + 128) * 36 * 2);
+  // "depth", not num_hidden_layers: 0.95 x (1 - 0.1 x (24 x 1152^2 / (24 x 1024^2) - 1)).
+  const Ledger qwen3 = simulate("sglang", "qwen3-8b", 2, "");
+  EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(qwen3) * 0.924765625);
+}
+
 // Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
 // language model (gemma3_mm.py) whether or not multimodal serving is on; only
 // --enable-multimodal shrinks the automatic fraction (server_args.py

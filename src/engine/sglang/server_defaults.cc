@@ -188,10 +188,10 @@ double reserve_by_class(const ServerFlags& flags, const SpeculativeSettings& spe
 // of a multimodal model shrinks with its ViT's layers x hidden^2 against ViT-L/14's 24 x 1024^2:
 // 0.95 x clamp(1 - 0.1 x (ratio - 1), 0.8, 1.05).
 double vision_mem_fraction_factor(const VisionTower& v) {
-  // The rule reads getattr(vision_config, "num_hidden_layers", 24): Qwen2.5-VL's config names
-  // its depth "depth", so 24 is used (a real Qwen2.5-VL-7B log prints 0.851 x 0.8965625 =
+  // The rule reads getattr(vision_config, "num_hidden_layers", 24): the Qwen ViTs' configs name
+  // their depth "depth", so 24 is used (a real Qwen2.5-VL-7B log prints 0.851 x 0.8965625 =
   // 0.7629746875, tests/data/engine-logs/sglang-b200-x1-qwen2.5-vl-7b-piecewise-cudagraph.log).
-  const std::int64_t layers = v.kind == VisionKind::kQwen25Vit ? 24 : v.num_hidden_layers;
+  const std::int64_t layers = v.kind == VisionKind::kSiglip ? v.num_hidden_layers : 24;
   const double score = static_cast<double>(layers) * static_cast<double>(v.hidden_size) *
                        static_cast<double>(v.hidden_size);
   const double ratio = score / (24.0 * 1024.0 * 1024.0);
