@@ -15,9 +15,14 @@ void add_layer_norm(TensorList& list, const BuildContext& ctx, const std::string
   list.add(prefix + ".bias", {size}, ctx.dtype);
 }
 
+// sglang distributed/utils.py ensure_divisibility asserts while the tower is built.
 Status not_divisible(const std::string& what, std::int64_t n, int tp) {
-  return invalid_input("the vision tower's " + what + " (" + std::to_string(n) +
-                       ") is not divisible by the tensor-parallel size " + std::to_string(tp));
+  const std::string count = std::to_string(n);
+  const std::string ranks = std::to_string(tp);
+  return invalid_input("the vision tower's " + what + " (" + count +
+                       ") is not divisible by the tensor-parallel size " + ranks +
+                       "; SGLang stops with AssertionError: " + count + " is not divisible by " +
+                       ranks);
 }
 
 // SigLIP and Gemma 3's projector.
