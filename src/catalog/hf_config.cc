@@ -22,7 +22,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 20> kFamilies = {{
+constexpr std::array<FamilyByName, 21> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -32,6 +32,8 @@ constexpr std::array<FamilyByName, 20> kFamilies = {{
     // The Qwen3 language model (text_config) beside a ViT (vision_config, hf_vision.h).
     {"Qwen3VLForConditionalGeneration", ArchitectureFamily::kQwen3},
     {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
+    // The Qwen3-MoE language model (text_config) beside Qwen3-VL's ViT (hf_vision.h).
+    {"Qwen3VLMoeForConditionalGeneration", ArchitectureFamily::kQwen3Moe},
     {"Qwen2MoeForCausalLM", ArchitectureFamily::kQwen2Moe},
     {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
     {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
@@ -54,7 +56,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 30> kUnmodelled = {{
+constexpr std::array<Unmodelled, 29> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -77,8 +79,6 @@ constexpr std::array<Unmodelled, 30> kUnmodelled = {{
     {"Glm4MoeLiteForCausalLM",
      "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
     {"Qwen2VLForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"Qwen3VLMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"LlavaForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},

@@ -11,7 +11,8 @@
 namespace gpumem {
 
 // Reads `top`'s vision_config into `a.vision` when `a` is Gemma3ForConditionalGeneration,
-// Qwen2_5_VLForConditionalGeneration or Qwen3VLForConditionalGeneration; a missing or unmodelled
+// Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration or
+// Qwen3VLMoeForConditionalGeneration; a missing or unmodelled
 // tower is an error at its key.
 void parse_vision_tower(const ConfigMap& top, Architecture& a);
 

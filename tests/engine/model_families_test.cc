@@ -357,6 +357,30 @@ TEST(ModelFamilies, Qwen3VlLoadsItsVitWithDeepstackMergersInSglang) {
   EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(qwen3) * 0.924765625);
 }
 
+// Qwen3-VL-30B-A3B-Instruct at TP 2 in SGLang: the Qwen3-MoE language model of Qwen3-30B-A3B
+// (same layers, experts and vocabulary; its RoPE cache covers 262,144 positions instead of
+// 40,960) beside the Qwen3-VL ViT, whose mergers project to 2048.
+TEST(ModelFamilies, Qwen3VlMoeIsQwen3MoeBesideTheQwen3Vit) {
+  const std::string repo = "Qwen--Qwen3-VL-30B-A3B-Instruct";
+  // Qwen3-30B-A3B's 30,532,122,624 parameters and the ViT's 538,631,408 (HF reads 31.1B).
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(parameter_count(*a), 30'532'122'624 + 538'631'408);
+  const std::int64_t h = 1152;
+  const std::int64_t block = 4 * h + 1728 * h + 1728 + h * 576 + h + 2152 * h + 2152 + h * 2152 + h;
+  const std::int64_t merger = 4608 * 2304 + 2304 + 2048 * 2304 + 2048;
+  const std::int64_t vit = 2 * (h * 3 * 2 * 16 * 16 + h + 2304 * h + 27 * block + 2 * h + merger +
+                                3 * (2 * 4608 + merger)) +
+                           18 * 4;
+  const Ledger vl = simulate("sglang", repo, 2, "");
+  const Ledger text = simulate("sglang", "qwen3-30b-a3b", 2, "");
+  EXPECT_TRUE(vl.fits());
+  EXPECT_EQ(fact(vl, "weights_logical_bytes"),
+            fact(text, "weights_logical_bytes") + vit + rope(262144 - 40960, 128, 4));
+  EXPECT_EQ(fact(vl, "kv_cell_bytes"), fact(text, "kv_cell_bytes"));
+}
+
 // Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
 // language model (gemma3_mm.py) whether or not multimodal serving is on; only
 // --enable-multimodal shrinks the automatic fraction (server_args.py
