@@ -5,6 +5,22 @@
 namespace gpumem {
 namespace {
 
+// Channels, patch sizes and merges are small in every published tower; bounding them keeps
+// the products of up to five dimensions (a Conv3d weight) inside 64 bits for hostile input.
+constexpr std::int64_t kMaxPatchDimension = 1024;
+
+std::int64_t patch_dimension(const ConfigMap& v, const char* key, std::int64_t fallback) {
+  const std::int64_t n = v.positive(key, fallback);
+  if (n > kMaxPatchDimension) {
+    v.error(key, "'" + std::string(key) + "' " + std::to_string(n) +
+                     " is more than gpumem reads for a vision tower's channels, patches and "
+                     "merges (" +
+                     std::to_string(kMaxPatchDimension) + ")");
+    return 0;
+  }
+  return n;
+}
+
 void check_heads(const ConfigMap& v, const char* heads_key, const VisionTower& t) {
   if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
     v.error(heads_key, "'hidden_size' " + std::to_string(t.hidden_size) + " is not divisible by '" +
@@ -35,11 +51,14 @@ void parse_siglip(const ConfigMap& v, VisionTower& t) {
   t.intermediate_size = v.positive("intermediate_size", 3072);
   t.num_hidden_layers = v.positive("num_hidden_layers", 12);
   t.num_attention_heads = v.positive("num_attention_heads", 12);
-  t.num_channels = v.positive("num_channels", 3);
+  t.num_channels = patch_dimension(v, "num_channels", 3);
   t.image_size = v.positive("image_size", 224);
-  t.patch_size = v.positive("patch_size", 16);
+  t.patch_size = patch_dimension(v, "patch_size", 16);
   check_heads(v, "num_attention_heads", t);
-  if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
+  if (t.patch_size > 0 && t.image_size / t.patch_size > kMaxPatchDimension) {
+    v.error("image_size", "'image_size' " + std::to_string(t.image_size) + " makes more than " +
+                              std::to_string(kMaxPatchDimension) + " patches per side");
+  } else if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
     v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
                               " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
   }
@@ -53,10 +72,10 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
   t.hidden_size = v.positive("hidden_size", 3584);
   t.intermediate_size = v.positive("intermediate_size", 3420);
   t.num_attention_heads = v.positive("num_heads", 16);
-  t.num_channels = v.positive(v.has("in_chans") ? "in_chans" : "in_channels", 3);
-  t.patch_size = v.positive("patch_size", 14);
-  t.temporal_patch_size = v.positive("temporal_patch_size", 2);
-  t.spatial_merge_size = v.positive("spatial_merge_size", 2);
+  t.num_channels = patch_dimension(v, v.has("in_chans") ? "in_chans" : "in_channels", 3);
+  t.patch_size = patch_dimension(v, "patch_size", 14);
+  t.temporal_patch_size = patch_dimension(v, "temporal_patch_size", 2);
+  t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
   t.out_hidden_size = v.positive("out_hidden_size", 3584);
   check_heads(v, "num_heads", t);
 }
@@ -69,10 +88,10 @@ void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
   t.hidden_size = v.positive("hidden_size", 1152);
   t.intermediate_size = v.positive("intermediate_size", 4304);
   t.num_attention_heads = v.positive("num_heads", 16);
-  t.num_channels = v.positive("in_channels", 3);
-  t.patch_size = v.positive("patch_size", 16);
-  t.temporal_patch_size = v.positive("temporal_patch_size", 2);
-  t.spatial_merge_size = v.positive("spatial_merge_size", 2);
+  t.num_channels = patch_dimension(v, "in_channels", 3);
+  t.patch_size = patch_dimension(v, "patch_size", 16);
+  t.temporal_patch_size = patch_dimension(v, "temporal_patch_size", 2);
+  t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
   t.out_hidden_size = v.positive("out_hidden_size", 3584);
   t.num_position_embeddings = v.positive("num_position_embeddings", 2304);
   t.deepstack_mergers = static_cast<std::int64_t>(

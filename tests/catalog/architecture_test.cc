@@ -358,6 +358,24 @@ TEST(ArchitectureErrors, HeadsMustDivideHiddenWithoutHeadDim) {
             "'head_dim' is not given\n");
 }
 
+// Hostile vision_config values: the small dimensions are bounded so that the Conv3d weight's
+// five-factor product cannot overflow.
+TEST(ArchitectureErrors, VisionTowerDimensionsAreBounded) {
+  const std::string head =
+      "architectures: [Qwen3VLForConditionalGeneration]\n"
+      "text_config: {hidden_size: 64, num_hidden_layers: 1, num_attention_heads: 2,\n"
+      "  intermediate_size: 128, vocab_size: 100, max_position_embeddings: 64}\n";
+  EXPECT_EQ(config_errors(head + "vision_config: {patch_size: 67108864, out_hidden_size: 64}\n"),
+            "t.json:4:29: 'patch_size' 67108864 is more than gpumem reads for a vision tower's "
+            "channels, patches and merges (1024)\n");
+  EXPECT_EQ(config_errors("architectures: [Gemma3ForConditionalGeneration]\n"
+                          "text_config: {hidden_size: 64, num_hidden_layers: 1, "
+                          "num_attention_heads: 2, intermediate_size: 128}\n"
+                          "vision_config: {image_size: 67108864, patch_size: 1, "
+                          "vision_use_head: false}\n"),
+            "t.json:3:29: 'image_size' 67108864 makes more than 1024 patches per side\n");
+}
+
 TEST(ArchitectureErrors, KvHeadsMustDivideHeads) {
   EXPECT_EQ(config_errors("architectures: [LlamaForCausalLM]\n"
                           "hidden_size: 4096\n"
