@@ -38,6 +38,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen2_moe";
     case ArchitectureFamily::kMiniMaxM2:
       return "minimax_m2";
+    case ArchitectureFamily::kQwen3Next:
+      return "qwen3_next";
   }
   return "?";
 }
@@ -73,6 +75,16 @@ bool Architecture::is_moe_layer(std::int64_t layer) const {
 
 bool Architecture::is_sliding_layer(std::int64_t layer) const {
   return layer_types[static_cast<size_t>(layer)] == LayerAttention::kSliding;
+}
+
+bool Architecture::is_linear_layer(std::int64_t layer) const {
+  return layer_types[static_cast<size_t>(layer)] == LayerAttention::kLinear;
+}
+
+std::int64_t Architecture::attention_layers(std::int64_t start, std::int64_t end) const {
+  std::int64_t n = 0;
+  for (std::int64_t l = start; l < end; ++l) n += is_linear_layer(l) ? 0 : 1;
+  return n;
 }
 
 }  // namespace gpumem

@@ -50,6 +50,7 @@ enum class ArchitectureFamily : unsigned char {
   kGranite,      // GraniteForCausalLM (Granite 3.x): Llama layout, scaling multipliers only
   kQwen2Moe,     // Qwen2MoeForCausalLM (Qwen1.5-MoE, Qwen2-57B-A14B): a gated shared expert
   kMiniMaxM2,    // MiniMaxM2ForCausalLM (MiniMax-M2, M2.1, M2.5): every layer MoE, no shared expert
+  kQwen3Next,    // Qwen3NextForCausalLM: Gated DeltaNet layers among gated full attention, MoE
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -59,7 +60,9 @@ enum class AttentionKind : unsigned char {
   kMla,       // DeepSeek multi-head latent attention: one compressed latent per token
 };
 
-enum class LayerAttention : unsigned char { kFull, kSliding };
+// kLinear: a Gated DeltaNet layer (Qwen3-Next), which keeps a fixed-size recurrent state per
+// request instead of keys and values per token.
+enum class LayerAttention : unsigned char { kFull, kSliding, kLinear };
 
 enum class RopeType : unsigned char {
   kNone,
@@ -138,6 +141,23 @@ struct Quantization {
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
+// The Gated DeltaNet linear attention of a hybrid model (Qwen3-Next's linear_* keys): its
+// projections, its causal convolution and the per-request state the engines keep for it.
+struct LinearAttentionConfig {
+  std::int64_t num_key_heads = 0;    // linear_num_key_heads (queries have as many)
+  std::int64_t num_value_heads = 0;  // linear_num_value_heads
+  std::int64_t key_head_dim = 0;     // linear_key_head_dim
+  std::int64_t value_head_dim = 0;   // linear_value_head_dim
+  std::int64_t conv_kernel = 0;      // linear_conv_kernel_dim
+
+  bool present() const { return num_value_heads > 0; }
+  std::int64_t key_dim() const { return num_key_heads * key_head_dim; }
+  std::int64_t value_dim() const { return num_value_heads * value_head_dim; }
+  // The channels of the causal convolution: q, k and v side by side.
+  std::int64_t conv_dim() const { return 2 * key_dim() + value_dim(); }
+  friend bool operator==(const LinearAttentionConfig&, const LinearAttentionConfig&) = default;
+};
+
 // The vision encoders gpumem models, by their layout.
 enum class VisionKind : unsigned char {
   kNone,
@@ -194,6 +214,7 @@ struct Architecture {
   bool qk_norm_per_layer = false;  // MiniMax-M2: q and k normalized over all heads, split over TP
   bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
   bool sandwich_norms = false;     // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
+  bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;
@@ -201,6 +222,7 @@ struct Architecture {
 
   std::int64_t sliding_window = 0;          // 0: no sliding-window layers
   std::vector<LayerAttention> layer_types;  // one per layer
+  LinearAttentionConfig linear;             // the kLinear layers' shape; absent otherwise
 
   double rope_theta = 10000.0;
   double rope_local_base_freq = 0.0;  // Gemma3 sliding layers' base; 0 elsewhere
@@ -221,6 +243,9 @@ struct Architecture {
 
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
+  bool is_linear_layer(std::int64_t layer) const;
+  // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.
+  std::int64_t attention_layers(std::int64_t start, std::int64_t end) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }
 
   // Equal architectures have equal weights under equal layouts and rules (weights memoise

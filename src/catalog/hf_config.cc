@@ -8,6 +8,7 @@
 
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
+#include "catalog/hf_linear_attention.h"
 #include "catalog/hf_quantization.h"
 #include "catalog/hf_vision.h"
 #include "core/directory.h"
@@ -22,7 +23,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 21> kFamilies = {{
+constexpr std::array<FamilyByName, 22> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -47,6 +48,7 @@ constexpr std::array<FamilyByName, 21> kFamilies = {{
     {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
     {"MiniMaxM2ForCausalLM", ArchitectureFamily::kMiniMaxM2},
+    {"Qwen3NextForCausalLM", ArchitectureFamily::kQwen3Next},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -56,15 +58,13 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 29> kUnmodelled = {{
+constexpr std::array<Unmodelled, 28> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
     {"Llama4ForCausalLM",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step) and chunked attention "
      "(attention_chunk_size)"},
-    {"Qwen3NextForCausalLM",
-     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -287,14 +287,17 @@ void parse_layer_types(const ConfigMap& text, Architecture& a) {
     return;
   }
   a.layer_types.clear();
+  const bool hybrid = a.family == ArchitectureFamily::kQwen3Next;
   for (const std::string& t : *types) {
     if (t == "full_attention") {
       a.layer_types.push_back(LayerAttention::kFull);
-    } else if (t == "sliding_attention") {
+    } else if (t == "sliding_attention" && !hybrid) {
       a.layer_types.push_back(LayerAttention::kSliding);
+    } else if (t == "linear_attention" && hybrid) {
+      a.layer_types.push_back(LayerAttention::kLinear);
     } else {
-      text.error("layer_types",
-                 "unknown layer type '" + t + "'; expected full_attention or sliding_attention");
+      text.error("layer_types", "unknown layer type '" + t + "'; expected full_attention or " +
+                                    (hybrid ? "linear_attention" : "sliding_attention"));
       return;
     }
   }
@@ -440,6 +443,8 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       break;
     }
     case ArchitectureFamily::kQwen2Moe:
+    case ArchitectureFamily::kQwen3Next:
+      // sglang qwen3_next.py builds Qwen2MoeSparseMoeBlock in every layer
       parse_qwen2_moe(text, a);
       break;
     case ArchitectureFamily::kMiniMaxM2:
@@ -547,6 +552,15 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kQwen3:
     case ArchitectureFamily::kQwen3Moe:
       a.qk_norm = true;  // sglang v0.5.9 qwen3.py Qwen3Attention: q_norm, k_norm
+      break;
+    case ArchitectureFamily::kQwen3Next:
+      // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: qkv_proj and o_proj without
+      // bias, q_norm/k_norm per head, and q_proj twice as wide when attn_output_gate
+      // (getattr default True)
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      a.qk_norm = true;
+      a.attn_output_gate = text.boolean("attn_output_gate").value_or(true);
       break;
     case ArchitectureFamily::kGlm4Moe:
       // sglang v0.5.9 glm4_moe.py Glm4MoeAttention: o_proj bias=False
@@ -687,6 +701,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
+  if (a.family == ArchitectureFamily::kQwen3Next) parse_linear_attention(text, a);
   if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
     // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
     text.error("layer_types",
@@ -724,7 +739,11 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
 
   if (a.is_draft_head()) parse_eagle3(text, a);
   parse_vision_tower(top, a);
-  a.num_nextn_predict_layers = text.integer("num_nextn_predict_layers").value_or(0);
+  // Qwen3-Next names its MTP layers mtp_num_hidden_layers (transformers Qwen3NextConfig).
+  a.num_nextn_predict_layers =
+      text.integer(a.family == ArchitectureFamily::kQwen3Next ? "mtp_num_hidden_layers"
+                                                              : "num_nextn_predict_layers")
+          .value_or(0);
 
   YAML::Node quant = text.get("quantization_config");
   if (!quant.IsDefined() && nested) quant = top.get("quantization_config");

@@ -26,7 +26,8 @@ std::int64_t standard_attention(const Architecture& a) {
   const std::int64_t in = a.is_draft_head() ? 2 * a.hidden_size : a.hidden_size;
   const std::int64_t q = a.num_attention_heads * a.head_dim;
   const std::int64_t kv = a.num_key_value_heads * a.head_dim;
-  std::int64_t n = in * (q + 2 * kv) + a.num_attention_heads * a.v_head_dim * a.hidden_size;
+  const std::int64_t q_out = a.attn_output_gate ? 2 * q : q;  // Qwen3-Next: gate rows
+  std::int64_t n = in * (q_out + 2 * kv) + a.num_attention_heads * a.v_head_dim * a.hidden_size;
   if (a.qkv_bias) n += q + 2 * kv;
   if (a.o_proj_bias) n += a.hidden_size;
   if (a.qk_norm_per_layer) {
@@ -84,11 +85,23 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
          v.num_hidden_layers * per_layer + 2 * h + h * text_hidden + h;
 }
 
+// A Gated DeltaNet module (Qwen3-Next): in_proj_qkvz, in_proj_ba, the depthwise conv1d, dt_bias
+// and A_log per value head, the gated norm and out_proj.
+std::int64_t gated_delta_net(const Architecture& a) {
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t h = a.hidden_size;
+  return h * (2 * g.key_dim() + 2 * g.value_dim()) + h * 2 * g.num_value_heads +
+         g.conv_dim() * g.conv_kernel + 2 * g.num_value_heads + g.value_head_dim +
+         g.value_dim() * h;
+}
+
 }  // namespace
 
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   const std::int64_t h = a.hidden_size;
-  std::int64_t n = a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a);
+  std::int64_t n = a.is_linear_layer(layer)             ? gated_delta_net(a)
+                   : a.attention == AttentionKind::kMla ? mla_attention(a)
+                                                        : standard_attention(a);
   n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
   // adds hidden_norm for the target's hidden states.

@@ -151,6 +151,23 @@ bool sglang_partial(RunExplanation& r, const ExplainContext& ctx) {
                         ") = " + python_fixed(a_min->value, 2) + " - " +
                         python_fixed(f_min->value, 2) + " x " + python_fixed(1 - *mfs, 2) + " = " +
                         gib(rest) + " for the KV pool" + f_text + mfs_note);
+  // A hybrid linear-attention model's state slots leave rest first (handle_max_mamba_cache):
+  // the logged conv and SSM sizes cover K + 1 slots, of which K were budgeted.
+  double kv_rest = rest;
+  double kv_rest_half = rest_half;
+  const Observation* slots = run.first(Quantity::kMambaSlots);
+  const Observation* conv = run.first(Quantity::kConvStateSize);
+  const Observation* ssm = run.first(Quantity::kSsmStateSize);
+  if (slots != nullptr && conv != nullptr && ssm != nullptr) {
+    const double budgeted = slots->value / (slots->value + 1);
+    const double state = (conv->value + ssm->value) * budgeted;
+    kv_rest -= state;
+    kv_rest_half += (half_unit(conv->decimals) + half_unit(ssm->decimals)) * budgeted;
+    r.diagnosis.push_back("the log's state cache: " + count_text(slots->value) +
+                          " slots of conv + SSM state take " + gib(state) +
+                          " of rest (the printed sizes count one padding slot more), leaving " +
+                          gib(kv_rest) + " for the KV pool");
+  }
   // The pool takes all of rest unless a cap or a draft model shares it.
   std::string shared;
   if (run.flag("--max-total-tokens") != nullptr) shared = "--max-total-tokens caps it";
@@ -160,7 +177,7 @@ bool sglang_partial(RunExplanation& r, const ExplainContext& ctx) {
   } else if (rest > 0) {
     for (const Observation& o : run.observations) {
       if (o.quantity == Quantity::kKvSize) {
-        rows.predict(o, rest, half_unit(o.decimals) + kShownHalf + rest_half);
+        rows.predict(o, kv_rest, half_unit(o.decimals) + kShownHalf + kv_rest_half);
       } else if (o.quantity == Quantity::kKSize || o.quantity == Quantity::kVSize) {
         // K and V printed alike have equal widths: each takes half of rest.
         const Quantity other = o.quantity == Quantity::kKSize ? Quantity::kVSize : Quantity::kKSize;
@@ -168,10 +185,10 @@ bool sglang_partial(RunExplanation& r, const ExplainContext& ctx) {
             run.observations.begin(), run.observations.end(),
             [&](const Observation& x) { return x.quantity == other && x.line == o.line; });
         if (twin == run.observations.end() || twin->value != o.value) continue;
-        rows.predict(o, rest / 2, half_unit(o.decimals) + kShownHalf + rest_half / 2);
+        rows.predict(o, kv_rest / 2, half_unit(o.decimals) + kShownHalf + kv_rest_half / 2);
       }
     }
-    if (rows.predicted() > 0) {
+    if (rows.predicted() > 0 && slots == nullptr) {
       r.diagnosis.push_back(
           "the KV pool's K and V are predicted to take all of rest, as for a "
           "model without state pools (hybrid linear-attention models keep part "

@@ -230,9 +230,16 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
                      n->begin);
     }
   } else if (starts_with(m, "Mamba Cache is allocated")) {
-    c.run().notes.push_back(
-        "line " + std::to_string(l.number) +
-        ": the Mamba state cache (hybrid linear attention) is not modelled: " + std::string(m));
+    // memory_pool.py MambaPool.__init__: the state slots of a hybrid linear-attention model.
+    if (contains(m, "intermediate_ssm_state_cache")) {
+      c.run().notes.push_back(
+          "line " + std::to_string(l.number) +
+          ": the speculative intermediate state buffers are not modelled: " + std::string(m));
+    } else {
+      figure(c, l, "max_mamba_cache_size:", Quantity::kMambaSlots);
+      figure(c, l, "conv_state size:", Quantity::kConvStateSize);
+      figure(c, l, "ssm_state size:", Quantity::kSsmStateSize);
+    }
   } else if (contains(m, "memory capacity is unbalanced")) {
     c.problem(ProblemKind::kImbalance, l);
   } else if (is_out_of_memory(m)) {

@@ -31,6 +31,12 @@ std::string_view quantity_name(Quantity q) {
       return "V cache";
     case Quantity::kKvSize:
       return "KV cache (MLA)";
+    case Quantity::kMambaSlots:
+      return "state cache slots";
+    case Quantity::kConvStateSize:
+      return "conv state";
+    case Quantity::kSsmStateSize:
+      return "SSM state";
     case Quantity::kFreeAfterPool:
       return "free after KV pool";
     case Quantity::kFreeBeforeGraphs:
@@ -82,6 +88,7 @@ std::string_view quantity_name(Quantity q) {
 FigureUnit quantity_unit(Quantity q) {
   switch (q) {
     case Quantity::kMaxRunningRequests:
+    case Quantity::kMambaSlots:
     case Quantity::kKvTokens:
     case Quantity::kGpuBlocks:
     case Quantity::kKvTokensStorable:

@@ -27,8 +27,12 @@ class CheckpointBuilder {
     }
     norm("model.norm", a_.hidden_size);
     if (!a_.tie_word_embeddings) add("lm_head.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
-    for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
-      GPUMEM_RETURN_IF_ERROR(mtp_layer(a_.num_hidden_layers + k));
+    if (a_.family == ArchitectureFamily::kQwen3Next) {
+      if (a_.num_nextn_predict_layers > 0) GPUMEM_RETURN_IF_ERROR(qwen3_next_mtp());
+    } else {
+      for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
+        GPUMEM_RETURN_IF_ERROR(mtp_layer(a_.num_hidden_layers + k));
+      }
     }
     if (a_.vision.present()) GPUMEM_RETURN_IF_ERROR(vision_tower());
     std::sort(out_.begin(), out_.end(),
@@ -129,7 +133,8 @@ class CheckpointBuilder {
       GPUMEM_RETURN_IF_ERROR(linear(p + ".qkv_proj", q + 2 * kv, h, a_.qkv_bias));
       return linear(p + ".o_proj", h, q, a_.o_proj_bias);
     }
-    GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", q, h, a_.qkv_bias));
+    // Qwen3-Next's q_proj holds a gate row beside each query row (attn_output_gate).
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", a_.attn_output_gate ? 2 * q : q, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".k_proj", kv, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".v_proj", kv, h, a_.qkv_bias));
     GPUMEM_RETURN_IF_ERROR(
@@ -226,7 +231,9 @@ class CheckpointBuilder {
         }
         break;
       case ArchitectureFamily::kQwen2Moe:
-        // Qwen2MoeSparseMoeBlock: gate, shared_expert (an MLP) and shared_expert_gate
+      case ArchitectureFamily::kQwen3Next:
+        // Qwen2MoeSparseMoeBlock (and HF Qwen3NextSparseMoeBlock): gate, shared_expert (an MLP) and
+        // shared_expert_gate
         // ([1, hidden]) are nn.Linear modules.
         GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
         if (m.shared_expert_intermediate_size > 0) {
@@ -278,8 +285,25 @@ class CheckpointBuilder {
     return prefix + (block_sparse ? ".block_sparse_moe" : ".mlp");
   }
 
-  Status decoder(const std::string& prefix, bool moe) {
-    GPUMEM_RETURN_IF_ERROR(attention(prefix + ".self_attn"));
+  // HF Qwen3NextGatedDeltaNet: the fused projections, the depthwise conv1d ([channels, 1,
+  // kernel]), dt_bias and A_log per value head, the gated norm and out_proj; all stored in the
+  // checkpoint dtype.
+  Status gated_delta_net(const std::string& p) {
+    const LinearAttentionConfig& g = a_.linear;
+    const std::int64_t h = a_.hidden_size;
+    GPUMEM_RETURN_IF_ERROR(
+        linear(p + ".in_proj_qkvz", 2 * g.key_dim() + 2 * g.value_dim(), h, false));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_ba", 2 * g.num_value_heads, h, false));
+    add(p + ".conv1d.weight", {g.conv_dim(), 1, g.conv_kernel}, dtype_);
+    add(p + ".dt_bias", {g.num_value_heads}, dtype_);
+    add(p + ".A_log", {g.num_value_heads}, dtype_);
+    norm(p + ".norm", g.value_head_dim);
+    return linear(p + ".out_proj", h, g.value_dim(), false);
+  }
+
+  Status decoder(const std::string& prefix, bool moe, bool linear_attention = false) {
+    GPUMEM_RETURN_IF_ERROR(linear_attention ? gated_delta_net(prefix + ".linear_attn")
+                                            : attention(prefix + ".self_attn"));
     if (moe) {
       GPUMEM_RETURN_IF_ERROR(experts(mlp_module(prefix)));
     } else {
@@ -295,7 +319,21 @@ class CheckpointBuilder {
   }
 
   Status layer(const std::string& prefix, std::int64_t i) {
-    return decoder(prefix, a_.is_moe_layer(i));
+    return decoder(prefix, a_.is_moe_layer(i), a_.is_linear_layer(i));
+  }
+
+  // Qwen3-Next's MTP block (mtp.*): fc over [embedding, hidden] with its two input norms, full-
+  // attention MoE decoder layers and a final norm; it shares the model's embedding and head.
+  Status qwen3_next_mtp() {
+    const std::int64_t h = a_.hidden_size;
+    add("mtp.fc.weight", {h, 2 * h}, dtype_);
+    norm("mtp.pre_fc_norm_embedding", h);
+    norm("mtp.pre_fc_norm_hidden", h);
+    for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
+      GPUMEM_RETURN_IF_ERROR(decoder("mtp.layers." + str(k), a_.moe.num_experts > 0));
+    }
+    norm("mtp.norm", h);
+    return Status::ok_status();
   }
 
   // A multi-token-prediction layer as DeepSeek-V3 ships it (model.layers.<n>): its own

@@ -88,12 +88,15 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
   const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
   const std::int64_t q_rows = heads * a.head_dim;
   const std::int64_t kv_rows = kv_heads * a.head_dim;
+  // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: QKVParallelLinear of
+  // num_heads x (1 + attn_output_gate) query heads, the gate beside each query head
+  const std::int64_t q_proj_rows = a.attn_output_gate ? 2 * q_rows : q_rows;
   // sglang v0.5.9 layers/linear.py QKVParallelLinear.__init__
   GPUMEM_RETURN_IF_ERROR(
       add_linear(list, ctx,
                  {s.prefix + ".qkv_proj",
                   {s.checkpoint + ".q_proj", s.checkpoint + ".k_proj", s.checkpoint + ".v_proj"},
-                  {q_rows, kv_rows, kv_rows},
+                  {q_proj_rows, kv_rows, kv_rows},
                   s.input_size,
                   LinearParallel::kColumn,
                   tp,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "weights/layer_weights.h"
+#include "weights/linear_attention_weights.h"
 #include "weights/linear_weights.h"
 #include "weights/list_memo.h"
 #include "weights/moe_weights.h"
@@ -128,7 +129,11 @@ class ModelBuilder {
     const std::string prefix = "model.layers." + str(i);
     const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
                              layer_rope(i)};
-    if (a.attention == AttentionKind::kMla) {
+    if (a.is_linear_layer(i)) {
+      // sglang qwen3_next.py Qwen3HybridLinearDecoderLayer: the Gated DeltaNet in place of
+      // self-attention
+      GPUMEM_RETURN_IF_ERROR(add_gated_delta_net(list_, ctx_, prefix + ".linear_attn", post_load_));
+    } else if (a.attention == AttentionKind::kMla) {
       GPUMEM_RETURN_IF_ERROR(
           add_mla_attention(list_, ctx_, site, ropes_, model_post_load_, post_load_));
     } else {
@@ -211,6 +216,7 @@ class ModelBuilder {
         linear_router(mlp + ".router", a.moe.router_bias);
         return Status::ok_status();
       case ArchitectureFamily::kQwen2Moe:
+      case ArchitectureFamily::kQwen3Next:
         // sglang (read at 0115497) qwen2_moe.py Qwen2MoeSparseMoeBlock.__init__: experts, the
         // unquantized router, the shared expert as a TP-sharded MLP, and shared_expert_gate, a
         // plain torch.nn.Linear(hidden, 1) in the default dtype (vLLM's: a ReplicatedLinear)

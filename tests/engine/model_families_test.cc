@@ -405,5 +405,48 @@ TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRef
             "not modelled (from 0.5.0: the vision tower's mem-fraction rule)\n");
 }
 
+// Qwen3-Next-80B-A3B on four H200s, TP 4, in SGLang: only the 12 full-attention layers hold
+// KV (one replicated KV head of 256 per rank); each request slot of the state cache holds, per
+// Gated DeltaNet layer, a bf16 conv window of 2048 channels x 3 and a float32 state of 8 value
+// heads x 128 x 128. Per rank: every layer's 128 of 512 experts' widths, the router, the shared
+// expert (128 of 512) and its gate; the 36 GDN modules (2048 conv channels, 3072 qkvz rows, 16
+// ba rows, 8 dt_bias, 8 float32 A_log, the [128] gated norm, out_proj of 1024 columns); the 12
+// attention layers' 8 query-and-gate heads and one K and one V head; one float32 RoPE cache
+// of 262,144 x 64.
+TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInSglangAndIsRefusedInVllm) {
+  const std::int64_t h = 2048;
+  const std::int64_t moe = 512 * (2 * 128 * h + h * 128) + 512 * h + (2 * 128 * h + h * 128) + h;
+  const std::int64_t gdn = 2048 * 4 + 3072 * h + 16 * h + 8 + 128 + h * 1024;
+  const std::int64_t attention = (2048 + 2 * 256) * h + h * 1024 + 2 * 256;
+  const std::int64_t params =
+      48 * (moe + 2 * h) + 36 * gdn + 12 * attention + 2 * (151936 / 4) * h + h;
+  const std::string repo = "Qwen--Qwen3-Next-80B-A3B-Instruct";
+  const Ledger sglang = simulate("sglang", repo, 4, "");
+  EXPECT_TRUE(sglang.fits());
+  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), 2 * params + 36 * 8 * 4 + rope(262144, 64, 4));
+  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 12 * 1 * (256 + 256) * 2);
+  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 36 * (2048 * 3 * 2 + 8 * 128 * 128 * 4));
+  const std::int64_t slots = fact(sglang, "max_mamba_cache_size");
+  EXPECT_EQ(fact(sglang, "mamba_state_bytes"), (slots + 1) * 19'316'736);
+  // The request pool holds a third of the slots (radix cache on: three slots per request).
+  EXPECT_EQ(fact(sglang, "req_to_token_rows"), std::min<std::int64_t>(4096, slots / 3));
+  // Without radix cache and with --max-running-requests, the slots are those requests.
+  const Ledger no_radix = simulate(
+      "sglang", repo, 4, "    --disable-radix-cache: true\n    --max-running-requests: 64\n");
+  EXPECT_EQ(fact(no_radix, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(fact(no_radix, "req_to_token_rows"), 64);
+  EXPECT_GT(fact(no_radix, "kv_tokens"), fact(sglang, "kv_tokens"));
+  EXPECT_EQ(errors("vllm", "qwen3-next-80b-a3b-instruct", "    --tensor-parallel-size: 4\n", 4),
+            "f.yaml:7:8: qwen3-next-80b-a3b-instruct (Qwen3NextForCausalLM) has linear-attention "
+            "layers: vLLM's hybrid KV cache of Gated "
+            "DeltaNet state pages beside attention blocks is not modelled; SGLang is modelled\n");
+  EXPECT_EQ(errors("sglang", repo,
+                   "    --tp-size: 4\n    --speculative-algorithm: EAGLE\n"
+                   "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n",
+                   4),
+            "f.yaml:7:30: --speculative-algorithm with Qwen3NextForCausalLM's linear-attention "
+            "layers is not modelled (the state cache's intermediate buffers per draft token)\n");
+}
+
 }  // namespace
 }  // namespace gpumem

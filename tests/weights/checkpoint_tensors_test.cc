@@ -360,6 +360,27 @@ TEST(CheckpointTensors, GptOssMxfp4Experts) {
   EXPECT_EQ(bytes, published("openai--gpt-oss-20b"));
 }
 
+TEST(CheckpointTensors, Qwen3NextGatedDeltaNetAndItsMtpBlock) {
+  // Qwen/Qwen3-Next-80B-A3B-Instruct in bfloat16: 36 Gated DeltaNet layers (in_proj_qkvz
+  // [12288, 2048], in_proj_ba [64, 2048], conv1d [8192, 1, 4], dt_bias and A_log [32], norm
+  // [128], out_proj [2048, 4096]), 12 gated attention layers (q_proj [8192, 2048] with the gate,
+  // k/v [512, 2048], o_proj [2048, 4096], q/k norms [256]), 48 MoE blocks (512 experts of
+  // 3 x 2048 x 512, router, shared expert of 512 and its [1, 2048] gate), embedding and head,
+  // and the MTP block (mtp.fc [2048, 4096], three norms, one gated attention MoE layer). The
+  // catalog entry's mtp_num_hidden_layers is 1; the test copy's transformers-5 serialization
+  // drops the key, so the catalog's config is the one read here.
+  const std::int64_t gdn = 12288 * 2048 + 64 * 2048 + 8192 * 4 + 2 * 32 + 128 + 2048 * 4096;
+  const std::int64_t attention = 8192 * 2048 + 2 * 512 * 2048 + 2048 * 4096 + 2 * 256;
+  const std::int64_t moe = 512 * 3 * 2048 * 512LL + 512 * 2048 + 3 * 2048 * 512 + 2048;
+  const std::int64_t model =
+      36 * (gdn + moe + 2 * 2048) + 12 * (attention + moe + 2 * 2048) + 2 * 151936 * 2048LL + 2048;
+  const std::int64_t mtp = 2048 * 4096 + 3 * 2048 + attention + moe + 2 * 2048;
+  EXPECT_EQ(derived_bytes(from_catalog("qwen3-next-80b-a3b-instruct")), 2 * (model + mtp));
+  // SOURCE.md: the report's tensor table sums to 81,324,862,720 bfloat16 parameters.
+  EXPECT_EQ(2 * (model + mtp), published("Qwen--Qwen3-Next-80B-A3B-Instruct"));
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-Next-80B-A3B-Instruct")), 2 * model);
+}
+
 TEST(CheckpointTensors, DraftHeadsAreNotDerived) {
   EXPECT_EQ(
       checkpoint_tensors(from_catalog("eagle3-llama3.1-instruct-8b")).status().message(),

@@ -39,6 +39,10 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       if (b) env.tp_memory_imbalance_is_error = *b;
     } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
       read.as_bytes(env.flashinfer_workspace_size);
+    } else if (v.name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN") {
+      std::optional<bool> b;
+      read.as_bool(b);
+      if (b) env.allow_longer_context = *b;
     } else if (!read_nccl_variable(v, env.nccl, diags)) {
       check_unread_variable(v, {"SGLang", modelled_variables(), kRules, kOwnPrefixes}, diags);
     }
@@ -57,9 +61,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
 
 std::span<const std::string_view> modelled_variables() {
   static const std::vector<std::string_view> kNames = [] {
-    std::vector<std::string_view> names = {"SGLANG_CUSTOM_ALLREDUCE_ALGO",
-                                           "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK",
-                                           "SGLANG_FLASHINFER_WORKSPACE_SIZE"};
+    std::vector<std::string_view> names = {
+        "SGLANG_CUSTOM_ALLREDUCE_ALGO", "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK",
+        "SGLANG_FLASHINFER_WORKSPACE_SIZE", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
     return names;
   }();

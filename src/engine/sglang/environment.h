@@ -27,6 +27,10 @@ struct Environment {
   bool tp_memory_imbalance_is_error = true;
   // SGLANG_FLASHINFER_WORKSPACE_SIZE in bytes (sglang v0.5.9 environ.py), if set.
   std::optional<Bytes> flashinfer_workspace_size;
+  // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN (sglang v0.5.9 configs/model_config.py
+  // ModelConfig.__init__): a --context-length above the model's derived one is taken with a
+  // warning instead of a ValueError.
+  bool allow_longer_context = false;
   // NCCL_* variables the NCCL model reads.
   NcclSettings nccl;
   // Patch: lift SGLang's "not supported on more than two PCIe-only GPUs" gate of custom

@@ -59,6 +59,19 @@ const std::vector<FlagSpec>& table() {
       {"--speculative-eagle-topk", {}, FlagType::kInt, true, {}},
       {"--speculative-num-draft-tokens", {}, FlagType::kInt, true, {}},
       {"--swa-full-tokens-ratio", {}, FlagType::kFloat, true, {}},
+      // sglang v0.5.9 server_args.py: the recurrent-state cache of hybrid linear-attention
+      // models (engine/sglang/mamba_cache.h); no effect on other models.
+      {"--mamba-ssm-dtype", {}, FlagType::kString, true, {"float32", "bfloat16"}},
+      {"--mamba-full-memory-ratio", {}, FlagType::kFloat, true, {}},
+      {"--max-mamba-cache-size", {}, FlagType::kInt, true, {}},
+      {"--mamba-scheduler-strategy",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "no_buffer", "extra_buffer"}},
+      // Without radix cache a hybrid model's request keeps one state slot, not three
+      // (calculate_mamba_ratio); other models' start-up memory does not change.
+      {"--disable-radix-cache", {}, FlagType::kBool, true, {}},
       {"--enable-symm-mem", {}, FlagType::kBool, true, {}},
       // sglang v0.5.9 configs/model_config.py ModelConfig.__init__: multimodal serving, off by
       // default for Gemma3ForConditionalGeneration (mm_disabled_models).
@@ -89,7 +102,6 @@ const std::vector<FlagSpec>& table() {
       {"--revision", {}, FlagType::kString, false, {}},
       {"--download-dir", {}, FlagType::kString, false, {}},
       {"--chat-template", {}, FlagType::kString, false, {}},
-      {"--disable-radix-cache", {}, FlagType::kBool, false, {}},
       {"--schedule-policy", {}, FlagType::kString, false, {}},
       {"--watchdog-timeout", {}, FlagType::kFloat, false, {}},
       // sglang v0.5.9 server_args.py tool_server: gpt-oss's built-in tool servers ("demo" or
@@ -342,6 +354,18 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
       f.swa_full_tokens_ratio = *r;
     }
   }
+  f.mamba_ssm_dtype = v.string("--mamba-ssm-dtype").value_or("float32");
+  if (std::optional<double> r = v.number("--mamba-full-memory-ratio")) {
+    if (*r <= 0) {
+      diags.error(*v.location("--mamba-full-memory-ratio"),
+                  "--mamba-full-memory-ratio must be positive");
+    } else {
+      f.mamba_full_memory_ratio = *r;
+    }
+  }
+  f.max_mamba_cache_size = positive_flag_opt(v, "--max-mamba-cache-size", diags);
+  f.mamba_scheduler_strategy = v.string("--mamba-scheduler-strategy").value_or("auto");
+  f.disable_radix_cache = v.boolean("--disable-radix-cache");
   f.enable_symm_mem = v.boolean("--enable-symm-mem");
   f.enable_multimodal = v.boolean("--enable-multimodal");
   f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph");

@@ -47,6 +47,12 @@ struct ServerFlags {
   std::optional<std::int64_t> speculative_eagle_topk;
   std::optional<std::int64_t> speculative_num_draft_tokens;
   double swa_full_tokens_ratio = 0.8;  // sglang v0.5.9 server_args.py default
+  // sglang v0.5.9 server_args.py defaults of the hybrid linear-attention state cache
+  std::string mamba_ssm_dtype = "float32";
+  double mamba_full_memory_ratio = 0.9;
+  std::optional<std::int64_t> max_mamba_cache_size;
+  std::string mamba_scheduler_strategy = "auto";  // auto resolves to no_buffer
+  bool disable_radix_cache = false;
   bool enable_symm_mem = false;
   bool enable_multimodal = false;
   bool enable_piecewise_cuda_graph = false;

@@ -28,6 +28,9 @@ std::string default_attention_backend(const Architecture& a, bool use_mla,
   }
   const bool topk_one = spec.algorithm.empty() || spec.eagle_topk == 1;
   if (major == 9 && topk_one) return "fa3";
+  // server_args.py _handle_model_specific_adjustments (Qwen3NextForCausalLM):
+  // _handle_mamba_radix_cache(sm100_default_attention_backend="triton")
+  if (major == 10 && a.family == ArchitectureFamily::kQwen3Next) return "triton";
   if (major == 10) return "trtllm_mha";
   if (a.attention_sinks) return "triton";
   return "flashinfer";
@@ -49,12 +52,12 @@ std::int64_t page_size_for(const std::string& backend, std::optional<std::int64_
 
 ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
                                const SpeculativeSettings& spec, const GpuSpec& gpu,
-                               Diagnostics& diags) {
+                               bool allow_longer_context, Diagnostics& diags) {
   ModelFacts f;
   const std::int64_t derived = derived_context_length(a);
   f.context_len = derived;
   if (flags.context_length) {
-    if (*flags.context_length > derived) {
+    if (*flags.context_length > derived && !allow_longer_context) {
       // sglang v0.5.9 configs/model_config.py ModelConfig.__init__
       diags.error(*flags.raw.location("--context-length"),
                   "User-specified context_length (" + std::to_string(*flags.context_length) +
@@ -116,7 +119,9 @@ KvGeometry kv_geometry(const Architecture& a, const ModelFacts& facts, int atten
                        LayerRange stage) {
   KvGeometry g;
   g.mla = facts.use_mla;
-  g.layers = stage.end - stage.start;
+  // sglang v0.5.9 profile_max_num_token: a hybrid linear-attention model counts only its
+  // full-attention layers in [start_layer, end_layer).
+  g.layers = a.attention_layers(stage.start, stage.end);
   // sglang v0.5.9 configs/model_config.py get_num_kv_heads: max(1, total // tp).
   g.kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / attention_tp);
   g.head_dim = a.head_dim;

@@ -35,10 +35,11 @@ struct ModelFacts {
 };
 
 // Resolves the facts; a user --context-length above the derived one is SGLang's ValueError,
-// reported at the flag.
+// reported at the flag, unless `allow_longer_context`
+// (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN) lets SGLang take it.
 ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
                                const SpeculativeSettings& spec, const GpuSpec& gpu,
-                               Diagnostics& diags);
+                               bool allow_longer_context, Diagnostics& diags);
 
 // The KV layout of the layers `stage` owns, with KV heads split over the attention TP.
 KvGeometry kv_geometry(const Architecture& a, const ModelFacts& facts, int attention_tp,

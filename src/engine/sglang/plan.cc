@@ -138,6 +138,51 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
   return ok;
 }
 
+// A hybrid linear-attention model's state cache, and what of it gpumem does not model.
+bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
+  const std::string& arch = p.model.hf_architecture;
+  bool ok = true;
+  // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
+  // state-cache rules modelled are v0.5.9's.
+  if (p.version < Version{0, 5, 2}) {
+    diags.error(engine.version_loc,
+                arch + " is not served by SGLang " + p.version.to_string() + " (from 0.5.2)");
+    ok = false;
+  }
+  if (p.flags.speculative_algorithm) {
+    // memory_pool.py MambaPool: speculative decoding adds intermediate SSM and conv-window
+    // buffers per draft token, sized by rules that changed in PR #32184.
+    diags.error(*p.flags.raw.location("--speculative-algorithm"),
+                "--speculative-algorithm with " + arch +
+                    "'s linear-attention layers is not modelled (the state cache's intermediate "
+                    "buffers per draft token)");
+    ok = false;
+  }
+  if (p.pp > 1) {
+    // sglang qwen3_next.py Qwen3NextForCausalLM.__init__ asserts a single pipeline stage.
+    diags.error(*p.flags.raw.location("--pp-size"), "--pp-size " + std::to_string(p.pp) +
+                                                        " is refused by SGLang for " + arch +
+                                                        " (its model asserts one pipeline stage)");
+    ok = false;
+  }
+  const LinearAttentionConfig& g = p.model.linear;
+  if (g.num_key_heads % p.attention_tp != 0 || g.num_value_heads % p.attention_tp != 0) {
+    diags.error(p.flags.raw.location("--tp-size").value_or(engine.name_loc),
+                "--tp-size " + std::to_string(p.tp) + " does not divide the " +
+                    std::to_string(g.num_key_heads) + " key heads and " +
+                    std::to_string(g.num_value_heads) + " value heads of " + p.model.name +
+                    "'s linear attention; SGLang stops with AssertionError: " +
+                    std::to_string(g.num_key_heads % p.attention_tp != 0 ? g.num_key_heads
+                                                                         : g.num_value_heads) +
+                    " is not divisible by " + std::to_string(p.attention_tp));
+    ok = false;
+  }
+  if (!ok) return false;
+  p.mamba =
+      gated_delta_net_state(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "bfloat16" ? 2 : 4);
+  return true;
+}
+
 }  // namespace
 
 std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
@@ -214,6 +259,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
 
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
+  if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
+    return std::nullopt;
+  }
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
@@ -221,7 +269,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.args =
       resolve_server_args(p.flags, p.version, gpu_mem_mib, p.model.attention == AttentionKind::kMla,
                           p.model.hf_architecture, p.model.vision);
-  p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu, diags);
+  p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu,
+                                p.env.allow_longer_context, diags);
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
   if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";

@@ -22,6 +22,7 @@
 #include "engine/sglang/flags.h"
 #include "engine/sglang/graph_model.h"
 #include "engine/sglang/kv_sizing.h"
+#include "engine/sglang/mamba_cache.h"
 #include "engine/sglang/model_facts.h"
 #include "engine/sglang/server_defaults.h"
 #include "engine/sglang/version.h"
@@ -64,6 +65,8 @@ struct Plan {
   // variables plus what SGLang sets itself.
   NcclSettings nccl;
   CustomAllReduceDecision custom_all_reduce;
+  // Hybrid linear-attention models: one request slot's recurrent state (layers 0 otherwise).
+  MambaStateShape mamba;
   GraphShape graph;               // max_bs before the capture-time filter against the req pool
   std::vector<StagePlan> stages;  // one per pipeline stage
 

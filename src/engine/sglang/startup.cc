@@ -237,8 +237,21 @@ class RankStartup {
     // The plan refuses stages without layers; a zero cell here would divide by zero below.
     if (cell <= 0) return internal_error("the KV cache of this stage has no bytes per token");
     const double mfs = p_.args.mem_fraction_static;
-    const EngineGiB rest = profile_rest(f_, a_used, mfs);
-    const std::int64_t profiled = profile_max_num_token(f_, a_used, mfs, cell);
+    EngineGiB rest = profile_rest(f_, a_used, mfs);
+    const bool hybrid = p_.mamba.layers > 0;
+    if (hybrid) {
+      // model_runner_kv_cache_mixin.py handle_max_mamba_cache: the state slots leave rest first.
+      MambaBudgetInputs m;
+      m.full_memory_ratio = p_.flags.mamba_full_memory_ratio;
+      m.max_mamba_cache_size = p_.flags.max_mamba_cache_size;
+      m.max_running_requests = p_.flags.max_running_requests;
+      m.disable_radix_cache = p_.flags.disable_radix_cache;
+      m.attention_dp_size = p_.flags.enable_dp_attention ? p_.flags.dp_size : 1;
+      const MambaBudget budget = handle_max_mamba_cache(rest, p_.mamba.per_request(), m);
+      mamba_slots_ = budget.max_mamba_cache_size;
+      rest = budget.rest;
+    }
+    const std::int64_t profiled = floor_div(truncate_to_bytes(rest).value(), cell);
     PoolInputs in;
     in.profiled_tokens = profiled;
     in.context_len = p_.facts.context_len;
@@ -251,6 +264,15 @@ class RankStartup {
     }
     in.extra_request_row = p_.rules.req_pool_extra_row;
     PoolSizing sizing = size_pools(in);
+    if (hybrid) {
+      // init_memory_pool: the request pool holds no more requests than the state slots allow.
+      const std::int64_t per_request = mamba_slots_per_request(
+          p_.flags.disable_radix_cache, p_.flags.mamba_scheduler_strategy == "extra_buffer");
+      sizing.max_num_reqs = std::min(sizing.max_num_reqs, mamba_slots_ / per_request);
+      env_.fact(
+          {"mamba_cache_per_req_bytes", "mamba_cache_per_req (bytes)", p_.mamba.per_request()});
+      env_.fact({"max_mamba_cache_size", "max_mamba_cache_size (state slots)", mamba_slots_});
+    }
     if (p_.pp > 1) {
       Result<std::int64_t> t = env_.comm.min_over_world(sizing.max_total_num_tokens);
       if (!t.ok()) return t.status();
@@ -283,6 +305,7 @@ class RankStartup {
         4 + (p_.args.speculative.algorithm.empty() ? 0 : p_.args.speculative.num_draft_tokens);
     GPUMEM_RETURN_IF_ERROR(
         allocate(bytes(req_rows_ * (p_.facts.context_len + extra) * 4), Category::kKvCache));
+    if (hybrid) GPUMEM_RETURN_IF_ERROR(allocate_mamba_pool());
     Bytes k_size;
     Bytes v_size;
     GPUMEM_RETURN_IF_ERROR(allocate_kv_pool(stage_.kv, tokens_, swa_tokens_, k_size, v_size));
@@ -314,6 +337,21 @@ class RankStartup {
     if (!after.ok()) return after.status();
     env_.log(log_memory_pool_end(*after));
     return {};
+  }
+
+  // memory_pool.py HybridReqToTokenPool.__init__ after its req_to_token: MambaPool's conv and
+  // temporal states of every linear layer for K + 1 slots (slot 0 pads), its int64 free
+  // slots, then the int32 request-to-slot mapping.
+  Status allocate_mamba_pool() {
+    const MambaStateShape& m = p_.mamba;
+    const Bytes conv = bytes(m.layers * (mamba_slots_ + 1) * m.conv_bytes);
+    const Bytes ssm = bytes(m.layers * (mamba_slots_ + 1) * m.ssm_bytes);
+    GPUMEM_RETURN_IF_ERROR(allocate(conv, Category::kKvCache));
+    GPUMEM_RETURN_IF_ERROR(allocate(ssm, Category::kKvCache));
+    GPUMEM_RETURN_IF_ERROR(allocate(bytes(mamba_slots_ * 8), Category::kKvCache));
+    env_.log(log_mamba_allocated(mamba_slots_, conv, ssm));
+    env_.fact({"mamba_state_bytes", "conv + ssm state", conv + ssm});
+    return allocate(bytes(req_rows_ * 4), Category::kKvCache);
   }
 
   Status draft_kv_cache() {
@@ -365,12 +403,32 @@ class RankStartup {
     } else if (b == "trtllm_mla") {
       GPUMEM_RETURN_IF_ERROR(allocate(k_.trtllm_mla_workspace, Category::kWorkspace));
     }
+    // model_runner.py init_attention_backend: HybridLinearAttnBackend wraps the full-attention
+    // backend and the Gated DeltaNet kernels, which allocate nothing here.
+    if (p_.mamba.layers > 0)
+      env_.log("Using hybrid linear attention backend for hybrid GDN models.");
     return {};
   }
 
   Status allocate_buffers(const std::vector<GraphBuffer>& buffers) {
     for (const GraphBuffer& b : buffers)
       GPUMEM_RETURN_IF_ERROR(allocate(b.bytes, Category::kGraphs));
+    return {};
+  }
+
+  // hybrid_linear_attn_backend.py MambaAttnBackendBase.init_cuda_graph_state: for every batch
+  // size 1..max_bs, int32 state indices [bs], query start offsets [bs + 1] and three
+  // speculative-tree tensors [bs, 1]; then the decode and verify start offsets [max_bs + 1].
+  Status allocate_linear_attention_graph_state(std::int64_t max_bs) {
+    for (std::int64_t bs = 1; bs <= max_bs; ++bs) {
+      GPUMEM_RETURN_IF_ERROR(allocate(bytes(bs * 4), Category::kGraphs));
+      GPUMEM_RETURN_IF_ERROR(allocate(bytes((bs + 1) * 4), Category::kGraphs));
+      for (int i = 0; i < 3; ++i)
+        GPUMEM_RETURN_IF_ERROR(allocate(bytes(bs * 4), Category::kGraphs));
+    }
+    for (int i = 0; i < 2; ++i) {
+      GPUMEM_RETURN_IF_ERROR(allocate(bytes((max_bs + 1) * 4), Category::kGraphs));
+    }
     return {};
   }
 
@@ -391,6 +449,8 @@ class RankStartup {
     shape.max_bs = capture_bs_.back();
     const bool spec = !p_.args.speculative.algorithm.empty();
     GPUMEM_RETURN_IF_ERROR(allocate_buffers(graph_static_buffers(p_.model, p_.facts, shape, spec)));
+    if (p_.mamba.layers > 0)
+      GPUMEM_RETURN_IF_ERROR(allocate_linear_attention_graph_state(shape.max_bs));
     // A GEMM on the capture stream gets its own cuBLAS workspace (per handle and stream).
     GPUMEM_RETURN_IF_ERROR(allocate(cublas_workspace(), Category::kWorkspace));
     pool_ = env_.allocator.create_pool();
@@ -462,6 +522,7 @@ class RankStartup {
   std::int64_t tokens_ = 0;
   std::int64_t swa_tokens_ = 0;
   std::int64_t req_rows_ = 0;
+  std::int64_t mamba_slots_ = 0;
   std::int64_t max_running_ = 0;
   std::vector<std::int64_t> capture_bs_;
   PoolId pool_;

@@ -119,8 +119,19 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
                 p.model.name + " (" + p.model.hf_architecture +
                     ") is multimodal: vLLM profiles its vision encoder on dummy images, which "
-                    "gpumem does not model; its text-only checkpoint (Gemma3ForCausalLM) or "
-                    "SGLang is modelled");
+                    "gpumem does not model; " +
+                    (p.model.family == ArchitectureFamily::kGemma3
+                         ? "its text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled"
+                         : "SGLang is modelled"));
+    return std::nullopt;
+  }
+  if (p.model.linear.present()) {
+    // vllm v1/core/kv_cache_utils.py get_kv_cache_groups: Gated DeltaNet layers get MambaSpec
+    // pages beside the attention pages (hybrid block size, page padding, KV cache groups).
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+                p.model.name + " (" + p.model.hf_architecture +
+                    ") has linear-attention layers: vLLM's hybrid KV cache of Gated DeltaNet "
+                    "state pages beside attention blocks is not modelled; SGLang is modelled");
     return std::nullopt;
   }
   // vllm config/model.py ModelConfig.verify_with_parallel_config.

@@ -2,5 +2,5 @@
 # engine: sglang
 # gpu: h100x4
 # forms: python3-m-sglang.launch_server
-# outcome: refused-model
+# outcome: starts
 python3 -m sglang.launch_server --model Qwen/Qwen3-Next-80B-A3B-Instruct --tp 4

@@ -2,7 +2,7 @@
 # engine: sglang
 # gpu: h100x4
 # forms: python3-m-sglang.launch_server, speculative, argparse-prefix (--speculative-algo), multi-line
-# outcome: refused-model
+# outcome: refused-flag
 python3 -m sglang.launch_server \
   --model Qwen/Qwen3-Next-80B-A3B-Instruct \
   --tp 4 \

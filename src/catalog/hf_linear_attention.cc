@@ -1,0 +1,38 @@
+#include "catalog/hf_linear_attention.h"
+
+#include <string>
+
+namespace gpumem {
+
+void parse_linear_attention(const ConfigMap& text, Architecture& a) {
+  LinearAttentionConfig& l = a.linear;
+  // transformers models/qwen3_next/configuration_qwen3_next.py Qwen3NextConfig.__init__: the
+  // published configs give every key; defaults are not relied upon.
+  l.num_key_heads = text.positive("linear_num_key_heads");
+  l.num_value_heads = text.positive("linear_num_value_heads");
+  l.key_head_dim = text.positive("linear_key_head_dim");
+  l.value_head_dim = text.positive("linear_value_head_dim");
+  l.conv_kernel = text.positive("linear_conv_kernel_dim");
+  if (l.num_key_heads > 0 && l.num_value_heads % l.num_key_heads != 0) {
+    // sglang qwen3_next.py Qwen3GatedDeltaNet.fix_query_key_value_ordering groups value heads
+    // by key head (num_v_heads // num_k_heads per group)
+    text.error("linear_num_value_heads", "'linear_num_value_heads' " +
+                                             std::to_string(l.num_value_heads) +
+                                             " is not a multiple of 'linear_num_key_heads' " +
+                                             std::to_string(l.num_key_heads));
+  }
+  if (l.conv_kernel > 1024) {
+    text.error("linear_conv_kernel_dim", "'linear_conv_kernel_dim' must be at most 1024");
+  }
+  if (text.has("layer_types") || a.num_hidden_layers <= 0) return;
+  // transformers Qwen3NextConfig.__init__ (layer_types None) and sglang configs/qwen3_next.py
+  // layers_block_type: layer i attends in full when (i + 1) % full_attention_interval == 0.
+  const std::int64_t interval = text.positive("full_attention_interval", 4);
+  if (interval <= 0) return;
+  for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
+    a.layer_types[static_cast<size_t>(i)] =
+        (i + 1) % interval == 0 ? LayerAttention::kFull : LayerAttention::kLinear;
+  }
+}
+
+}  // namespace gpumem

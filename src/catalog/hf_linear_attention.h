@@ -1,0 +1,21 @@
+// The linear-attention layers of a hybrid Hugging Face config (Qwen3-Next): which layers are
+// Gated DeltaNet layers and their shape, read into an Architecture's `layer_types` and
+// `linear`. The engines keep a fixed-size recurrent state per request for these layers
+// instead of a KV cache, so the state's shape is read here once for both.
+#ifndef GPUMEM_CATALOG_HF_LINEAR_ATTENTION_H_
+#define GPUMEM_CATALOG_HF_LINEAR_ATTENTION_H_
+
+#include "catalog/architecture.h"
+#include "catalog/config_map.h"
+
+namespace gpumem {
+
+// Reads linear_num_key_heads, linear_num_value_heads, linear_key_head_dim,
+// linear_value_head_dim and linear_conv_kernel_dim, and, when the config gives no
+// `layer_types`, marks every layer but each full_attention_interval-th as linear. Missing or
+// impossible values are errors at their keys.
+void parse_linear_attention(const ConfigMap& text, Architecture& a);
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_CATALOG_HF_LINEAR_ATTENTION_H_

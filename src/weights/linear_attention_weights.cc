@@ -1,0 +1,61 @@
+#include "weights/linear_attention_weights.h"
+
+#include "weights/linear_weights.h"
+
+namespace gpumem {
+
+Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                           PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const LinearAttentionConfig& g = a.linear;
+  const int tp = attention_tp_size(ctx.layout);
+  // sglang qwen3_next.py Qwen3GatedDeltaNet.__init__: ColumnParallelLinear outputs and the
+  // per-head dt_bias / A_log are divided by the attention TP size, head by head.
+  if (g.num_key_heads % tp != 0 || g.num_value_heads % tp != 0) {
+    return invalid_input(prefix + ": " + std::to_string(g.num_key_heads) + " key heads and " +
+                         std::to_string(g.num_value_heads) +
+                         " value heads of the linear attention do not split over the attention "
+                         "tensor-parallel size " +
+                         std::to_string(tp));
+  }
+  const std::int64_t key_dim = g.key_dim() / tp;
+  const std::int64_t value_dim = g.value_dim() / tp;
+  const std::int64_t v_heads = g.num_value_heads / tp;
+  // conv1d: a ColumnParallelLinear(kernel -> conv_dim) built without quantization, its weight
+  // unsqueezed to [conv_dim / tp, 1, kernel]; no bias.
+  list.add(prefix + ".conv1d.weight", {g.conv_dim() / tp, 1, g.conv_kernel}, ctx.dtype);
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".in_proj_qkvz",
+                                     {prefix + ".in_proj_qkvz"},
+                                     {2 * key_dim + 2 * value_dim},
+                                     a.hidden_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".in_proj_ba",
+                                     {prefix + ".in_proj_ba"},
+                                     {2 * v_heads},
+                                     a.hidden_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  // dt_bias in the default (served) dtype; A_log explicitly float32.
+  list.add(prefix + ".dt_bias", {v_heads}, ctx.dtype);
+  list.add(prefix + ".A_log", {v_heads}, DType::kFloat32);
+  // fla layernorm_gated.py RMSNorm(head_v_dim, dtype=config.torch_dtype): weight only.
+  list.add(prefix + ".norm.weight", {g.value_head_dim}, a.dtype);
+  return add_linear(list, ctx,
+                    {prefix + ".out_proj",
+                     {prefix + ".out_proj"},
+                     {a.hidden_size},
+                     value_dim,
+                     LinearParallel::kRow,
+                     tp,
+                     false},
+                    post_load);
+}
+
+}  // namespace gpumem

@@ -1,0 +1,88 @@
+// Hybrid linear-attention configs (catalog/hf_linear_attention.h): Qwen3-Next as published,
+// its layer pattern from layer_types or from full_attention_interval, and the refusals.
+#include <gtest/gtest.h>
+
+#include "catalog/architecture.h"
+#include "catalog/parameter_count.h"
+#include "support/config_errors.h"
+
+namespace gpumem {
+namespace {
+
+const std::string kNext =
+    GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3-Next-80B-A3B-Instruct/config.json";
+
+TEST(LinearAttention, ReadsQwen3NextAsPublished) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(kNext, diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->family, ArchitectureFamily::kQwen3Next);
+  EXPECT_EQ(family_name(a->family), "qwen3_next");
+  EXPECT_EQ(a->linear, (LinearAttentionConfig{16, 32, 128, 128, 4}));
+  EXPECT_EQ(a->linear.conv_dim(), 8192);
+  EXPECT_EQ(a->attention_layers(0, 48), 12);
+  for (std::int64_t i = 0; i < 48; ++i) EXPECT_EQ(a->is_linear_layer(i), (i + 1) % 4 != 0) << i;
+  EXPECT_TRUE(a->attn_output_gate);
+  EXPECT_TRUE(a->qk_norm);
+  EXPECT_FALSE(a->qkv_bias);
+  EXPECT_EQ(a->rotary_dim, 64);  // partial_rotary_factor 0.25 of head_dim 256
+  EXPECT_EQ(a->moe.num_experts, 512);
+  EXPECT_EQ(a->moe.shared_expert_intermediate_size, 512);
+  EXPECT_TRUE(a->moe.shared_expert_gate);
+  // 36 Gated DeltaNet layers of 33,718,464 parameters, 12 gated attention layers of
+  // 27,263,488, 48 MoE blocks of 1,614,809,088 (512 experts of 3 x 2048 x 512, the router,
+  // the shared expert and its gate), two norms per layer, embedding, head and final norm.
+  EXPECT_EQ(parameter_count(*a), 36 * 33'718'464LL + 12 * 27'263'488LL +
+                                     48 * (1'614'809'088LL + 2 * 2048) + 2 * 151936LL * 2048 +
+                                     2048);
+}
+
+// The published config.json gives full_attention_interval where transformers 5 writes
+// layer_types: both give the same layers.
+TEST(LinearAttention, IntervalGivesTheLayerPattern) {
+  Result<YamlDocument> doc = parse_yaml(
+      "t.json",
+      "architectures: [Qwen3NextForCausalLM]\nhidden_size: 64\nnum_hidden_layers: 6\n"
+      "num_attention_heads: 2\nnum_key_value_heads: 1\nhead_dim: 32\nintermediate_size: 128\n"
+      "vocab_size: 100\nmax_position_embeddings: 64\nnum_experts: 4\nnum_experts_per_tok: 2\n"
+      "moe_intermediate_size: 16\nshared_expert_intermediate_size: 16\n"
+      "full_attention_interval: 3\nattn_output_gate: false\nlinear_num_key_heads: 2\n"
+      "linear_num_value_heads: 4\nlinear_key_head_dim: 8\nlinear_value_head_dim: 8\n"
+      "linear_conv_kernel_dim: 4\nmtp_num_hidden_layers: 1\n");
+  ASSERT_TRUE(doc.ok());
+  Diagnostics diags;
+  Result<Architecture> a = parse_hf_config("t.json", doc->root, "t", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->layer_types,
+            (std::vector<LayerAttention>{LayerAttention::kLinear, LayerAttention::kLinear,
+                                         LayerAttention::kFull, LayerAttention::kLinear,
+                                         LayerAttention::kLinear, LayerAttention::kFull}));
+  EXPECT_FALSE(a->attn_output_gate);
+  EXPECT_EQ(a->num_nextn_predict_layers, 1);
+}
+
+TEST(LinearAttention, RefusesShapesItCannotRead) {
+  const std::string head =
+      "architectures: [Qwen3NextForCausalLM]\nhidden_size: 64\nnum_hidden_layers: 2\n"
+      "num_attention_heads: 2\nintermediate_size: 128\nvocab_size: 100\n"
+      "max_position_embeddings: 64\nnum_experts: 4\nnum_experts_per_tok: 2\n"
+      "moe_intermediate_size: 16\nshared_expert_intermediate_size: 16\n";
+  const std::string linear =
+      "linear_num_key_heads: 16\nlinear_num_value_heads: 30\nlinear_key_head_dim: 8\n"
+      "linear_value_head_dim: 8\nlinear_conv_kernel_dim: 4\n";
+  EXPECT_EQ(config_errors(head + linear),
+            "t.json:13:25: 'linear_num_value_heads' 30 is not a multiple of "
+            "'linear_num_key_heads' 16\n");
+  EXPECT_EQ(config_errors(head + "layer_types: [sliding_attention, full_attention]\n" +
+                          "linear_num_key_heads: 2\nlinear_num_value_heads: 4\n"
+                          "linear_key_head_dim: 8\nlinear_value_head_dim: 8\n"
+                          "linear_conv_kernel_dim: 4\n"),
+            "t.json:12:14: unknown layer type 'sliding_attention'; expected full_attention or "
+            "linear_attention\n");
+  EXPECT_EQ(config_errors(head + "linear_num_key_heads: 2\nlinear_num_value_heads: 4\n"
+                                 "linear_value_head_dim: 8\nlinear_conv_kernel_dim: 4\n"),
+            "t.json:1:1: missing key 'linear_key_head_dim' in 'config'\n");
+}
+
+}  // namespace
+}  // namespace gpumem
