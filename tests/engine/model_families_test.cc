@@ -413,7 +413,7 @@ TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRef
 // ba rows, 8 dt_bias, 8 float32 A_log, the [128] gated norm, out_proj of 1024 columns); the 12
 // attention layers' 8 query-and-gate heads and one K and one V head; one float32 RoPE cache
 // of 262,144 x 64.
-TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInSglangAndIsRefusedInVllm) {
+TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
   const std::int64_t h = 2048;
   const std::int64_t moe = 512 * (2 * 128 * h + h * 128) + 512 * h + (2 * 128 * h + h * 128) + h;
   const std::int64_t gdn = 2048 * 4 + 3072 * h + 16 * h + 8 + 128 + h * 1024;
@@ -436,10 +436,17 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInSglangAndIsRefusedInV
   EXPECT_EQ(fact(no_radix, "max_mamba_cache_size"), 64);
   EXPECT_EQ(fact(no_radix, "req_to_token_rows"), 64);
   EXPECT_GT(fact(no_radix, "kv_tokens"), fact(sglang, "kv_tokens"));
-  EXPECT_EQ(errors("vllm", "qwen3-next-80b-a3b-instruct", "    --tensor-parallel-size: 4\n", 4),
-            "f.yaml:7:8: qwen3-next-80b-a3b-instruct (Qwen3NextForCausalLM) has linear-attention "
-            "layers: vLLM's hybrid KV cache of Gated "
-            "DeltaNet state pages beside attention blocks is not modelled; SGLang is modelled\n");
+  // vLLM: the same weights with its bfloat16 RoPE cache; the attention block raised to 272
+  // tokens so that one page of a KV head (272 x 1,024 B) holds a GDN state (274,432 B), four
+  // KV-cache groups of 12 layers.
+  const Ledger vllm = simulate("vllm", repo, 4, "");
+  EXPECT_TRUE(vllm.fits());
+  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), 2 * params + 36 * 8 * 4 + rope(262144, 64, 2));
+  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 272 * 1024);
+  EXPECT_EQ(fact(vllm, "kv_layers_per_group"), 12);
+  EXPECT_EQ(
+      errors("vllm", "qwen3-next-80b-a3b-instruct", "    --tensor-parallel-size: 4\n", 4, "0.10.1"),
+      "f.yaml:4:12: Qwen3NextForCausalLM is not served by vLLM 0.10.1 (from 0.10.2)\n");
   EXPECT_EQ(errors("sglang", repo,
                    "    --tp-size: 4\n    --speculative-algorithm: EAGLE\n"
                    "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n",

@@ -62,8 +62,6 @@ constexpr EnvRule kRules[] = {
     {"VLLM_PP_LAYER_PARTITION",
      "an uneven split of the layers over pipeline stages; gpumem models vLLM's even split",
      "layers per pipeline stage (vllm envs.py, distributed/utils.py get_pp_indices)"},
-    {"VLLM_ALLOW_LONG_MAX_MODEL_LEN", "a --max-model-len above the model's own is not modelled",
-     "allows a --max-model-len above the model's (vllm envs.py)", "0"},
     {"VLLM_MLA_DISABLE", "MLA stored as full K and V is not modelled",
      "stores an MLA model's cache as full K and V (vllm envs.py)", "0"},
     {"VLLM_SKIP_P2P_CHECK",
@@ -85,6 +83,10 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       read.as_bool(env.estimate_cudagraphs);
     } else if (v.name == "VLLM_ALLREDUCE_USE_SYMM_MEM") {
       read.as_bool(env.allreduce_use_symm_mem);
+    } else if (v.name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
+      std::optional<bool> b;
+      read.as_bool(b);
+      env.allow_long_max_model_len = b.value_or(false);
     } else if (!read_nccl_variable(v, env.nccl, diags)) {
       check_unread_variable(v, {"vLLM", modelled_variables(), kRules, kOwnPrefixes, kRocmPrefixes},
                             diags);
@@ -100,7 +102,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
 std::span<const std::string_view> modelled_variables() {
   static const std::vector<std::string_view> kNames = [] {
     std::vector<std::string_view> names = {"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
-                                           "VLLM_ALLREDUCE_USE_SYMM_MEM"};
+                                           "VLLM_ALLREDUCE_USE_SYMM_MEM",
+                                           "VLLM_ALLOW_LONG_MAX_MODEL_LEN"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
     return names;
   }();

@@ -21,6 +21,9 @@ struct Environment {
   std::optional<bool> estimate_cudagraphs;
   // VLLM_ALLREDUCE_USE_SYMM_MEM (vllm envs.py); unset: the version's default.
   std::optional<bool> allreduce_use_symm_mem;
+  // VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm config/model.py _get_and_verify_max_len): a
+  // --max-model-len above the model's derived length is taken with a warning, not refused.
+  bool allow_long_max_model_len = false;
   // NCCL_* variables the NCCL model reads, as the scenario sets them.
   NcclSettings nccl;
 };

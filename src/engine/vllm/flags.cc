@@ -64,8 +64,22 @@ const std::vector<FlagSpec>& table() {
       {"--revision", {}, FlagType::kString, false, {}},
       {"--seed", {}, FlagType::kInt, false, {}},
       {"--chat-template", {}, FlagType::kString, false, {}},
-      {"--enable-prefix-caching", {}, FlagType::kBool, false, {}},
-      {"--no-enable-prefix-caching", {}, FlagType::kBool, false, {}},
+      // Prefix caching changes start-up memory only for hybrid models, whose state pages per
+      // request it doubles ("align" mode: model_facts.h).
+      {"--enable-prefix-caching", {}, FlagType::kBool, true, {}},
+      {"--no-enable-prefix-caching", {}, FlagType::kBool, true, {}},
+      // vllm config/cache.py CacheConfig mamba_cache_dtype / mamba_ssm_cache_dtype: the state
+      // pages of hybrid linear-attention models; "auto" is the model dtype.
+      {"--mamba-cache-dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "float32", "float16", "bfloat16"}},
+      {"--mamba-ssm-cache-dtype",
+       {},
+       FlagType::kString,
+       true,
+       {"auto", "float32", "float16", "bfloat16"}},
       {"--enable-chunked-prefill", {}, FlagType::kBool, false, {}},
       {"--disable-log-requests", {}, FlagType::kBool, false, {}},
       {"--disable-log-stats", {}, FlagType::kBool, false, {}},
@@ -433,6 +447,12 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
     }
   }
   f.enforce_eager = v.boolean("--enforce-eager");
+  // vllm config/cache.py CacheConfig.enable_prefix_caching: on by default in V1.
+  f.enable_prefix_caching = !v.boolean("--no-enable-prefix-caching");
+  if (v.location("--enable-prefix-caching"))
+    f.enable_prefix_caching = v.boolean("--enable-prefix-caching");
+  f.mamba_cache_dtype = v.string("--mamba-cache-dtype").value_or("auto");
+  f.mamba_ssm_cache_dtype = v.string("--mamba-ssm-cache-dtype").value_or("auto");
   if (v.location("--kv-cache-memory") && !rules.kv_cache_memory_flag) {
     diags.error(*v.location("--kv-cache-memory"), "--kv-cache-memory needs vLLM 0.10.2 or newer");
   }

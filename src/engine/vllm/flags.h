@@ -51,6 +51,9 @@ struct EngineFlags {
   std::string kv_cache_dtype = "auto";
   std::optional<std::int64_t> block_size;
   bool enforce_eager = false;
+  bool enable_prefix_caching = true;
+  std::string mamba_cache_dtype = "auto";
+  std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;
   std::optional<std::int64_t> num_gpu_blocks_override;
   std::optional<std::vector<std::int64_t>> cuda_graph_sizes;         // before v0.11.1

@@ -19,6 +19,9 @@ std::string gib2(Bytes b) { return python_fixed(static_cast<double>(b.value()) /
 }  // namespace
 
 Bytes page_size(const KvLayerSpec& s) {
+  // MambaSpec.page_size_bytes: page_size_padded, set to the attention page by the hybrid
+  // block-size alignment.
+  if (s.kind == KvLayerKind::kMamba) return bytes(s.mamba_page_bytes);
   if (s.kind == KvLayerKind::kMla) {
     // MLAAttentionSpec.real_page_size_bytes: block_size x num_kv_heads x head_size x dtype.
     return bytes(s.block_size * s.num_kv_heads * s.head_size * s.dtype_bytes);
@@ -30,6 +33,8 @@ Bytes page_size(const KvLayerSpec& s) {
 Bytes max_memory_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
                              std::int64_t max_num_batched_tokens) {
   const Bytes page = page_size(s);
+  // MambaSpec.max_memory_usage_bytes: a fixed number of state pages whatever the length.
+  if (s.kind == KvLayerKind::kMamba) return page * s.mamba_pages_per_request;
   if (s.kind == KvLayerKind::kSlidingWindow) {
     // SlidingWindowSpec.max_memory_usage_bytes: the window plus one chunk of prefill, and
     // one block more because the window's start need not be block-aligned.

@@ -22,7 +22,8 @@
 
 namespace gpumem::vllm {
 
-enum class KvLayerKind { kFull, kSlidingWindow, kMla };
+// kMamba: a Gated DeltaNet layer's state page (vllm v1/kv_cache_interface.py MambaSpec).
+enum class KvLayerKind { kFull, kSlidingWindow, kMla, kMamba };
 
 // One attention layer's cache spec (vllm v1/kv_cache_interface.py FullAttentionSpec,
 // SlidingWindowSpec, MLAAttentionSpec).
@@ -34,15 +35,20 @@ struct KvLayerSpec {
   std::int64_t head_size_v = 0;   // full and sliding window; MLA stores no separate V
   std::int64_t dtype_bytes = 2;
   std::int64_t sliding_window = 0;
+  // kMamba: the state page padded to the attention page (page_size_padded), and the pages one
+  // request holds (max_memory_usage_bytes: 1 without prefix caching, 2 in "align" mode).
+  std::int64_t mamba_page_bytes = 0;
+  std::int64_t mamba_pages_per_request = 1;
   friend bool operator==(const KvLayerSpec&, const KvLayerSpec&) = default;
 };
 
-// page_size_bytes: block_size x heads x (head + head_v) x dtype; MLA block x head x dtype.
+// page_size_bytes: block_size x heads x (head + head_v) x dtype; MLA block x head x dtype;
+// Mamba the padded state page.
 Bytes page_size(const KvLayerSpec& s);
 
 // max_memory_usage_bytes of one layer for one request of `max_model_len` tokens: full
 // attention and MLA cdiv(len, block) pages; sliding window W
-// cdiv(min(W - 1 + max_num_batched_tokens, len), block) + 1 pages.
+// cdiv(min(W - 1 + max_num_batched_tokens, len), block) + 1 pages; Mamba its pages per request.
 Bytes max_memory_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
                              std::int64_t max_num_batched_tokens);
 

@@ -27,13 +27,56 @@ std::int64_t derived_max_model_len(const Architecture& a) {
   return a.max_position_embeddings;
 }
 
+namespace {
+
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// vllm config/cache.py mamba_cache_dtype / mamba_ssm_cache_dtype: "auto" is the model dtype.
+std::int64_t state_dtype_bytes(const std::string& flag, DType served) {
+  if (flag == "float32") return 4;
+  if (flag == "float16" || flag == "bfloat16") return 2;
+  return element_size(served).value();
+}
+
+// vllm model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config
+// with mamba_utils.py MambaStateShapeCalculator.gated_delta_net_state_shape: the state is a
+// conv window (kernel - 1, conv_dim / tp) and a temporal state (value heads / tp, v, k); the
+// attention block is the smallest multiple of the alignment whose page holds it.
+void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
+                             const VersionRules& rules, int tp, ModelFacts& f) {
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t conv = (g.conv_kernel - 1) * (g.conv_dim() / tp) *
+                            state_dtype_bytes(flags.mamba_cache_dtype, f.served_dtype);
+  const std::string& ssm_flag =
+      flags.mamba_ssm_cache_dtype == "auto" ? flags.mamba_cache_dtype : flags.mamba_ssm_cache_dtype;
+  const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim *
+                           state_dtype_bytes(ssm_flag, f.served_dtype);
+  f.mamba_state_bytes = conv + ssm;
+  // FullAttentionSpec of one token: K and V of this rank's heads.
+  const std::int64_t token_page =
+      2 * std::max<std::int64_t>(1, a.num_key_value_heads / tp) * a.head_dim * f.kv_dtype_bytes;
+  const bool wide = rules.hybrid_blackwell_alignment && gpu.compute_capability_major == 10 &&
+                    a.head_dim == 256 && f.attention_backend == "FLASHINFER";
+  const std::int64_t alignment = wide ? 32 : 16;
+  const std::int64_t block = alignment * cdiv(f.mamba_state_bytes, alignment * token_page);
+  if (f.block_size < block) f.block_size = block;
+  f.mamba_page_bytes = f.block_size * token_page;
+  // MambaSpec.max_memory_usage_bytes: "align" mode keeps a request's running state and its last
+  // block's checkpoint; without prefix caching one page.
+  f.mamba_pages_per_request =
+      rules.hybrid_prefix_caching_align && flags.enable_prefix_caching ? 2 : 1;
+}
+
+}  // namespace
+
 ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
+                               const VersionRules& rules, int tp, bool allow_long_max_model_len,
                                Diagnostics& diags) {
   ModelFacts f;
   const std::int64_t derived = derived_max_model_len(a);
   f.max_model_len = derived;
   if (flags.max_model_len) {
-    if (*flags.max_model_len > derived) {
+    if (*flags.max_model_len > derived && !allow_long_max_model_len) {
       // vllm config/model.py _get_and_verify_max_len (without VLLM_ALLOW_LONG_MAX_MODEL_LEN).
       diags.error(*flags.raw.location("--max-model-len"),
                   "User-specified max_model_len (" + std::to_string(*flags.max_model_len) +
@@ -93,6 +136,7 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   } else {
     f.attention_backend = major == 10 ? "FLASHINFER" : "FLASH_ATTN";
   }
+  if (a.linear.present()) align_hybrid_block_size(a, flags, gpu, rules, tp, f);
   return f;
 }
 
@@ -103,7 +147,14 @@ std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts&
     KvLayerSpec s;
     s.block_size = facts.block_size;
     s.dtype_bytes = facts.kv_dtype_bytes;
-    if (facts.use_mla) {
+    if (a.is_linear_layer(l)) {
+      // vllm layers/mamba/abstract.py MambaBase.get_kv_cache_spec: the state padded to the
+      // attention page (mamba_page_size_padded), its block the attention block ("align").
+      s.kind = KvLayerKind::kMamba;
+      s.num_kv_heads = 0;
+      s.mamba_page_bytes = facts.mamba_page_bytes;
+      s.mamba_pages_per_request = facts.mamba_pages_per_request;
+    } else if (facts.use_mla) {
       // vllm layers/attention/mla_attention.py get_kv_cache_spec: one latent "head" of
       // kv_lora_rank + qk_rope_head_dim, replicated on every TP rank.
       s.kind = KvLayerKind::kMla;

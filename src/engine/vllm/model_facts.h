@@ -32,11 +32,20 @@ struct ModelFacts {
   bool use_mla = false;
   std::string attention_backend;  // vLLM's backend name, e.g. FLASH_ATTN, FLASHMLA
   std::int64_t block_size = 16;
+  // Hybrid linear-attention models (0 otherwise): one Gated DeltaNet layer's state for one
+  // request (conv window + temporal state), the page it is padded to (the attention page of
+  // block_size tokens) and the pages a request holds.
+  std::int64_t mamba_state_bytes = 0;
+  std::int64_t mamba_page_bytes = 0;
+  std::int64_t mamba_pages_per_request = 0;
 };
 
 // Resolves the facts; a --max-model-len above the derived one is vLLM's ValueError, reported
-// at the flag.
+// at the flag unless `allow_long_max_model_len` (VLLM_ALLOW_LONG_MAX_MODEL_LEN). For a hybrid
+// linear-attention model the attention block size is raised so that one attention page holds a
+// Gated DeltaNet state, which is padded to it (tensor parallel size `tp`).
 ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
+                               const VersionRules& rules, int tp, bool allow_long_max_model_len,
                                Diagnostics& diags);
 
 // The KV-cache spec of every attention layer in `layers` on one rank of a TP group of `tp`.

@@ -126,13 +126,21 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     return std::nullopt;
   }
   if (p.model.linear.present()) {
-    // vllm v1/core/kv_cache_utils.py get_kv_cache_groups: Gated DeltaNet layers get MambaSpec
-    // pages beside the attention pages (hybrid block size, page padding, KV cache groups).
-    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
-                p.model.name + " (" + p.model.hf_architecture +
-                    ") has linear-attention layers: vLLM's hybrid KV cache of Gated DeltaNet "
-                    "state pages beside attention blocks is not modelled; SGLang is modelled");
-    return std::nullopt;
+    // vllm v0.10.2 added models/qwen3_next.py.
+    if (p.version < Version{0, 10, 2, 0}) {
+      diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
+                                                   p.version.to_string() + " (from 0.10.2)");
+      return std::nullopt;
+    }
+    if (p.flags.speculative) {
+      // mamba_utils.py: speculative tokens widen every conv window and add state pages per
+      // request (num_speculative_blocks), with rules that changed across releases.
+      diags.error(*p.flags.raw.location("--speculative-config"),
+                  "--speculative-config with " + p.model.hf_architecture +
+                      "'s linear-attention layers is not modelled (the state pages of the "
+                      "speculative tokens)");
+      return std::nullopt;
+    }
   }
   // vllm config/model.py ModelConfig.verify_with_parallel_config.
   if (p.model.num_attention_heads % p.tp != 0) {
@@ -141,6 +149,19 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                             ") must be divisible by tensor parallel size (" + std::to_string(p.tp) +
                             ").");
     return std::nullopt;
+  }
+  if (p.model.linear.present()) {
+    // vllm config.py HybridAttentionMambaModelConfig, after verify_with_parallel_config:
+    // mamba_utils.py gated_delta_net_state_shape's divide(num_v_heads, tp) and
+    // divide(conv_dim, tp) assert exact division.
+    const LinearAttentionConfig& g = p.model.linear;
+    if (g.num_value_heads % p.tp != 0 || g.conv_dim() % p.tp != 0) {
+      diags.error(tp_loc, "AssertionError: " + std::to_string(g.num_value_heads) +
+                              " is not divisible by " + std::to_string(p.tp) + " (the " +
+                              std::to_string(g.num_value_heads) +
+                              " value heads of the linear attention)");
+      return std::nullopt;
+    }
   }
   if (p.flags.quantization && p.model.quantization.method == QuantMethod::kNone) {
     diags.error(*p.flags.raw.location("--quantization"),
@@ -179,7 +200,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
   }
 
-  p.facts = resolve_model_facts(p.model, p.flags, p.gpu, diags);
+  p.facts = resolve_model_facts(p.model, p.flags, p.gpu, p.rules, p.tp,
+                                p.env.allow_long_max_model_len, diags);
   const DeviceClass device{p.gpu.cuda_total.value_or(p.gpu.memory_total), p.gpu.nvidia_smi_name};
   p.args = resolve_engine_args(p.flags, p.rules, device, p.facts.max_model_len);
   if (p.args.max_num_batched_tokens < p.args.max_num_seqs) {

@@ -52,6 +52,8 @@ VersionRules rules_for(const Version& v) {
   r.loading_log_says_memory = v >= Version{0, 11, 0, 0};
   r.token_log_from_concurrency = v0_21;
   r.capture_sizes_include_batched_tokens = v0_21;
+  r.hybrid_prefix_caching_align = v >= Version{0, 14, 0, 0};
+  r.hybrid_blackwell_alignment = v >= Version{0, 11, 1, 0};
   return r;
 }
 

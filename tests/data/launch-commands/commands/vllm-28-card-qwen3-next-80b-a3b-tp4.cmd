@@ -3,5 +3,5 @@
 # gpu: h100-sxm-80gb
 # gpu-note: the card names no GPU, only tensor parallel on 4 GPUs; H100 80 GB chosen, the count from --tensor-parallel-size 4
 # forms: env-prefix, vllm-serve, --tensor-parallel-size, --max-model-len
-# outcome: refused-flag
+# outcome: starts
 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --port 8000 --tensor-parallel-size 4 --max-model-len 262144
