@@ -40,6 +40,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "minimax_m2";
     case ArchitectureFamily::kQwen3Next:
       return "qwen3_next";
+    case ArchitectureFamily::kQwen35:
+      return "qwen3_5";
   }
   return "?";
 }

@@ -19,6 +19,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,7 @@ enum class ArchitectureFamily : unsigned char {
   kQwen2Moe,     // Qwen2MoeForCausalLM (Qwen1.5-MoE, Qwen2-57B-A14B): a gated shared expert
   kMiniMaxM2,    // MiniMaxM2ForCausalLM (MiniMax-M2, M2.1, M2.5): every layer MoE, no shared expert
   kQwen3Next,    // Qwen3NextForCausalLM: Gated DeltaNet layers among gated full attention, MoE
+  kQwen35,       // Qwen3.5 (Qwen3_5*): Qwen3-Next's layers, dense or MoE, beside a Qwen3-VL ViT
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -149,6 +151,8 @@ struct LinearAttentionConfig {
   std::int64_t key_head_dim = 0;     // linear_key_head_dim
   std::int64_t value_head_dim = 0;   // linear_value_head_dim
   std::int64_t conv_kernel = 0;      // linear_conv_kernel_dim
+  // mamba_ssm_dtype (Qwen3.5 configs: float32), which vLLM takes for the temporal state.
+  std::optional<DType> ssm_dtype;
 
   bool present() const { return num_value_heads > 0; }
   std::int64_t key_dim() const { return num_key_heads * key_head_dim; }
@@ -247,6 +251,10 @@ struct Architecture {
   // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.
   std::int64_t attention_layers(std::int64_t start, std::int64_t end) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }
+  // Qwen3-Next and Qwen3.5: Gated DeltaNet layers, gated attention, Qwen2-MoE-style blocks.
+  bool is_qwen_hybrid() const {
+    return family == ArchitectureFamily::kQwen3Next || family == ArchitectureFamily::kQwen35;
+  }
 
   // Equal architectures have equal weights under equal layouts and rules (weights memoise
   // on this).

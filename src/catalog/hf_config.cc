@@ -23,7 +23,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 22> kFamilies = {{
+constexpr std::array<FamilyByName, 26> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -49,6 +49,11 @@ constexpr std::array<FamilyByName, 22> kFamilies = {{
     {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
     {"MiniMaxM2ForCausalLM", ArchitectureFamily::kMiniMaxM2},
     {"Qwen3NextForCausalLM", ArchitectureFamily::kQwen3Next},
+    // Qwen3.5 / 3.6: the Qwen3-Next layers (text_config), dense or MoE, beside a Qwen3-VL ViT.
+    {"Qwen3_5ForConditionalGeneration", ArchitectureFamily::kQwen35},
+    {"Qwen3_5MoeForConditionalGeneration", ArchitectureFamily::kQwen35},
+    {"Qwen3_5ForCausalLM", ArchitectureFamily::kQwen35},
+    {"Qwen3_5MoeForCausalLM", ArchitectureFamily::kQwen35},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -58,7 +63,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 28> kUnmodelled = {{
+constexpr std::array<Unmodelled, 26> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -91,10 +96,6 @@ constexpr std::array<Unmodelled, 28> kUnmodelled = {{
     {"Grok1ForCausalLM", "Grok's decoder layout"},
     {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
     {"MiMoForCausalLM", "MiMo's multi-token-prediction layers"},
-    {"Qwen3_5ForCausalLM",
-     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
-    {"Qwen3_5MoeForCausalLM",
-     "the per-request recurrent state of its Gated DeltaNet linear-attention layers"},
     // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
     // normalize the whole gathered projection on every rank; no input_layernorm.
     {"Olmo2ForCausalLM",
@@ -287,7 +288,7 @@ void parse_layer_types(const ConfigMap& text, Architecture& a) {
     return;
   }
   a.layer_types.clear();
-  const bool hybrid = a.family == ArchitectureFamily::kQwen3Next;
+  const bool hybrid = a.is_qwen_hybrid();
   for (const std::string& t : *types) {
     if (t == "full_attention") {
       a.layer_types.push_back(LayerAttention::kFull);
@@ -447,6 +448,11 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       // sglang qwen3_next.py builds Qwen2MoeSparseMoeBlock in every layer
       parse_qwen2_moe(text, a);
       break;
+    case ArchitectureFamily::kQwen35:
+      // transformers Qwen3_5TextConfig has a dense MLP, Qwen3_5MoeTextConfig experts with a
+      // gated shared expert as Qwen3-Next's.
+      if (text.has("num_experts")) parse_qwen2_moe(text, a);
+      break;
     case ArchitectureFamily::kMiniMaxM2:
       // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2MoE.__init__ (vLLM's alike): FusedMoE of
       // num_local_experts of intermediate_size, a float32 ReplicatedLinear router, a float32
@@ -554,6 +560,7 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       a.qk_norm = true;  // sglang v0.5.9 qwen3.py Qwen3Attention: q_norm, k_norm
       break;
     case ArchitectureFamily::kQwen3Next:
+    case ArchitectureFamily::kQwen35:
       // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: qkv_proj and o_proj without
       // bias, q_norm/k_norm per head, and q_proj twice as wide when attn_output_gate
       // (getattr default True)
@@ -701,7 +708,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
-  if (a.family == ArchitectureFamily::kQwen3Next) parse_linear_attention(text, a);
+  if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
   if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
     // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
     text.error("layer_types",
@@ -741,8 +748,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_vision_tower(top, a);
   // Qwen3-Next names its MTP layers mtp_num_hidden_layers (transformers Qwen3NextConfig).
   a.num_nextn_predict_layers =
-      text.integer(a.family == ArchitectureFamily::kQwen3Next ? "mtp_num_hidden_layers"
-                                                              : "num_nextn_predict_layers")
+      text.integer(a.is_qwen_hybrid() ? "mtp_num_hidden_layers" : "num_nextn_predict_layers")
           .value_or(0);
 
   YAML::Node quant = text.get("quantization_config");

@@ -21,6 +21,14 @@ void parse_linear_attention(const ConfigMap& text, Architecture& a) {
                                              " is not a multiple of 'linear_num_key_heads' " +
                                              std::to_string(l.num_key_heads));
   }
+  if (std::optional<std::string> d = text.string("mamba_ssm_dtype")) {
+    l.ssm_dtype = parse_model_dtype(*d);
+    if (!l.ssm_dtype) {
+      text.error("mamba_ssm_dtype", "unknown dtype '" + *d +
+                                        "' in 'mamba_ssm_dtype'; expected bfloat16, float16 or "
+                                        "float32");
+    }
+  }
   if (l.conv_kernel > 1024) {
     text.error("linear_conv_kernel_dim", "'linear_conv_kernel_dim' must be at most 1024");
   }

@@ -105,7 +105,9 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool gemma = a.hf_architecture == "Gemma3ForConditionalGeneration";
   const bool qwen25 = a.hf_architecture == "Qwen2_5_VLForConditionalGeneration";
   const bool qwen3 = a.hf_architecture == "Qwen3VLForConditionalGeneration" ||
-                     a.hf_architecture == "Qwen3VLMoeForConditionalGeneration";
+                     a.hf_architecture == "Qwen3VLMoeForConditionalGeneration" ||
+                     a.hf_architecture == "Qwen3_5ForConditionalGeneration" ||
+                     a.hf_architecture == "Qwen3_5MoeForConditionalGeneration";
   const bool qwen = qwen25 || qwen3;
   if (!gemma && !qwen) return;
   const YAML::Node node = top.get("vision_config");

@@ -27,7 +27,7 @@ class CheckpointBuilder {
     }
     norm("model.norm", a_.hidden_size);
     if (!a_.tie_word_embeddings) add("lm_head.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
-    if (a_.family == ArchitectureFamily::kQwen3Next) {
+    if (a_.is_qwen_hybrid()) {
       if (a_.num_nextn_predict_layers > 0) GPUMEM_RETURN_IF_ERROR(qwen3_next_mtp());
     } else {
       for (std::int64_t k = 0; k < a_.num_nextn_predict_layers; ++k) {
@@ -232,6 +232,7 @@ class CheckpointBuilder {
         break;
       case ArchitectureFamily::kQwen2Moe:
       case ArchitectureFamily::kQwen3Next:
+      case ArchitectureFamily::kQwen35:
         // Qwen2MoeSparseMoeBlock (and HF Qwen3NextSparseMoeBlock): gate, shared_expert (an MLP) and
         // shared_expert_gate
         // ([1, hidden]) are nn.Linear modules.
@@ -285,15 +286,23 @@ class CheckpointBuilder {
     return prefix + (block_sparse ? ".block_sparse_moe" : ".mlp");
   }
 
-  // HF Qwen3NextGatedDeltaNet: the fused projections, the depthwise conv1d ([channels, 1,
-  // kernel]), dt_bias and A_log per value head, the gated norm and out_proj; all stored in the
-  // checkpoint dtype.
+  // HF Qwen3NextGatedDeltaNet (and Qwen3_5GatedDeltaNet): the projections, the depthwise conv1d
+  // ([channels, 1, kernel]), dt_bias and A_log per value head, the gated norm and out_proj; all
+  // stored in the checkpoint dtype.
   Status gated_delta_net(const std::string& p) {
     const LinearAttentionConfig& g = a_.linear;
     const std::int64_t h = a_.hidden_size;
-    GPUMEM_RETURN_IF_ERROR(
-        linear(p + ".in_proj_qkvz", 2 * g.key_dim() + 2 * g.value_dim(), h, false));
-    GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_ba", 2 * g.num_value_heads, h, false));
+    if (a_.family == ArchitectureFamily::kQwen35) {
+      // HF Qwen3_5GatedDeltaNet stores q/k/v, z, b and a apart.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_qkv", 2 * g.key_dim() + g.value_dim(), h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_z", g.value_dim(), h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_b", g.num_value_heads, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_a", g.num_value_heads, h, false));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(
+          linear(p + ".in_proj_qkvz", 2 * g.key_dim() + 2 * g.value_dim(), h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj_ba", 2 * g.num_value_heads, h, false));
+    }
     add(p + ".conv1d.weight", {g.conv_dim(), 1, g.conv_kernel}, dtype_);
     add(p + ".dt_bias", {g.num_value_heads}, dtype_);
     add(p + ".A_log", {g.num_value_heads}, dtype_);

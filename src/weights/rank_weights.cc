@@ -217,6 +217,7 @@ class ModelBuilder {
         return Status::ok_status();
       case ArchitectureFamily::kQwen2Moe:
       case ArchitectureFamily::kQwen3Next:
+      case ArchitectureFamily::kQwen35:
         // sglang (read at 0115497) qwen2_moe.py Qwen2MoeSparseMoeBlock.__init__: experts, the
         // unquantized router, the shared expert as a TP-sharded MLP, and shared_expert_gate, a
         // plain torch.nn.Linear(hidden, 1) in the default dtype (vLLM's: a ReplicatedLinear)

@@ -455,5 +455,42 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
             "layers is not modelled (the state cache's intermediate buffers per draft token)\n");
 }
 
+// Qwen3.6-27B (Qwen3_5ForConditionalGeneration) on one H200: 16 full-attention layers of 4 KV
+// heads of 256 hold KV; each of the 48 Gated DeltaNet layers keeps a bf16 conv window of 10240 x
+// 3 and a float32 state of 48 x 128 x 128 per request. SGLang builds the ViT and serves it
+// multimodal (its automatic fraction shrinks); vLLM refuses the encoder profiling unless
+// --language-model-only, when it builds the language model alone: the checkpoint's 26,895,998,464
+// text parameters in bf16, A_log in float32, and a bf16 RoPE cache of 262,144 x 64.
+TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
+  const std::string repo = "Qwen--Qwen3.6-27B";
+  const Ledger sglang = simulate("sglang", repo, 1, "");
+  EXPECT_TRUE(sglang.fits());
+  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 16 * 4 * (256 + 256) * 2);
+  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 48 * (10240 * 3 * 2 + 48 * 128 * 128 * 4));
+  EXPECT_LT(mem_fraction(sglang), 0.88);
+  EXPECT_NE(errors("vllm", repo, "    --tensor-parallel-size: 1\n")
+                .find("--language-model-only (or --limit-mm-per-prompt with 0 images and 0 "
+                      "videos) serves its language model alone"),
+            std::string::npos);
+  const Ledger vllm = simulate("vllm", repo, 1, "    --language-model-only: true\n");
+  EXPECT_TRUE(vllm.fits());
+  EXPECT_EQ(fact(vllm, "weights_logical_bytes"),
+            2 * 26'895'998'464LL + 48 * 48 * 2 + rope(262144, 64, 2));
+  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 784 * 4096);
+  const Ledger limits =
+      simulate("vllm", repo, 1, "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
+  EXPECT_EQ(fact(limits, "weights_logical_bytes"), fact(vllm, "weights_logical_bytes"));
+  const Ledger pairs = simulate("vllm", repo, 1, "    --limit-mm-per-prompt: image=0,video=0\n");
+  EXPECT_EQ(fact(pairs, "weights_logical_bytes"), fact(vllm, "weights_logical_bytes"));
+  EXPECT_EQ(errors("vllm", repo, "    --limit-mm-per-prompt: image=0;video=0\n")
+                .rfind("f.yaml:6:28: --limit-mm-per-prompt: the limit of 'image' must be a "
+                       "non-negative integer\n",
+                       0),
+            0u);
+  EXPECT_EQ(errors("vllm", repo, "    --language-model-only: true\n", 1, "0.15.1"),
+            "f.yaml:6:28: --language-model-only needs vLLM 0.16.0 or newer; older releases "
+            "take --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'\n");
+}
+
 }  // namespace
 }  // namespace gpumem

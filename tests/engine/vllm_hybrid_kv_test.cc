@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "catalog/architecture.h"
 #include "engine/vllm/model_facts.h"
 #include "support/test_catalogs.h"
 
@@ -66,13 +67,37 @@ TEST(VllmHybridKv, TheLoggedV0_10_2StartUpFollows) {
   EXPECT_EQ(std::round(100 * max_concurrency(blocks, *layout, 262144, 8192)) / 100, 14.77);
 }
 
+// vllm issue #40691 (https://github.com/vllm-project/vllm/issues/40691, tests/data/engine-logs/
+// vllm-h20-x1-qwen3.5-27b-kv-size-log.log): Qwen3.5-27B on one H20 at --max-model-len 32768,
+// before v0.21.0, prints "GPU KV cache size: 290,864 tokens" and "Maximum concurrency for
+// 32,768 tokens per request: 33.04x". Qwen3.6-27B's config (tests/data) gives the shape: the
+// float32 temporal state of mamba_ssm_dtype (3,207,168 B per layer) raises the block to 784
+// tokens of 4,096 B; 16 attention and 48 GDN layers make four groups of 16. 1,487 blocks give
+// both printed figures, with one state page per request.
+TEST(VllmHybridKv, Qwen35FloatStateAndTheLoggedFigures) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(
+      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3.6-27B/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  const ModelFacts f = facts(*a, {0, 20, 0, 0}, 1);
+  EXPECT_EQ(f.mamba_state_bytes, 3 * 10240 * 2 + 48 * 128 * 128 * 4);
+  EXPECT_EQ(f.block_size, 784);
+  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(*a, f, 1, {0, 64}));
+  ASSERT_TRUE(layout.ok());
+  EXPECT_EQ(layout->group_size, 16);
+  EXPECT_EQ(layout->groups.size(), 4u);
+  EXPECT_EQ(logged_token_count(1487, *layout, 32768, 16384, rules_for({0, 20, 0, 0})), 290'864);
+  EXPECT_EQ(std::round(100 * max_concurrency(1487, *layout, 32768, 16384)) / 100, 33.04);
+}
+
 TEST(VllmHybridKv, AlignModeHoldsTwoStatePagesPerRequest) {
   const Architecture a = qwen3_next();
-  const ModelFacts on = facts(a, {0, 21, 0, 0}, 2);
+  EngineFlags prefix;
+  prefix.enable_prefix_caching_given = true;
+  const ModelFacts on = facts(a, {0, 21, 0, 0}, 2, prefix);
   EXPECT_EQ(on.mamba_pages_per_request, 2);
-  EngineFlags no_prefix;
-  no_prefix.enable_prefix_caching = false;
-  EXPECT_EQ(facts(a, {0, 21, 0, 0}, 2, no_prefix).mamba_pages_per_request, 1);
+  EXPECT_EQ(facts(a, {0, 21, 0, 0}, 2).mamba_pages_per_request, 1);
+  EXPECT_EQ(facts(a, {0, 13, 0, 0}, 2, prefix).mamba_pages_per_request, 1);
   Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(a, on, 2, {0, 48}));
   ASSERT_TRUE(layout.ok());
   // One request: cdiv(262,144, 544) = 482 attention blocks and 2 pages in each GDN group.

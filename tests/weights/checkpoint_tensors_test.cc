@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "catalog/architecture.h"
+#include "catalog/parameter_count.h"
 #include "core/atomic_file.h"
 
 namespace gpumem {
@@ -379,6 +380,29 @@ TEST(CheckpointTensors, Qwen3NextGatedDeltaNetAndItsMtpBlock) {
   // SOURCE.md: the report's tensor table sums to 81,324,862,720 bfloat16 parameters.
   EXPECT_EQ(2 * (model + mtp), published("Qwen--Qwen3-Next-80B-A3B-Instruct"));
   EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3-Next-80B-A3B-Instruct")), 2 * model);
+}
+
+TEST(CheckpointTensors, Qwen36DenseHybridWithItsVitAndMtp) {
+  // Qwen3.6-27B (Qwen3_5ForConditionalGeneration) in bfloat16: 48 Gated DeltaNet layers with
+  // the projections stored apart (in_proj_qkv [10240, 5120], in_proj_z [6144, 5120], in_proj_b and
+  // in_proj_a [48, 5120]), 16 gated attention layers (q_proj [12288, 5120]), a dense MLP of 17408
+  // in all 64, embedding and head; the Qwen3-VL-style ViT (27 blocks of 1152, no deepstack
+  // mergers); the MTP block with one dense layer.
+  const std::int64_t h = 5120;
+  const std::int64_t gdn = 10240 * h + 6144 * h + 2 * 48 * h + 10240 * 4 + 2 * 48 + 128 + h * 6144;
+  const std::int64_t attention = 12288 * h + 2 * 1024 * h + h * 6144 + 2 * 256;
+  const std::int64_t mlp = 3 * h * 17408;
+  const std::int64_t text = 2 * 248320LL * h + h + 48 * gdn + 16 * attention + 64 * (mlp + 2 * h);
+  const std::int64_t v = 1152;
+  const std::int64_t block = 4 * v + 3 * v * v + 3 * v + v * v + v + 4304 * v + 4304 + v * 4304 + v;
+  const std::int64_t vit = v * 3 * 2 * 16 * 16 + v + 2304 * v + 27 * block + 2 * v + 4608 * 4608 +
+                           4608 + 5120 * 4608 + 5120;
+  const std::int64_t mtp = h * 2 * h + 3 * h + attention + mlp + 2 * h;
+  const Architecture a = from_config("Qwen--Qwen3.6-27B");
+  EXPECT_EQ(parameter_count(a), text + vit);
+  EXPECT_EQ(derived_bytes(a), 2 * (text + vit + mtp));
+  // SOURCE.md: the report's tensor table sums to 27,781,427,952 bfloat16 parameters.
+  EXPECT_EQ(2 * (text + vit + mtp), published("Qwen--Qwen3.6-27B"));
 }
 
 TEST(CheckpointTensors, DraftHeadsAreNotDerived) {

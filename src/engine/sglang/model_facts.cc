@@ -30,7 +30,7 @@ std::string default_attention_backend(const Architecture& a, bool use_mla,
   if (major == 9 && topk_one) return "fa3";
   // server_args.py _handle_model_specific_adjustments (Qwen3NextForCausalLM):
   // _handle_mamba_radix_cache(sm100_default_attention_backend="triton")
-  if (major == 10 && a.family == ArchitectureFamily::kQwen3Next) return "triton";
+  if (major == 10 && a.is_qwen_hybrid()) return "triton";
   if (major == 10) return "trtllm_mha";
   if (a.attention_sinks) return "triton";
   return "flashinfer";

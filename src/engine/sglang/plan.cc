@@ -142,6 +142,14 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
 bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
   const std::string& arch = p.model.hf_architecture;
   bool ok = true;
+  // sglang models/qwen3_5.py: EntryClass lists the ConditionalGeneration classes only; its
+  // Qwen3_5ForCausalLM classes are their language-model backbones, not served alone.
+  if (arch == "Qwen3_5ForCausalLM" || arch == "Qwen3_5MoeForCausalLM") {
+    diags.error(engine.name_loc, "SGLang has no model class for " + arch +
+                                     " (models/qwen3_5.py serves Qwen3_5ForConditionalGeneration "
+                                     "and Qwen3_5MoeForConditionalGeneration)");
+    return false;
+  }
   // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
   // state-cache rules modelled are v0.5.9's.
   if (p.version < Version{0, 5, 2}) {

@@ -138,6 +138,11 @@ const std::vector<FlagSpec>& table() {
        false,
        "gpumem models the attention backend vLLM chooses itself; another one has its own "
        "workspaces and KV-cache block constraints"},
+      // vllm config/multimodal.py MultiModalConfig: a limit of 0 images and 0 videos, or
+      // --language-model-only (PR #34120), serves the language model alone; the Qwen-VL
+      // classes then build no vision tower (interfaces.py _mark_tower_model).
+      {"--limit-mm-per-prompt", {}, FlagType::kString, true, {}},
+      {"--language-model-only", {}, FlagType::kBool, true, {}},
       // vllm v0.21 config/multimodal.py MultiModalConfig.mm_encoder_tp_mode.
       {"--mm-encoder-tp-mode",
        {},
@@ -329,6 +334,52 @@ void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
 }
 
 // vllm config/speculative.py SpeculativeConfig: the fields that change memory.
+// --limit-mm-per-prompt '{"image": 0, "video": 0}': whether every modality a Qwen-VL tower
+// serves is limited to 0 (a modality not named keeps vLLM's default limit).
+void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
+  // The older form "image=1,video=0" (vllm engine/arg_utils.py nullable_kvs) reads as the
+  // mapping {image: 1, video: 0}.
+  std::optional<YAML::Node> limits;
+  const std::string text = v.string("--limit-mm-per-prompt").value_or("");
+  if (!text.empty() && text.front() != '{') {
+    YAML::Node map(YAML::NodeType::Map);
+    size_t start = 0;
+    while (start <= text.size()) {
+      const size_t end = std::min(text.find(',', start), text.size());
+      const std::string pair = text.substr(start, end - start);
+      const size_t eq = pair.find('=');
+      if (eq == std::string::npos) {
+        diags.error(*v.location("--limit-mm-per-prompt"),
+                    "--limit-mm-per-prompt: '" + pair + "' is not modality=count");
+        return;
+      }
+      map[pair.substr(0, eq)] = pair.substr(eq + 1);
+      start = end + 1;
+    }
+    limits = map;
+  } else {
+    limits = json_object(v, "--limit-mm-per-prompt", diags);
+  }
+  if (!limits) return;
+  bool image_off = false;
+  bool video_off = false;
+  for (auto it = limits->begin(); it != limits->end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    // A value may be a count or, from later releases, a mapping with a "count".
+    const YAML::Node value = it->second.IsMap() ? it->second["count"] : it->second;
+    const std::optional<std::int64_t> n = json_int(value);
+    if (!n || *n < 0) {
+      diags.error(
+          *v.location("--limit-mm-per-prompt"),
+          "--limit-mm-per-prompt: the limit of '" + key + "' must be a non-negative integer");
+      return;
+    }
+    if (key == "image") image_off = *n == 0;
+    if (key == "video") video_off = *n == 0;
+  }
+  f.multimodal_off = f.multimodal_off || (image_off && video_off);
+}
+
 void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
   constexpr std::string_view kFlag = "--speculative-config";
   std::optional<YAML::Node> config = json_object(v, kFlag, diags);
@@ -447,10 +498,8 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
     }
   }
   f.enforce_eager = v.boolean("--enforce-eager");
-  // vllm config/cache.py CacheConfig.enable_prefix_caching: on by default in V1.
-  f.enable_prefix_caching = !v.boolean("--no-enable-prefix-caching");
-  if (v.location("--enable-prefix-caching"))
-    f.enable_prefix_caching = v.boolean("--enable-prefix-caching");
+  f.enable_prefix_caching_given =
+      v.boolean("--enable-prefix-caching") && !v.boolean("--no-enable-prefix-caching");
   f.mamba_cache_dtype = v.string("--mamba-cache-dtype").value_or("auto");
   f.mamba_ssm_cache_dtype = v.string("--mamba-ssm-cache-dtype").value_or("auto");
   if (v.location("--kv-cache-memory") && !rules.kv_cache_memory_flag) {
@@ -477,6 +526,13 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   }
   f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
   if (v.location("--speculative-config")) read_speculative_config(v, f, diags);
+  f.multimodal_off = v.boolean("--language-model-only");
+  if (v.location("--language-model-only") && !rules.language_model_only_flag) {
+    diags.error(*v.location("--language-model-only"),
+                "--language-model-only needs vLLM 0.16.0 or newer; older releases take "
+                "--limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'");
+  }
+  if (v.location("--limit-mm-per-prompt")) read_mm_limits(v, f, diags);
   f.dtype = v.string("--dtype").value_or("auto");
   f.quantization = v.string("--quantization");
   f.enable_expert_parallel = v.boolean("--enable-expert-parallel");

@@ -51,7 +51,10 @@ struct EngineFlags {
   std::string kv_cache_dtype = "auto";
   std::optional<std::int64_t> block_size;
   bool enforce_eager = false;
-  bool enable_prefix_caching = true;
+  bool enable_prefix_caching_given = false;  // --enable-prefix-caching set on the command line
+  // --language-model-only, or --limit-mm-per-prompt 0 for images and videos: the language
+  // model is served alone.
+  bool multimodal_off = false;
   std::string mamba_cache_dtype = "auto";
   std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;

@@ -49,8 +49,14 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
                             state_dtype_bytes(flags.mamba_cache_dtype, f.served_dtype);
   const std::string& ssm_flag =
       flags.mamba_ssm_cache_dtype == "auto" ? flags.mamba_cache_dtype : flags.mamba_ssm_cache_dtype;
-  const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim *
-                           state_dtype_bytes(ssm_flag, f.served_dtype);
+  std::int64_t ssm_bytes = state_dtype_bytes(ssm_flag, f.served_dtype);
+  // config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config: an "auto"
+  // --mamba-ssm-cache-dtype takes the config's mamba_ssm_dtype.
+  if (a.family == ArchitectureFamily::kQwen35 && flags.mamba_ssm_cache_dtype == "auto" &&
+      g.ssm_dtype) {
+    ssm_bytes = element_size(*g.ssm_dtype).value();
+  }
+  const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim * ssm_bytes;
   f.mamba_state_bytes = conv + ssm;
   // FullAttentionSpec of one token: K and V of this rank's heads.
   const std::int64_t token_page =
@@ -61,10 +67,12 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
   const std::int64_t block = alignment * cdiv(f.mamba_state_bytes, alignment * token_page);
   if (f.block_size < block) f.block_size = block;
   f.mamba_page_bytes = f.block_size * token_page;
-  // MambaSpec.max_memory_usage_bytes: "align" mode keeps a request's running state and its last
-  // block's checkpoint; without prefix caching one page.
+  // MambaSpec.max_memory_usage_bytes: "align" mode (--enable-prefix-caching) keeps a
+  // request's running state and its last block's checkpoint, two pages; otherwise one. A real
+  // Qwen3.5-27B start-up of April 2026 without the flag (vllm issue #40691: 290,864 tokens,
+  // 33.04x at 32,768) holds one page per request, so the default is taken as one.
   f.mamba_pages_per_request =
-      rules.hybrid_prefix_caching_align && flags.enable_prefix_caching ? 2 : 1;
+      rules.hybrid_prefix_caching_align && flags.enable_prefix_caching_given ? 2 : 1;
 }
 
 }  // namespace

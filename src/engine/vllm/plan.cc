@@ -113,6 +113,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   const SourceLoc tp_loc =
       p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
+  if (p.model.vision.present() && p.model.vision.kind == VisionKind::kQwen3Vit &&
+      p.flags.multimodal_off) {
+    // vllm models/qwen3_vl.py and qwen3_5.py build the tower inside _mark_tower_model, which
+    // skips it when every modality's limit is 0; profile_run then runs no encoder
+    // (supports_multimodal_inputs is false).
+    p.model.vision = VisionTower{};
+  }
   if (p.model.vision.present()) {
     // vllm v1/worker/gpu_model_runner.py profile_run: a multimodal model's encoder runs on
     // dummy images and its outputs stay cached through the memory profile.
@@ -122,6 +129,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "gpumem does not model; " +
                     (p.model.family == ArchitectureFamily::kGemma3
                          ? "its text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled"
+                     : p.model.vision.kind == VisionKind::kQwen3Vit
+                         ? "--language-model-only (or --limit-mm-per-prompt with 0 images and "
+                           "0 videos) serves its language model alone, which is modelled"
                          : "SGLang is modelled"));
     return std::nullopt;
   }

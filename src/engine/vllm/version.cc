@@ -54,6 +54,7 @@ VersionRules rules_for(const Version& v) {
   r.capture_sizes_include_batched_tokens = v0_21;
   r.hybrid_prefix_caching_align = v >= Version{0, 14, 0, 0};
   r.hybrid_blackwell_alignment = v >= Version{0, 11, 1, 0};
+  r.language_model_only_flag = v >= Version{0, 16, 0, 0};
   return r;
 }
 

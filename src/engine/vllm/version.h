@@ -72,13 +72,15 @@ struct VersionRules {
   // max_num_batched_tokens joins the capture sizes when it is at most the largest size
   // (read in the v0.21+ source; earlier releases UNCONFIRMED, taken as v0.21.0).
   bool capture_sizes_include_batched_tokens;
-  // Hybrid linear-attention models keep prefix caching on in mamba_cache_mode "align", two
-  // state pages per request (config.py MambaModelConfig, v0.14.0 UNCONFIRMED); before, prefix
-  // caching was turned off for them and a request held one state page.
+  // Hybrid linear-attention models asked for prefix caching keep it on in mamba_cache_mode
+  // "align", two state pages per request (config.py MambaModelConfig, v0.14.0 UNCONFIRMED);
+  // before, prefix caching was turned off for them and a request held one state page.
   bool hybrid_prefix_caching_align;
   // The hybrid block alignment is 32 tokens on Blackwell with 256-wide heads under FlashInfer
   // (config.py HybridAttentionMambaModelConfig, flashinfer#1993; v0.11.1 UNCONFIRMED), else 16.
   bool hybrid_blackwell_alignment;
+  // --language-model-only (PR #34120, merged 2026-02-09; v0.16.0 UNCONFIRMED).
+  bool language_model_only_flag;
 };
 
 VersionRules rules_for(const Version& v);
