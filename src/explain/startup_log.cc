@@ -81,6 +81,8 @@ std::string_view quantity_name(Quantity q) {
       return "KV tokens storable";
     case Quantity::kKvCacheNeeded:
       return "KV cache one request needs";
+    case Quantity::kAttentionBlockSize:
+      return "attention block size (tokens)";
   }
   return "";
 }
@@ -89,6 +91,7 @@ FigureUnit quantity_unit(Quantity q) {
   switch (q) {
     case Quantity::kMaxRunningRequests:
     case Quantity::kMambaSlots:
+    case Quantity::kAttentionBlockSize:
     case Quantity::kKvTokens:
     case Quantity::kGpuBlocks:
     case Quantity::kKvTokensStorable:

@@ -68,6 +68,7 @@ enum class Quantity {
   kKvTokensStorable,       // V0 "... tokens that can be stored in KV cache (N)"; V1 "... the
                            // estimated maximum model length is N"
   kKvCacheNeeded,          // "To serve at least one request ..., (X GiB KV cache is needed"
+  kAttentionBlockSize,     // hybrid models: "Setting attention block size to N tokens"
 };
 
 enum class FigureUnit { kGiB, kCount, kRatio };

@@ -333,6 +333,9 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
            l.number);
     utilization(c, l, "The current --gpu-memory-utilization=");
     figure(c, l, "is equivalent to --gpu-memory-utilization=", Quantity::kEquivalentUtilization);
+  } else if (starts_with(m, "Setting attention block size to ")) {
+    // config.py HybridAttentionMambaModelConfig: the block that holds one GDN/Mamba state.
+    figure(c, l, "block size to ", Quantity::kAttentionBlockSize);
   } else if (contains(m, "padding layers, may waste")) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
   } else if (contains(m, "is larger than the maximum number of tokens that can be stored")) {

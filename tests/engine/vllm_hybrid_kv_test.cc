@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "catalog/architecture.h"
+#include "engine/vllm/log_lines.h"
 #include "engine/vllm/model_facts.h"
 #include "support/test_catalogs.h"
 
@@ -38,7 +39,12 @@ TEST(VllmHybridKv, AttentionBlockHoldsOneStateAndTheStateIsPaddedToIt) {
   EXPECT_EQ(f.mamba_state_bytes, 548'864);
   EXPECT_EQ(f.block_size, 544);
   EXPECT_EQ(f.mamba_page_bytes, 557'056);
-  EXPECT_EQ(std::round(10000.0 * (557'056 - 548'864) / 548'864) / 100, 1.49);
+  EXPECT_EQ(log_hybrid_block_size(f.block_size),
+            "Setting attention block size to 544 tokens to ensure that attention page size is >= "
+            "mamba page size.");
+  EXPECT_EQ(log_mamba_page_padding(f.mamba_state_bytes, f.mamba_page_bytes),
+            "Padding mamba page size by 1.49% to ensure that mamba page size and attention page "
+            "size are exactly equal.");
   // TP 8: 137,216 B of state; 144 tokens.
   EXPECT_EQ(facts(a, {0, 21, 0, 0}, 8).block_size, 144);
   // A float32 temporal state doubles it: 16 x cdiv(1,073,152, 16,384) = 1,056 tokens.

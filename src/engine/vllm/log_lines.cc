@@ -85,6 +85,19 @@ std::string log_padding_layers(std::int64_t added, std::int64_t layers) {
          "% KV cache memory";
 }
 
+std::string log_hybrid_block_size(std::int64_t block_size) {
+  return "Setting attention block size to " + std::to_string(block_size) +
+         " tokens to ensure that attention page size is >= mamba page size.";
+}
+
+std::string log_mamba_page_padding(std::int64_t state_bytes, std::int64_t page_bytes) {
+  return "Padding mamba page size by " +
+         python_fixed(100.0 * static_cast<double>(page_bytes - state_bytes) /
+                          static_cast<double>(state_bytes),
+                      2) +
+         "% to ensure that mamba page size and attention page size are exactly equal.";
+}
+
 std::string log_num_gpu_blocks_override(std::int64_t num_blocks, std::int64_t override_blocks) {
   return "Overriding num_gpu_blocks=" + std::to_string(num_blocks) +
          " with num_gpu_blocks_override=" + std::to_string(override_blocks);

@@ -28,6 +28,10 @@ std::string log_profiling_cudagraph_memory(std::int64_t piecewise, std::int64_t 
 std::string log_estimated_cudagraph_memory(Bytes estimate);
 // v1/core/kv_cache_utils.py
 std::string log_padding_layers(std::int64_t added, std::int64_t layers);
+// config.py HybridAttentionMambaModelConfig (platforms/interface.py in later releases):
+// "Setting attention block size to N tokens ..." and "Padding mamba page size by X% ...".
+std::string log_hybrid_block_size(std::int64_t block_size);
+std::string log_mamba_page_padding(std::int64_t state_bytes, std::int64_t page_bytes);
 std::string log_num_gpu_blocks_override(std::int64_t num_blocks, std::int64_t override_blocks);
 std::string log_kv_cache_size(std::int64_t tokens);
 std::string log_max_concurrency(std::int64_t max_model_len, double concurrency);

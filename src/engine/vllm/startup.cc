@@ -281,6 +281,13 @@ class RankStartup {
       env_.fact(
           {fact_id::step_uncertainty("kv_cache"), "uncertainty of step kv_cache", estimate_doubt_});
     }
+    if (p_.facts.mamba_state_bytes > 0) {
+      // The hybrid alignment's two lines (printed once the block size is known).
+      env_.log(log_hybrid_block_size(p_.facts.block_size));
+      if (p_.facts.mamba_page_bytes != p_.facts.mamba_state_bytes) {
+        env_.log(log_mamba_page_padding(p_.facts.mamba_state_bytes, p_.facts.mamba_page_bytes));
+      }
+    }
     env_.fact({"kv_page_bytes", "page size (bytes per layer and block)", kv.page});
     env_.fact({"kv_layers_per_group", "KV tensors (layers per group)", kv.group_size});
     // kv_cache_utils.py get_kv_cache_configs: per worker the checks, the groups, the
