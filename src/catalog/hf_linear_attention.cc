@@ -8,11 +8,23 @@ void parse_linear_attention(const ConfigMap& text, Architecture& a) {
   LinearAttentionConfig& l = a.linear;
   // transformers models/qwen3_next/configuration_qwen3_next.py Qwen3NextConfig.__init__: the
   // published configs give every key; defaults are not relied upon.
-  l.num_key_heads = text.positive("linear_num_key_heads");
-  l.num_value_heads = text.positive("linear_num_value_heads");
-  l.key_head_dim = text.positive("linear_key_head_dim");
-  l.value_head_dim = text.positive("linear_value_head_dim");
-  l.conv_kernel = text.positive("linear_conv_kernel_dim");
+  // Each is bounded so that the state's and the projections' byte counts stay far inside 64
+  // bits (real configs: tens of heads of 128 or 256, a kernel of 4).
+  constexpr std::int64_t kMaxLinearDimension = 1024;
+  const auto bounded = [&](std::string_view key) {
+    const std::int64_t v = text.positive(key);
+    if (v > kMaxLinearDimension) {
+      text.error(key, "'" + std::string(key) + "' " + std::to_string(v) +
+                          " is more than gpumem reads for a linear-attention dimension (1024)");
+      return std::int64_t{0};
+    }
+    return v;
+  };
+  l.num_key_heads = bounded("linear_num_key_heads");
+  l.num_value_heads = bounded("linear_num_value_heads");
+  l.key_head_dim = bounded("linear_key_head_dim");
+  l.value_head_dim = bounded("linear_value_head_dim");
+  l.conv_kernel = bounded("linear_conv_kernel_dim");
   if (l.num_key_heads > 0 && l.num_value_heads % l.num_key_heads != 0) {
     // sglang qwen3_next.py Qwen3GatedDeltaNet.fix_query_key_value_ordering groups value heads
     // by key head (num_v_heads // num_k_heads per group)
@@ -28,9 +40,6 @@ void parse_linear_attention(const ConfigMap& text, Architecture& a) {
                                         "' in 'mamba_ssm_dtype'; expected bfloat16, float16 or "
                                         "float32");
     }
-  }
-  if (l.conv_kernel > 1024) {
-    text.error("linear_conv_kernel_dim", "'linear_conv_kernel_dim' must be at most 1024");
   }
   if (text.has("layer_types") || a.num_hidden_layers <= 0) return;
   // transformers Qwen3NextConfig.__init__ (layer_types None) and sglang configs/qwen3_next.py

@@ -82,6 +82,11 @@ TEST(LinearAttention, RefusesShapesItCannotRead) {
   EXPECT_EQ(config_errors(head + "linear_num_key_heads: 2\nlinear_num_value_heads: 4\n"
                                  "linear_value_head_dim: 8\nlinear_conv_kernel_dim: 4\n"),
             "t.json:1:1: missing key 'linear_key_head_dim' in 'config'\n");
+  EXPECT_EQ(config_errors(head + "linear_num_key_heads: 2\nlinear_num_value_heads: 4\n"
+                                 "linear_key_head_dim: 67108864\nlinear_value_head_dim: 8\n"
+                                 "linear_conv_kernel_dim: 4\n"),
+            "t.json:14:22: 'linear_key_head_dim' 67108864 is more than gpumem reads for a "
+            "linear-attention dimension (1024)\n");
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // The differential test of issue 24's memoization: random sweep points (a seeded
 // std::mt19937, so every run draws the same ones) over the sweep's axes, on bundled
 // scenarios of both engines (one-GPU SGLang and vLLM, an EAGLE-3 draft, TP 2 of each engine,
-// the 16-GPU pipeline), each simulated twice: through one SimulationCache shared by every
-// point of the scenario, as a sweep shares it, and with no cache at all. The ledgers must be
-// byte-identical as JSON and the sweep's point results equal. Fractions are drawn in
-// clusters of close values so that the memos are hit, and the test requires that the
+// the 16-GPU pipeline, two hybrid Gated DeltaNet models), each simulated twice: through one
+// SimulationCache shared by every point of the scenario, as a sweep shares it, and with no cache at
+// all. The ledgers must be byte-identical as JSON and the sweep's point results equal. Fractions
+// are drawn in clusters of close values so that the memos are hit, and the test requires that the
 // capture memo (sim/capture_memo.h) was.
 #include <gtest/gtest.h>
 
@@ -169,6 +169,23 @@ TEST(MemoDifferential, RandomGridsMatchTheUncachedReplay) {
        {{"--tensor-parallel-size", {"1", "2"}, 0.3}, {"--max-num-seqs", {"32", "256"}, 0.4}},
        8},
       {"h100x16-llama-3.1-405b-tp8-pp2", "--mem-fraction-static", 0.60, 0.92, {}, 4},
+      // Hybrid Gated DeltaNet models: SGLang's state cache and vLLM's state pages.
+      {"h200x1-qwen3.6-27b",
+       "--mem-fraction-static",
+       0.50,
+       0.90,
+       {{"--cuda-graph-max-bs", sglang_graph_bs, 0.4},
+        {"--context-length", {"8192", "65536", "262144"}, 0.4},
+        {"--disable-radix-cache", {"true", "false"}, 0.3},
+        {"--max-running-requests", {"8", "64"}, 0.3},
+        {"--mamba-ssm-dtype", {"float32", "bfloat16"}, 0.3}},
+       16},
+      {"h200x2-qwen3-next-80b-vllm-tp2",
+       "--gpu-memory-utilization",
+       0.70,
+       0.95,
+       {{"--max-num-seqs", {"32", "256"}, 0.4}, {"--max-model-len", {"32768", "262144"}, 0.4}},
+       6},
   };
   int capture_hits = 0;
   for (const Case& c : cases) {
