@@ -42,6 +42,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen3_next";
     case ArchitectureFamily::kQwen35:
       return "qwen3_5";
+    case ArchitectureFamily::kNemotronH:
+      return "nemotron_h";
   }
   return "?";
 }
@@ -83,9 +85,16 @@ bool Architecture::is_linear_layer(std::int64_t layer) const {
   return layer_types[static_cast<size_t>(layer)] == LayerAttention::kLinear;
 }
 
+bool Architecture::has_mlp(std::int64_t layer) const {
+  return !single_module_layers || layer_types[static_cast<size_t>(layer)] == LayerAttention::kNone;
+}
+
 std::int64_t Architecture::attention_layers(std::int64_t start, std::int64_t end) const {
   std::int64_t n = 0;
-  for (std::int64_t l = start; l < end; ++l) n += is_linear_layer(l) ? 0 : 1;
+  for (std::int64_t l = start; l < end; ++l) {
+    const LayerAttention t = layer_types[static_cast<size_t>(l)];
+    n += t == LayerAttention::kFull || t == LayerAttention::kSliding ? 1 : 0;
+  }
   return n;
 }
 

@@ -53,6 +53,7 @@ enum class ArchitectureFamily : unsigned char {
   kMiniMaxM2,    // MiniMaxM2ForCausalLM (MiniMax-M2, M2.1, M2.5): every layer MoE, no shared expert
   kQwen3Next,    // Qwen3NextForCausalLM: Gated DeltaNet layers among gated full attention, MoE
   kQwen35,       // Qwen3.5 (Qwen3_5*): Qwen3-Next's layers, dense or MoE, beside a Qwen3-VL ViT
+  kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -62,9 +63,10 @@ enum class AttentionKind : unsigned char {
   kMla,       // DeepSeek multi-head latent attention: one compressed latent per token
 };
 
-// kLinear: a Gated DeltaNet layer (Qwen3-Next), which keeps a fixed-size recurrent state per
-// request instead of keys and values per token.
-enum class LayerAttention : unsigned char { kFull, kSliding, kLinear };
+// kLinear: a Gated DeltaNet (Qwen3-Next) or Mamba-2 (NemotronH) layer, which keeps a fixed-size
+// recurrent state per request instead of keys and values per token. kNone: a NemotronH layer
+// that holds an MLP only.
+enum class LayerAttention : unsigned char { kFull, kSliding, kLinear, kNone };
 
 enum class RopeType : unsigned char {
   kNone,
@@ -143,14 +145,23 @@ struct Quantization {
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
-// The Gated DeltaNet linear attention of a hybrid model (Qwen3-Next's linear_* keys): its
-// projections, its causal convolution and the per-request state the engines keep for it.
+enum class LinearKind : unsigned char {
+  kGatedDeltaNet,  // Qwen3-Next, Qwen3.5
+  kMamba2,         // NemotronH's Mamba-2 mixer
+};
+
+// The linear attention of a hybrid model: its projections, its causal convolution and the
+// per-request state the engines keep for it. Both kinds are read in Mamba-2's terms (the
+// engines' Mamba2StateShape): a Gated DeltaNet's key heads are the groups, its key dim the
+// state size, its value heads and dim the heads and head dim.
 struct LinearAttentionConfig {
-  std::int64_t num_key_heads = 0;    // linear_num_key_heads (queries have as many)
-  std::int64_t num_value_heads = 0;  // linear_num_value_heads
-  std::int64_t key_head_dim = 0;     // linear_key_head_dim
-  std::int64_t value_head_dim = 0;   // linear_value_head_dim
-  std::int64_t conv_kernel = 0;      // linear_conv_kernel_dim
+  LinearKind kind = LinearKind::kGatedDeltaNet;
+  std::int64_t num_key_heads = 0;    // linear_num_key_heads; Mamba-2: n_groups
+  std::int64_t num_value_heads = 0;  // linear_num_value_heads; Mamba-2: mamba_num_heads
+  std::int64_t key_head_dim = 0;     // linear_key_head_dim; Mamba-2: ssm_state_size
+  std::int64_t value_head_dim = 0;   // linear_value_head_dim; Mamba-2: mamba_head_dim
+  std::int64_t conv_kernel = 0;      // linear_conv_kernel_dim; Mamba-2: conv_kernel
+  bool conv_bias = false;            // Mamba-2: use_conv_bias
   // mamba_ssm_dtype (Qwen3.5 configs: float32), which vLLM takes for the temporal state.
   std::optional<DType> ssm_dtype;
 
@@ -219,6 +230,9 @@ struct Architecture {
   bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
   bool sandwich_norms = false;     // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
+  // NemotronH: every layer holds one module (its layer type says which) and one norm.
+  bool single_module_layers = false;
+  bool gated_mlp = true;  // false: up_proj and down_proj only (NemotronH's relu2 MLP)
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;
@@ -248,6 +262,8 @@ struct Architecture {
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
   bool is_linear_layer(std::int64_t layer) const;
+  // Whether a layer holds an MLP (or MoE): every layer, or NemotronH's MLP layers.
+  bool has_mlp(std::int64_t layer) const;
   // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.
   std::int64_t attention_layers(std::int64_t start, std::int64_t end) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }

@@ -23,7 +23,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 26> kFamilies = {{
+constexpr std::array<FamilyByName, 27> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -54,6 +54,7 @@ constexpr std::array<FamilyByName, 26> kFamilies = {{
     {"Qwen3_5MoeForConditionalGeneration", ArchitectureFamily::kQwen35},
     {"Qwen3_5ForCausalLM", ArchitectureFamily::kQwen35},
     {"Qwen3_5MoeForCausalLM", ArchitectureFamily::kQwen35},
+    {"NemotronHForCausalLM", ArchitectureFamily::kNemotronH},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -63,7 +64,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 26> kUnmodelled = {{
+constexpr std::array<Unmodelled, 25> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -74,7 +75,6 @@ constexpr std::array<Unmodelled, 26> kUnmodelled = {{
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
-    {"NemotronHForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
     {"GraniteMoeHybridForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
@@ -501,6 +501,9 @@ void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a
   }
   if (text.has("head_dim") || d.head_dim) {
     a.head_dim = text.positive("head_dim", d.head_dim);
+  } else if (text.has("attention_head_dim")) {
+    // NemotronH names it attention_head_dim (transformers NemotronHConfig).
+    a.head_dim = text.positive("attention_head_dim");
   } else if (a.num_attention_heads > 0 && a.hidden_size > 0) {
     if (a.hidden_size % a.num_attention_heads != 0) {
       text.error("num_attention_heads", "'hidden_size' " + std::to_string(a.hidden_size) +
@@ -600,6 +603,11 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     }
     case ArchitectureFamily::kGemma2:
       a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
+      break;
+    case ArchitectureFamily::kNemotronH:
+      // sglang nemotron_h.py NemotronHAttention: qkv_proj and o_proj bias=False hard-coded
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
       break;
     case ArchitectureFamily::kGemma3:
       a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
@@ -709,6 +717,9 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
+  if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
+    parse_nemotron_h(text, a);
+  }
   if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
     // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
     text.error("layer_types",
@@ -742,6 +753,8 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                                    " is larger than 'head_dim' " + std::to_string(a.head_dim));
     }
   }
+  // sglang and vllm nemotron_h.py NemotronHAttention build no rotary embedding.
+  if (a.family == ArchitectureFamily::kNemotronH) a.rotary_dim = 0;
   parse_rope_scaling(text, a.hf_architecture, a.rope_scaling);
 
   if (a.is_draft_head()) parse_eagle3(text, a);

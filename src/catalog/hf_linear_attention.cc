@@ -4,27 +4,33 @@
 
 namespace gpumem {
 
+namespace {
+
+// Each is bounded so that the state's and the projections' byte counts stay far inside 64
+// bits (real configs: tens of heads of 128 or 256, a kernel of 4).
+constexpr std::int64_t kMaxLinearDimension = 1024;
+
+std::int64_t bounded(const ConfigMap& text, std::string_view key) {
+  const std::int64_t v = text.positive(key);
+  if (v > kMaxLinearDimension) {
+    text.error(key, "'" + std::string(key) + "' " + std::to_string(v) +
+                        " is more than gpumem reads for a linear-attention dimension (1024)");
+    return 0;
+  }
+  return v;
+}
+
+}  // namespace
+
 void parse_linear_attention(const ConfigMap& text, Architecture& a) {
   LinearAttentionConfig& l = a.linear;
   // transformers models/qwen3_next/configuration_qwen3_next.py Qwen3NextConfig.__init__: the
   // published configs give every key; defaults are not relied upon.
-  // Each is bounded so that the state's and the projections' byte counts stay far inside 64
-  // bits (real configs: tens of heads of 128 or 256, a kernel of 4).
-  constexpr std::int64_t kMaxLinearDimension = 1024;
-  const auto bounded = [&](std::string_view key) {
-    const std::int64_t v = text.positive(key);
-    if (v > kMaxLinearDimension) {
-      text.error(key, "'" + std::string(key) + "' " + std::to_string(v) +
-                          " is more than gpumem reads for a linear-attention dimension (1024)");
-      return std::int64_t{0};
-    }
-    return v;
-  };
-  l.num_key_heads = bounded("linear_num_key_heads");
-  l.num_value_heads = bounded("linear_num_value_heads");
-  l.key_head_dim = bounded("linear_key_head_dim");
-  l.value_head_dim = bounded("linear_value_head_dim");
-  l.conv_kernel = bounded("linear_conv_kernel_dim");
+  l.num_key_heads = bounded(text, "linear_num_key_heads");
+  l.num_value_heads = bounded(text, "linear_num_value_heads");
+  l.key_head_dim = bounded(text, "linear_key_head_dim");
+  l.value_head_dim = bounded(text, "linear_value_head_dim");
+  l.conv_kernel = bounded(text, "linear_conv_kernel_dim");
   if (l.num_key_heads > 0 && l.num_value_heads % l.num_key_heads != 0) {
     // sglang qwen3_next.py Qwen3GatedDeltaNet.fix_query_key_value_ordering groups value heads
     // by key head (num_v_heads // num_k_heads per group)
@@ -49,6 +55,57 @@ void parse_linear_attention(const ConfigMap& text, Architecture& a) {
   for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
     a.layer_types[static_cast<size_t>(i)] =
         (i + 1) % interval == 0 ? LayerAttention::kFull : LayerAttention::kLinear;
+  }
+}
+
+void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
+  LinearAttentionConfig& l = a.linear;
+  // transformers models/nemotron_h/configuration_nemotron_h.py NemotronHConfig; the engines'
+  // MambaMixer2 takes intermediate = mamba_num_heads x mamba_head_dim.
+  l.kind = LinearKind::kMamba2;
+  l.num_key_heads = bounded(text, "n_groups");
+  l.num_value_heads = bounded(text, "mamba_num_heads");
+  l.key_head_dim = bounded(text, "ssm_state_size");
+  l.value_head_dim = bounded(text, "mamba_head_dim");
+  l.conv_kernel = bounded(text, "conv_kernel");
+  l.conv_bias = text.boolean("use_conv_bias").value_or(true);
+  if (std::optional<std::string> d = text.string("mamba_ssm_dtype"))
+    l.ssm_dtype = parse_model_dtype(*d);
+  a.single_module_layers = true;
+  a.gated_mlp = false;
+  std::optional<std::string> pattern = text.string("hybrid_override_pattern");
+  if (!pattern) {
+    if (!text.has("hybrid_override_pattern")) text.missing("hybrid_override_pattern");
+    return;
+  }
+  if (static_cast<std::int64_t>(pattern->size()) != a.num_hidden_layers) {
+    text.error("hybrid_override_pattern",
+               "'hybrid_override_pattern' has " + std::to_string(pattern->size()) +
+                   " layers but 'num_hidden_layers' is " + std::to_string(a.num_hidden_layers));
+    return;
+  }
+  for (size_t i = 0; i < pattern->size(); ++i) {
+    switch ((*pattern)[i]) {
+      case 'M':
+        a.layer_types[i] = LayerAttention::kLinear;
+        break;
+      case '*':
+        a.layer_types[i] = LayerAttention::kFull;
+        break;
+      case '-':
+        a.layer_types[i] = LayerAttention::kNone;
+        break;
+      case 'E':
+        text.error("hybrid_override_pattern",
+                   "NemotronH's MoE layers ('E' in 'hybrid_override_pattern') are not modelled");
+        return;
+      default:
+        text.error("hybrid_override_pattern",
+                   std::string("unknown layer '") + (*pattern)[i] +
+                       "' in 'hybrid_override_pattern'; expected M (Mamba-2), * (attention) or "
+                       "- (MLP)");
+        return;
+    }
   }
 }
 

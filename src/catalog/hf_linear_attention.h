@@ -1,7 +1,7 @@
-// The linear-attention layers of a hybrid Hugging Face config (Qwen3-Next): which layers are
-// Gated DeltaNet layers and their shape, read into an Architecture's `layer_types` and
-// `linear`. The engines keep a fixed-size recurrent state per request for these layers
-// instead of a KV cache, so the state's shape is read here once for both.
+// The linear-attention layers of a hybrid Hugging Face config (Qwen3-Next and Qwen3.5's Gated
+// DeltaNet, NemotronH's Mamba-2): which layers are linear and their shape, read into an
+// Architecture's `layer_types` and `linear`. The engines keep a fixed-size recurrent state per
+// request for these layers instead of a KV cache, so the state's shape is read here once for both.
 #ifndef GPUMEM_CATALOG_HF_LINEAR_ATTENTION_H_
 #define GPUMEM_CATALOG_HF_LINEAR_ATTENTION_H_
 
@@ -15,6 +15,11 @@ namespace gpumem {
 // `layer_types`, marks every layer but each full_attention_interval-th as linear. Missing or
 // impossible values are errors at their keys.
 void parse_linear_attention(const ConfigMap& text, Architecture& a);
+
+// NemotronH: hybrid_override_pattern gives each layer's one module (M: Mamba-2, *: attention,
+// -: MLP; E, MoE, is refused), and mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups,
+// conv_kernel and use_conv_bias the Mamba-2 mixer.
+void parse_nemotron_h(const ConfigMap& text, Architecture& a);
 
 }  // namespace gpumem
 

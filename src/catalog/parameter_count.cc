@@ -97,8 +97,29 @@ std::int64_t gated_delta_net(const Architecture& a) {
 
 }  // namespace
 
+namespace {
+
+// HF NemotronHMamba2Mixer: in_proj (z, x, B, C, dt), conv1d [+ bias], A_log, D, dt_bias, the
+// gated norm and out_proj.
+std::int64_t mamba2_mixer(const Architecture& a) {
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t conv_dim = g.value_dim() + 2 * g.num_key_heads * g.key_head_dim;
+  return h * (g.value_dim() + conv_dim + g.num_value_heads) +
+         conv_dim * (g.conv_kernel + (g.conv_bias ? 1 : 0)) + 3 * g.num_value_heads +
+         g.value_dim() + g.value_dim() * h;
+}
+
+}  // namespace
+
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   const std::int64_t h = a.hidden_size;
+  if (a.single_module_layers) {
+    // NemotronH: one module and one norm per layer.
+    if (a.is_linear_layer(layer)) return mamba2_mixer(a) + h;
+    if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
+    return standard_attention(a) + h;
+  }
   std::int64_t n = a.is_linear_layer(layer)             ? gated_delta_net(a)
                    : a.attention == AttentionKind::kMla ? mla_attention(a)
                                                         : standard_attention(a);

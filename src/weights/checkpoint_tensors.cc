@@ -178,6 +178,11 @@ class CheckpointBuilder {
       GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_up_proj", 2 * width, h, false));
       return linear(p + ".down_proj", h, width, false);
     }
+    if (!a_.gated_mlp) {
+      // HF NemotronHMLP: up_proj and down_proj (relu2), no gate.
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".up_proj", width, h, false));
+      return linear(p + ".down_proj", h, width, false);
+    }
     GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_proj", width, h, false));
     GPUMEM_RETURN_IF_ERROR(linear(p + ".up_proj", width, h, false));
     return linear(p + ".down_proj", h, width, false);
@@ -310,6 +315,35 @@ class CheckpointBuilder {
     return linear(p + ".out_proj", h, g.value_dim(), false);
   }
 
+  // HF NemotronHMamba2Mixer: in_proj (z, x, B, C, dt), the depthwise conv1d with its bias,
+  // A_log, D and dt_bias per head, the gated norm and out_proj.
+  Status mamba2_mixer(const std::string& p) {
+    const LinearAttentionConfig& g = a_.linear;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t conv_dim = g.value_dim() + 2 * g.num_key_heads * g.key_head_dim;
+    GPUMEM_RETURN_IF_ERROR(
+        linear(p + ".in_proj", g.value_dim() + conv_dim + g.num_value_heads, h, false));
+    add(p + ".conv1d.weight", {conv_dim, 1, g.conv_kernel}, dtype_);
+    if (g.conv_bias) add(p + ".conv1d.bias", {conv_dim}, dtype_);
+    for (const char* n : {".A_log", ".D", ".dt_bias"}) add(p + n, {g.num_value_heads}, dtype_);
+    norm(p + ".norm", g.value_dim());
+    return linear(p + ".out_proj", h, g.value_dim(), false);
+  }
+
+  // A NemotronH layer ("backbone.layers.<i>"): one mixer (Mamba-2, attention or MLP) and its norm.
+  Status single_module_layer(const std::string& prefix, std::int64_t i) {
+    const std::string mixer = prefix + ".mixer";
+    if (a_.is_linear_layer(i)) {
+      GPUMEM_RETURN_IF_ERROR(mamba2_mixer(mixer));
+    } else if (a_.has_mlp(i)) {
+      GPUMEM_RETURN_IF_ERROR(gated_mlp(mixer, a_.intermediate_size));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(attention(mixer));
+    }
+    norm(prefix + ".norm", a_.hidden_size);
+    return Status::ok_status();
+  }
+
   Status decoder(const std::string& prefix, bool moe, bool linear_attention = false) {
     GPUMEM_RETURN_IF_ERROR(linear_attention ? gated_delta_net(prefix + ".linear_attn")
                                             : attention(prefix + ".self_attn"));
@@ -328,6 +362,7 @@ class CheckpointBuilder {
   }
 
   Status layer(const std::string& prefix, std::int64_t i) {
+    if (a_.single_module_layers) return single_module_layer(prefix, i);
     return decoder(prefix, a_.is_moe_layer(i), a_.is_linear_layer(i));
   }
 

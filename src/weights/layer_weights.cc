@@ -55,8 +55,9 @@ void add_norm(TensorList& list, const BuildContext& ctx, const std::string& name
 
 Status RopeCaches::add(TensorList& list, const BuildContext& ctx, const std::string& module,
                        const RopeSpec& spec) {
-  // sglang v0.5.9 rotary_embedding.py get_rope: one module per key in _ROPE_DICT
-  if (std::find(specs_.begin(), specs_.end(), spec) != specs_.end()) {
+  // sglang v0.5.9 rotary_embedding.py get_rope: one module per key in _ROPE_DICT; a model
+  // without rotary embedding (NemotronH, rotary_dim 0) builds none.
+  if (spec.rotary_dim == 0 || std::find(specs_.begin(), specs_.end(), spec) != specs_.end()) {
     return Status::ok_status();
   }
   specs_.push_back(spec);
@@ -228,6 +229,27 @@ Status add_dense_mlp(TensorList& list, const BuildContext& ctx, const std::strin
                          " is not divisible by tensor-parallel size " + str(tp));
   }
   const std::int64_t rows = intermediate / tp;
+  if (!ctx.arch.gated_mlp) {
+    // sglang nemotron_h.py NemotronHMLP: up_proj (column) and down_proj (row), no gate.
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {prefix + ".up_proj",
+                                       {checkpoint + ".up_proj"},
+                                       {rows},
+                                       ctx.arch.hidden_size,
+                                       LinearParallel::kColumn,
+                                       tp,
+                                       false},
+                                      post_load));
+    return add_linear(list, ctx,
+                      {prefix + ".down_proj",
+                       {checkpoint + ".down_proj"},
+                       {ctx.arch.hidden_size},
+                       rows,
+                       LinearParallel::kRow,
+                       tp,
+                       false},
+                      post_load);
+  }
   // sglang v0.5.9 llama.py LlamaMLP.__init__ (and every gated MLP: Qwen, DeepSeek, GLM)
   GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
                                     {prefix + ".gate_up_proj",

@@ -63,7 +63,8 @@ Status add_mla_attention(TensorList& list, const BuildContext& ctx, const Attent
                          RopeCaches& ropes, PostLoadSteps& model_post_load,
                          PostLoadSteps& post_load);
 
-// gate_up_proj (column) + down_proj (row) of width `intermediate` split over `tp` ranks.
+// gate_up_proj (column) + down_proj (row) of width `intermediate` split over `tp` ranks; a
+// model without gated MLPs (arch.gated_mlp false) has up_proj and down_proj.
 Status add_dense_mlp(TensorList& list, const BuildContext& ctx, const std::string& prefix,
                      const std::string& checkpoint, std::int64_t intermediate, int tp,
                      PostLoadSteps& post_load);

@@ -58,4 +58,50 @@ Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std:
                     post_load);
 }
 
+Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                        PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const LinearAttentionConfig& g = a.linear;
+  const int tp = attention_tp_size(ctx.layout);
+  // MambaMixer2.__init__: heads split over TP; groups too, or one group copied to every rank
+  // (extra_groups_for_head_shards).
+  if (g.num_value_heads % tp != 0 || (g.num_key_heads % tp != 0 && g.num_key_heads != 1)) {
+    return invalid_input(
+        prefix + ": " + std::to_string(g.num_value_heads) + " heads and " +
+        std::to_string(g.num_key_heads) +
+        " groups of the Mamba-2 mixer do not split over the tensor-parallel size " +
+        std::to_string(tp));
+  }
+  const std::int64_t groups = g.num_key_heads % tp == 0 ? g.num_key_heads / tp : 1;
+  const std::int64_t inner = g.value_dim() / tp;
+  const std::int64_t heads = g.num_value_heads / tp;
+  const std::int64_t conv_dim = inner + 2 * groups * g.key_head_dim;
+  // conv1d: a ColumnParallelLinear(kernel -> conv_dim) unsqueezed to [conv_dim, 1, kernel].
+  list.add(prefix + ".conv1d.weight", {conv_dim, 1, g.conv_kernel}, ctx.dtype);
+  if (g.conv_bias) list.add(prefix + ".conv1d.bias", {conv_dim}, ctx.dtype);
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".in_proj",
+                                     {prefix + ".in_proj"},
+                                     {inner + conv_dim + heads},
+                                     a.hidden_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  list.add(prefix + ".dt_bias", {heads}, ctx.dtype);
+  list.add(prefix + ".A", {heads}, DType::kFloat32);
+  list.add(prefix + ".D", {heads}, ctx.dtype);
+  // Mixer2RMSNormGated: this rank's share of the inner width.
+  list.add(prefix + ".norm.weight", {inner}, ctx.dtype);
+  return add_linear(list, ctx,
+                    {prefix + ".out_proj",
+                     {prefix + ".out_proj"},
+                     {a.hidden_size},
+                     inner,
+                     LinearParallel::kRow,
+                     tp,
+                     false},
+                    post_load);
+}
+
 }  // namespace gpumem

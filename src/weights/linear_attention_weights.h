@@ -1,5 +1,6 @@
-// The Gated DeltaNet module of a hybrid model's linear-attention layer (Qwen3-Next) on one
-// rank: projections, the causal convolution, the decay parameters and the gated norm.
+// The linear-attention modules of hybrid models on one rank: Qwen3-Next's Gated DeltaNet and
+// NemotronH's Mamba-2 mixer (projections, the causal convolution, the decay parameters and
+// the gated norm).
 //
 // Appended in the order SGLang's Qwen3GatedDeltaNet creates them; every projection splits its
 // output (or, for out_proj, its input) over the attention TP group, so the key and value heads
@@ -17,6 +18,12 @@ namespace gpumem {
 // `prefix` is the engine's module ("model.layers.0.linear_attn"), also the checkpoint's.
 Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std::string& prefix,
                            PostLoadSteps& post_load);
+
+// The Mamba-2 mixer of a NemotronH layer (sglang layers/attention/mamba/mamba.py MambaMixer2):
+// conv1d (with its bias), in_proj (z, x, B, C, dt), dt_bias, float32 A, D, the gated norm and
+// out_proj. A single group is copied to every rank; more groups must split over TP.
+Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                        PostLoadSteps& post_load);
 
 }  // namespace gpumem
 

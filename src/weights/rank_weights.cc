@@ -124,8 +124,28 @@ class ModelBuilder {
     return spec;
   }
 
+  // sglang nemotron_h.py NemotronHModel: each layer one module ("mixer": Mamba-2, attention
+  // or MLP) and one norm.
+  Status single_module_layer(std::int64_t i) {
+    const Architecture& a = ctx_.arch;
+    const std::string prefix = "model.layers." + str(i);
+    const std::string mixer = prefix + ".mixer";
+    if (a.is_linear_layer(i)) {
+      GPUMEM_RETURN_IF_ERROR(add_mamba2_mixer(list_, ctx_, mixer, post_load_));
+    } else if (a.has_mlp(i)) {
+      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mixer, mixer, a.intermediate_size,
+                                           ctx_.layout.tp_size, post_load_));
+    } else {
+      const AttentionSite site{mixer, mixer, a.hidden_size, layer_rope(i)};
+      GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
+    }
+    add_norm(list_, ctx_, prefix + ".norm.weight", a.hidden_size);
+    return Status::ok_status();
+  }
+
   Status layer(std::int64_t i) {
     const Architecture& a = ctx_.arch;
+    if (a.single_module_layers) return single_module_layer(i);
     const std::string prefix = "model.layers." + str(i);
     const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
                              layer_rope(i)};

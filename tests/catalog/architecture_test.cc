@@ -498,9 +498,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"nvidia--Nemotron-H-8B-Base-8K",
-       "'NemotronHForCausalLM' is not modelled: gpumem does not model the per-request SSM state "
-       "of its Mamba-2 layers"},
       {"ai21labs--AI21-Jamba-1.5-Mini",
        "'JambaForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
        "its Mamba layers"},

@@ -18,7 +18,8 @@ TEST(LinearAttention, ReadsQwen3NextAsPublished) {
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(a->family, ArchitectureFamily::kQwen3Next);
   EXPECT_EQ(family_name(a->family), "qwen3_next");
-  EXPECT_EQ(a->linear, (LinearAttentionConfig{16, 32, 128, 128, 4}));
+  EXPECT_EQ(a->linear, (LinearAttentionConfig{LinearKind::kGatedDeltaNet, 16, 32, 128, 128, 4,
+                                              false, std::nullopt}));
   EXPECT_EQ(a->linear.conv_dim(), 8192);
   EXPECT_EQ(a->attention_layers(0, 48), 12);
   for (std::int64_t i = 0; i < 48; ++i) EXPECT_EQ(a->is_linear_layer(i), (i + 1) % 4 != 0) << i;
@@ -87,6 +88,56 @@ TEST(LinearAttention, RefusesShapesItCannotRead) {
                                  "linear_conv_kernel_dim: 4\n"),
             "t.json:14:22: 'linear_key_head_dim' 67108864 is more than gpumem reads for a "
             "linear-attention dimension (1024)\n");
+}
+
+// NemotronH: hybrid_override_pattern names each layer's one module; the Mamba-2 mixer's shape
+// is read in the same terms as a Gated DeltaNet's (groups, heads, state, head dim, kernel).
+TEST(LinearAttention, ReadsNemotronHsPattern) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(GPUMEM_SOURCE_DIR
+                                          "/tests/data/model-configs/nvidia--Nemotron-H-8B-Base-8K/"
+                                          "config.json",
+                                          diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->family, ArchitectureFamily::kNemotronH);
+  EXPECT_EQ(a->linear,
+            (LinearAttentionConfig{LinearKind::kMamba2, 8, 128, 128, 64, 4, true, std::nullopt}));
+  std::int64_t mamba = 0;
+  std::int64_t mlp = 0;
+  for (std::int64_t i = 0; i < 52; ++i) {
+    mamba += a->is_linear_layer(i) ? 1 : 0;
+    mlp += a->has_mlp(i) ? 1 : 0;
+  }
+  EXPECT_EQ(mamba, 24);
+  EXPECT_EQ(mlp, 24);
+  EXPECT_EQ(a->attention_layers(0, 52), 4);
+  EXPECT_FALSE(a->is_linear_layer(7));  // '*': the first attention layer
+  EXPECT_EQ(a->head_dim, 128);
+  EXPECT_EQ(a->rotary_dim, 0);
+  EXPECT_FALSE(a->gated_mlp);
+  // 24 Mamba-2 layers (in_proj 18560 x 4096, conv1d 10240 x 4 and its bias, A_log, D and
+  // dt_bias of 128, the norm of 8192, out_proj 4096 x 8192), 4 attention layers (q and o
+  // 4096 x 4096, k and v 1024 x 4096), 24 relu2 MLPs (up and down 21504 x 4096), one norm per
+  // layer, embedding, head and final norm: 8.1B, as the model's name says.
+  const std::int64_t m = 18560LL * 4096 + 10240 * 5 + 3 * 128 + 8192 + 4096LL * 8192;
+  const std::int64_t att = 2 * 4096LL * 4096 + 2 * 1024LL * 4096;
+  const std::int64_t ffn = 2 * 21504LL * 4096;
+  EXPECT_EQ(parameter_count(*a),
+            24 * m + 4 * att + 24 * ffn + 52 * 4096 + 2 * 131072LL * 4096 + 4096);
+  EXPECT_EQ(parameter_count(*a), 8'100'852'736);
+}
+
+TEST(LinearAttention, RefusesNemotronHMoeAndMismatchedPatterns) {
+  const std::string head =
+      "architectures: [NemotronHForCausalLM]\nhidden_size: 64\nnum_hidden_layers: 3\n"
+      "num_attention_heads: 2\nintermediate_size: 128\nvocab_size: 100\n"
+      "max_position_embeddings: 64\nn_groups: 1\nmamba_num_heads: 4\nssm_state_size: 8\n"
+      "mamba_head_dim: 8\nconv_kernel: 4\n";
+  EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*E\n"),
+            "t.json:13:26: NemotronH's MoE layers ('E' in 'hybrid_override_pattern') are not "
+            "modelled\n");
+  EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*\n"),
+            "t.json:13:26: 'hybrid_override_pattern' has 2 layers but 'num_hidden_layers' is 3\n");
 }
 
 }  // namespace

@@ -492,5 +492,30 @@ TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
             "take --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'\n");
 }
 
+// Nemotron-H-8B on one H200: the 4 attention layers' 8 KV heads of 128 hold KV; each of the 24
+// Mamba-2 layers keeps a bf16 conv window of 10240 x 3 and a state of 128 heads x 64 x 128
+// (float32 in SGLang, float16 in vLLM, whose attention block rises to 528 tokens of 4,096 B).
+// Weights are the checkpoint's bytes with A in float32, and no RoPE cache.
+TEST(ModelFamilies, NemotronHKeepsItsMamba2StateInBothEngines) {
+  const std::string repo = "nvidia--Nemotron-H-8B-Base-8K";
+  const std::int64_t weights = 2 * 8'100'852'736LL + 24 * 128 * 2;
+  const Ledger sglang = simulate("sglang", repo, 1, "");
+  EXPECT_TRUE(sglang.fits());
+  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights);
+  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 4 * 8 * (128 + 128) * 2);
+  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 24 * (10240 * 3 * 2 + 128 * 64 * 128 * 4));
+  // TP 2: 64 heads and 4 of the 8 groups per rank.
+  const Ledger tp2 = simulate("sglang", repo, 2, "");
+  EXPECT_EQ(fact(tp2, "mamba_cache_per_req_bytes"), 24 * (5120 * 3 * 2 + 64 * 64 * 128 * 4));
+  const Ledger vllm = simulate("vllm", repo, 1, "");
+  EXPECT_TRUE(vllm.fits());
+  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights);
+  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 528 * 4096);
+  EXPECT_EQ(fact(vllm, "kv_layers_per_group"), 4);  // one attention and six Mamba-2 groups of 4
+  EXPECT_EQ(errors("sglang", repo, "    --attention-backend: triton\n"),
+            "f.yaml:6:26: AssertionError: NemotronH does not support the triton attention "
+            "backend\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -20,18 +20,19 @@ Architecture qwen35_397b() {
   for (std::int64_t i = 0; i < 60; ++i) {
     a.layer_types.push_back((i + 1) % 4 == 0 ? LayerAttention::kFull : LayerAttention::kLinear);
   }
-  a.linear = LinearAttentionConfig{16, 64, 128, 128, 4};
+  a.linear =
+      LinearAttentionConfig{LinearKind::kGatedDeltaNet, 16, 64, 128, 128, 4, false, std::nullopt};
   return a;
 }
 
 TEST(SglangMambaCache, StateShapePerRankAndRequest) {
-  const MambaStateShape s = gated_delta_net_state(qwen35_397b(), 2, 4);
+  const MambaStateShape s = linear_state_shape(qwen35_397b(), 2, 4);
   EXPECT_EQ(s.layers, 45);
   EXPECT_EQ(s.conv_bytes, 6144 * 3 * 2);       // (2 x 16 x 128 + 64 x 128) / 2 x (4 - 1) bf16
   EXPECT_EQ(s.ssm_bytes, 32 * 128 * 128 * 4);  // 64 / 2 value heads x 128 x 128 float32
   EXPECT_EQ(s.per_request(), 96'030'720);
   // --mamba-ssm-dtype bfloat16 halves the temporal state only.
-  EXPECT_EQ(gated_delta_net_state(qwen35_397b(), 2, 2).ssm_bytes, 32 * 128 * 128 * 2);
+  EXPECT_EQ(linear_state_shape(qwen35_397b(), 2, 2).ssm_bytes, 32 * 128 * 128 * 2);
 }
 
 TEST(SglangMambaCache, SlotsFromTheLoggedBudgetAreTheLoggedOnes) {

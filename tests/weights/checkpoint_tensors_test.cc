@@ -405,6 +405,12 @@ TEST(CheckpointTensors, Qwen36DenseHybridWithItsVitAndMtp) {
   EXPECT_EQ(2 * (text + vit + mtp), published("Qwen--Qwen3.6-27B"));
 }
 
+TEST(CheckpointTensors, NemotronHSingleModuleLayers) {
+  // nvidia/Nemotron-H-8B-Base-8K in bfloat16: every tensor of its 8,100,852,736 parameters
+  // (linear_attention_test derives them), A_log, D and dt_bias included.
+  EXPECT_EQ(derived_bytes(from_config("nvidia--Nemotron-H-8B-Base-8K")), 2 * 8'100'852'736LL);
+}
+
 TEST(CheckpointTensors, DraftHeadsAreNotDerived) {
   EXPECT_EQ(
       checkpoint_tensors(from_catalog("eagle3-llama3.1-instruct-8b")).status().message(),

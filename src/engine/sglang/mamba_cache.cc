@@ -6,8 +6,8 @@
 
 namespace gpumem::sglang {
 
-MambaStateShape gated_delta_net_state(const Architecture& a, int attention_tp,
-                                      std::int64_t ssm_element_size) {
+MambaStateShape linear_state_shape(const Architecture& a, int attention_tp,
+                                   std::int64_t ssm_element_size) {
   const LinearAttentionConfig& g = a.linear;
   MambaStateShape s;
   for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) s.layers += a.is_linear_layer(l) ? 1 : 0;
@@ -15,7 +15,9 @@ MambaStateShape gated_delta_net_state(const Architecture& a, int attention_tp,
   // conv (conv_dim / tp, kernel - 1) in mamba_utils.py's CONV_DTYPE (bfloat16), temporal
   // (Hv / tp, dv, dk).
   constexpr std::int64_t kConvElementSize = 2;
-  s.conv_bytes = g.conv_dim() / attention_tp * (g.conv_kernel - 1) * kConvElementSize;
+  const std::int64_t groups = g.num_key_heads % attention_tp == 0 ? g.num_key_heads : attention_tp;
+  const std::int64_t conv_dim = g.value_dim() + 2 * groups * g.key_head_dim;
+  s.conv_bytes = conv_dim / attention_tp * (g.conv_kernel - 1) * kConvElementSize;
   s.ssm_bytes =
       g.num_value_heads / attention_tp * g.value_head_dim * g.key_head_dim * ssm_element_size;
   s.ssm_element_size = ssm_element_size;

@@ -31,11 +31,11 @@ struct MambaStateShape {
   friend bool operator==(const MambaStateShape&, const MambaStateShape&) = default;
 };
 
-// sglang configs/qwen3_next.py Qwen3NextConfig.mamba2_cache_params with
-// configs/mamba_utils.py Mamba2StateShape.create; `ssm_element_size` 4 for float32, 2 for
-// bfloat16.
-MambaStateShape gated_delta_net_state(const Architecture& a, int attention_tp,
-                                      std::int64_t ssm_element_size);
+// sglang configs/qwen3_next.py Qwen3NextConfig.mamba2_cache_params (and nemotron_h.py's) with
+// configs/mamba_utils.py Mamba2StateShape.create: one group is copied to every rank
+// (extra_groups_for_head_shards); `ssm_element_size` 4 for float32, 2 for bfloat16.
+MambaStateShape linear_state_shape(const Architecture& a, int attention_tp,
+                                   std::int64_t ssm_element_size);
 
 struct MambaBudgetInputs {
   double full_memory_ratio = 0.9;                    // --mamba-full-memory-ratio

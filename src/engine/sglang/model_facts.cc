@@ -31,6 +31,8 @@ std::string default_attention_backend(const Architecture& a, bool use_mla,
   // server_args.py _handle_model_specific_adjustments (Qwen3NextForCausalLM):
   // _handle_mamba_radix_cache(sm100_default_attention_backend="triton")
   if (major == 10 && a.is_qwen_hybrid()) return "triton";
+  // ... (NemotronHForCausalLM): sm100_default_attention_backend="flashinfer"
+  if (major == 10 && a.family == ArchitectureFamily::kNemotronH) return "flashinfer";
   if (major == 10) return "trtllm_mha";
   if (a.attention_sinks) return "triton";
   return "flashinfer";

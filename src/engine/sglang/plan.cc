@@ -167,27 +167,39 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
     ok = false;
   }
   if (p.pp > 1) {
-    // sglang qwen3_next.py Qwen3NextForCausalLM.__init__ asserts a single pipeline stage.
-    diags.error(*p.flags.raw.location("--pp-size"), "--pp-size " + std::to_string(p.pp) +
-                                                        " is refused by SGLang for " + arch +
-                                                        " (its model asserts one pipeline stage)");
+    // sglang qwen3_next.py Qwen3NextForCausalLM.__init__ asserts a single pipeline stage; the
+    // state cache of a stage's own linear layers is not modelled for the others.
+    diags.error(
+        *p.flags.raw.location("--pp-size"),
+        "--pp-size " + std::to_string(p.pp) +
+            (p.model.is_qwen_hybrid()
+                 ? " is refused by SGLang for " + arch + " (its model asserts one pipeline stage)"
+                 : " with " + arch + "'s linear-attention layers is not modelled"));
+    ok = false;
+  }
+  if (p.model.family == ArchitectureFamily::kNemotronH && p.facts.attention_backend == "triton") {
+    // sglang server_args.py _handle_model_specific_adjustments (NemotronHForCausalLM)
+    diags.error(p.flags.raw.location("--attention-backend").value_or(engine.name_loc),
+                "AssertionError: NemotronH does not support the triton attention backend");
     ok = false;
   }
   const LinearAttentionConfig& g = p.model.linear;
-  if (g.num_key_heads % p.attention_tp != 0 || g.num_value_heads % p.attention_tp != 0) {
+  // Mamba2StateShape.create: a single group is copied to every rank; more must split.
+  const bool groups_split = g.num_key_heads % p.attention_tp == 0 ||
+                            (g.kind == LinearKind::kMamba2 && g.num_key_heads == 1);
+  if (!groups_split || g.num_value_heads % p.attention_tp != 0) {
     diags.error(p.flags.raw.location("--tp-size").value_or(engine.name_loc),
                 "--tp-size " + std::to_string(p.tp) + " does not divide the " +
                     std::to_string(g.num_key_heads) + " key heads and " +
                     std::to_string(g.num_value_heads) + " value heads of " + p.model.name +
                     "'s linear attention; SGLang stops with AssertionError: " +
-                    std::to_string(g.num_key_heads % p.attention_tp != 0 ? g.num_key_heads
-                                                                         : g.num_value_heads) +
+                    std::to_string(!groups_split ? g.num_key_heads : g.num_value_heads) +
                     " is not divisible by " + std::to_string(p.attention_tp));
     ok = false;
   }
   if (!ok) return false;
   p.mamba =
-      gated_delta_net_state(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "bfloat16" ? 2 : 4);
+      linear_state_shape(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "bfloat16" ? 2 : 4);
   return true;
 }
 
@@ -267,9 +279,6 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
 
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
-  if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
-    return std::nullopt;
-  }
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
@@ -279,6 +288,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                           p.model.hf_architecture, p.model.vision);
   p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu,
                                 p.env.allow_longer_context, diags);
+  if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
+    return std::nullopt;
+  }
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
   if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";

@@ -45,7 +45,11 @@ std::int64_t state_dtype_bytes(const std::string& flag, DType served) {
 void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
                              const VersionRules& rules, int tp, ModelFacts& f) {
   const LinearAttentionConfig& g = a.linear;
-  const std::int64_t conv = (g.conv_kernel - 1) * (g.conv_dim() / tp) *
+  // mamba2_state_shape: a group count that does not split over TP is raised to tp (one group
+  // copied to every rank).
+  const std::int64_t groups = g.num_key_heads % tp == 0 ? g.num_key_heads : tp;
+  const std::int64_t conv_dim = g.value_dim() + 2 * groups * g.key_head_dim;
+  const std::int64_t conv = (g.conv_kernel - 1) * (conv_dim / tp) *
                             state_dtype_bytes(flags.mamba_cache_dtype, f.served_dtype);
   const std::string& ssm_flag =
       flags.mamba_ssm_cache_dtype == "auto" ? flags.mamba_cache_dtype : flags.mamba_ssm_cache_dtype;
@@ -55,6 +59,12 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
   if (a.family == ArchitectureFamily::kQwen35 && flags.mamba_ssm_cache_dtype == "auto" &&
       g.ssm_dtype) {
     ssm_bytes = element_size(*g.ssm_dtype).value();
+  }
+  // config.py NemotronHForCausalLMConfig.verify_and_update_config: an "auto" SSM cache dtype
+  // becomes the config's mamba_ssm_cache_dtype, else float16 (the newest source says float32;
+  // which release changed it is UNCONFIRMED).
+  if (a.family == ArchitectureFamily::kNemotronH && flags.mamba_ssm_cache_dtype == "auto") {
+    ssm_bytes = 2;
   }
   const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim * ssm_bytes;
   f.mamba_state_bytes = conv + ssm;
@@ -155,6 +165,8 @@ std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts&
     KvLayerSpec s;
     s.block_size = facts.block_size;
     s.dtype_bytes = facts.kv_dtype_bytes;
+    // A NemotronH MLP layer holds no cache.
+    if (a.layer_types[static_cast<size_t>(l)] == LayerAttention::kNone) continue;
     if (a.is_linear_layer(l)) {
       // vllm layers/mamba/abstract.py MambaBase.get_kv_cache_spec: the state padded to the
       // attention page (mamba_page_size_padded), its block the attention block ("align").

@@ -165,7 +165,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // mamba_utils.py gated_delta_net_state_shape's divide(num_v_heads, tp) and
     // divide(conv_dim, tp) assert exact division.
     const LinearAttentionConfig& g = p.model.linear;
-    if (g.num_value_heads % p.tp != 0 || g.conv_dim() % p.tp != 0) {
+    const bool groups_split =
+        g.num_key_heads % p.tp == 0 || (g.kind == LinearKind::kMamba2 && g.num_key_heads == 1);
+    if (g.num_value_heads % p.tp != 0 || !groups_split) {
       diags.error(tp_loc, "AssertionError: " + std::to_string(g.num_value_heads) +
                               " is not divisible by " + std::to_string(p.tp) + " (the " +
                               std::to_string(g.num_value_heads) +
