@@ -20,6 +20,18 @@ std::int64_t bounded(const ConfigMap& text, std::string_view key) {
   return v;
 }
 
+// mamba_ssm_dtype, where a config gives it (Qwen3.5: float32).
+void read_ssm_dtype(const ConfigMap& text, LinearAttentionConfig& l) {
+  std::optional<std::string> d = text.string("mamba_ssm_dtype");
+  if (!d) return;
+  l.ssm_dtype = parse_model_dtype(*d);
+  if (!l.ssm_dtype) {
+    text.error("mamba_ssm_dtype", "unknown dtype '" + *d +
+                                      "' in 'mamba_ssm_dtype'; expected bfloat16, float16 or "
+                                      "float32");
+  }
+}
+
 }  // namespace
 
 void parse_linear_attention(const ConfigMap& text, Architecture& a) {
@@ -39,14 +51,7 @@ void parse_linear_attention(const ConfigMap& text, Architecture& a) {
                                              " is not a multiple of 'linear_num_key_heads' " +
                                              std::to_string(l.num_key_heads));
   }
-  if (std::optional<std::string> d = text.string("mamba_ssm_dtype")) {
-    l.ssm_dtype = parse_model_dtype(*d);
-    if (!l.ssm_dtype) {
-      text.error("mamba_ssm_dtype", "unknown dtype '" + *d +
-                                        "' in 'mamba_ssm_dtype'; expected bfloat16, float16 or "
-                                        "float32");
-    }
-  }
+  read_ssm_dtype(text, l);
   if (text.has("layer_types") || a.num_hidden_layers <= 0) return;
   // transformers Qwen3NextConfig.__init__ (layer_types None) and sglang configs/qwen3_next.py
   // layers_block_type: layer i attends in full when (i + 1) % full_attention_interval == 0.
@@ -69,8 +74,7 @@ void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
   l.value_head_dim = bounded(text, "mamba_head_dim");
   l.conv_kernel = bounded(text, "conv_kernel");
   l.conv_bias = text.boolean("use_conv_bias").value_or(true);
-  if (std::optional<std::string> d = text.string("mamba_ssm_dtype"))
-    l.ssm_dtype = parse_model_dtype(*d);
+  read_ssm_dtype(text, l);
   a.single_module_layers = true;
   a.gated_mlp = false;
   std::optional<std::string> pattern = text.string("hybrid_override_pattern");

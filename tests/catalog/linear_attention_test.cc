@@ -136,6 +136,9 @@ TEST(LinearAttention, RefusesNemotronHMoeAndMismatchedPatterns) {
   EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*E\n"),
             "t.json:13:26: NemotronH's MoE layers ('E' in 'hybrid_override_pattern') are not "
             "modelled\n");
+  EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*-\nmamba_ssm_dtype: fp32\n"),
+            "t.json:14:18: unknown dtype 'fp32' in 'mamba_ssm_dtype'; expected bfloat16, float16 "
+            "or float32\n");
   EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*\n"),
             "t.json:13:26: 'hybrid_override_pattern' has 2 layers but 'num_hidden_layers' is 3\n");
 }
