@@ -229,37 +229,25 @@ Status add_dense_mlp(TensorList& list, const BuildContext& ctx, const std::strin
                          " is not divisible by tensor-parallel size " + str(tp));
   }
   const std::int64_t rows = intermediate / tp;
-  if (!ctx.arch.gated_mlp) {
-    // sglang nemotron_h.py NemotronHMLP: up_proj (column) and down_proj (row), no gate.
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {prefix + ".up_proj",
-                                       {checkpoint + ".up_proj"},
-                                       {rows},
-                                       ctx.arch.hidden_size,
-                                       LinearParallel::kColumn,
-                                       tp,
-                                       false},
-                                      post_load));
-    return add_linear(list, ctx,
-                      {prefix + ".down_proj",
-                       {checkpoint + ".down_proj"},
-                       {ctx.arch.hidden_size},
-                       rows,
-                       LinearParallel::kRow,
-                       tp,
-                       false},
-                      post_load);
-  }
-  // sglang v0.5.9 llama.py LlamaMLP.__init__ (and every gated MLP: Qwen, DeepSeek, GLM)
-  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                    {prefix + ".gate_up_proj",
-                                     {checkpoint + ".gate_proj", checkpoint + ".up_proj"},
-                                     {rows, rows},
-                                     ctx.arch.hidden_size,
-                                     LinearParallel::kColumn,
-                                     tp,
-                                     false},
-                                    post_load));
+  // sglang v0.5.9 llama.py LlamaMLP.__init__ (and every gated MLP: Qwen, DeepSeek, GLM):
+  // gate_up_proj; sglang nemotron_h.py NemotronHMLP (relu2, no gate): up_proj alone.
+  const bool gated = ctx.arch.gated_mlp;
+  LinearModule up{prefix + ".gate_up_proj",
+                  {checkpoint + ".gate_proj", checkpoint + ".up_proj"},
+                  {rows, rows},
+                  ctx.arch.hidden_size,
+                  LinearParallel::kColumn,
+                  tp,
+                  false};
+  if (!gated)
+    up = {prefix + ".up_proj",
+          {checkpoint + ".up_proj"},
+          {rows},
+          ctx.arch.hidden_size,
+          LinearParallel::kColumn,
+          tp,
+          false};
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx, up, post_load));
   return add_linear(list, ctx,
                     {prefix + ".down_proj",
                      {checkpoint + ".down_proj"},

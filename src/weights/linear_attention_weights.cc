@@ -4,6 +4,24 @@
 
 namespace gpumem {
 
+namespace {
+
+// out_proj of both mixers: a RowParallelLinear from this rank's inner width to the hidden size.
+Status add_out_proj(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                    std::int64_t inner, int tp, PostLoadSteps& post_load) {
+  return add_linear(list, ctx,
+                    {prefix + ".out_proj",
+                     {prefix + ".out_proj"},
+                     {ctx.arch.hidden_size},
+                     inner,
+                     LinearParallel::kRow,
+                     tp,
+                     false},
+                    post_load);
+}
+
+}  // namespace
+
 Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std::string& prefix,
                            PostLoadSteps& post_load) {
   const Architecture& a = ctx.arch;
@@ -47,15 +65,7 @@ Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std:
   list.add(prefix + ".A_log", {v_heads}, DType::kFloat32);
   // fla layernorm_gated.py RMSNorm(head_v_dim, dtype=config.torch_dtype): weight only.
   list.add(prefix + ".norm.weight", {g.value_head_dim}, a.dtype);
-  return add_linear(list, ctx,
-                    {prefix + ".out_proj",
-                     {prefix + ".out_proj"},
-                     {a.hidden_size},
-                     value_dim,
-                     LinearParallel::kRow,
-                     tp,
-                     false},
-                    post_load);
+  return add_out_proj(list, ctx, prefix, value_dim, tp, post_load);
 }
 
 Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
@@ -93,15 +103,7 @@ Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::st
   list.add(prefix + ".D", {heads}, ctx.dtype);
   // Mixer2RMSNormGated: this rank's share of the inner width.
   list.add(prefix + ".norm.weight", {inner}, ctx.dtype);
-  return add_linear(list, ctx,
-                    {prefix + ".out_proj",
-                     {prefix + ".out_proj"},
-                     {a.hidden_size},
-                     inner,
-                     LinearParallel::kRow,
-                     tp,
-                     false},
-                    post_load);
+  return add_out_proj(list, ctx, prefix, inner, tp, post_load);
 }
 
 }  // namespace gpumem
