@@ -66,6 +66,10 @@ std::string_view quant_method_name(QuantMethod m) {
       return "awq";
     case QuantMethod::kGptq:
       return "gptq";
+    case QuantMethod::kModelOptNvfp4:
+      return "modelopt nvfp4";
+    case QuantMethod::kCompressedTensorsNvfp4:
+      return "compressed-tensors nvfp4";
   }
   return "?";
 }

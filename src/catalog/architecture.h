@@ -125,6 +125,8 @@ enum class QuantMethod : unsigned char {
   kMxfp4,                   // MXFP4 experts: E2M1 pairs in uint8 + E8M0 scale per 32
   kAwq,                     // AutoAWQ GEMM: int32-packed weights, zero points, group scales
   kGptq,                    // GPTQ: int32-packed weights along K, zero points, scales, g_idx
+  kModelOptNvfp4,           // ModelOpt NVFP4: E2M1 pairs in uint8, e4m3 scale per 16, globals
+  kCompressedTensorsNvfp4,  // compressed-tensors nvfp4-pack-quantized: the same, other names
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -136,11 +138,25 @@ struct Quantization {
   std::int64_t num_bits = 0;    // kCompressedTensorsWna16, kAwq, kGptq
   std::int64_t group_size = 0;  // ... weights per scale along K; 0: one scale per channel
   bool desc_act = false;        // kGptq: activation order (g_idx sorts K)
+  bool auto_round = false;      // kGptq: an Intel AutoRound export (quant_method auto-round)
+  // NVFP4: the checkpoint quantizes activations too (W4A4) and ships their global scales.
+  bool activation_scales = false;
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;
+  // When not empty, the only modules quantized (AutoRound's block_name_to_quantize).
+  ModulePatternSet only_converted;
   // The checkpoint ships FP8 KV-cache scales (ModelOpt kv_cache_quant_algo FP8,
   // compressed-tensors kv_cache_scheme): engines then default the KV cache to FP8.
   bool kv_cache_fp8 = false;
+
+  // Whether the checkpoint module `module` (its Hugging Face name) is stored quantized.
+  bool converts(std::string_view module) const {
+    return method != QuantMethod::kNone && !not_converted.matches(module) &&
+           (only_converted.empty() || only_converted.matches(module));
+  }
+  bool is_nvfp4() const {
+    return method == QuantMethod::kModelOptNvfp4 || method == QuantMethod::kCompressedTensorsNvfp4;
+  }
 
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };

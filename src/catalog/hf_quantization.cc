@@ -25,15 +25,26 @@ void read_module_patterns(const ConfigMap& m, std::string_view key, ModulePatter
   }
 }
 
+// NVFP4's scale group: 16 input columns, the only size the FP4 kernels take.
+std::int64_t read_nvfp4_group_size(const ConfigMap& m, std::string_view key) {
+  const std::int64_t g = m.integer(key).value_or(16);
+  if (g != 16) {
+    m.error(key, "NVFP4 group size " + std::to_string(g) + " is not modelled; gpumem models 16");
+  }
+  return 16;
+}
+
 void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
   std::optional<std::string> format = m.string("format");
   if (!format) {
     if (!m.has("format")) m.missing("format");
     return;
   }
-  if (*format != "pack-quantized") {
+  const bool nvfp4 = *format == "nvfp4-pack-quantized";
+  if (*format != "pack-quantized" && !nvfp4) {
     m.error("format", "compressed-tensors format '" + *format +
-                          "' is not modelled; gpumem models pack-quantized");
+                          "' is not modelled; gpumem models pack-quantized and "
+                          "nvfp4-pack-quantized");
     return;
   }
   const YAML::Node groups = m.get("config_groups");
@@ -63,6 +74,20 @@ void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
   }
   ConfigMap w(m.file(), weights, "'weights'", m.diags());
   if (!w.valid()) return;
+  q.kv_cache_fp8 = m.has("kv_cache_scheme");
+  read_module_patterns(m, "ignore", q.not_converted);
+  if (nvfp4) {
+    // compressed-tensors fp4_quantized.py NVFP4PackedCompressor: 4-bit floats, a scale per
+    // 16 input columns (strategy tensor_group) and a global scale; input_activations make
+    // it W4A4 (vllm compressed_tensors_w4a4_nvfp4.py), their absence W4A16.
+    q.method = QuantMethod::kCompressedTensorsNvfp4;
+    if (w.integer("num_bits").value_or(4) != 4 || w.string("type").value_or("float") != "float") {
+      w.error("num_bits", "nvfp4-pack-quantized weights must be 4-bit floats");
+    }
+    q.group_size = read_nvfp4_group_size(w, "group_size");
+    q.activation_scales = g.has("input_activations") && !g.get("input_activations").IsNull();
+    return;
+  }
   q.method = QuantMethod::kCompressedTensorsWna16;
   q.num_bits = w.positive("num_bits");
   if (w.string("type").value_or("int") != "int") {
@@ -164,6 +189,81 @@ void parse_gptq(const ConfigMap& m, Quantization& q) {
   }
 }
 
+// Intel AutoRound (quant_method auto-round): symmetric integer weights exported in GPTQ's
+// layout; vllm quantization/auto_round.py AutoRoundConfig.apply_gptq_quant_layer and sglang's
+// auto_round.py alike load them as gptq_marlin without activation order.
+void parse_auto_round(const ConfigMap& m, Quantization& q) {
+  const std::string packing = m.string("packing_format").value_or("auto_round:auto_gptq");
+  if (packing != "auto_round:auto_gptq") {
+    m.error("packing_format", "AutoRound packing_format '" + packing +
+                                  "' is not modelled; gpumem models auto_round:auto_gptq");
+    return;
+  }
+  if (m.string("data_type").value_or("int") != "int") {
+    m.error("data_type", "AutoRound data_type '" + *m.string("data_type") +
+                             "' is not modelled; gpumem models int");
+    return;
+  }
+  q.method = QuantMethod::kGptq;
+  q.auto_round = true;
+  q.num_bits = m.positive("bits");
+  q.group_size = group_size_of(m, "group_size");
+  if (q.num_bits != 4 && q.num_bits != 8 && q.num_bits != 0) {
+    m.error("bits", "AutoRound with " + std::to_string(q.num_bits) +
+                        " bits does not run as gptq_marlin; gpumem models 4 and 8 bits");
+  }
+  if (!m.boolean("sym").value_or(true)) {
+    m.error("sym", "asymmetric AutoRound does not run as gptq_marlin and is not modelled");
+  }
+  // auto_round.py get_layer_config: only the blocks named are quantized (a comma-separated
+  // string or a list); embeddings, lm_head, vision towers and MTP lie outside them.
+  for (const char* key : {"block_name_to_quantize", "to_quant_block_names"}) {
+    if (!m.has(key)) continue;
+    std::vector<std::string> blocks;
+    if (m.get(key).IsScalar()) {
+      const std::string joined = m.string(key).value_or("");
+      std::string_view rest = joined;
+      while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        blocks.emplace_back(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
+      }
+    } else {
+      blocks = m.strings(key).value_or(std::vector<std::string>{});
+    }
+    for (std::string& block : blocks) {
+      Result<ModulePattern> p = ModulePattern::parse(std::move(block));
+      if (p.ok()) q.only_converted.add(std::move(*p));
+    }
+  }
+  // ... extra_config[name]: bits of 16 or more keep that module unquantized; other bit
+  // widths would mix kernels, which gpumem does not model. sglang's auto_round.py also takes
+  // the names as regular expressions (re.fullmatch).
+  const YAML::Node extra = m.get("extra_config");
+  if (!extra.IsDefined()) return;
+  ConfigMap layers(m.file(), extra, "'extra_config'", m.diags());
+  if (!layers.valid()) return;
+  for (const auto& entry : extra) {
+    const std::string name = entry.first.Scalar();
+    ConfigMap layer(m.file(), entry.second, "'" + name + "'", m.diags());
+    if (!layer.valid()) continue;
+    const std::int64_t bits = layer.integer("bits").value_or(q.num_bits);
+    if (bits < 16 && bits != q.num_bits) {
+      layer.error("bits", "AutoRound layers of " + std::to_string(bits) + " bits beside " +
+                              std::to_string(q.num_bits) + "-bit ones are not modelled");
+      continue;
+    }
+    if (bits < 16) continue;
+    const bool regex = name.find_first_of("*()[]\\^$+?|") != std::string::npos;
+    Result<ModulePattern> p = ModulePattern::parse(regex ? "re:(?:" + name + ")$" : name);
+    if (p.ok()) {
+      q.not_converted.add(std::move(*p));
+    } else {
+      m.diags().error(location(m.file(), entry.first), p.status().message());
+    }
+  }
+}
+
 }  // namespace
 
 void parse_modelopt(const ConfigMap& m, Quantization& q) {
@@ -177,14 +277,25 @@ void parse_modelopt(const ConfigMap& m, Quantization& q) {
     q.method = QuantMethod::kModelOptFp8;
   } else if (*algo == "FP8_PER_CHANNEL_PER_TOKEN") {
     q.method = QuantMethod::kModelOptFp8PerChannel;
+  } else if (*algo == "NVFP4") {
+    // vllm modelopt.py ModelOptNvFp4Config._from_config: weights and activations in E2M1
+    // with an e4m3 scale per group_size (16) input columns.
+    q.method = QuantMethod::kModelOptNvfp4;
+    q.activation_scales = true;
+    q.group_size = read_nvfp4_group_size(m, "group_size");
   } else {
     m.error("quant_algo", "ModelOpt quant_algo '" + *algo +
-                              "' is not modelled; gpumem models FP8 and "
-                              "FP8_PER_CHANNEL_PER_TOKEN");
+                              "' is not modelled; gpumem models FP8, "
+                              "FP8_PER_CHANNEL_PER_TOKEN and NVFP4");
     return;
   }
-  q.kv_cache_fp8 = m.string("kv_cache_quant_algo").value_or("") == "FP8";
+  // vllm modelopt.py ModelOptQuantConfigBase.from_config: hf_quant_config.json names the KV
+  // dtype and the kept modules kv_cache_quant_algo and exclude_modules; the flattened
+  // config.json form names them kv_cache_scheme and ignore.
+  q.kv_cache_fp8 =
+      m.string("kv_cache_quant_algo").value_or("") == "FP8" || m.has("kv_cache_scheme");
   read_module_patterns(m, "exclude_modules", q.not_converted);
+  read_module_patterns(m, "ignore", q.not_converted);
 }
 
 void parse_quantization(const ConfigMap& m, Quantization& q) {
@@ -227,10 +338,12 @@ void parse_quantization(const ConfigMap& m, Quantization& q) {
     parse_awq(m, q);
   } else if (*method == "gptq") {
     parse_gptq(m, q);
+  } else if (*method == "auto-round" || *method == "intel/auto-round") {
+    parse_auto_round(m, q);
   } else {
     m.error("quant_method", "quant_method '" + *method +
                                 "' is not modelled; gpumem models fp8, modelopt, "
-                                "compressed-tensors, mxfp4, awq and gptq");
+                                "compressed-tensors, mxfp4, awq, gptq and auto-round");
   }
 }
 

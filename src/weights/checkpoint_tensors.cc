@@ -58,8 +58,7 @@ class CheckpointBuilder {
   // patterns are matched against it).
   Status linear(const std::string& module, std::int64_t out, std::int64_t in, bool bias) {
     const Quantization& q = a_.quantization;
-    const bool converted = q.method != QuantMethod::kNone && q.method != QuantMethod::kMxfp4 &&
-                           !q.not_converted.matches(module);
+    const bool converted = q.method != QuantMethod::kMxfp4 && q.converts(module);
     switch (converted ? q.method : QuantMethod::kNone) {
       case QuantMethod::kNone:
       case QuantMethod::kMxfp4:
@@ -116,6 +115,28 @@ class CheckpointBuilder {
         add(module + ".qzeros", {in / group, out / pack}, DType::kInt32);
         add(module + ".scales", {in / group, out}, dtype_);
         if (!awq) add(module + ".g_idx", {in}, DType::kInt32);
+        break;
+      }
+      case QuantMethod::kModelOptNvfp4:
+      case QuantMethod::kCompressedTensorsNvfp4: {
+        // ModelOpt's NVFP4 export and compressed-tensors' NVFP4PackedCompressor: E2M1 pairs
+        // in uint8, an e4m3 scale per 16 inputs, float32 global scales (compressed-tensors
+        // stores them as one-element tensors, ModelOpt as scalars).
+        const bool modelopt = q.method == QuantMethod::kModelOptNvfp4;
+        if (in % q.group_size != 0) {
+          return invalid_input(module + ": input size " + str(in) +
+                               " is not a multiple of the NVFP4 group size 16");
+        }
+        const std::vector<std::int64_t> global =
+            modelopt ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{1};
+        add(module + (modelopt ? ".weight" : ".weight_packed"), {out, in / 2}, DType::kUInt8);
+        add(module + ".weight_scale", {out, in / q.group_size}, DType::kFloat8E4M3);
+        add(module + (modelopt ? ".weight_scale_2" : ".weight_global_scale"), global,
+            DType::kFloat32);
+        if (q.activation_scales) {
+          add(module + (modelopt ? ".input_scale" : ".input_global_scale"), global,
+              DType::kFloat32);
+        }
         break;
       }
     }

@@ -6,6 +6,7 @@ namespace gpumem {
 namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t round_up(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }
 
 // sglang v0.5.9 layers/quantization/fp8.py Fp8LinearMethod.validate_block_quant_shapes
 Status check_fp8_block_shapes(const Quantization& q, const LinearModule& m) {
@@ -120,6 +121,70 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
   return Status::ok_status();
 }
 
+// NVFP4 weights (vllm quantization/modelopt.py ModelOptNvFp4LinearMethod.create_weights; the
+// compressed-tensors scheme compressed_tensors_w4a4_nvfp4.py registers the same tensors under
+// its own names): E2M1 pairs in uint8 [out, in / 2], an e4m3 scale per 16 input columns, and
+// per fused part a float32 global weight scale and, for W4A4, a global input scale. What the
+// engine keeps after loading follows WeightRules::nvfp4_layout.
+Status add_nvfp4(TensorList& list, const BuildContext& ctx, const LinearModule& m, std::int64_t out,
+                 PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const bool modelopt = q.method == QuantMethod::kModelOptNvfp4;
+  const std::string& p = m.prefix;
+  const std::int64_t in = m.input_size;
+  if (in % q.group_size != 0) {
+    return invalid_input(p + ": Unsupported model when in features size (" + std::to_string(in) +
+                         ") is not multiple of 16");
+  }
+  const auto parts = static_cast<std::int64_t>(m.output_sizes.size());
+  const int weight =
+      list.add(p + (modelopt ? ".weight" : ".weight_packed"), {out, in / 2}, DType::kUInt8);
+  const int scale = list.add(p + ".weight_scale", {out, in / q.group_size}, DType::kFloat8E4M3);
+  const int global = list.add(p + (modelopt ? ".weight_scale_2" : ".weight_global_scale"), {parts},
+                              DType::kFloat32);
+  const int input = q.activation_scales
+                        ? list.add(p + (modelopt ? ".input_scale" : ".input_global_scale"), {parts},
+                                   DType::kFloat32)
+                        : -1;
+  const Nvfp4Layout layout = ctx.rules.nvfp4_layout;
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_linear_blocks_per_sm;
+  post_load.emplace_back([=](TensorList& l) {
+    if (layout == Nvfp4Layout::kMarlin) {
+      // marlin_utils_fp4.py prepare_fp4_layer_for_marlin: rows padded to 64 and repacked
+      // (gptq_marlin_repack), scales permuted to [in / 16, rows] e4m3 (S0E5M3), one global
+      // scale, a workspace; the activation scales are freed (Marlin is weight-only).
+      l.add(p + ".workspace", {workspace}, DType::kInt32);
+      l.add(p + ".marlin_weight", {round_up(out, 64), in / 2}, DType::kUInt8);
+      l.release(weight);
+      l.add(p + ".marlin_weight_scale", {in / q.group_size, round_up(out, 64)}, DType::kFloat8E4M3);
+      l.release(scale);
+      l.add(p + ".weight_global_scale", {}, DType::kFloat32);
+      l.release(global);
+      if (input >= 0) l.release(input);
+      return;
+    }
+    // vllm utils/nvfp4_utils.py swizzle_blockscale: a zero-padded [ceil128(rows),
+    // ceil4(in / 16)] copy in the kernels' interleaved order; pad_nvfp4_weight_for_cutlass
+    // pads the weight to multiples of 32.
+    l.add(p + ".weight_scale_swizzled", {round_up(out, 128), round_up(in / q.group_size, 4)},
+          DType::kFloat8E4M3);
+    if (layout == Nvfp4Layout::kSwizzledScales) l.release(scale);
+    if (out % 32 != 0 || in % 32 != 0) {
+      l.add(p + ".weight_padded", {round_up(out, 32), round_up(in, 32) / 2}, DType::kUInt8);
+      l.release(weight);
+    }
+    // ... and the scalars the GEMM takes: alpha = input x weight global scale, and the
+    // inverse input scale (the per-part globals reduce to their maximum).
+    l.add(p + ".alpha", {}, DType::kFloat32);
+    l.add(p + ".input_scale_inv", {}, DType::kFloat32);
+    if (layout == Nvfp4Layout::kSwizzledScales) {
+      l.release(global);
+      if (input >= 0) l.release(input);
+    }
+  });
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Result<bool> is_converted(const Quantization& q, const std::string& prefix,
@@ -127,7 +192,7 @@ Result<bool> is_converted(const Quantization& q, const std::string& prefix,
   if (q.method == QuantMethod::kNone) return false;
   size_t excluded = 0;
   for (const std::string& name : checkpoint_names) {
-    if (q.not_converted.matches(name)) ++excluded;
+    if (!q.converts(name)) ++excluded;
   }
   if (excluded == 0) return true;
   if (excluded == checkpoint_names.size()) return false;
@@ -202,6 +267,10 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
     case QuantMethod::kAwq:
     case QuantMethod::kGptq:
       GPUMEM_RETURN_IF_ERROR(add_int4_marlin(list, ctx, m, out, post_load));
+      break;
+    case QuantMethod::kModelOptNvfp4:
+    case QuantMethod::kCompressedTensorsNvfp4:
+      GPUMEM_RETURN_IF_ERROR(add_nvfp4(list, ctx, m, out, post_load));
       break;
   }
   if (m.bias) list.add(p + ".bias", {out}, ctx.dtype);

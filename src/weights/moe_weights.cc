@@ -112,6 +112,72 @@ Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) 
   return Status::ok_status();
 }
 
+// NVFP4 experts (vllm quantization/modelopt.py ModelOptNvFp4FusedMoE.create_weights; the
+// compressed-tensors compressed_tensors_moe_w4a4_nvfp4.py method registers the same under its
+// own names): E2M1 pairs in uint8, an e4m3 scale per 16 input columns, float32 global weight
+// scales per expert and projection, and for W4A4 the input scales alike.
+Status add_nvfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                 PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const bool modelopt = q.method == QuantMethod::kModelOptNvfp4;
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  const std::int64_t g = q.group_size;
+  if (m.bias) return invalid_input(m.prefix + ": NVFP4 experts with biases are not modelled");
+  if (h % g != 0 || i % g != 0) {
+    return invalid_input(m.prefix + ": hidden size " + std::to_string(h) +
+                         " and intermediate size per rank " + std::to_string(i) +
+                         " must be multiples of the NVFP4 group size 16");
+  }
+  const std::string p = m.prefix;
+  const std::string packed = modelopt ? "_weight" : "_weight_packed";
+  const std::string global = modelopt ? "_weight_scale_2" : "_weight_global_scale";
+  const std::string input = modelopt ? "_input_scale" : "_input_global_scale";
+  const int w13 = list.add(p + ".w13" + packed, {e, 2 * i, h / 2}, DType::kUInt8);
+  list.add(p + ".w2" + packed, {e, h, i / 2}, DType::kUInt8);
+  const int s13 = list.add(p + ".w13_weight_scale", {e, 2 * i, h / g}, DType::kFloat8E4M3);
+  const int s2 = list.add(p + ".w2_weight_scale", {e, h, i / g}, DType::kFloat8E4M3);
+  const int g13 = list.add(p + ".w13" + global, {e, 2}, DType::kFloat32);
+  list.add(p + ".w2" + global, {e}, DType::kFloat32);
+  const int i13 = q.activation_scales ? list.add(p + ".w13" + input, {e, 2}, DType::kFloat32) : -1;
+  const int i2 = q.activation_scales ? list.add(p + ".w2" + input, {e}, DType::kFloat32) : -1;
+  const Nvfp4Layout layout = ctx.rules.nvfp4_layout;
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_blocks_per_sm;
+  post_load.emplace_back([=](TensorList& l) {
+    if (layout == Nvfp4Layout::kMarlin) {
+      // marlin_utils_fp4.py prepare_nvfp4_moe_layer_for_marlin: w13's rows padded to 64 and
+      // every expert repacked (same bytes), the scales permuted in place, a workspace; the
+      // activation scales are dropped.
+      l.add(p + ".workspace", {workspace}, DType::kInt32);
+      if ((2 * i) % 64 != 0) {
+        l.add(p + ".marlin_w13_weight", {e, round_up_to(2 * i, 64), h / 2}, DType::kUInt8);
+        l.release(w13);
+        l.add(p + ".marlin_w13_weight_scale", {e, round_up_to(2 * i, 64), h / g},
+              DType::kFloat8E4M3);
+        l.release(s13);
+      }
+      if (i13 >= 0) l.release(i13);
+      if (i2 >= 0) l.release(i2);
+      return;
+    }
+    // flashinfer_fp4_moe.py prepare_nvfp4_moe_layer_for_fi_or_cutlass: the block scales
+    // swizzled to [experts, ceil128(rows), ceil4(columns / 16)]; w13's global scale reduced
+    // to one per expert.
+    l.add(p + ".w13_blockscale_swizzled", {e, round_up_to(2 * i, 128), round_up_to(h / g, 4)},
+          DType::kFloat8E4M3);
+    l.add(p + ".w2_blockscale_swizzled", {e, round_up_to(h, 128), round_up_to(i / g, 4)},
+          DType::kFloat8E4M3);
+    if (layout == Nvfp4Layout::kSwizzledScales) {
+      l.release(s13);
+      l.release(s2);
+      l.add(p + ".w13_alpha", {e}, DType::kFloat32);
+      l.release(g13);
+    }
+  });
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule& m,
@@ -129,6 +195,9 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
       return add_wna16(list, ctx, m, post_load);
     case QuantMethod::kMxfp4:
       return add_mxfp4(list, ctx, m);
+    case QuantMethod::kModelOptNvfp4:
+    case QuantMethod::kCompressedTensorsNvfp4:
+      return add_nvfp4(list, ctx, m, post_load);
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
     case QuantMethod::kAwq:

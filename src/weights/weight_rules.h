@@ -15,6 +15,21 @@
 
 namespace gpumem {
 
+// NVFP4 weights as an engine keeps them on a GPU (the FP4 GEMM kernel each one runs).
+enum class Nvfp4Layout : unsigned char {
+  // Blackwell CUTLASS / FlashInfer: the block scales are swizzled into a padded copy of
+  // [ceil128(rows), ceil4(columns / 16)] that replaces the loaded one (vLLM from PR #23379,
+  // 0.10.2; SGLang's compressed-tensors NVFP4).
+  kSwizzledScales,
+  // ... the swizzled copy is kept beside the loaded scales (vLLM before 0.10.2; SGLang's
+  // ModelOpt NVFP4, modelopt_quant.py ModelOptFp4LinearMethod weight_scale_interleaved).
+  kSwizzledBesideRaw,
+  // Before Blackwell: weight-only Marlin FP4 (vllm quantization/utils/marlin_utils_fp4.py
+  // prepare_fp4_layer_for_marlin): weights and scales repacked for 64-row tiles, a
+  // workspace per layer, the activation scales freed.
+  kMarlin,
+};
+
 struct WeightRules {
   // sglang v0.5.9 layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE: embedding
   // and lm_head rows are padded to a multiple of this, then split over TP.
@@ -66,6 +81,9 @@ struct WeightRules {
   // _POSSIBLE_KERNELS), which keeps g_idx and the zero points and needs no workspace. SGLang
   // always takes Marlin (gptq.py GPTQMarlinLinearMethod).
   bool gptq_machete = false;
+
+  // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
+  Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 
   // Which pipeline stages take the layers left over by num_layers % pp_size
   // (parallel_layout.h; SGLang's rule by default).

@@ -391,7 +391,7 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
             "t.json:9:27: rope_scaling type 'mrope' is not modelled; gpumem models default, "
             "linear, dynamic, llama3, yarn and longrope\n"
             "t.json:10:37: quant_method 'hqq' is not modelled; gpumem models fp8, modelopt, "
-            "compressed-tensors, mxfp4, awq and gptq\n");
+            "compressed-tensors, mxfp4, awq, gptq and auto-round\n");
 }
 
 TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
@@ -423,6 +423,36 @@ TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
             "t.json:8:100: GPTQ checkpoint_format 'gptq_v2' is not modelled; gpumem models "
             "gptq\n"
             "t.json:8:118: GPTQ with a quantized lm_head is not modelled\n");
+}
+
+TEST(ArchitectureErrors, AutoRoundAndNvfp4FormsNotModelled) {
+  const std::string model =
+      "architectures: [LlamaForCausalLM]\n"
+      "hidden_size: 4096\n"
+      "num_hidden_layers: 2\n"
+      "num_attention_heads: 32\n"
+      "intermediate_size: 11008\n"
+      "vocab_size: 32000\n"
+      "max_position_embeddings: 4096\n";
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: auto-round, bits: 4, "
+                                  "group_size: 128, sym: false}\n"),
+            "t.json:8:80: asymmetric AutoRound does not run as gptq_marlin and is not "
+            "modelled\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: auto-round, bits: 4, "
+                                  "packing_format: 'auto_round:auto_awq'}\n"),
+            "t.json:8:74: AutoRound packing_format 'auto_round:auto_awq' is not modelled; "
+            "gpumem models auto_round:auto_gptq\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: auto-round, bits: 4, "
+                                  "group_size: 128, extra_config: {model.layers.0.mlp: "
+                                  "{bits: 8}}}\n"),
+            "t.json:8:117: AutoRound layers of 8 bits beside 4-bit ones are not modelled\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: modelopt, "
+                                  "quant_algo: NVFP4, group_size: 32}\n"),
+            "t.json:8:78: NVFP4 group size 32 is not modelled; gpumem models 16\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: modelopt, "
+                                  "quant_algo: MIXED_PRECISION}\n"),
+            "t.json:8:59: ModelOpt quant_algo 'MIXED_PRECISION' is not modelled; gpumem models "
+            "FP8, FP8_PER_CHANNEL_PER_TOKEN and NVFP4\n");
 }
 
 TEST(ArchitectureErrors, AConfigThatIsNotAMappingSaysWhatItIs) {

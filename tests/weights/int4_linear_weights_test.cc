@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog/architecture.h"
+#include "support/quantized_config.h"
 #include "support/weight_test_models.h"
 #include "weights/rank_weights.h"
 
@@ -137,6 +138,31 @@ TEST(Int4LinearWeights, ShapesTheKernelsCannotTakeAreErrors) {
   EXPECT_EQ(rank_weights(act_order, {}, {}).status().message(),
             "model.layers.0.self_attn.qkv_proj: GPTQ with desc_act (activation order) is not "
             "modelled");
+}
+
+TEST(Int4LinearWeights, AutoRoundRunsAsGptqMarlinOnItsBlocksOnly) {
+  // An Intel AutoRound export of Mistral-Nemo-Instruct-2407 (4 bits, group 128, symmetric,
+  // GPTQ layout): blocks 0-2 quantized; in them extra_config keeps layer 0's down_proj and
+  // (by a regular expression, as SGLang reads it) layer 1's q, k and v in bfloat16.
+  const Architecture a =
+      quantized_config("mistralai--Mistral-Nemo-Instruct-2407",
+                       R"({"quant_method": "auto-round", "bits": 4, "group_size": 128, "sym": true,
+          "data_type": "int", "packing_format": "auto_round:auto_gptq",
+          "block_name_to_quantize": "model.layers.0,model.layers.1,model.layers.2",
+          "extra_config": {"model.layers.0.mlp.down_proj": {"bits": 16, "data_type": "float"},
+                           "model.layers.1.self_attn.[qkv]_proj": {"bits": 16}}})");
+  EXPECT_EQ(a.quantization.method, QuantMethod::kGptq);
+  const std::vector<WeightTensor> w = weights(a, {});
+  // qkv_proj 5120 -> 6144: qweight [5120 / 8, 6144] int32, repacked by Marlin.
+  EXPECT_EQ(bytes_of(w, "model.layers.0.self_attn.qkv_proj.marlin_qweight"), 4 * 640 * 6144);
+  EXPECT_EQ(bytes_of(w, "model.layers.2.self_attn.qkv_proj.marlin_qweight"), 15'728'640);
+  EXPECT_EQ(bytes_of(w, "model.layers.0.mlp.down_proj.weight"), 2 * 5120 * 14336);
+  EXPECT_EQ(bytes_of(w, "model.layers.1.mlp.down_proj.marlin_qweight"), 4 * 1792 * 5120);
+  EXPECT_EQ(bytes_of(w, "model.layers.1.self_attn.qkv_proj.weight"), 2 * 6144 * 5120);
+  EXPECT_EQ(bytes_of(w, "model.layers.1.self_attn.o_proj.marlin_qweight"), 4 * 512 * 5120);
+  // Outside the named blocks nothing is quantized.
+  EXPECT_EQ(bytes_of(w, "model.layers.3.self_attn.qkv_proj.weight"), 62'914'560);
+  EXPECT_EQ(find(w, "model.layers.3.self_attn.qkv_proj.qweight"), nullptr);
 }
 
 }  // namespace

@@ -24,8 +24,8 @@ std::vector<std::int64_t> batch_sizes_to_capture(std::vector<std::int64_t> bs,
 namespace {
 
 // The checkpoint quantization methods a --quantization value names (SGLang's method names).
-bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
-  switch (m) {
+bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
+  switch (q.method) {
     case QuantMethod::kFp8Block:
       return flag == "fp8";
     case QuantMethod::kModelOptFp8:
@@ -40,12 +40,53 @@ bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
     // forces the older kernels, which gpumem does not model.
     case QuantMethod::kAwq:
       return flag == "awq_marlin" || flag == "marlin";
+    // sglang auto_round.py AutoRoundConfig.get_name: "auto-round".
     case QuantMethod::kGptq:
-      return flag == "gptq_marlin" || flag == "marlin";
+      return flag == "gptq_marlin" || flag == "marlin" || (q.auto_round && flag == "auto-round");
+    case QuantMethod::kModelOptNvfp4:
+      return flag == "modelopt_fp4";
+    case QuantMethod::kCompressedTensorsNvfp4:
+      return flag == "compressed-tensors";
     case QuantMethod::kNone:
       return false;
   }
   return false;
+}
+
+// NVFP4 checkpoints as gpumem models them in SGLang: on Blackwell, W4A4, experts only in
+// ModelOpt's form.
+bool check_nvfp4(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
+  const Quantization& q = p.model.quantization;
+  if (!q.is_nvfp4()) return true;
+  const SourceLoc model_loc =
+      scenario.model.given()
+          ? scenario.model.loc
+          : p.flags.raw.location("--model-path").value_or(scenario.engine.name_loc);
+  bool ok = true;
+  if (p.gpu.compute_capability_major < 10) {
+    // sglang v0.5.9 modelopt_quant.py ModelOptFp4Config.get_min_capability: 100 (and the
+    // compressed-tensors W4A4 scheme alike); PR #19652 (merged 2026-03) added a Marlin
+    // fallback from 7.5 whose memory is not modelled.
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name +
+                    " is not a Blackwell GPU: SGLang serves NVFP4 weights natively "
+                    "from compute capability 10.0, and its Marlin fallback for older "
+                    "GPUs (PR #19652) is not modelled");
+    ok = false;
+  }
+  if (q.method == QuantMethod::kCompressedTensorsNvfp4 && !q.activation_scales) {
+    diags.error(model_loc,
+                "compressed-tensors NVFP4 without activation scales (W4A16) in SGLang is not "
+                "modelled");
+    ok = false;
+  }
+  if (q.method == QuantMethod::kCompressedTensorsNvfp4 && p.model.moe.num_experts > 0) {
+    diags.error(model_loc,
+                "compressed-tensors NVFP4 experts in SGLang are not modelled (ModelOpt NVFP4 "
+                "experts are)");
+    ok = false;
+  }
+  return ok;
 }
 
 // Flags whose memory effect gpumem does not model are refused by name rather than ignored:
@@ -69,7 +110,7 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
                       "_marlin, which gpumem does not model; leave it unset or name " +
                       *f.quantization + "_marlin");
       ok = false;
-    } else if (!names_checkpoint_method(*f.quantization, model.quantization.method)) {
+    } else if (!names_checkpoint_method(*f.quantization, model.quantization)) {
       diags.error(*f.raw.location("--quantization"),
                   "--quantization " + *f.quantization + " differs from the checkpoint's " +
                       std::string(quant_method_name(model.quantization.method)) +
@@ -279,6 +320,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
 
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
+  if (!check_nvfp4(p, scenario, diags)) return std::nullopt;
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
@@ -316,6 +358,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   WeightRules rules;
   rules.device_sm_count = p.gpu.sm_count;
+  // sglang v0.5.9 modelopt_quant.py ModelOptFp4LinearMethod.process_weights_after_loading
+  // adds weight_scale_interleaved beside weight_scale; compressed_tensors_w4a4_nvfp4.py
+  // replaces weight_scale with the swizzled copy.
+  rules.nvfp4_layout = p.model.quantization.method == QuantMethod::kModelOptNvfp4
+                           ? Nvfp4Layout::kSwizzledBesideRaw
+                           : Nvfp4Layout::kSwizzledScales;
   for (int stage = 0; stage < p.pp; ++stage) {
     StagePlan s;
     ParallelLayout layout{

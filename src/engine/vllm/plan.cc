@@ -11,8 +11,8 @@ namespace {
 // The --quantization values that name a checkpoint's method as vLLM loads it (vllm
 // layers/quantization/__init__.py QUANTIZATION_METHODS; awq_marlin.py and gptq_marlin.py
 // override_quantization_method turn awq and gptq checkpoints into their Marlin methods).
-bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
-  switch (m) {
+bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
+  switch (q.method) {
     case QuantMethod::kFp8Block:
       return flag == "fp8";
     case QuantMethod::kModelOptFp8:
@@ -24,12 +24,30 @@ bool names_checkpoint_method(std::string_view flag, QuantMethod m) {
       return flag == "mxfp4";
     case QuantMethod::kAwq:
       return flag == "awq_marlin" || flag == "marlin";
+    // auto_round.py AutoRoundConfig.get_name "auto-round" (PR #31716 maps it to INC; the
+    // club-3090 composes pass auto_round); its GPTQ-layout layers run as gptq_marlin.
     case QuantMethod::kGptq:
-      return flag == "gptq_marlin" || flag == "marlin";
+      return flag == "gptq_marlin" || flag == "marlin" ||
+             (q.auto_round && (flag == "auto-round" || flag == "auto_round" || flag == "inc"));
+    case QuantMethod::kModelOptNvfp4:
+      return flag == "modelopt_fp4";
+    case QuantMethod::kCompressedTensorsNvfp4:
+      return flag == "compressed-tensors";
     case QuantMethod::kNone:
       return false;
   }
   return false;
+}
+
+// vLLM's NVFP4 kernels: weight-only checkpoints (no activation scales) and GPUs without FP4
+// tensor cores take Marlin (compressed_tensors_w4a16_nvfp4.py, PR #18000; kernels/linear
+// _POSSIBLE_NVFP4_KERNELS); Blackwell runs CUTLASS / FlashInfer on the swizzled scales.
+Nvfp4Layout nvfp4_layout(const Plan& p) {
+  if (!p.model.quantization.activation_scales || p.gpu.compute_capability_major < 10) {
+    return Nvfp4Layout::kMarlin;
+  }
+  return p.rules.nvfp4_swizzled_scales_replace ? Nvfp4Layout::kSwizzledScales
+                                               : Nvfp4Layout::kSwizzledBesideRaw;
 }
 
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
@@ -37,6 +55,7 @@ WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
   r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
+  r.nvfp4_layout = nvfp4_layout(p);
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
@@ -189,7 +208,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "_marlin, which gpumem does not model; leave it unset or name " +
                     *p.flags.quantization + "_marlin");
   } else if (p.flags.quantization &&
-             !names_checkpoint_method(*p.flags.quantization, p.model.quantization.method)) {
+             !names_checkpoint_method(*p.flags.quantization, p.model.quantization)) {
     // vllm config/model.py ModelConfig._verify_quantization: the flag must name the
     // checkpoint's method (or the Marlin method it is overridden to); a plain awq or gptq
     // forces the older kernels, which gpumem does not model.

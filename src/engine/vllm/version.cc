@@ -55,6 +55,7 @@ VersionRules rules_for(const Version& v) {
   r.hybrid_prefix_caching_align = v >= Version{0, 14, 0, 0};
   r.hybrid_blackwell_alignment = v >= Version{0, 11, 1, 0};
   r.language_model_only_flag = v >= Version{0, 16, 0, 0};
+  r.nvfp4_swizzled_scales_replace = v >= Version{0, 10, 2, 0};
   return r;
 }
 

@@ -79,6 +79,9 @@ struct VersionRules {
   // The hybrid block alignment is 32 tokens on Blackwell with 256-wide heads under FlashInfer
   // (config.py HybridAttentionMambaModelConfig, flashinfer#1993; v0.11.1 UNCONFIRMED), else 16.
   bool hybrid_blackwell_alignment;
+  // vllm PR #23379 (merged 2025-08-21, v0.10.2): NVFP4's swizzled block scales replace the
+  // loaded ones instead of being kept beside them.
+  bool nvfp4_swizzled_scales_replace;
   // --language-model-only (PR #34120, merged 2026-02-09; v0.16.0 UNCONFIRMED).
   bool language_model_only_flag;
 };
