@@ -11,4 +11,5 @@ build/src/cli/gpumem calibrate reports/probe/h200x1 reports/probe/h200x2 \
   h200x2-qwen3-8b-tp2-fp8kv h200x1-llama8b-eagle3 h200x2-mixtral-tp2 \
   h200x2-llama8b-tp2-ch4-buffsize2m h200x1-qwen3-32b h200x2-gpt-oss-120b-tp2 \
   h200x1-llama8b-vllm h200x1-qwen3-8b-vllm h200x2-llama8b-vllm-tp2 \
-  h200x2-qwen3-30b-a3b-vllm-tp2 h200x2-qwen3-30b-a3b-vllm021-tp2
+  h200x2-qwen3-30b-a3b-vllm-tp2 h200x2-qwen3-30b-a3b-vllm021-tp2 \
+  h200x1-qwen3.6-27b h200x1-qwen3.6-27b-vllm
