@@ -131,7 +131,7 @@ TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
     }
     ++scenarios;
   }
-  EXPECT_EQ(scenarios, 26);
+  EXPECT_EQ(scenarios, 28);
 }
 
 TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {
