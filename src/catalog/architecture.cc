@@ -70,6 +70,8 @@ std::string_view quant_method_name(QuantMethod m) {
       return "modelopt nvfp4";
     case QuantMethod::kCompressedTensorsNvfp4:
       return "compressed-tensors nvfp4";
+    case QuantMethod::kCompressedTensorsW8a8:
+      return "compressed-tensors w8a8";
   }
   return "?";
 }

@@ -127,6 +127,7 @@ enum class QuantMethod : unsigned char {
   kGptq,                    // GPTQ: int32-packed weights along K, zero points, scales, g_idx
   kModelOptNvfp4,           // ModelOpt NVFP4: E2M1 pairs in uint8, e4m3 scale per 16, globals
   kCompressedTensorsNvfp4,  // compressed-tensors nvfp4-pack-quantized: the same, other names
+  kCompressedTensorsW8a8,   // compressed-tensors int-/float-quantized: 8-bit weights, fp32 scales
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -139,8 +140,11 @@ struct Quantization {
   std::int64_t group_size = 0;  // ... weights per scale along K; 0: one scale per channel
   bool desc_act = false;        // kGptq: activation order (g_idx sorts K)
   bool auto_round = false;      // kGptq: an Intel AutoRound export (quant_method auto-round)
-  // NVFP4: the checkpoint quantizes activations too (W4A4) and ships their global scales.
+  // NVFP4: the checkpoint quantizes activations too (W4A4) and ships their global scales;
+  // W8A8: its activations are quantized statically, with a stored input scale.
   bool activation_scales = false;
+  bool float_weights = false;     // kCompressedTensorsW8a8: FP8 (e4m3) rather than INT8
+  bool per_tensor_scale = false;  // kCompressedTensorsW8a8: one scale per tensor, not per row
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;
   // When not empty, the only modules quantized (AutoRound's block_name_to_quantize).

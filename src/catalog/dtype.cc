@@ -14,6 +14,7 @@ Bytes element_size(DType t) {
       return bytes(2);
     case DType::kFloat8E4M3:
     case DType::kUInt8:
+    case DType::kInt8:
       return bytes(1);
     case DType::kInt64:
       return bytes(8);
@@ -33,6 +34,8 @@ std::string_view dtype_name(DType t) {
       return "float8_e4m3fn";
     case DType::kUInt8:
       return "uint8";
+    case DType::kInt8:
+      return "int8";
     case DType::kInt32:
       return "int32";
     case DType::kInt64:

@@ -21,6 +21,7 @@ enum class DType : unsigned char {
   kFloat16,
   kFloat8E4M3,  // torch.float8_e4m3fn: FP8 weights of block-wise and ModelOpt checkpoints
   kUInt8,       // MXFP4 packed pairs and E8M0 block scales
+  kInt8,        // W8A8 integer weights
   kInt32,       // packed INT4 (8 values per element), Marlin workspaces
   kInt64,       // compressed-tensors weight_shape, EAGLE-3 hot-token ids
 };

@@ -34,6 +34,50 @@ std::int64_t read_nvfp4_group_size(const ConfigMap& m, std::string_view key) {
   return 16;
 }
 
+// compressed-tensors naive_quantized.py NaiveQuantizationCompressor: 8-bit weights as they
+// are, a scale per output row (strategy channel) or per tensor, activations quantized per
+// token at run time (dynamic) or with a stored input scale; vllm compressed_tensors.py
+// _get_scheme_from_parts reads such a group as W8A8 Int8 or Fp8.
+void parse_compressed_w8a8(const std::string& file, const ConfigMap& w, const YAML::Node& group,
+                           Quantization& q) {
+  q.method = QuantMethod::kCompressedTensorsW8a8;
+  q.num_bits = w.positive("num_bits");
+  if (q.num_bits != 8 && q.num_bits != 0) {
+    w.error("num_bits", "compressed-tensors " + std::to_string(q.num_bits) +
+                            "-bit weights in a quantized (unpacked) format are not modelled; "
+                            "gpumem models 8 bits");
+  }
+  const std::string type = w.string("type").value_or("int");
+  q.float_weights = type == "float";
+  if (type != "int" && type != "float") {
+    w.error("type", "compressed-tensors weights of type '" + type +
+                        "' are not modelled; gpumem models int and float");
+  }
+  const std::string strategy = w.string("strategy").value_or("channel");
+  q.per_tensor_scale = strategy == "tensor";
+  if (strategy != "channel" && strategy != "tensor") {
+    w.error("strategy", "compressed-tensors 8-bit strategy '" + strategy +
+                            "' is not modelled; gpumem models channel and tensor");
+  }
+  if (!w.boolean("symmetric").value_or(true)) {
+    w.error("symmetric", "asymmetric 8-bit weights are not modelled");
+  }
+  ConfigMap g(file, group, "'config_groups' entry", w.diags());
+  const YAML::Node input = group["input_activations"];
+  if (!input.IsDefined() || input.IsNull()) {
+    g.error("weights",
+            "compressed-tensors 8-bit weights without input_activations (W8A16) are not "
+            "modelled");
+    return;
+  }
+  ConfigMap a(file, input, "'input_activations'", w.diags());
+  if (!a.valid()) return;
+  q.activation_scales = !a.boolean("dynamic").value_or(true);
+  if (!a.boolean("symmetric").value_or(true)) {
+    a.error("symmetric", "asymmetric 8-bit activations (input zero points) are not modelled");
+  }
+}
+
 void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
   std::optional<std::string> format = m.string("format");
   if (!format) {
@@ -41,10 +85,13 @@ void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
     return;
   }
   const bool nvfp4 = *format == "nvfp4-pack-quantized";
-  if (*format != "pack-quantized" && !nvfp4) {
+  const bool w8a8 =
+      *format == "int-quantized" || *format == "float-quantized" || *format == "naive-quantized";
+  if (*format != "pack-quantized" && !nvfp4 && !w8a8) {
     m.error("format", "compressed-tensors format '" + *format +
-                          "' is not modelled; gpumem models pack-quantized and "
-                          "nvfp4-pack-quantized");
+                          "' is not modelled; gpumem models pack-quantized, "
+                          "nvfp4-pack-quantized, int-quantized, float-quantized and "
+                          "naive-quantized");
     return;
   }
   const YAML::Node groups = m.get("config_groups");
@@ -86,6 +133,10 @@ void parse_compressed_tensors(const ConfigMap& m, Quantization& q) {
     }
     q.group_size = read_nvfp4_group_size(w, "group_size");
     q.activation_scales = g.has("input_activations") && !g.get("input_activations").IsNull();
+    return;
+  }
+  if (w8a8) {
+    parse_compressed_w8a8(m.file(), w, group, q);
     return;
   }
   q.method = QuantMethod::kCompressedTensorsWna16;

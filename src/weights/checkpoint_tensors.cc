@@ -117,6 +117,15 @@ class CheckpointBuilder {
         if (!awq) add(module + ".g_idx", {in}, DType::kInt32);
         break;
       }
+      case QuantMethod::kCompressedTensorsW8a8:
+        // NaiveQuantizationCompressor: the 8-bit weight as is; its scale per row or per
+        // tensor in the module's dtype; a static input scale.
+        add(module + ".weight", {out, in}, q.float_weights ? DType::kFloat8E4M3 : DType::kInt8);
+        add(module + ".weight_scale",
+            q.per_tensor_scale ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{out, 1},
+            dtype_);
+        if (q.activation_scales) add(module + ".input_scale", {1}, dtype_);
+        break;
       case QuantMethod::kModelOptNvfp4:
       case QuantMethod::kCompressedTensorsNvfp4: {
         // ModelOpt's NVFP4 export and compressed-tensors' NVFP4PackedCompressor: E2M1 pairs
@@ -534,6 +543,8 @@ std::string_view safetensors_dtype(DType t) {
       return "F8_E4M3";
     case DType::kUInt8:
       return "U8";
+    case DType::kInt8:
+      return "I8";
     case DType::kInt32:
       return "I32";
     case DType::kInt64:

@@ -185,6 +185,56 @@ Status add_nvfp4(TensorList& list, const BuildContext& ctx, const LinearModule& 
   return Status::ok_status();
 }
 
+// compressed-tensors W8A8 (vllm schemes/compressed_tensors_w8a8_int8.py and _fp8.py
+// create_weights): the int8 or e4m3 weight, a float32 scale per output row (channel) or per
+// fused part (tensor), and per fused part a static input scale.
+void add_w8a8(TensorList& list, const BuildContext& ctx, const LinearModule& m, std::int64_t out,
+              PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::string& p = m.prefix;
+  const std::int64_t in = m.input_size;
+  const auto parts = static_cast<std::int64_t>(m.output_sizes.size());
+  const int weight =
+      list.add(p + ".weight", {out, in}, q.float_weights ? DType::kFloat8E4M3 : DType::kInt8);
+  const int scale = list.add(
+      p + ".weight_scale",
+      q.per_tensor_scale ? std::vector<std::int64_t>{parts} : std::vector<std::int64_t>{out, 1},
+      DType::kFloat32);
+  const int input =
+      q.activation_scales ? list.add(p + ".input_scale", {parts}, DType::kFloat32) : -1;
+  const bool marlin = q.float_weights && ctx.rules.fp8_marlin;
+  const bool fused_tensor_scales = q.per_tensor_scale && parts > 1;
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_linear_blocks_per_sm;
+  const DType dtype = ctx.dtype;
+  post_load.emplace_back([=](TensorList& l) {
+    if (marlin) {
+      // marlin_utils_fp8.py prepare_fp8_layer_for_marlin: the weight repacked (same bytes),
+      // the scales as a [1, out] row in the model dtype, a workspace; no input scale.
+      l.add(p + ".workspace", {workspace}, DType::kInt32);
+      l.add(p + ".marlin_weight", {out, in}, DType::kFloat8E4M3);
+      l.release(weight);
+      l.add(p + ".marlin_weight_scale", {1, out}, dtype);
+      l.release(scale);
+      if (input >= 0) l.release(input);
+      return;
+    }
+    if (fused_tensor_scales) {
+      // ... .process_weights_after_loading: FP8 requantizes the parts to their largest
+      // scale (one float32 scalar); INT8 expands them to one scale per row
+      // (convert_to_channelwise).
+      l.add(p + ".weight_scale",
+            q.float_weights ? std::vector<std::int64_t>{} : std::vector<std::int64_t>{out},
+            DType::kFloat32);
+      l.release(scale);
+    }
+    if (input >= 0) {
+      // ... the static input scales reduce to their maximum.
+      l.add(p + ".input_scale", {}, DType::kFloat32);
+      l.release(input);
+    }
+  });
+}
+
 }  // namespace
 
 Result<bool> is_converted(const Quantization& q, const std::string& prefix,
@@ -271,6 +321,9 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
     case QuantMethod::kModelOptNvfp4:
     case QuantMethod::kCompressedTensorsNvfp4:
       GPUMEM_RETURN_IF_ERROR(add_nvfp4(list, ctx, m, out, post_load));
+      break;
+    case QuantMethod::kCompressedTensorsW8a8:
+      add_w8a8(list, ctx, m, out, post_load);
       break;
   }
   if (m.bias) list.add(p + ".bias", {out}, ctx.dtype);

@@ -82,6 +82,11 @@ struct WeightRules {
   // always takes Marlin (gptq.py GPTQMarlinLinearMethod).
   bool gptq_machete = false;
 
+  // vllm compressed_tensors.py: below compute capability 8.9 (no FP8 tensor cores) a W8A8
+  // FP8 checkpoint runs as CompressedTensorsW8A16Fp8 on Marlin
+  // (utils/marlin_utils_fp8.py prepare_fp8_layer_for_marlin).
+  bool fp8_marlin = false;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

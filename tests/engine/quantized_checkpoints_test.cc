@@ -144,5 +144,26 @@ TEST(QuantizedCheckpoints, AutoRoundTakesItsOwnQuantizationName) {
       "`quantization` argument\")\n");
 }
 
+TEST(QuantizedCheckpoints, W8a8Fp8TakesMarlinBeforeAda) {
+  // compressed-tensors FP8, one scale per tensor, dynamic activations. On the A100 (compute
+  // capability 8.0, 108 SMs) vLLM runs it on Marlin: per linear a [1, rows] bfloat16 scale
+  // row and 108 int32 of workspace, where the H100 keeps one float32 scale.
+  static const std::string fp8 = nemo_snapshot(
+      "nemo-w8a8-fp8", R"({"quant_method": "compressed-tensors", "format": "float-quantized",
+          "ignore": ["lm_head"], "config_groups": {"group_0": {"targets": ["Linear"],
+          "weights": {"num_bits": 8, "type": "float", "strategy": "tensor"},
+          "input_activations": {"num_bits": 8, "type": "float", "strategy": "token",
+                                "dynamic": true}}}})");
+  const Outcome a100 = run("vllm", "0.21.0", "a100-80gb", fp8);
+  const Outcome h100 = run("vllm", "0.21.0", "h100-sxm-80gb", fp8);
+  ASSERT_EQ(a100.errors + h100.errors, "");
+  EXPECT_EQ(a100.weights - h100.weights,
+            40 * (2 * (6144 + 5120 + 28672 + 5120) + 4 * 4 * 108 - 4 * 4));
+  EXPECT_EQ(run("sglang", "0.5.9", "a100-80gb", fp8).errors,
+            "f.yaml:1:17: a100-80gb has no FP8 tensor cores (compute capability below 8.9): "
+            "SGLang's fallback for compressed-tensors FP8 weights is not modelled\n");
+  EXPECT_EQ(run("sglang", "0.5.9", "h100-sxm-80gb", fp8).errors, "");
+}
+
 }  // namespace
 }  // namespace gpumem

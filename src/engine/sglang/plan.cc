@@ -46,6 +46,7 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
     case QuantMethod::kModelOptNvfp4:
       return flag == "modelopt_fp4";
     case QuantMethod::kCompressedTensorsNvfp4:
+    case QuantMethod::kCompressedTensorsW8a8:
       return flag == "compressed-tensors";
     case QuantMethod::kNone:
       return false;
@@ -53,10 +54,20 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
   return false;
 }
 
-// NVFP4 checkpoints as gpumem models them in SGLang: on Blackwell, W4A4, experts only in
-// ModelOpt's form.
-bool check_nvfp4(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
+// The quantized checkpoints whose kernels gpumem models in SGLang: NVFP4 on Blackwell, W4A4,
+// experts only in ModelOpt's form; compressed-tensors FP8 W8A8 with FP8 tensor cores.
+bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
   const Quantization& q = p.model.quantization;
+  const int capability = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor;
+  if (q.method == QuantMethod::kCompressedTensorsW8a8 && q.float_weights && capability < 89) {
+    // vLLM runs these on Marlin (W8A16) there; SGLang's fallback is not read.
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name +
+                    " has no FP8 tensor cores (compute capability below 8.9): "
+                    "SGLang's fallback for compressed-tensors FP8 weights is not "
+                    "modelled");
+    return false;
+  }
   if (!q.is_nvfp4()) return true;
   const SourceLoc model_loc =
       scenario.model.given()
@@ -320,7 +331,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
 
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
-  if (!check_nvfp4(p, scenario, diags)) return std::nullopt;
+  if (!check_quantized_kernels(p, scenario, diags)) return std::nullopt;
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);

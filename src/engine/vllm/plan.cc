@@ -32,6 +32,7 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
     case QuantMethod::kModelOptNvfp4:
       return flag == "modelopt_fp4";
     case QuantMethod::kCompressedTensorsNvfp4:
+    case QuantMethod::kCompressedTensorsW8a8:
       return flag == "compressed-tensors";
     case QuantMethod::kNone:
       return false;
@@ -56,6 +57,7 @@ WeightRules weight_rules(const Plan& p) {
   r.device_sm_count = p.gpu.sm_count;
   r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
   r.nvfp4_layout = nvfp4_layout(p);
+  r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
