@@ -395,14 +395,7 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
 }
 
 TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
-  const std::string model =
-      "architectures: [LlamaForCausalLM]\n"
-      "hidden_size: 4096\n"
-      "num_hidden_layers: 2\n"
-      "num_attention_heads: 32\n"
-      "intermediate_size: 11008\n"
-      "vocab_size: 32000\n"
-      "max_position_embeddings: 4096\n";
+  const std::string model = kSmallLlamaConfig;
   EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: awq, bits: 3, "
                                   "group_size: 256, zero_point: false, version: gemv}\n"),
             "t.json:8:96: AWQ version 'gemv' is not modelled; gpumem models gemm\n"
@@ -426,14 +419,7 @@ TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {
 }
 
 TEST(ArchitectureErrors, AutoRoundAndNvfp4FormsNotModelled) {
-  const std::string model =
-      "architectures: [LlamaForCausalLM]\n"
-      "hidden_size: 4096\n"
-      "num_hidden_layers: 2\n"
-      "num_attention_heads: 32\n"
-      "intermediate_size: 11008\n"
-      "vocab_size: 32000\n"
-      "max_position_embeddings: 4096\n";
+  const std::string model = kSmallLlamaConfig;
   EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: auto-round, bits: 4, "
                                   "group_size: 128, sym: false}\n"),
             "t.json:8:80: asymmetric AutoRound does not run as gptq_marlin and is not "

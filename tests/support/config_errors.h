@@ -12,6 +12,16 @@
 
 namespace gpumem {
 
+// A small Llama config (7 lines) that a test appends a refused key to; its next line is 8.
+inline constexpr const char* kSmallLlamaConfig =
+    "architectures: [LlamaForCausalLM]\n"
+    "hidden_size: 4096\n"
+    "num_hidden_layers: 2\n"
+    "num_attention_heads: 32\n"
+    "intermediate_size: 11008\n"
+    "vocab_size: 32000\n"
+    "max_position_embeddings: 4096\n";
+
 inline std::string config_errors(const std::string& text) {
   Result<YamlDocument> doc = parse_yaml("t.json", text);
   EXPECT_TRUE(doc.ok()) << doc.status().message();

@@ -29,6 +29,20 @@ inline const WeightTensor* find(const std::vector<WeightTensor>& ts, const std::
   return nullptr;
 }
 
+// The bytes of the tensor named `name` (-1, and a failure, when there is none).
+inline std::int64_t bytes_of(const std::vector<WeightTensor>& ts, const std::string& name) {
+  const WeightTensor* t = find(ts, name);
+  EXPECT_NE(t, nullptr) << name;
+  return t ? t->bytes.value() : -1;
+}
+
+// Whether the tensor named `name` stays allocated after loading.
+inline bool resident(const std::vector<WeightTensor>& ts, const std::string& name) {
+  const WeightTensor* t = find(ts, name);
+  EXPECT_NE(t, nullptr) << name;
+  return t != nullptr && t->released_after == kResident;
+}
+
 }  // namespace gpumem::weight_tests
 
 #endif  // GPUMEM_TESTS_SUPPORT_WEIGHT_TEST_MODELS_H_

@@ -16,7 +16,9 @@
 namespace gpumem {
 namespace {
 
+using weight_tests::bytes_of;
 using weight_tests::find;
+using weight_tests::resident;
 
 const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
 
@@ -32,18 +34,6 @@ std::vector<WeightTensor> weights(const Architecture& a, ParallelLayout l,
   Result<WeightList> w = rank_weights(a, l, rules);
   EXPECT_TRUE(w.ok()) << w.status().message();
   return w.ok() ? **w : std::vector<WeightTensor>{};
-}
-
-std::int64_t bytes_of(const std::vector<WeightTensor>& ts, const std::string& name) {
-  const WeightTensor* t = find(ts, name);
-  EXPECT_NE(t, nullptr) << name;
-  return t ? t->bytes.value() : -1;
-}
-
-bool resident(const std::vector<WeightTensor>& ts, const std::string& name) {
-  const WeightTensor* t = find(ts, name);
-  EXPECT_NE(t, nullptr) << name;
-  return t != nullptr && t->released_after == kResident;
 }
 
 // The bytes a rank keeps for one int4 linear of `in` x `out` per rank, group 128: the packed

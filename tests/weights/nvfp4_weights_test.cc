@@ -19,7 +19,9 @@
 namespace gpumem {
 namespace {
 
+using weight_tests::bytes_of;
 using weight_tests::find;
+using weight_tests::resident;
 
 const std::string kNemo = "mistralai--Mistral-Nemo-Instruct-2407";
 
@@ -41,18 +43,6 @@ std::vector<WeightTensor> weights(const Architecture& a, ParallelLayout l, Nvfp4
   Result<WeightList> w = rank_weights(a, l, WeightRules{.nvfp4_layout = layout});
   EXPECT_TRUE(w.ok()) << w.status().message();
   return w.ok() ? **w : std::vector<WeightTensor>{};
-}
-
-std::int64_t bytes_of(const std::vector<WeightTensor>& ts, const std::string& name) {
-  const WeightTensor* t = find(ts, name);
-  EXPECT_NE(t, nullptr) << name;
-  return t ? t->bytes.value() : -1;
-}
-
-bool resident(const std::vector<WeightTensor>& ts, const std::string& name) {
-  const WeightTensor* t = find(ts, name);
-  EXPECT_NE(t, nullptr) << name;
-  return t != nullptr && t->released_after == kResident;
 }
 
 std::int64_t total(const std::vector<WeightTensor>& ts) { return resident_bytes(ts).value(); }

@@ -17,6 +17,7 @@
 namespace gpumem {
 namespace {
 
+using weight_tests::bytes_of;
 using weight_tests::find;
 using weight_tests::model;
 
@@ -25,12 +26,6 @@ std::vector<WeightTensor> weights(const Architecture& a, ParallelLayout l,
   Result<WeightList> w = rank_weights(a, l, rules);
   EXPECT_TRUE(w.ok()) << w.status().message();
   return w.ok() ? **w : std::vector<WeightTensor>{};
-}
-
-std::int64_t bytes_of(const std::vector<WeightTensor>& ts, const std::string& name) {
-  const WeightTensor* t = find(ts, name);
-  EXPECT_NE(t, nullptr) << name;
-  return t ? t->bytes.value() : -1;
 }
 
 std::vector<std::int64_t> shape_of(const std::vector<WeightTensor>& ts, const std::string& name) {

@@ -118,14 +118,7 @@ TEST(W8a8Checkpoint, TensorsAsLlmCompressorWritesThem) {
 }
 
 TEST(W8a8Config, FormsNotModelledAreRefusedAtTheirKeys) {
-  const std::string model =
-      "architectures: [LlamaForCausalLM]\n"
-      "hidden_size: 4096\n"
-      "num_hidden_layers: 2\n"
-      "num_attention_heads: 32\n"
-      "intermediate_size: 11008\n"
-      "vocab_size: 32000\n"
-      "max_position_embeddings: 4096\n";
+  const std::string model = kSmallLlamaConfig;
   EXPECT_EQ(
       config_errors(model + "quantization_config: {quant_method: compressed-tensors, format: "
                             "float-quantized, config_groups: {g: {targets: [Linear], weights: "
