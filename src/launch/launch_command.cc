@@ -159,6 +159,30 @@ std::string flow_json(const YAML::Node& n) {
 
 }  // namespace
 
+namespace {
+
+// Where `text` stops being UTF-8 (its size when it all is): a scenario is UTF-8 text, and a
+// YAML writer replaces other bytes, so two different flags could be written as one key.
+size_t first_non_utf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t length = lead < 0x80           ? 1
+                          : (lead >> 5) == 0x6  ? 2
+                          : (lead >> 4) == 0xE  ? 3
+                          : (lead >> 3) == 0x1E ? 4
+                                                : 0;
+    if (length == 0 || i + length > text.size()) return i;
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return i;
+    }
+    i += length;
+  }
+  return i;
+}
+
+}  // namespace
+
 std::optional<EngineLaunch> read_launch_command(std::span<const std::string> argv,
                                                 Diagnostics& diags) {
   const size_t errors_before = diags.count();
@@ -173,6 +197,15 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
     diags.error({},
                 "the launch command after '--' is empty; write it as you would run it, e.g. "
                 "-- vllm serve Qwen/Qwen3-8B --max-model-len 32768");
+    return std::nullopt;
+  }
+  for (const Token& t : tokens) {
+    const size_t bad = first_non_utf8(t.text);
+    if (bad == t.text.size()) continue;
+    Token where = t;
+    where.column += static_cast<int>(bad);
+    diags.error(at(where), "the launch command is not UTF-8 text here (byte " +
+                               std::to_string(static_cast<unsigned char>(t.text[bad])) + ")");
     return std::nullopt;
   }
   size_t i = 0;

@@ -120,6 +120,12 @@ TEST(LaunchCommand, WhatCannotBeReadIsRefusedWhereItIs) {
   EXPECT_EQ(refusal({}),
             "the launch command after '--' is empty; write it as you would run it, "
             "e.g. -- vllm serve Qwen/Qwen3-8B --max-model-len 32768\n");
+  // Bytes that are not UTF-8 would be replaced in the scenario written from the command, so
+  // two different flags could become one key (found by the launch_command fuzzer).
+  EXPECT_EQ(refusal({"vllm", "serve", "m", "-\xff\xfe-tp", "4"}),
+            "<launch command>:1:15: the launch command is not UTF-8 text here (byte 255)\n");
+  EXPECT_EQ(read({"vllm", "serve", "m", "--served-model-name", "\xc3\xa9t\xc3\xa9"}).args.size(),
+            1u);
 }
 
 TEST(LaunchCommand, AnAmbiguousPrefixNamesItsCandidates) {
