@@ -334,6 +334,10 @@ void parse_modelopt(const ConfigMap& m, Quantization& q) {
     q.method = QuantMethod::kModelOptNvfp4;
     q.activation_scales = true;
     q.group_size = read_nvfp4_group_size(m, "group_size");
+    if (m.boolean("nvfp4_embed").value_or(false)) {
+      // vllm modelopt.py ModelOptNvFp4Config: the opt-in NVFP4 embedding.
+      m.error("nvfp4_embed", "an NVFP4 embedding (nvfp4_embed) is not modelled");
+    }
   } else {
     m.error("quant_algo", "ModelOpt quant_algo '" + *algo +
                               "' is not modelled; gpumem models FP8, "

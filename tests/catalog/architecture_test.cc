@@ -436,6 +436,9 @@ TEST(ArchitectureErrors, AutoRoundAndNvfp4FormsNotModelled) {
                                   "quant_algo: NVFP4, group_size: 32}\n"),
             "t.json:8:78: NVFP4 group size 32 is not modelled; gpumem models 16\n");
   EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: modelopt, "
+                                  "quant_algo: NVFP4, nvfp4_embed: true}\n"),
+            "t.json:8:79: an NVFP4 embedding (nvfp4_embed) is not modelled\n");
+  EXPECT_EQ(config_errors(model + "quantization_config: {quant_method: modelopt, "
                                   "quant_algo: MIXED_PRECISION}\n"),
             "t.json:8:59: ModelOpt quant_algo 'MIXED_PRECISION' is not modelled; gpumem models "
             "FP8, FP8_PER_CHANNEL_PER_TOKEN and NVFP4\n");
