@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Configures, builds and runs every test. Extra CMake arguments are passed through, e.g.
-#   scripts/test.sh -DGPUMEM_SANITIZE=ON      (build dir: build-<hash of the arguments>)
-# The tests build unoptimised (Debug): it compiles in much less time than an optimised build,
-# and the results are the same bytes (no -ffast-math; -ffp-contract=off everywhere).
+# Configures, builds and runs every test in ./build-test: unoptimised (Debug), with warnings
+# as errors, under AddressSanitizer and UndefinedBehaviorSanitizer. One build serves both the
+# tests and the sanitizers (CI's largest cost was building everything twice); Debug compiles
+# in much less time than an optimised build, and the results are the same bytes (no
+# -ffast-math; -ffp-contract=off everywhere). Extra CMake arguments are passed through, e.g.
+#   scripts/test.sh -DGPUMEM_SANITIZE=OFF      (build dir: build-test-<hash of the arguments>)
+# scripts/build.sh builds ./build for use (and the probe to run on a GPU machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build
-if (($#)); then build="build-$(printf '%s' "$*" | md5sum | cut -c1-8)"; fi
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null
+build=build-test
+if (($#)); then build="build-test-$(printf '%s' "$*" | md5sum | cut -c1-8)"; fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPUMEM_WERROR=ON -DGPUMEM_SANITIZE=ON \
+  "$@" >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
