@@ -17,6 +17,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gpumem="${1:-build/src/cli/gpumem}"
+# The repository's model directory, named relatively, so that the report names its files as
+# the repository does, wherever the checkout is.
+export GPUMEM_MODEL_DIR=model
 out=reports/logs.md
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

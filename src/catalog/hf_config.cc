@@ -706,7 +706,12 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   a.hidden_size = text.positive("hidden_size");
   a.num_hidden_layers = text.positive("num_hidden_layers");
   a.num_attention_heads = text.positive("num_attention_heads");
-  a.intermediate_size = text.positive("intermediate_size");
+  // Qwen3_5MoeTextConfig has no dense MLP width: every layer is sparse (transformers
+  // configuration_qwen3_5_moe.py), and its published configs carry no intermediate_size.
+  const bool every_layer_sparse =
+      a.family == ArchitectureFamily::kQwen35 && text.has("num_experts");
+  a.intermediate_size = every_layer_sparse ? text.integer("intermediate_size").value_or(0)
+                                           : text.positive("intermediate_size");
   a.vocab_size = text.positive("vocab_size", d.vocab_size);
   a.max_position_embeddings = text.positive("max_position_embeddings", d.max_position_embeddings);
   a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);

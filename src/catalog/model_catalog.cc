@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "catalog/hf_cache.h"
 #include "core/directory.h"
 #include "core/spelling.h"
 
@@ -22,6 +23,28 @@ std::optional<std::string> suggestion(std::string_view word,
     if (s.starts_with(word) && (!best || s.size() < best->size())) best = s;
   }
   return best;
+}
+
+// The bundled configs under <directory>/configs: each folder "org--name" holding a
+// config.json is the checkpoint "org/name".
+Result<std::vector<ModelCatalog::BundledConfig>> list_bundled(const std::string& directory) {
+  namespace fs = std::filesystem;
+  std::vector<ModelCatalog::BundledConfig> bundled;
+  const fs::path root = fs::path(directory) / "configs";
+  if (!is_directory_path(root)) return bundled;
+  Result<std::vector<fs::path>> folders = list_directory(root.string());
+  if (!folders.ok()) return folders.status();
+  for (const fs::path& folder : *folders) {
+    const std::string name = folder.filename().string();
+    const size_t dashes = name.find("--");
+    const fs::path config = folder / "config.json";
+    if (dashes == std::string::npos || !is_regular_file_path(config)) continue;
+    bundled.push_back({name.substr(0, dashes) + "/" + name.substr(dashes + 2), config.string()});
+  }
+  std::sort(bundled.begin(), bundled.end(), [](const auto& a, const auto& b) {
+    return repo_id_key(a.repo_id) < repo_id_key(b.repo_id);
+  });
+  return bundled;
 }
 
 }  // namespace
@@ -44,11 +67,21 @@ struct ModelCatalog::Cache {
   std::map<std::pair<std::string, std::string>, Resolution> resolutions;
 };
 
-ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs, ModelHub hub)
+ModelCatalog::ModelCatalog(std::string directory, std::vector<std::string> slugs,
+                           std::vector<BundledConfig> bundled, ModelHub hub)
     : directory_(std::move(directory)),
       slugs_(std::move(slugs)),
+      bundled_(std::move(bundled)),
       hub_(std::move(hub)),
       cache_(std::make_shared<Cache>()) {}
+
+const ModelCatalog::BundledConfig* ModelCatalog::find_bundled(std::string_view repo_id) const {
+  const std::string want = repo_id_key(repo_id);
+  auto it = std::lower_bound(
+      bundled_.begin(), bundled_.end(), want,
+      [](const BundledConfig& b, const std::string& key) { return repo_id_key(b.repo_id) < key; });
+  return it != bundled_.end() && repo_id_key(it->repo_id) == want ? &*it : nullptr;
+}
 
 Result<ModelCatalog> ModelCatalog::open(const std::string& directory, ModelHub hub) {
   namespace fs = std::filesystem;
@@ -62,7 +95,9 @@ Result<ModelCatalog> ModelCatalog::open(const std::string& directory, ModelHub h
     if (p.extension() == ".yaml" && is_regular_file_path(p)) slugs.push_back(p.stem().string());
   }
   std::sort(slugs.begin(), slugs.end());  // by slug, which find() searches (not by file name)
-  return ModelCatalog(directory, std::move(slugs), std::move(hub));
+  Result<std::vector<BundledConfig>> bundled = list_bundled(directory);
+  if (!bundled.ok()) return bundled.status();
+  return ModelCatalog(directory, std::move(slugs), std::move(*bundled), std::move(hub));
 }
 
 Result<ModelEntry> ModelCatalog::find(std::string_view slug, Diagnostics& diags) const {
@@ -118,6 +153,7 @@ std::vector<std::string> ModelCatalog::repo_ids() const {
       names.push_back(id);
     }
   }
+  for (const BundledConfig& b : bundled_) names.push_back(b.repo_id);
   std::sort(ids.begin(), ids.end());
   std::sort(names.begin(), names.end());
   std::lock_guard lock(cache_->mu);

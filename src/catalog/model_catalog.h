@@ -1,4 +1,11 @@
-// The model catalog: a directory of catalog entries, model/llm/<slug>.yaml.
+// The model catalog: a directory of catalog entries, model/llm/<slug>.yaml, and of bundled
+// Hugging Face configs, model/llm/configs/<org>--<name>/config.json.
+//
+// An entry is curated: the config keys an engine's memory model reads, with provenance and
+// a published parameter count. A bundled config is a public checkpoint's config.json as the
+// Hub serves it, kept with a SOURCE.md that says where it was read; it is found by its
+// repository id alone, so that `model: Qwen/Qwen3-4B` and a log's
+// `--model /data/Qwen3-Coder-30B-A3B-Instruct` need no download.
 //
 // Opening a catalog only lists its slugs (file stems of *.yaml, sorted); `find` reads and
 // validates one entry on demand, so one broken file does not hide the others. An unknown
@@ -45,8 +52,17 @@ class ModelCatalog {
 
   // The slug of the entry whose model_id or aliases name `repo_id`, case-insensitively.
   std::optional<std::string> find_by_repo_id(std::string_view repo_id) const;
-  // Every repository id the entries name, sorted (for did-you-mean).
+  // Every repository id the entries and the bundled configs name, sorted (for did-you-mean).
   std::vector<std::string> repo_ids() const;
+
+  struct BundledConfig {
+    std::string repo_id;      // "org/name", from the folder name "org--name"
+    std::string config_path;  // <directory>/configs/org--name/config.json
+  };
+  // Sorted by repository id, compared case-insensitively.
+  const std::vector<BundledConfig>& bundled_configs() const { return bundled_; }
+  // The bundled config of `repo_id`, matched case-insensitively; null when none.
+  const BundledConfig* find_bundled(std::string_view repo_id) const;
 
   // The model `reference` names (model_reference.h). A relative path is looked up beside
   // `relative_to` (a scenario file) first, then in the working directory. Errors (kNotFound
@@ -58,12 +74,14 @@ class ModelCatalog {
  private:
   struct Cache;
 
-  ModelCatalog(std::string directory, std::vector<std::string> slugs, ModelHub hub);
+  ModelCatalog(std::string directory, std::vector<std::string> slugs,
+               std::vector<BundledConfig> bundled, ModelHub hub);
   Result<ResolvedModel> resolve_uncached(const std::string& reference,
                                          const std::string& relative_to, Diagnostics& diags) const;
 
   std::string directory_;
   std::vector<std::string> slugs_;
+  std::vector<BundledConfig> bundled_;
   ModelHub hub_;
   std::shared_ptr<Cache> cache_;  // never null
 };

@@ -82,11 +82,29 @@ std::string last_part(std::string_view s) {
   return std::string(slash == std::string_view::npos ? s : s.substr(slash + 1));
 }
 
-// A suggestion for a repository id nothing matched: the closest slug or repository id by
-// spelling, else one whose name part (after the '/') is the reference's.
+// The longest repository id that `reference` extends by a '-' suffix, compared
+// case-insensitively: a release or variant of a known checkpoint ("DeepSeek-V3-0324",
+// "DeepSeek-V3-Base" of "DeepSeek-V3") is nearer to it than to any id spelt alike.
+std::optional<std::string> extended_id(const std::string& reference,
+                                       const std::vector<std::string>& ids) {
+  const std::string want = repo_id_key(reference);
+  std::optional<std::string> best;
+  for (const std::string& id : ids) {
+    const std::string key = repo_id_key(id);
+    if (want.size() > key.size() && want.starts_with(key) && want[key.size()] == '-' &&
+        (!best || id.size() > best->size())) {
+      best = id;
+    }
+  }
+  return best;
+}
+
+// A suggestion for a repository id nothing matched: the id it extends, else the closest slug
+// or repository id by spelling, else one whose name part (after the '/') is the reference's.
 std::optional<std::string> suggestion(const std::string& reference, const ModelCatalog& catalog) {
   std::vector<std::string> candidates = catalog.slugs();
   const std::vector<std::string> ids = catalog.repo_ids();
+  if (std::optional<std::string> base = extended_id(reference, ids)) return base;
   candidates.insert(candidates.end(), ids.begin(), ids.end());
   if (std::optional<std::string> s = closest_spelling(reference, candidates)) return s;
   const std::string want = repo_id_key(last_part(reference));
@@ -131,6 +149,10 @@ Result<ResolvedModel> ModelCatalog::resolve_uncached(const std::string& referenc
   }
   if (std::optional<std::string> slug = find_by_repo_id(reference)) {
     return from_entry(*slug, "catalog entry " + *slug + " (repository id " + reference + ")");
+  }
+  if (const BundledConfig* bundled = find_bundled(reference)) {
+    return from_files(bundled->config_path, reference, "bundled config " + bundled->config_path,
+                      diags);
   }
   const HubSettings& hub = hub_.settings;
   std::string where;

@@ -7,8 +7,9 @@
 //      working directory, as engines take a local path first: a config.json, or a directory
 //      holding one (a checkpoint or a Hugging Face snapshot);
 //   3. a repository id `org/name`: the catalog entry whose model_id or aliases name it
-//      (case-insensitively, as the Hub matches ids), else the snapshot refs/main names in
-//      the local Hugging Face cache (hf_cache.h), else — only when the hub settings allow a
+//      (case-insensitively, as the Hub matches ids), else the catalog's bundled config of
+//      that repository (model_catalog.h), else the snapshot refs/main names in the local
+//      Hugging Face cache (hf_cache.h), else — only when the hub settings allow a
 //      download — the files the HubFetcher brings into that cache;
 //   4. otherwise an error with a did-you-mean over catalog slugs and repository ids.
 // A model read from files carries its safetensors headers when they are at hand (in the

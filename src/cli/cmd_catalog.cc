@@ -1,5 +1,5 @@
-// `gpumem catalog [models [--cache] | gpus]`: the catalog entries (with --cache also the models
-// of the local Hugging Face cache) with their key numbers.
+// `gpumem catalog [models [--cache] | gpus]`: the catalog entries and bundled configs (with
+// --cache also the models of the local Hugging Face cache) with their key numbers.
 #include <fmt/format.h>
 
 #include "catalog/hf_cache.h"
@@ -44,7 +44,7 @@ void print_model_row(const std::string& name, const Architecture& a) {
                         static_cast<double>(resident_bytes(tensors_of(*w)).value()) / (1 << 30))
           : "-";
   fmt::print(
-      "{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", name, format_count(params),
+      "{:<42} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", name, format_count(params),
       tp1, fmt::format("{:.1f} GiB", static_cast<double>(params) * 2 / (1 << 30)),
       fmt::format("{:.1f} GiB", static_cast<double>(params) / (1 << 30)), a.num_hidden_layers,
       attention_text(a), a.moe.num_experts > 0 ? std::to_string(a.moe.num_experts) : "-",
@@ -52,8 +52,33 @@ void print_model_row(const std::string& name, const Architecture& a) {
 }
 
 void print_model_header() {
-  fmt::print("{:<34} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", "model", "parameters",
+  fmt::print("{:<42} {:>17} {:>12} {:>11} {:>11} {:>6} {:<10} {:>8} {:>8}\n", "model", "parameters",
              "TP1 weights", "at 16-bit", "at 8-bit", "layers", "attention", "experts", "context");
+}
+
+// The row of a model read from its config.json; one that cannot be read (an architecture
+// gpumem refuses) says why instead of its numbers.
+void print_config_row(const std::string& repo_id, const std::string& config) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(config, diags);
+  if (!a.ok()) {
+    // The first line of the reason, its location written from the config file's own name.
+    std::string why = a.status().message();
+    why = why.substr(0, why.find('\n'));
+    if (why.starts_with(config)) why = "config.json" + why.substr(config.size());
+    fmt::print("{:<42} (not read: {})\n", repo_id, why);
+    return;
+  }
+  print_model_row(repo_id, *a);
+}
+
+// The catalog's bundled Hugging Face configs (catalog/model_catalog.h).
+void print_bundled_models(const Workspace& ws) {
+  const auto& bundled = ws.models.bundled_configs();
+  fmt::print("\nBundled Hugging Face configs (the catalog's configs/): {}\n", bundled.size());
+  if (bundled.empty()) return;
+  print_model_header();
+  for (const ModelCatalog::BundledConfig& b : bundled) print_config_row(b.repo_id, b.config_path);
 }
 
 // The models of the local Hugging Face cache (catalog/hf_cache.h), each read from the snapshot
@@ -67,22 +92,15 @@ void print_cached_models(const Workspace& ws) {
   print_model_header();
   for (const CachedModel& m : cached) {
     if (m.snapshot.empty()) {
-      fmt::print("{:<34} (refs/main names no snapshot)\n", m.repo_id);
+      fmt::print("{:<42} (refs/main names no snapshot)\n", m.repo_id);
       continue;
     }
     if (!m.has_config) {
-      fmt::print("{:<34} (snapshot {} holds no config.json)\n", m.repo_id,
+      fmt::print("{:<42} (snapshot {} holds no config.json)\n", m.repo_id,
                  snapshot_commit(m.snapshot));
       continue;
     }
-    Diagnostics diags;
-    Result<Architecture> a = load_hf_config(m.snapshot + "/config.json", diags);
-    if (!a.ok()) {
-      const std::string& why = a.status().message();
-      fmt::print("{:<34} (config.json not read: {})\n", m.repo_id, why.substr(0, why.find('\n')));
-      continue;
-    }
-    print_model_row(m.repo_id, *a);
+    print_config_row(m.repo_id, m.snapshot + "/config.json");
   }
 }
 
@@ -94,6 +112,7 @@ ExitCode print_models(const Workspace& ws, bool cache) {
     if (!e.ok()) continue;
     print_model_row(slug, e->architecture);
   }
+  print_bundled_models(ws);
   if (cache) print_cached_models(ws);
   if (!diags.empty()) return report_diagnostics(diags);
   return kExitOk;

@@ -49,8 +49,9 @@ std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); 
 
 // The model `logged` names, and how it matched: the catalog slug whose Hugging Face name it
 // is; else whatever a scenario's `model:` would resolve it to (catalog/model_reference.h: a
-// repository alias, the local Hugging Face cache, a config.json path that exists here); else
-// the slug whose name ends in its last component (a local checkpoint path elsewhere).
+// repository alias, a bundled config, the local Hugging Face cache, a config.json path that
+// exists here); else the slug, or the bundled config, whose name ends in its last component
+// (a local checkpoint path elsewhere).
 std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatalog& models) {
   const std::string want = lower(logged);
   const std::string want_base = lower(basename(logged));
@@ -74,7 +75,14 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
                    r.value().origin,
                    {}};
   }
-  return by_base;
+  if (by_base) return by_base;
+  // A local checkpoint folder keeps the repository's name ("/models/Qwen3-4B").
+  for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
+    if (lower(basename(b.repo_id)) == want_base) {
+      return Sourced{b.repo_id, "last path component matches bundled config " + b.repo_id, {}};
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {

@@ -10,6 +10,7 @@
 #include "catalog/parameter_count.h"
 #include "catalog/yaml_reader.h"
 #include "support/config_errors.h"
+#include "support/model_configs.h"
 
 namespace gpumem {
 namespace {
@@ -177,13 +178,13 @@ TEST(Architecture, ReadsModelOptQuantizationBesideConfigJson) {
   EXPECT_TRUE(c.quantization.kv_cache_fp8);
 }
 
-// MiniMax-M2.5 as published (tests/data/model-configs, with its source): MoE on every layer,
+// MiniMax-M2.5 as published (support/model_configs.h, with its source): MoE on every layer,
 // the norms of q and k over all heads, 64 of 128 dims rotated, block FP8 with the router and
 // head left out.
 TEST(Architecture, ReadsMiniMaxM2) {
   Diagnostics diags;
   Result<Architecture> a =
-      load_hf_config(kDataDir + "/model-configs/MiniMaxAI--MiniMax-M2.5/config.json", diags);
+      load_hf_config(public_config_dir("MiniMaxAI--MiniMax-M2.5") + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(a->family, ArchitectureFamily::kMiniMaxM2);
   EXPECT_EQ(family_name(a->family), "minimax_m2");
@@ -210,7 +211,7 @@ TEST(Architecture, ReadsMiniMaxM2) {
 TEST(Architecture, ReadsQwen2Moe) {
   Diagnostics diags;
   Result<Architecture> a =
-      load_hf_config(kDataDir + "/model-configs/Qwen--Qwen2-57B-A14B/config.json", diags);
+      load_hf_config(public_config_dir("Qwen--Qwen2-57B-A14B") + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(a->family, ArchitectureFamily::kQwen2Moe);
   EXPECT_EQ(family_name(a->family), "qwen2_moe");
@@ -508,7 +509,7 @@ namespace gpumem {
 namespace {
 
 // Published configs of families whose memory needs what gpumem does not model yet: each is
-// refused by its architecture, saying what (tests/data/model-configs/<repo>, with sources).
+// refused by its architecture, saying what (support/model_configs.h, with sources).
 TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
   const std::pair<const char*, const char*> cases[] = {
       {"moonshotai--Kimi-Linear-48B-A3B-Instruct",
@@ -545,7 +546,7 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
        "layers"},
   };
   for (const auto& [repo, message] : cases) {
-    const std::string path = kDataDir + "/model-configs/" + repo + "/config.json";
+    const std::string path = public_config_dir(repo) + "/config.json";
     Diagnostics diags;
     Result<Architecture> a = load_hf_config(path, diags);
     EXPECT_FALSE(a.ok()) << repo;

@@ -5,12 +5,12 @@
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
 #include "support/config_errors.h"
+#include "support/model_configs.h"
 
 namespace gpumem {
 namespace {
 
-const std::string kNext =
-    GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3-Next-80B-A3B-Instruct/config.json";
+const std::string kNext = public_config_dir("Qwen--Qwen3-Next-80B-A3B-Instruct") + "/config.json";
 
 TEST(LinearAttention, ReadsQwen3NextAsPublished) {
   Diagnostics diags;
@@ -94,10 +94,8 @@ TEST(LinearAttention, RefusesShapesItCannotRead) {
 // is read in the same terms as a Gated DeltaNet's (groups, heads, state, head dim, kernel).
 TEST(LinearAttention, ReadsNemotronHsPattern) {
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(GPUMEM_SOURCE_DIR
-                                          "/tests/data/model-configs/nvidia--Nemotron-H-8B-Base-8K/"
-                                          "config.json",
-                                          diags);
+  Result<Architecture> a =
+      load_hf_config(public_config_dir("nvidia--Nemotron-H-8B-Base-8K") + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(a->family, ArchitectureFamily::kNemotronH);
   EXPECT_EQ(a->linear,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "catalog/model_catalog.h"
 #include "core/atomic_file.h"
 #include "support/hub_fixture.h"
@@ -101,6 +103,52 @@ TEST(ModelReference, AnIdNotInTheCatalogIsReadFromTheHubCache) {
   ASSERT_TRUE(with.ok()) << with.status().message();
   ASSERT_TRUE(with->checkpoint);
   EXPECT_EQ(with->checkpoint->tensors.size(), 1u);
+}
+
+// A repository id that no entry names is the catalog's bundled config (model/llm/configs), in
+// any case, before the local Hugging Face cache: a cached copy of the same id is not read.
+TEST(ModelReference, ABundledConfigIsFoundByItsRepositoryIdBeforeTheCache) {
+  const std::filesystem::path cache = fresh_dir("model_reference_bundled");
+  cached_snapshot_with(cache, "models--Qwen--Qwen2.5-32B-Instruct", "1234abcd", qwen_config_text());
+  HubSettings s;
+  s.cache_dir = cache.string();
+  Diagnostics diags;
+  Result<ResolvedModel> m = catalog_with(s).resolve("qwen/QWEN2.5-32b-instruct", "", diags);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->origin,
+            "bundled config " + kModelDir + "/configs/Qwen--Qwen2.5-32B-Instruct/config.json");
+  EXPECT_EQ(m->architecture.name, "qwen/QWEN2.5-32b-instruct");
+  EXPECT_EQ(m->architecture.hf_architecture, "Qwen2ForCausalLM");  // the cached copy is a 7B
+  EXPECT_EQ(m->architecture.hidden_size, 5120);
+  EXPECT_EQ(m->architecture.num_hidden_layers, 64);
+  EXPECT_FALSE(m->checkpoint);
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
+// Every bundled config has its source beside it, names no checkpoint an entry already
+// describes, and is read as a downloaded snapshot would be: it loads, or its architecture is
+// refused by name (never an unreadable file).
+TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
+  const ModelCatalog c = catalog_with({});
+  ASSERT_EQ(c.bundled_configs().size(), 64u);
+  int loaded = 0;
+  for (const ModelCatalog::BundledConfig& b : c.bundled_configs()) {
+    const std::filesystem::path dir = std::filesystem::path(b.config_path).parent_path();
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir / "SOURCE.md")) << b.repo_id;
+    EXPECT_FALSE(c.find_by_repo_id(b.repo_id)) << b.repo_id << " is also a catalog entry";
+    Diagnostics diags;
+    Result<ResolvedModel> m = c.resolve(b.repo_id, "", diags);
+    if (m.ok()) {
+      ++loaded;
+      continue;
+    }
+    const std::string text = diags.to_string();
+    EXPECT_TRUE(text.find("is not modelled") != std::string::npos ||
+                text.find("unknown architecture") != std::string::npos)
+        << b.repo_id << ": " << text;
+  }
+  EXPECT_EQ(loaded,
+            49);  // and 15 refused by name (DeepSeek-V3.2 and V4, Gemma 4, Jamba-like hybrids, …)
 }
 
 TEST(ModelReference, UnknownNamesAndIdsGetADidYouMean) {

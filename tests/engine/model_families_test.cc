@@ -1,4 +1,4 @@
-// Hugging Face configs of the families users serve, as published (tests/data/model-configs,
+// Hugging Face configs of the families users serve, as published (support/model_configs.h,
 // each with its source), simulated in both engines: each starts, and its KV layout and the
 // weights one GPU holds are the bytes computed here from the config.
 #include <gtest/gtest.h>
@@ -8,12 +8,11 @@
 #include "catalog/parameter_count.h"
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
+#include "support/model_configs.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
 namespace {
-
-const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
 
 Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
                 const std::string& args) {
@@ -22,7 +21,8 @@ Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
   const std::string text =
       "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
       "\n  version: " + version + "\n  args:\n    " + tp + ": " + std::to_string(gpus) + "\n" +
-      args + "model: " + (repo.find("--") == std::string::npos ? repo : kConfigs + repo) + "\n";
+      args + "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) +
+      "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
   std::optional<Ledger> l;
@@ -41,7 +41,7 @@ std::string errors(const std::string& engine, const std::string& repo, const std
   const std::string text =
       "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
       "\n  version: " + version + "\n  args:\n" + args +
-      "model: " + (repo.find("--") == std::string::npos ? repo : kConfigs + repo) + "\n";
+      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
   if (s && diags.empty()) {
@@ -308,7 +308,7 @@ TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
   // The checkpoint: the language model's 7,615,616,512 parameters and the ViT's 676,550,144
   // (Hugging Face's page for Qwen/Qwen2.5-VL-7B-Instruct reads 8.29B params).
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(parameter_count(*a), 7'615'616'512 + 676'550'144);
   const Ledger l = simulate("sglang", repo, 2, "");
@@ -337,7 +337,7 @@ TEST(ModelFamilies, Qwen3VlLoadsItsVitWithDeepstackMergersInSglang) {
   // The checkpoint holds 8,767,123,696 parameters (SOURCE.md: the model-info report of the
   // loaded checkpoint): 8,190,735,360 in the language model, 576,388,336 in the ViT.
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(parameter_count(*a), 8'767'123'696);
   const std::int64_t text =
@@ -364,7 +364,7 @@ TEST(ModelFamilies, Qwen3VlMoeIsQwen3MoeBesideTheQwen3Vit) {
   const std::string repo = "Qwen--Qwen3-VL-30B-A3B-Instruct";
   // Qwen3-30B-A3B's 30,532,122,624 parameters and the ViT's 538,631,408 (HF reads 31.1B).
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(parameter_count(*a), 30'532'122'624 + 538'631'408);
   const std::int64_t h = 1152;

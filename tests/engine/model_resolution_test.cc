@@ -5,6 +5,7 @@
 
 #include "engine/engine_model.h"
 #include "support/hub_fixture.h"
+#include "support/model_configs.h"
 #include "support/test_catalogs.h"
 #include "weights/checkpoint_tensors.h"
 
@@ -83,8 +84,7 @@ namespace {
 // header declaring `tensors`; returns the directory.
 std::string checkpoint_dir(const std::string& name, const std::vector<FixtureTensor>& tensors) {
   const std::filesystem::path dir = fresh_dir(name);
-  const std::string config =
-      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  const std::string config = public_config_dir("Qwen--Qwen2.5-0.5B-Instruct") + "/config.json";
   std::filesystem::copy_file(config, dir / "config.json");
   write_text(dir / "model.safetensors", safetensors_prefix(tensors));
   return dir.string();
@@ -119,8 +119,7 @@ std::string weights_fact(const std::string& dir, std::string* errors) {
 }
 
 TEST(WeightsSource, SafetensorsHeadersThatAgreeWithTheConfig) {
-  const std::string config =
-      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  const std::string config = public_config_dir("Qwen--Qwen2.5-0.5B-Instruct") + "/config.json";
   std::string errors;
   EXPECT_EQ(weights_fact(config, &errors), "config.json arithmetic");
   EXPECT_EQ(errors, "");
@@ -132,8 +131,7 @@ TEST(WeightsSource, SafetensorsHeadersThatAgreeWithTheConfig) {
 }
 
 TEST(WeightsSource, HeadersThatDisagreeAreAnError) {
-  const std::string config =
-      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen2.5-0.5B-Instruct/config.json";
+  const std::string config = public_config_dir("Qwen--Qwen2.5-0.5B-Instruct") + "/config.json";
   std::vector<FixtureTensor> tensors = derived_tensors(config);
   // In name order: model.embed_tokens.weight, model.layers.0.input_layernorm.weight, ...
   tensors[1].dtype = "F32";

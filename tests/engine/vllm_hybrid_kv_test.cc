@@ -10,6 +10,7 @@
 #include "catalog/architecture.h"
 #include "engine/vllm/log_lines.h"
 #include "engine/vllm/model_facts.h"
+#include "support/model_configs.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem::vllm {
@@ -82,8 +83,8 @@ TEST(VllmHybridKv, TheLoggedV0_10_2StartUpFollows) {
 // both printed figures, with one state page per request.
 TEST(VllmHybridKv, Qwen35FloatStateAndTheLoggedFigures) {
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(
-      GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3.6-27B/config.json", diags);
+  Result<Architecture> a =
+      load_hf_config(public_config_dir("Qwen--Qwen3.6-27B") + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   const ModelFacts f = facts(*a, {0, 20, 0, 0}, 1);
   EXPECT_EQ(f.mamba_state_bytes, 3 * 10240 * 2 + 48 * 128 * 128 * 4);

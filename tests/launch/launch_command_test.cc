@@ -10,6 +10,7 @@
 
 #include "engine/engine_model.h"
 #include "launch/launch_scenario.h"
+#include "support/model_configs.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -326,7 +327,7 @@ TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {
                            diags);
   EXPECT_EQ(s->model.catalog_name, "llama-3.1-8b-instruct");
   // A checkpoint directory that exists stays a path, read as `model:` reads it.
-  const std::string awq = GPUMEM_SOURCE_DIR "/tests/data/model-configs/Qwen--Qwen3-32B-AWQ";
+  const std::string awq = public_config_dir("Qwen--Qwen3-32B-AWQ");
   s = scenario_from_launch(read(words("vllm serve " + awq + " -tp 2")), LaunchOptions{"h100", ""},
                            test_catalogs().gpus, test_catalogs().models, diags);
   EXPECT_EQ(s->model.catalog_name, awq);

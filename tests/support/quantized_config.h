@@ -1,4 +1,4 @@
-// A published bfloat16 config of tests/data/model-configs with a quantization block added,
+// A published bfloat16 config (support/model_configs.h) with a quantization block added,
 // as a quantizer's export writes it: what the quantization tests derive their bytes from
 // where no quantized checkpoint's config is at hand.
 #ifndef GPUMEM_TESTS_SUPPORT_QUANTIZED_CONFIG_H_
@@ -12,11 +12,12 @@
 
 #include "catalog/architecture.h"
 #include "catalog/yaml_reader.h"
+#include "support/model_configs.h"
 
 namespace gpumem {
 
 inline std::string config_path(const std::string& repo) {
-  return GPUMEM_SOURCE_DIR "/tests/data/model-configs/" + repo + "/config.json";
+  return public_config_dir(repo) + "/config.json";
 }
 
 // The config.json text of `repo` with `quantization` (JSON; none when empty) as its

@@ -1,7 +1,7 @@
 // The checkpoint tensors derived from a config (checkpoint_tensors.h), checked in two ways per
 // model: against the bytes this test computes from the config's own numbers, and against the
 // checkpoint's published size (its safetensors index total_size, or the sum of its tensor
-// table where the repository has no index), cited from tests/data/model-configs/<repo>/.
+// table where the repository has no index), cited from its folder (support/model_configs.h).
 #include "weights/checkpoint_tensors.h"
 
 #include <gtest/gtest.h>
@@ -11,21 +11,21 @@
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
 #include "core/atomic_file.h"
+#include "support/model_configs.h"
 
 namespace gpumem {
 namespace {
 
-const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
-
 std::int64_t published(const std::string& repo, const std::string& file = "total_size.txt") {
-  Result<std::string> text = read_file(kConfigs + repo + "/" + file, InputKind::kModelConfig);
+  Result<std::string> text =
+      read_file(public_config_dir(repo) + "/" + file, InputKind::kModelConfig);
   EXPECT_TRUE(text.ok()) << text.status().message();
   return text.ok() ? std::stoll(*text) : -1;
 }
 
 Architecture from_config(const std::string& repo, const std::string& file = "config.json") {
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(kConfigs + repo + "/" + file, diags);
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/" + file, diags);
   EXPECT_TRUE(a.ok()) << diags.to_string();
   return a.ok() ? *a : Architecture{};
 }
@@ -403,6 +403,22 @@ TEST(CheckpointTensors, Qwen36DenseHybridWithItsVitAndMtp) {
   EXPECT_EQ(derived_bytes(a), 2 * (text + vit + mtp));
   // SOURCE.md: the report's tensor table sums to 27,781,427,952 bfloat16 parameters.
   EXPECT_EQ(2 * (text + vit + mtp), published("Qwen--Qwen3.6-27B"));
+}
+
+TEST(CheckpointTensors, Qwen36MoeHybridHasNoDenseWidth) {
+  // Qwen3.6-35B-A3B (Qwen3_5MoeForConditionalGeneration) publishes no intermediate_size: every
+  // layer is sparse (256 experts of 512, a gated shared expert of 512). Its checkpoint, the
+  // ViT and the MTP block included, is the published size (SOURCE.md: the report's tensor
+  // table, every tensor bfloat16).
+  const Architecture a = from_config("Qwen--Qwen3.6-35B-A3B");
+  EXPECT_EQ(a.intermediate_size, 0);
+  EXPECT_EQ(a.moe.num_experts, 256);
+  EXPECT_EQ(derived_bytes(a), published("Qwen--Qwen3.6-35B-A3B"));
+  // Qwen3.5-35B-A3B has the same shapes, but its checkpoint keeps each Gated DeltaNet layer's
+  // A_log [32] and gated norm [128] in float32 (its SOURCE.md): 30 layers x 160 x 2 bytes
+  // more than the bfloat16 tensors derived from the config.
+  EXPECT_EQ(derived_bytes(from_config("Qwen--Qwen3.5-35B-A3B")) + 30 * 160 * 2,
+            published("Qwen--Qwen3.5-35B-A3B"));
 }
 
 TEST(CheckpointTensors, NemotronHSingleModuleLayers) {

@@ -2,13 +2,14 @@
 // the checkpoint's int32-packed weights, zero points and group scales split over TP, then
 // what process_weights_after_loading leaves: Marlin's repacked copies and its workspace
 // (SGLang; vLLM's awq_marlin and its GPTQ Marlin kernel), or vLLM's Machete on Hopper.
-// Every byte count is derived here from the published configs in tests/data/model-configs.
+// Every byte count is derived here from the published configs (support/model_configs.h).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "catalog/architecture.h"
+#include "support/model_configs.h"
 #include "support/quantized_config.h"
 #include "support/weight_test_models.h"
 #include "weights/rank_weights.h"
@@ -20,11 +21,9 @@ using weight_tests::bytes_of;
 using weight_tests::find;
 using weight_tests::resident;
 
-const std::string kConfigs = GPUMEM_SOURCE_DIR "/tests/data/model-configs/";
-
 Architecture from_config(const std::string& repo) {
   Diagnostics diags;
-  Result<Architecture> a = load_hf_config(kConfigs + repo + "/config.json", diags);
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
   EXPECT_TRUE(a.ok()) << diags.to_string();
   return a.ok() ? *a : Architecture{};
 }

@@ -3,7 +3,7 @@
 // each engine keeps after loading (WeightRules::nvfp4_layout): the swizzled scales in place
 // of the loaded ones (vLLM from 0.10.2 on Blackwell), beside them (SGLang's ModelOpt path,
 // vLLM 0.10.1), or Marlin's repacked copies (vLLM before Blackwell). The models are the
-// published bfloat16 configs of tests/data/model-configs with an NVFP4 quantization block
+// published bfloat16 configs (support/model_configs.h) with an NVFP4 quantization block
 // added, as ModelOpt and llm-compressor write it; every byte count is derived here.
 #include <gtest/gtest.h>
 

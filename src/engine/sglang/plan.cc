@@ -286,6 +286,15 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     std::optional<ResolvedModel> draft = resolve_model_reference(
         *p.flags.speculative_draft_model, *p.flags.raw.location("--speculative-draft-model-path"),
         scenario.file, models, diags);
+    if (draft && p.flags.speculative_algorithm == "STANDALONE" &&
+        !draft->architecture.is_draft_head()) {
+      diags.error(*p.flags.raw.location("--speculative-algorithm"),
+                  "--speculative-algorithm STANDALONE is not modelled: SGLang runs " +
+                      *p.flags.speculative_draft_model +
+                      " as a whole second model, which gpumem does not lay out (it models "
+                      "EAGLE and EAGLE-3 draft heads)");
+      return std::nullopt;
+    }
     if (draft) p.draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;

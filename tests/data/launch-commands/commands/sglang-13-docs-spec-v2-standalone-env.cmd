@@ -3,7 +3,7 @@
 # gpu: h100
 # gpu-note: chosen: the page names no GPU for this example
 # forms: env-prefix, python3-m-sglang.launch_server, speculative, multi-line
-# outcome: refused-model
+# outcome: refused-flag
 SGLANG_ENABLE_SPEC_V2=True python3 -m sglang.launch_server \
     --model Qwen/Qwen2.5-7B-Instruct \
     --speculative-algorithm STANDALONE \
