@@ -201,10 +201,13 @@ class ModelBuilder {
   }
 
   // Router of DeepSeek-style MoE: sglang v0.5.9 deepseek_v2.py MoEGate.__init__ (weight in
-  // the default dtype, float32 e_score_correction_bias); glm4_moe.py Glm4MoeGate likewise.
+  // the default dtype, float32 e_score_correction_bias); glm4_moe.py Glm4MoeGate likewise,
+  // and vLLM's GLM router in float32 (WeightRules::float32_glm_router).
   void deepseek_gate(const std::string& mlp) {
     const Architecture& a = ctx_.arch;
-    list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size}, ctx_.dtype);
+    const bool float32 = a.family == ArchitectureFamily::kGlm4Moe && ctx_.rules.float32_glm_router;
+    list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size},
+              float32 ? DType::kFloat32 : ctx_.dtype);
     if (a.moe.router_correction_bias) {
       list_.add(mlp + ".gate.e_score_correction_bias", {a.moe.num_experts}, DType::kFloat32);
     }

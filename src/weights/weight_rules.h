@@ -48,6 +48,11 @@ struct WeightRules {
   // folds the shared expert into the routed FusedMoE as one more expert.
   bool shared_experts_fusion = true;
 
+  // GLM-4.5/4.6's router: sglang v0.5.9 glm4_moe.py Glm4MoeGate keeps its weight in the
+  // model dtype; vllm glm4_moe.py Glm4MoE.__init__ (read at 002d607) builds it as an
+  // nn.Linear in float32, beside the float32 e_score_correction_bias both engines keep.
+  bool float32_glm_router = false;
+
   // sglang v0.5.9 deepseek_v2.py DeepseekV2ForCausalLM.post_load_weights: after loading,
   // kv_b_proj is split into contiguous bfloat16 copies w_kc and w_vc (FP8 block weights are
   // dequantized first) that stay allocated next to kv_b_proj.

@@ -380,6 +380,12 @@ TEST(RankWeights, Glm45AirDenseFirstLayerSharedExpertsAndPartialRope) {
   EXPECT_EQ(bytes_of(w, "model.layers.45.mlp.shared_experts.gate_up_proj.weight"), 2'883'584);
   EXPECT_EQ(bytes_of(w, "model.layers.45.mlp.shared_experts.down_proj.weight"), 1'441'792);
   EXPECT_EQ(find(w, "model.layers.46.input_layernorm.weight"), nullptr);  // no MTP layer
+  // vLLM builds the router in float32 (WeightRules::float32_glm_router): [128, 4096] x 4, on
+  // each of the 45 MoE layers 1,048,576 bytes more than SGLang's.
+  const std::vector<WeightTensor> vllm =
+      weights(model("glm-4.5-air"), {.tp_size = 8}, {.float32_glm_router = true});
+  EXPECT_EQ(bytes_of(vllm, "model.layers.1.mlp.gate.weight"), 2'097'152);
+  EXPECT_EQ(resident_bytes(vllm).value() - resident_bytes(w).value(), 45 * 1'048'576);
 }
 
 TEST(RankWeights, Gemma3ReplicatesItsEmbeddingAndBuildsTwoRopeCaches) {
