@@ -111,7 +111,8 @@ struct MoeConfig {
   std::vector<std::int64_t> mlp_only_layers;         // Qwen: forced dense
   bool router_bias = false;                          // gpt-oss router Linear has a bias
   bool router_correction_bias = false;               // e_score_correction_bias (noaux_tc routing)
-  bool expert_bias = false;                          // gpt-oss experts have gate_up/down biases
+  bool router_float32 = false;  // GLM-4.7-Flash: both engines keep its router in float32
+  bool expert_bias = false;     // gpt-oss experts have gate_up/down biases
 
   friend bool operator==(const MoeConfig&, const MoeConfig&) = default;
 };

@@ -23,7 +23,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 28> kFamilies = {{
+constexpr std::array<FamilyByName, 29> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -44,6 +44,10 @@ constexpr std::array<FamilyByName, 28> kFamilies = {{
     {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
     {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
+    // GLM-4.7-Flash: DeepSeek-V3's MLA and MoE layout (sglang glm4_moe_lite.py builds
+    // DeepseekV2AttentionMLA; vllm glm4_moe_lite.py DeepseekV2MLAAttention) with a float32
+    // router (MoeConfig::router_float32).
+    {"Glm4MoeLiteForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
     {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
     {"GraniteForCausalLM", ArchitectureFamily::kGranite},
@@ -68,7 +72,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 24> kUnmodelled = {{
+constexpr std::array<Unmodelled, 23> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -85,8 +89,6 @@ constexpr std::array<Unmodelled, 24> kUnmodelled = {{
     {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
     {"DeepseekV32ForCausalLM", "the key cache of its sparse-attention indexer"},
-    {"Glm4MoeLiteForCausalLM",
-     "GLM-4.7-Flash's float32 router and fused shared experts (sglang glm4_moe_lite.py)"},
     {"Qwen2VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"LlavaForConditionalGeneration",
@@ -444,6 +446,10 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       // always has it.
       m.router_correction_bias = a.family == ArchitectureFamily::kGlm4Moe ||
                                  text.string("topk_method").value_or(d.topk_method) == "noaux_tc";
+      // sglang (read at 03b1e88) glm4_moe_lite.py Glm4MoeLiteGate.__init__: weight and
+      // e_score_correction_bias in float32; vllm glm4_moe_lite.py takes glm4_moe.py's Glm4MoE,
+      // whose gate is an nn.Linear in float32.
+      m.router_float32 = a.hf_architecture == "Glm4MoeLiteForCausalLM";
       break;
     }
     case ArchitectureFamily::kQwen2Moe:

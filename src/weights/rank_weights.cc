@@ -205,7 +205,8 @@ class ModelBuilder {
   // and vLLM's GLM router in float32 (WeightRules::float32_glm_router).
   void deepseek_gate(const std::string& mlp) {
     const Architecture& a = ctx_.arch;
-    const bool float32 = a.family == ArchitectureFamily::kGlm4Moe && ctx_.rules.float32_glm_router;
+    const bool float32 = a.moe.router_float32 || (a.family == ArchitectureFamily::kGlm4Moe &&
+                                                  ctx_.rules.float32_glm_router);
     list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size},
               float32 ? DType::kFloat32 : ctx_.dtype);
     if (a.moe.router_correction_bias) {
@@ -295,9 +296,14 @@ class ModelBuilder {
 bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
                           const WeightRules& rules) {
   // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: only DeepSeek-V3/R1
-  // (256 routed experts, one shared) on CUDA, and not with expert parallelism.
-  return rules.shared_experts_fusion && a.family == ArchitectureFamily::kDeepseekV3 &&
-         a.moe.num_experts == 256 && a.moe.num_shared_experts == 1 && l.ep_size == 1;
+  // (256 routed experts, one shared) on CUDA, and not with expert parallelism; sglang (read at
+  // 03b1e88) glm4_moe_lite.py shared_experts_fusion_disable_reason: GLM-4.7-Flash's one shared
+  // expert likewise.
+  const bool fusing_architecture =
+      a.hf_architecture == "Glm4MoeLiteForCausalLM" ||
+      (a.family == ArchitectureFamily::kDeepseekV3 && a.moe.num_experts == 256);
+  return rules.shared_experts_fusion && fusing_architecture && a.moe.num_shared_experts == 1 &&
+         l.ep_size == 1;
 }
 
 namespace {

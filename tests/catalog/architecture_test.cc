@@ -557,9 +557,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
        "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
       {"microsoft--Phi-3.5-MoE-instruct",
        "'PhiMoEForCausalLM' is not modelled: gpumem does not model Phi-3.5-MoE's decoder layout"},
-      {"zai-org--GLM-4.7-Flash",
-       "'Glm4MoeLiteForCausalLM' is not modelled: gpumem does not model GLM-4.7-Flash's float32 "
-       "router and fused shared experts (sglang glm4_moe_lite.py)"},
   };
   for (const auto& [repo, message] : cases) {
     const std::string path = public_config_dir(repo) + "/config.json";

@@ -388,6 +388,34 @@ TEST(RankWeights, Glm45AirDenseFirstLayerSharedExpertsAndPartialRope) {
   EXPECT_EQ(resident_bytes(vllm).value() - resident_bytes(w).value(), 45 * 1'048'576);
 }
 
+// zai-org/GLM-4.7-Flash (its bundled config.json), TP 1: DeepSeek-V3's layout with a float32
+// router, [64, 2048] x 4 = 524,288 bytes and a float32 correction bias of 64 x 4, in both
+// engines. SGLang folds the one shared expert into the FusedMoE as a 65th expert; vLLM keeps
+// it a separate MLP. The bytes are the same: 65 x 3072 x 2048 x 2 = 817,889,280 against
+// 64 x 3072 x 2048 x 2 = 805,306,368 plus the shared gate_up [3072, 2048] x 2 = 12,582,912.
+TEST(RankWeights, Glm47FlashHasAFloat32RouterAndFusesItsSharedExpertInSglang) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(
+      GPUMEM_SOURCE_DIR "/model/llm/configs/zai-org--GLM-4.7-Flash/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->attention, AttentionKind::kMla);
+  const std::vector<WeightTensor> sglang = weights(*a, {});
+  const std::vector<WeightTensor> vllm =
+      weights(*a, {}, {.shared_experts_fusion = false, .float32_glm_router = true});
+  for (const std::vector<WeightTensor>* w : {&sglang, &vllm}) {
+    EXPECT_EQ(find(*w, "model.layers.1.mlp.gate.weight")->dtype, DType::kFloat32);
+    EXPECT_EQ(bytes_of(*w, "model.layers.1.mlp.gate.weight"), 524'288);
+    EXPECT_EQ(bytes_of(*w, "model.layers.1.mlp.gate.e_score_correction_bias"), 256);
+  }
+  EXPECT_EQ(bytes_of(sglang, "model.layers.1.mlp.experts.w13_weight"), 817'889'280);
+  EXPECT_EQ(find(sglang, "model.layers.1.mlp.shared_experts.gate_up_proj.weight"), nullptr);
+  EXPECT_EQ(bytes_of(vllm, "model.layers.1.mlp.experts.w13_weight"), 805'306'368);
+  EXPECT_EQ(bytes_of(vllm, "model.layers.1.mlp.shared_experts.gate_up_proj.weight"), 12'582'912);
+  EXPECT_EQ(resident_bytes(sglang).value(), resident_bytes(vllm).value());
+  // Layer 0 is dense (first_k_dense_replace 1): gate_up [2 x 10240, 2048] x 2.
+  EXPECT_EQ(bytes_of(sglang, "model.layers.0.mlp.gate_up_proj.weight"), 83'886'080);
+}
+
 TEST(RankWeights, Gemma3ReplicatesItsEmbeddingAndBuildsTwoRopeCaches) {
   const std::vector<WeightTensor> w = weights(model("gemma-3-27b-it"), {.tp_size = 4});
   // nn.Embedding of the whole vocabulary on every rank: 262208 x 5376 x 2 = 2,819,260,416;
