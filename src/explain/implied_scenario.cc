@@ -233,8 +233,16 @@ std::string yaml_quote(const std::string& s) {
   return out + "\"";
 }
 
+// Whether `s` reads back as the same string written plain: letters, digits and . - _ /,
+// except a lone '-' (a sequence entry in YAML) and the words YAML 1.1 reads as null or a
+// boolean.
 bool plain_scalar(const std::string& s) {
-  if (s.empty()) return false;
+  if (s.empty() || s == "-") return false;
+  std::string word;
+  for (char c : s) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* reserved : {"null", "true", "false", "yes", "no", "on", "off", "y", "n"}) {
+    if (word == reserved) return false;
+  }
   for (char c : s) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ||
           c == '/')) {

@@ -404,6 +404,30 @@ TEST(EngineLogs, FreeBeforeWeightsFromWholeFigures) {
   EXPECT_EQ(s->observed.free_after_weights->value(), 12LL << 30);
 }
 
+// A model name YAML would misread written plain ('-', a sequence entry; 'null', 'yes') is
+// quoted in the implied scenario, which reads back with the name as logged (found by the
+// explain_log fuzz target: "vllm serve -" wrote `model: -`).
+TEST(EngineLogs, ImpliedScenarioQuotesNamesYamlWouldMisread) {
+  for (const std::string name : {"-", "null", "Yes", "off"}) {
+    const Result<StartupLog> log = read_startup_log(
+        "vllm serve " + name +
+            " --tensor-parallel-size 2\n"
+            "INFO 02-11 07:40:45 model_runner.py:1115] Loading model weights took 13.9476 GB\n",
+        LogEngine::kVllm);
+    ASSERT_TRUE(log.ok()) << log.status().message();
+    ASSERT_EQ(log->runs.size(), 1u);
+    const ImpliedScenario implied = infer_scenario(log->runs[0], LogEngine::kVllm, "quoted",
+                                                   test_catalogs().gpus, test_catalogs().models);
+    const std::string yaml = scenario_yaml(implied, "# header\n");
+    EXPECT_NE(yaml.find("model: \"" + name + "\""), std::string::npos) << yaml;
+    Diagnostics diags;
+    const std::optional<Scenario> s =
+        parse_scenario("quoted.yaml", yaml, test_catalogs().gpus, diags);
+    ASSERT_TRUE(s.has_value()) << diags.to_string();
+    EXPECT_EQ(s->model.catalog_name, name);
+  }
+}
+
 TEST(EngineLogs, EveryCaseIsCovered) {
   // One test above per case of dev.yaml: 14 logs (the public corpus has tests of its own).
   int logs = 0;
