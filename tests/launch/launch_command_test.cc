@@ -136,7 +136,8 @@ TEST(LaunchCommand, AnAmbiguousPrefixNamesItsCandidates) {
   const Result<const FlagSpec*> spec =
       match_flag("--max-num", find_engine("vllm")->flags(), "vLLM");
   EXPECT_EQ(spec.status().message(),
-            "ambiguous option: --max-num could match --max-num-seqs, --max-num-batched-tokens");
+            "ambiguous option: --max-num could match --max-num-seqs, --max-num-batched-tokens, "
+            "--max-num-partial-prefills");
   EXPECT_EQ(*match_flag("--max-num-s", find_engine("vllm")->flags(), "vLLM"),
             find_flag("--max-num-seqs", find_engine("vllm")->flags()));
 }
@@ -255,6 +256,34 @@ TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
   EXPECT_EQ(vllm_diags.to_string(),
             "<launch command>:1:105: '--cpu-offload-gb' is not modelled: that many GiB of "
             "weights stay in CPU memory (read over UVA), so fewer weights are on the GPU\n");
+}
+
+// More of the flags real launch commands carry: SGLang's overlap scheduler, sampling and
+// tokenizer workers, vLLM's frontend, scheduling, tracing and data-parallel wiring are read
+// (no device memory at start-up); those with memory gpumem does not model are refused by name.
+TEST(LaunchCommand, SchedulerFrontendAndWiringFlagsAreReadAndBufferFlagsRefused) {
+  Diagnostics sglang_diags;
+  (void)read_flags(
+      read(words("python3 -m sglang.launch_server --model-path m --disable-overlap-schedule "
+                 "--num-continuous-decode-steps 2 --sampling-backend pytorch --dist-timeout 600 "
+                 "--tokenizer-worker-num 2 --enable-priority-scheduling --max-queued-requests 8 "
+                 "--enable-nccl-nvls"))
+          .args,
+      find_engine("sglang")->flags(), "SGLang", sglang_diags);
+  EXPECT_EQ(sglang_diags.to_string(),
+            "<launch command>:1:231: '--enable-nccl-nvls' is not modelled: NCCL's NVLink SHARP "
+            "buffers for the all-reduce are not modelled\n");
+  Diagnostics vllm_diags;
+  (void)read_flags(
+      read(words("vllm serve m --enable-log-outputs --scheduling-policy priority "
+                 "--structured-outputs-config {\"backend\":\"xgrammar\"} -dpl 2 --headless "
+                 "--api-server-count 4 --all2all-backend allgather_reducescatter "
+                 "--enable-prompt-embeds"))
+          .args,
+      find_engine("vllm")->flags(), "vLLM", vllm_diags);
+  EXPECT_EQ(vllm_diags.to_string(),
+            "<launch command>:1:196: '--enable-prompt-embeds' is not modelled: the model runner "
+            "keeps an inputs_embeds buffer of max-num-batched-tokens rows\n");
 }
 
 // Large-scale serving options whose memory is not modelled are refused when they turn the

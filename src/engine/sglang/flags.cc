@@ -137,6 +137,49 @@ const std::vector<FlagSpec>& table() {
       {"--load-balance-method", {}, FlagType::kString, false, {}},
       {"--disaggregation-transfer-backend", {}, FlagType::kString, false, {}},
       {"--disaggregation-ib-device", {}, FlagType::kString, false, {}},
+      // sglang v0.5.9 server_args.py: the scheduler's overlap thread (its future-token map is
+      // a few KiB per running request), decode steps between scheduling rounds, the sampling
+      // kernels, the distributed init timeout, tokenizer workers and mmap-less weight reading
+      // (host side), admission and priority scheduling, and multimodal options that act per
+      // request at run time (the encoder attention kernels, keeping features on the device,
+      // per-request custom logit processors). None allocates device memory during start-up.
+      {"--disable-overlap-schedule", {}, FlagType::kBool, false, {}},
+      {"--num-continuous-decode-steps", {}, FlagType::kInt, false, {}},
+      {"--sampling-backend", {}, FlagType::kString, false, {}},
+      {"--dist-timeout", {}, FlagType::kInt, false, {}},
+      {"--tokenizer-worker-num", {}, FlagType::kInt, false, {}},
+      {"--weight-loader-disable-mmap", {}, FlagType::kBool, false, {}},
+      {"--prefill-round-robin-balance", {}, FlagType::kBool, false, {}},
+      {"--enable-priority-scheduling", {}, FlagType::kBool, false, {}},
+      {"--max-queued-requests", {}, FlagType::kInt, false, {}},
+      {"--mm-attention-backend", {}, FlagType::kString, false, {}},
+      {"--keep-mm-feature-on-device", {}, FlagType::kBool, false, {}},
+      {"--enable-custom-logit-processor", {}, FlagType::kBool, false, {}},
+      // sglang v0.5.9 server_args.py enable_hierarchical_cache, enable_nccl_nvls,
+      // model_loader_extra_config.
+      {"--enable-hierarchical-cache",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "the hierarchical cache keeps a host copy of the KV pool and transfer buffers that "
+       "gpumem does not model"},
+      {"--enable-nccl-nvls",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "NCCL's NVLink SHARP buffers for the all-reduce are not modelled"},
+      {"--model-loader-extra-config",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "loader options can change where and how the weights are placed",
+       "{}"},
       // The engine has these; their memory effect is not modelled, so a command that sets
       // them is refused (engine/flag_table.h). sglang v0.5.9 server_args.py:
       // enable_torch_compile, torch_compile_max_bs, moe_runner_backend.
