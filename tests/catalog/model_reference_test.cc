@@ -152,6 +152,22 @@ TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   EXPECT_EQ(loaded, 49);
 }
 
+// Only a folder named "org--name" that holds a regular config.json is a bundled config; others
+// under configs/ (no separator, no config.json, a config.json that is a directory) are not.
+TEST(ModelReference, OnlyOrgNameFoldersWithAConfigAreBundled) {
+  const std::filesystem::path dir = fresh_dir("model_reference_bundled_listing");
+  write_text(dir / "configs" / "Org--Name" / "config.json", qwen_config_text());
+  write_text(dir / "configs" / "noseparator" / "config.json", qwen_config_text());
+  write_text(dir / "configs" / "a--nothing" / "README", "");
+  std::filesystem::create_directories(dir / "configs" / "b--dir" / "config.json");
+  Result<ModelCatalog> c = ModelCatalog::open(dir.string());
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_EQ(c->bundled_configs().size(), 1u);
+  EXPECT_EQ(c->bundled_configs()[0].repo_id, "Org/Name");
+  EXPECT_NE(c->find_bundled("org/NAME"), nullptr);
+  EXPECT_EQ(c->find_bundled("b/dir"), nullptr);
+}
+
 TEST(ModelReference, UnknownNamesAndIdsGetADidYouMean) {
   const std::filesystem::path cache = fresh_dir("model_reference_unknown");
   HubSettings s;

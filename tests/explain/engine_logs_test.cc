@@ -428,6 +428,31 @@ TEST(EngineLogs, ImpliedScenarioQuotesNamesYamlWouldMisread) {
   }
 }
 
+// A log's local checkpoint path names a bundled config by its last component, and the
+// scenario names that config's repository id; a name no catalog entry or bundled config ends
+// in stays unresolved.
+TEST(EngineLogs, ALocalCheckpointPathFindsItsBundledConfig) {
+  const auto implied_model = [](const std::string& path) {
+    const Result<StartupLog> log = read_startup_log(
+        "vllm serve " + path +
+            " --tensor-parallel-size 2\n"
+            "INFO 02-11 07:40:45 model_runner.py:1115] Loading model weights took 13.9476 GB\n",
+        LogEngine::kVllm);
+    EXPECT_TRUE(log.ok() && log->runs.size() == 1u);
+    return infer_scenario(log->runs[0], LogEngine::kVllm, "local", test_catalogs().gpus,
+                          test_catalogs().models);
+  };
+  const ImpliedScenario found = implied_model("/data/models/qwen3-4B");
+  EXPECT_TRUE(found.model_resolved);
+  EXPECT_EQ(found.model.value, "Qwen/Qwen3-4B");
+  EXPECT_EQ(found.model.note,
+            "'/data/models/qwen3-4B' (line 1): last path component matches bundled config "
+            "Qwen/Qwen3-4B");
+  const ImpliedScenario unknown = implied_model("/data/models/Qwen3-5B");
+  EXPECT_FALSE(unknown.model_resolved);
+  EXPECT_EQ(unknown.model.value, "/data/models/Qwen3-5B");
+}
+
 TEST(EngineLogs, EveryCaseIsCovered) {
   // One test above per case of dev.yaml: 14 logs (the public corpus has tests of its own).
   int logs = 0;
