@@ -94,6 +94,18 @@ struct MlaConfig {
   std::int64_t kv_lora_rank = 0;
   std::int64_t qk_nope_head_dim = 0;
   std::int64_t qk_rope_head_dim = 0;
+  // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): a lightning indexer beside each MLA
+  // layer scores every cached token with its own FP8 key and attends to the top index_topk.
+  // 0 when the config has no index_topk (plain MLA).
+  std::int64_t index_n_heads = 0;
+  std::int64_t index_head_dim = 0;
+  std::int64_t index_topk = 0;
+
+  bool sparse_indexer() const { return index_topk > 0; }
+  // Bytes one token's indexer key takes in either engine's cache: FP8 key plus one float32
+  // scale per 128 values (sglang memory_pool.py NSATokenToKVPool.__init__; vllm
+  // deepseek_v2.py Indexer.__init__ DeepseekV32IndexerCache(head_dim=132)).
+  std::int64_t index_key_bytes() const { return index_head_dim + index_head_dim / 128 * 4; }
 
   friend bool operator==(const MlaConfig&, const MlaConfig&) = default;
 };

@@ -23,7 +23,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 29> kFamilies = {{
+constexpr std::array<FamilyByName, 31> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -48,6 +48,12 @@ constexpr std::array<FamilyByName, 29> kFamilies = {{
     // DeepseekV2AttentionMLA; vllm glm4_moe_lite.py DeepseekV2MLAAttention) with a float32
     // router (MoeConfig::router_float32).
     {"Glm4MoeLiteForCausalLM", ArchitectureFamily::kDeepseekV3},
+    // DeepSeek-V3.2: V3's layers with a sparse-attention indexer in each (sglang
+    // deepseek_v2.py, vllm deepseek_v2.py: the same class with index_topk set); GLM-5 is the
+    // same model class in both engines (sglang glm4_moe.py GlmMoeDsaForCausalLM, vllm
+    // deepseek_v2.py GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)).
+    {"DeepseekV32ForCausalLM", ArchitectureFamily::kDeepseekV3},
+    {"GlmMoeDsaForCausalLM", ArchitectureFamily::kDeepseekV3},
     {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
     {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
     {"GraniteForCausalLM", ArchitectureFamily::kGranite},
@@ -72,7 +78,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 23> kUnmodelled = {{
+constexpr std::array<Unmodelled, 22> kUnmodelled = {{
     {"Llama4ForConditionalGeneration",
      "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
      "(attention_chunk_size) and the vision tower"},
@@ -88,7 +94,6 @@ constexpr std::array<Unmodelled, 23> kUnmodelled = {{
     {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
-    {"DeepseekV32ForCausalLM", "the key cache of its sparse-attention indexer"},
     {"Qwen2VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"LlavaForConditionalGeneration",
@@ -492,6 +497,33 @@ void parse_mla(const ConfigMap& text, Architecture& a) {
   a.mla.qk_rope_head_dim = text.positive("qk_rope_head_dim");
   a.head_dim = a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim;
   a.v_head_dim = text.positive("v_head_dim");
+  // sglang configs/model_config.py is_deepseek_nsa and vllm platforms/cuda.py (use_sparse):
+  // a config with index_topk attends sparsely through a lightning indexer.
+  if (text.has("index_topk")) {
+    a.mla.index_topk = text.positive("index_topk");
+    a.mla.index_n_heads = text.positive("index_n_heads");
+    a.mla.index_head_dim = text.positive("index_head_dim");
+    // sglang memory_pool.py NSATokenToKVPool.__init__ asserts index_head_dim == 128, and
+    // vLLM's FP8 indexer kernels (DeepGEMM fp8_mqa_logits) take 128 only.
+    if (a.mla.index_head_dim != 128) {
+      text.error("index_head_dim", "'index_head_dim' " + std::to_string(a.mla.index_head_dim) +
+                                       " is not modelled: both engines' sparse-attention "
+                                       "indexer caches take 128 only");
+    }
+    // GLM-5.2's IndexShare (vllm deepseek_v2.py, newest code): layers whose indexer_types entry
+    // is 'shared' reuse an earlier layer's top-k and keep no indexer or indexer cache.
+    if (text.has("indexer_types") || text.integer("index_topk_freq").value_or(1) != 1) {
+      text.error(text.has("indexer_types") ? "indexer_types" : "index_topk_freq",
+                 "sharing sparse-attention indexers between layers (IndexShare: 'indexer_types', "
+                 "'index_topk_freq') is not modelled");
+    }
+    // The indexer's queries come from the compressed query (its wq_b reads q_lora_rank).
+    if (a.mla.q_lora_rank <= 0) {
+      text.error("index_topk",
+                 "a sparse-attention indexer needs 'q_lora_rank': its queries are "
+                 "projected from the compressed query");
+    }
+  }
 }
 
 void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {

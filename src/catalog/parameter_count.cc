@@ -18,6 +18,11 @@ std::int64_t mla_attention(const Architecture& a) {
   n += h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank;    // kv_a_proj, kv_a_layernorm
   n += m.kv_lora_rank * heads * (m.qk_nope_head_dim + a.v_head_dim);  // kv_b_proj
   n += heads * a.v_head_dim * h;                                      // o_proj
+  if (m.sparse_indexer()) {
+    // DeepSeek-V3.2's Indexer: wq_b, wk, k_norm (LayerNorm: weight and bias), weights_proj.
+    n += m.q_lora_rank * m.index_n_heads * m.index_head_dim + h * m.index_head_dim +
+         2 * m.index_head_dim + h * m.index_n_heads;
+  }
   return n;
 }
 

@@ -14,7 +14,8 @@ class CheckpointBuilder {
   CheckpointBuilder(const Architecture& a, const CheckpointOptions& o)
       : a_(a),
         dtype_(o.storage_dtype.value_or(a.dtype)),
-        scale_dtype_(o.block_scale_dtype.value_or(DType::kFloat32)) {}
+        scale_dtype_(o.block_scale_dtype.value_or(DType::kFloat32)),
+        norm_dtype_(o.norm_dtype.value_or(dtype_)) {}
 
   Status build() {
     if (a_.is_draft_head()) {
@@ -51,7 +52,7 @@ class CheckpointBuilder {
   }
 
   void norm(const std::string& module, std::int64_t size) {
-    add(module + ".weight", {size}, dtype_);
+    add(module + ".weight", {size}, norm_dtype_);
   }
 
   // One nn.Linear of the checkpoint: `module` is its HF name (the quantization's module
@@ -198,7 +199,22 @@ class CheckpointBuilder {
     norm(p + ".kv_a_layernorm", m.kv_lora_rank);
     GPUMEM_RETURN_IF_ERROR(linear(p + ".kv_b_proj", heads * (m.qk_nope_head_dim + a_.v_head_dim),
                                   m.kv_lora_rank, false));
+    if (m.sparse_indexer()) GPUMEM_RETURN_IF_ERROR(indexer(p + ".indexer"));
     return linear(p + ".o_proj", h, heads * a_.v_head_dim, false);
+  }
+
+  // DeepSeek's inference/model.py Indexer: wq_b and wk quantized as the other linears,
+  // weights_proj kept in bfloat16 (no quant_config in either engine), k_norm a LayerNorm with
+  // weight and bias.
+  Status indexer(const std::string& p) {
+    const MlaConfig& m = a_.mla;
+    const std::int64_t width = m.index_n_heads * m.index_head_dim;
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".wq_b", width, m.q_lora_rank, false));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".wk", m.index_head_dim, a_.hidden_size, false));
+    add(p + ".k_norm.weight", {m.index_head_dim}, norm_dtype_);
+    add(p + ".k_norm.bias", {m.index_head_dim}, norm_dtype_);
+    add(p + ".weights_proj.weight", {m.index_n_heads, a_.hidden_size}, dtype_);
+    return Status::ok_status();
   }
 
   Status gated_mlp(const std::string& p, std::int64_t width) {
@@ -416,12 +432,15 @@ class CheckpointBuilder {
   Status mtp_layer(std::int64_t index) {
     const std::string p = "model.layers." + str(index);
     const std::int64_t h = a_.hidden_size;
-    add(p + ".embed_tokens.weight", {a_.vocab_size, h}, dtype_);
+    // GLM-5's MTP layer shares the model's embedding and head: its checkpoint has neither
+    // (GLM-5.1 and GLM-5.1-FP8 tensor tables).
+    const bool own_embedding = a_.hf_architecture != "GlmMoeDsaForCausalLM";
+    if (own_embedding) add(p + ".embed_tokens.weight", {a_.vocab_size, h}, dtype_);
     norm(p + ".enorm", h);
     norm(p + ".hnorm", h);
     add(p + ".eh_proj.weight", {h, 2 * h}, dtype_);
     norm(p + ".shared_head.norm", h);
-    add(p + ".shared_head.head.weight", {a_.vocab_size, h}, dtype_);
+    if (own_embedding) add(p + ".shared_head.head.weight", {a_.vocab_size, h}, dtype_);
     return decoder(p, a_.moe.num_experts > 0);
   }
 
@@ -526,6 +545,7 @@ class CheckpointBuilder {
   const Architecture& a_;
   const DType dtype_;
   const DType scale_dtype_;
+  const DType norm_dtype_;
   std::vector<CheckpointTensor> out_;
 };
 

@@ -49,6 +49,7 @@ struct CheckpointTensor {
 struct CheckpointOptions {
   std::optional<DType> storage_dtype = std::nullopt;      // unquantized tensors
   std::optional<DType> block_scale_dtype = std::nullopt;  // block-FP8 weight_scale_inv
+  std::optional<DType> norm_dtype = std::nullopt;         // the text model's norms
 };
 
 // The checkpoint's tensors, sorted by name.

@@ -130,6 +130,40 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
   return Status::ok_status();
 }
 
+Status add_sparse_indexer(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
+                          PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const MlaConfig& m = a.mla;
+  const std::string p = s.prefix + ".indexer";
+  const std::string c = s.checkpoint + ".indexer";
+  // sglang layers/attention/nsa/nsa_indexer.py Indexer.__init__ (read at 005e8bf): every
+  // projection a ReplicatedLinear, wq_b and wk under the checkpoint's quantization.
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {p + ".wq_b",
+                                     {c + ".wq_b"},
+                                     {m.index_n_heads * m.index_head_dim},
+                                     m.q_lora_rank,
+                                     LinearParallel::kReplicated,
+                                     1,
+                                     false},
+                                    post_load));
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {p + ".wk",
+                                     {c + ".wk"},
+                                     {m.index_head_dim},
+                                     a.hidden_size,
+                                     LinearParallel::kReplicated,
+                                     1,
+                                     false},
+                                    post_load));
+  // ... k_norm a float32 LayerNorm (weight and bias); weights_proj without quant_config, in
+  // bfloat16 on CUDA (params_dtype).
+  list.add(p + ".k_norm.weight", {m.index_head_dim}, DType::kFloat32);
+  list.add(p + ".k_norm.bias", {m.index_head_dim}, DType::kFloat32);
+  list.add(p + ".weights_proj.weight", {m.index_n_heads, a.hidden_size}, DType::kBFloat16);
+  return Status::ok_status();
+}
+
 Status add_mla_attention(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
                          RopeCaches& ropes, PostLoadSteps& model_post_load,
                          PostLoadSteps& post_load) {
@@ -195,6 +229,7 @@ Status add_mla_attention(TensorList& list, const BuildContext& ctx, const Attent
       post_load));
   add_norm(list, ctx, p + ".kv_a_layernorm.weight", m.kv_lora_rank);
   GPUMEM_RETURN_IF_ERROR(ropes.add(list, ctx, p, s.rope));
+  if (m.sparse_indexer()) GPUMEM_RETURN_IF_ERROR(add_sparse_indexer(list, ctx, s, post_load));
 
   if (!ctx.rules.mla_absorbed_copies) return Status::ok_status();
   const Quantization& q = a.quantization;

@@ -56,8 +56,13 @@ struct AttentionSite {
 Status add_standard_attention(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
                               RopeCaches& ropes, PostLoadSteps& post_load);
 
+// DeepSeek Sparse Attention's lightning indexer beside an MLA layer (SGLang's layout):
+// wq_b, wk, k_norm, weights_proj, all replicated on every rank.
+Status add_sparse_indexer(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
+                          PostLoadSteps& post_load);
+
 // DeepSeek MLA: fused_qkv_a_proj_with_mqa + q_a_layernorm + q_b_proj (or q_proj +
-// kv_a_proj_with_mqa), kv_b_proj, o_proj, kv_a_layernorm, RoPE cache. With
+// kv_a_proj_with_mqa), kv_b_proj, o_proj, kv_a_layernorm, RoPE cache, [the indexer]. With
 // rules.mla_absorbed_copies, queues the w_kc / w_vc copies on `model_post_load`.
 Status add_mla_attention(TensorList& list, const BuildContext& ctx, const AttentionSite& s,
                          RopeCaches& ropes, PostLoadSteps& model_post_load,

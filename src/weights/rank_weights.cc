@@ -295,13 +295,16 @@ class ModelBuilder {
 
 bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
                           const WeightRules& rules) {
-  // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: only DeepSeek-V3/R1
-  // (256 routed experts, one shared) on CUDA, and not with expert parallelism; sglang (read at
-  // 03b1e88) glm4_moe_lite.py shared_experts_fusion_disable_reason: GLM-4.7-Flash's one shared
-  // expert likewise.
-  const bool fusing_architecture =
-      a.hf_architecture == "Glm4MoeLiteForCausalLM" ||
-      (a.family == ArchitectureFamily::kDeepseekV3 && a.moe.num_experts == 256);
+  // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: only a config whose
+  // architecture is the class's own ("DeepseekV3ForCausalLM"; DeepseekV32ForCausalLM keeps that
+  // default, so DeepSeek-V3.2 does not fuse) with 256 routed experts and one shared, on CUDA,
+  // and not with expert parallelism; glm4_moe.py GlmMoeDsaForCausalLM names its own (PR
+  // #18804, in v0.5.9); sglang (read at 03b1e88) glm4_moe_lite.py
+  // shared_experts_fusion_disable_reason: GLM-4.7-Flash's one shared expert likewise.
+  const bool fusing_architecture = a.hf_architecture == "Glm4MoeLiteForCausalLM" ||
+                                   ((a.hf_architecture == "DeepseekV3ForCausalLM" ||
+                                     a.hf_architecture == "GlmMoeDsaForCausalLM") &&
+                                    a.moe.num_experts == 256);
   return rules.shared_experts_fusion && fusing_architecture && a.moe.num_shared_experts == 1 &&
          l.ep_size == 1;
 }

@@ -543,9 +543,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"mistralai--Mamba-Codestral-7B-v0.1",
        "'Mamba2ForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
        "its Mamba-2 layers"},
-      {"deepseek-ai--DeepSeek-V3.2",
-       "'DeepseekV32ForCausalLM' is not modelled: gpumem does not model the key cache of its "
-       "sparse-attention indexer"},
       {"llava-hf--llava-1.5-7b-hf",
        "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
        "and the engines' multimodal memory reservation"},

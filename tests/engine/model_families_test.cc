@@ -517,5 +517,65 @@ TEST(ModelFamilies, NemotronHKeepsItsMamba2StateInBothEngines) {
             "backend\n");
 }
 
+// DeepSeek Sparse Attention in SGLang: each of the 61 layers of DeepSeek-V3.2 (61 + the MTP
+// layer in the checkpoint) adds an indexer, replicated on every rank: wq_b [64 x 128, 1536] and
+// wk [128, 7168] in block FP8, a float32 LayerNorm k_norm of 128 (weight and bias) and a
+// bfloat16 weights_proj [64, 7168] (nsa_indexer.py Indexer.__init__). Otherwise its config is
+// DeepSeek-V3.1's, so on each GPU the weights differ from V3.1's by the indexers. Each token
+// keeps, per layer, a 576-wide bfloat16 latent (Hopper's default KV dtype under the nsa backend)
+// and a 132-byte indexer key.
+TEST(ModelFamilies, DeepSeekV32AddsTheIndexerWeightsAndKeysInSglang) {
+  const std::int64_t indexer =
+      fp8_linear(64 * 128, 1536) + fp8_linear(128, 7168) + 2 * 128 * 4 + 64 * 7168 * 2;
+  EXPECT_EQ(indexer, 14'422'240);
+  const Ledger v32 = simulate("sglang", "deepseek-ai/DeepSeek-V3.2", 8, "");
+  const Ledger v31 = simulate("sglang", "deepseek-ai/DeepSeek-V3.1", 8, "");
+  EXPECT_TRUE(v32.fits());
+  EXPECT_EQ(fact(v32, "weights_logical_bytes") - fact(v31, "weights_logical_bytes"), 61 * indexer);
+  EXPECT_EQ(fact(v32, "kv_cell_bytes"), 61 * ((512 + 64) * 2 + 128 + 4));  // 78,324
+  EXPECT_EQ(fact(v31, "kv_cell_bytes"), 61 * (512 + 64) * 2);
+  Diagnostics diags;
+  Result<ResolvedModel> a = test_catalogs().models.resolve("deepseek-ai/DeepSeek-V3.2", "", diags);
+  Result<ResolvedModel> b = test_catalogs().models.resolve("deepseek-ai/DeepSeek-V3.1", "", diags);
+  ASSERT_TRUE(a.ok() && b.ok()) << diags.to_string();
+  EXPECT_EQ(parameter_count(a->architecture) - parameter_count(b->architecture),
+            61 * (1536 * 64 * 128 + 7168 * 128 + 2 * 128 + 7168 * 64));
+}
+
+// What SGLang refuses for a DSA model, in its words, and what gpumem does not model, by name;
+// vLLM's DSA is refused whole.
+TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
+  const std::string repo = "deepseek-ai/DeepSeek-V3.2";
+  EXPECT_EQ(errors("sglang", repo, "    --tp-size: 8\n    --kv-cache-dtype: fp8_e5m2\n", 8),
+            "f.yaml:7:23: AssertionError: DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 "
+            "kv_cache_dtype, got fp8_e5m2\n");
+  EXPECT_EQ(errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.6"),
+            "f.yaml:4:12: DeepseekV32ForCausalLM with SGLang 0.5.6 without --enable-dp-attention "
+            "and --dp-size 8 is not modelled (releases before 0.5.7 may force DP attention for "
+            "DeepSeek DSA models)\n");
+  EXPECT_EQ(
+      errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.3"),
+      "f.yaml:4:12: DeepseekV32ForCausalLM with SGLang 0.5.3 is not modelled (from 0.5.4: the "
+      "indexer keys joined the KV budget in PR #11309)\n");
+  // The layout those releases forced is modelled.
+  EXPECT_EQ(
+      errors("sglang", repo,
+             "    --tp-size: 8\n    --dp-size: 8\n    --enable-dp-attention: true\n", 8, "0.5.6"),
+      "");
+  EXPECT_EQ(errors("sglang", repo,
+                   "    --tp-size: 8\n    --speculative-algorithm: NEXTN\n"
+                   "    --speculative-draft-model-path: deepseek-ai/DeepSeek-V3.2\n"
+                   "    --speculative-eagle-topk: 2\n",
+                   8),
+            "f.yaml:9:31: SGLang refuses --speculative-eagle-topk 2 with DeepSeek DSA: a top-k "
+            "above 1 with 64-token pages needs the flashinfer or fa3 attention backend; pass "
+            "--speculative-eagle-topk 1\n");
+  EXPECT_EQ(errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
+            "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM) attends through "
+            "DeepSeek Sparse "
+            "Attention: vLLM's indexer workspaces and its release-dependent KV dtype default are "
+            "not modelled; SGLang is\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -29,6 +29,42 @@ TEST(SglangCellSize, MlaIsNotDividedByTp) {
   EXPECT_EQ(cell_size(g), 35136);  // fp8
 }
 
+// DeepSeek-V3.2 (61 layers, index_head_dim 128): SGLang budgets the latent at 576 x the
+// element size and each layer's indexer key at 132 bytes, but stores an FP8 latent in the
+// 656-byte layout (model_runner_kv_cache_mixin.py get_cell_size_per_token against
+// calculate_mla_kv_cache_dim).
+KvGeometry deepseek_v32(std::int64_t element_size, bool fp8_layout) {
+  KvGeometry g;
+  g.mla = true;
+  g.layers = 61;
+  g.kv_lora_rank = 512;
+  g.qk_rope_head_dim = 64;
+  g.kv_element_size = element_size;
+  g.index_key_bytes = 132;
+  g.fp8_latent_layout = fp8_layout;
+  return g;
+}
+
+TEST(SglangCellSize, SparseAttentionCountsTheIndexerButNotTheFp8Layout) {
+  EXPECT_EQ(cell_size(deepseek_v32(2, false)), 78324);  // (1152 + 132) * 61
+  EXPECT_EQ(mla_row_bytes(deepseek_v32(2, false)), 1152);
+  EXPECT_EQ(cell_size(deepseek_v32(1, true)), 43188);     // (576 + 132) * 61
+  EXPECT_EQ(mla_row_bytes(deepseek_v32(1, true)), 656);   // 512 + 4 x 4 + 64 x 2
+  EXPECT_EQ(mla_row_bytes(deepseek_v32(1, false)), 576);  // trtllm: plain FP8
+}
+
+// sglang PR #11309 (https://github.com/sgl-project/sglang/pull/11309), DeepSeek-V3.2-Exp on
+// B200 with an FP8 KV cache: "KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB". Per
+// layer, 975,488 latent rows of 656 bytes and 15,242 indexer pages of 64 x 132 bytes.
+TEST(SglangPools, SparseAttentionPoolMatchesALoggedKvSize) {
+  const KvGeometry g = deepseek_v32(1, true);
+  EXPECT_EQ(index_buffer_bytes(g, 975424, 64), 128764416);
+  const std::int64_t total =
+      61 * ((975424 + 64) * mla_row_bytes(g) + index_buffer_bytes(g, 975424, 64));
+  EXPECT_EQ(total, 46889757184);
+  EXPECT_NEAR(static_cast<double>(total) / (1 << 30), 43.67, 0.005);
+}
+
 TEST(SglangCellSize, Fp4AddsBlockScales) {
   KvGeometry g = llama70b_tp8();
   g.kv_element_size = 1;

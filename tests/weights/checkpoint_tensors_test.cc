@@ -450,6 +450,9 @@ TEST(CheckpointTensors, EveryBundledConfigDerivesItsCheckpointSize) {
       {"Qwen/Qwen3.5-35B-A3B", {{}, 30 * (32 + 128) * 2}},
       {"Qwen/Qwen3.5-4B", {{}, 24 * (32 + 128) * 2}},
       {"Qwen/Qwen3.5-0.8B-Base", {{}, 18 * (16 + 128) * 2}},
+      // DeepSeek-V3.2 stores every norm in float32 (the per-tensor table's element count is
+      // the derived one; its bytes are 2 x the 1,060,352 norm elements more).
+      {"deepseek-ai/DeepSeek-V3.2", {{.norm_dtype = DType::kFloat32}}},
   };
   const std::set<std::string> left_out = {"Qwen/Qwen3-Next-80B-A3B-Instruct-FP8",
                                           "MiniMaxAI/MiniMax-M2.7", "zai-org/GLM-4.5-FP8"};
@@ -468,7 +471,7 @@ TEST(CheckpointTensors, EveryBundledConfigDerivesItsCheckpointSize) {
         << b.repo_id;
     ++checked;
   }
-  EXPECT_EQ(checked, 26);
+  EXPECT_EQ(checked, 29);
 }
 
 TEST(CheckpointTensors, NemotronHSingleModuleLayers) {

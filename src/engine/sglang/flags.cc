@@ -45,6 +45,19 @@ const std::vector<FlagSpec>& table() {
        {"fa3", "fa4", "flashinfer", "triton", "torch_native", "flashmla", "cutlass_mla",
         "trtllm_mla", "trtllm_mha", "flex_attention", "aiter", "wave", "ascend", "intel_amx",
         "dual_chunk_flash_attn", "nsa"}},
+      // sglang server_args.py (read at the v0.5.8/9-era snapshot 271536807): the sparse
+      // attention kernels of DeepSeek DSA models; trtllm keeps a plain FP8 latent and a
+      // FlashInfer workspace (engine/sglang/model_facts.h).
+      {"--nsa-prefill-backend",
+       {},
+       FlagType::kString,
+       true,
+       {"flashmla_sparse", "flashmla_kv", "flashmla_auto", "fa3", "tilelang", "aiter", "trtllm"}},
+      {"--nsa-decode-backend",
+       {},
+       FlagType::kString,
+       true,
+       {"flashmla_sparse", "flashmla_kv", "flashmla_auto", "fa3", "tilelang", "aiter", "trtllm"}},
       {"--speculative-algorithm",
        {},
        FlagType::kString,
@@ -384,6 +397,8 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   f.dtype = v.string("--dtype").value_or("auto");
   f.page_size = positive_flag_opt(v, "--page-size", diags);
   f.attention_backend = v.string("--attention-backend");
+  f.nsa_prefill_backend = v.string("--nsa-prefill-backend");
+  f.nsa_decode_backend = v.string("--nsa-decode-backend");
   f.speculative_algorithm = v.string("--speculative-algorithm");
   f.speculative_draft_model = v.string("--speculative-draft-model-path");
   f.speculative_num_steps = positive_flag_opt(v, "--speculative-num-steps", diags);

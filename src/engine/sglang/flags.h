@@ -41,6 +41,8 @@ struct ServerFlags {
   std::string dtype = "auto";
   std::optional<std::int64_t> page_size;
   std::optional<std::string> attention_backend;
+  std::optional<std::string> nsa_prefill_backend;  // DeepSeek DSA models only
+  std::optional<std::string> nsa_decode_backend;
   std::optional<std::string> speculative_algorithm;
   std::optional<std::string> speculative_draft_model;
   std::optional<std::int64_t> speculative_num_steps;

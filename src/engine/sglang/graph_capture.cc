@@ -76,6 +76,14 @@ Status GraphCapture::capture_all(const std::vector<std::int64_t>& sizes, std::in
   GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kStreamPool));
   for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
     const std::int64_t tokens = *it * tokens_per_bs;
+    if (plan_.facts.attention_backend == "nsa") {
+      // nsa_backend.py init_forward_metadata_capture_cuda_graph (read at 005e8bf): each
+      // captured size keeps its own int32 table of 64-token pages, [tokens, context / 64].
+      const std::int64_t pages = (plan_.facts.context_len + 63) / 64;
+      Result<BlockHandle> table =
+          env_.allocator.allocate(bytes(tokens * pages * 4), Category::kGraphs);
+      if (!table.ok()) return table.status();
+    }
     // cuda_graph_runner.py capture_one_batch_size: two eager runs before capturing.
     GPUMEM_RETURN_IF_ERROR(
         warm_up_twice(arch, shape, first_layer, last_layer, tokens, vocab, with_head));

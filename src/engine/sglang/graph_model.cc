@@ -41,6 +41,13 @@ std::vector<GraphBuffer> graph_static_buffers(const Architecture& a, const Model
     if (speculative) {
       out.push_back({"fa3 target_verify page_table", elems(s.max_bs * pages, kInt32)});
     }
+  } else if (b == "nsa") {
+    // nsa_backend.py NativeSparseAttnBackend.init_cuda_graph_state (read at 005e8bf): a page
+    // table of one entry per token of the context (page size 1), per-token cache lengths and
+    // the query and key offsets.
+    out.push_back({"nsa page_table", elems(max_tokens * facts.context_len, kInt32)});
+    out.push_back({"nsa cache_seqlens", elems(max_tokens, kInt32)});
+    out.push_back({"nsa cu_seqlens_q and cu_seqlens_k", elems(2 * (s.max_bs + 1), kInt32)});
   } else if (b == "flashinfer" || b == "triton") {
     // flashinfer_backend.py / triton_backend.py: kv_indices of max_bs x context, indptr.
     out.push_back({b + " cuda_graph_kv_indices", elems(s.max_bs * facts.context_len, kInt32)});
@@ -63,7 +70,7 @@ std::vector<ActivationTensor> layer_activations(const Architecture& a, const Mod
                                                 const GraphShape& s, std::int64_t layer,
                                                 std::int64_t n) {
   std::vector<ActivationTensor> out;
-  out.reserve(16);
+  out.reserve(24);
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.attention_tp);
   const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / s.attention_tp);
@@ -75,6 +82,16 @@ std::vector<ActivationTensor> layer_activations(const Architecture& a, const Mod
     out.push_back({"q_b_proj", elems(n * heads * qk, kHalf)});
     out.push_back({"kv_a_proj", elems(n * (m.kv_lora_rank + m.qk_rope_head_dim), kHalf)});
     out.push_back({"q_nope_absorbed", elems(n * heads * m.kv_lora_rank, kHalf)});
+    if (facts.sparse_attention) {
+      // nsa/nsa_indexer.py Indexer.forward: the indexer's queries, key and head weights, its
+      // float32 logits over every cached token (context_len wide in a captured decode) and
+      // the top-k token indices the sparse kernel reads.
+      out.push_back({"indexer_q", elems(n * m.index_n_heads * m.index_head_dim, kHalf)});
+      out.push_back({"indexer_k", elems(n * m.index_head_dim, kHalf)});
+      out.push_back({"indexer_weights", elems(n * m.index_n_heads, kFloat32)});
+      out.push_back({"indexer_logits", elems(n * facts.context_len, kFloat32)});
+      out.push_back({"indexer_topk", elems(n * m.index_topk, kInt32)});
+    }
     out.push_back({"attn_output_latent", elems(n * heads * m.kv_lora_rank, kHalf)});
     out.push_back({"attn_output", elems(n * heads * a.v_head_dim, kHalf)});
   } else {

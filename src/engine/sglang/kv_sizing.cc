@@ -19,7 +19,11 @@ std::int64_t cell_size(const KvGeometry& g) {
     const std::int64_t latent = g.kv_lora_rank + g.qk_rope_head_dim;
     std::int64_t cell = latent * g.layers * g.kv_element_size;
     if (g.fp4) cell = cell / 2 + (latent / kFp4ScaleBlock) * g.layers * g.kv_element_size;
-    return cell;
+    if (g.cell_counts_stored_latent) cell = mla_row_bytes(g) * g.layers;
+    // DSA (PR #11309): the indexer keys are counted; through v0.5.17 the latent is counted at
+    // 576 x the element size even where the pool stores 656 FP8-layout bytes per row, so
+    // the pool holds about 11 % more than the budget.
+    return cell + g.index_key_bytes * g.layers;
   }
   std::int64_t cell = 0;
   if (g.hybrid_swa) {
@@ -33,6 +37,18 @@ std::int64_t cell_size(const KvGeometry& g) {
     cell = cell / 2 + (g.kv_heads * g.head_dim * g.layers * 2 * g.kv_element_size) / kFp4ScaleBlock;
   }
   return cell;
+}
+
+std::int64_t mla_row_bytes(const KvGeometry& g) {
+  // model_runner_kv_cache_mixin.py calculate_mla_kv_cache_dim: kv_lora_rank FP8 values, a
+  // float32 scale per 128 of them, the rope part in bfloat16.
+  if (g.fp8_latent_layout)
+    return g.kv_lora_rank + g.kv_lora_rank / 128 * 4 + g.qk_rope_head_dim * 2;
+  return (g.kv_lora_rank + g.qk_rope_head_dim) * g.kv_element_size;
+}
+
+std::int64_t index_buffer_bytes(const KvGeometry& g, std::int64_t tokens, std::int64_t page_size) {
+  return (tokens + page_size + 1) / page_size * page_size * g.index_key_bytes;
 }
 
 EngineGiB profile_rest(EngineGiB free_before_weights, EngineGiB free_after_weights,

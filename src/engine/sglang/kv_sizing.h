@@ -25,6 +25,13 @@ struct KvGeometry {
   std::int64_t v_head_dim = 0;
   std::int64_t kv_lora_rank = 0;      // MLA
   std::int64_t qk_rope_head_dim = 0;  // MLA
+  // DeepSeek DSA: each layer's indexer key bytes per token (0 without an indexer), and
+  // whether the FP8 latent is stored in the 656-byte layout (model_facts.h).
+  std::int64_t index_key_bytes = 0;
+  bool fp8_latent_layout = false;
+  // From v0.5.18 (pool_configurator.py) the budget counts the latent as stored; before, at
+  // 576 x the element size whatever the layout.
+  bool cell_counts_stored_latent = false;
   // Hybrid sliding-window models (gpt-oss, Gemma 3): layers split into full and SWA.
   bool hybrid_swa = false;
   std::int64_t full_layers = 0;
@@ -38,6 +45,13 @@ struct KvGeometry {
 
 // sglang v0.5.9 model_runner_kv_cache_mixin.py get_cell_size_per_token.
 std::int64_t cell_size(const KvGeometry& g);
+
+// Bytes one MLA layer's latent buffer keeps per row (memory_pool.py MLATokenToKVPool:
+// kv_cache_dim x element size; 656 in DeepSeek's FP8 layout).
+std::int64_t mla_row_bytes(const KvGeometry& g);
+// Bytes of one layer's indexer key buffer for a pool of `tokens` (memory_pool.py
+// NSATokenToKVPool.__init__: (tokens + page + 1) // page pages of page x key bytes).
+std::int64_t index_buffer_bytes(const KvGeometry& g, std::int64_t tokens, std::int64_t page_size);
 
 // Python's a // b for integers (floors toward negative infinity).
 std::int64_t floor_div(std::int64_t a, std::int64_t b);

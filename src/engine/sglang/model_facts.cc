@@ -50,6 +50,32 @@ std::int64_t page_size_for(const std::string& backend, std::optional<std::int64_
   return user.value_or(1);
 }
 
+// sglang server_args.py (read at the v0.5.8/9-era snapshot 271536807)
+// _handle_model_specific_adjustments for is_deepseek_nsa models: the nsa attention backend
+// unless one is given, 64-token pages on CUDA whatever --page-size says,
+// _set_default_nsa_kv_cache_dtype (auto: FP8 e4m3 from compute capability 10, bfloat16 below)
+// and _set_default_nsa_backends (user choices kept). plan.cc refuses what it does not model.
+void resolve_sparse_attention(const ServerFlags& flags, const GpuSpec& gpu, ModelFacts& f) {
+  const bool blackwell = gpu.compute_capability_major >= 10;
+  f.attention_backend = flags.attention_backend.value_or("nsa");
+  f.page_size = 64;
+  const std::string& kv = flags.kv_cache_dtype;
+  const bool fp8 = kv == "fp8_e4m3" || (kv == "auto" && blackwell);
+  f.kv_cache_dtype = fp8 ? "torch.float8_e4m3fn" : "torch.bfloat16";
+  f.kv_element_size = fp8 ? 1 : 2;
+  if (fp8) {
+    f.nsa_prefill_backend = flags.nsa_prefill_backend.value_or("flashmla_auto");
+    f.nsa_decode_backend = flags.nsa_decode_backend.value_or("flashmla_kv");
+  } else {
+    f.nsa_prefill_backend = flags.nsa_prefill_backend.value_or("flashmla_sparse");
+    f.nsa_decode_backend = flags.nsa_decode_backend.value_or(blackwell ? "trtllm" : "fa3");
+  }
+  // model_runner_kv_cache_mixin.py calculate_mla_kv_cache_dim: 656 bytes unless either kernel
+  // is trtllm (nsa_kv_cache_store_fp8).
+  f.nsa_fp8_latent_layout =
+      fp8 && f.nsa_prefill_backend != "trtllm" && f.nsa_decode_backend != "trtllm";
+}
+
 }  // namespace
 
 ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
@@ -87,10 +113,14 @@ ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
   f.attention_backend =
       flags.attention_backend.value_or(default_attention_backend(a, f.use_mla, spec, gpu));
   f.page_size = page_size_for(f.attention_backend, flags.page_size);
+  f.sparse_attention = f.use_mla && a.mla.sparse_indexer();
+  if (f.sparse_attention) resolve_sparse_attention(flags, gpu, f);
 
   // sglang v0.5.9 model_runner.py configure_kv_cache_dtype.
   const std::string& kv = flags.kv_cache_dtype;
-  if (kv == "auto") {
+  if (f.sparse_attention) {
+    // resolve_sparse_attention has chosen the KV dtype.
+  } else if (kv == "auto") {
     if (a.quantization.kv_cache_fp8) {
       f.kv_cache_dtype = "torch.float8_e4m3fn";
       f.kv_element_size = 1;
@@ -130,6 +160,10 @@ KvGeometry kv_geometry(const Architecture& a, const ModelFacts& facts, int atten
   g.v_head_dim = facts.use_mla ? a.v_head_dim : a.head_dim;
   g.kv_lora_rank = a.mla.kv_lora_rank;
   g.qk_rope_head_dim = a.mla.qk_rope_head_dim;
+  if (facts.sparse_attention) {
+    g.index_key_bytes = a.mla.index_key_bytes();
+    g.fp8_latent_layout = facts.nsa_fp8_latent_layout;
+  }
   g.kv_element_size = facts.kv_element_size;
   g.fp4 = facts.kv_fp4;
   if (facts.hybrid_swa) {

@@ -31,6 +31,13 @@ struct ModelFacts {
   std::string kv_cache_dtype;  // torch name, for "Using KV cache dtype: …"
   std::int64_t kv_element_size = 2;
   bool kv_fp4 = false;
+  // DeepSeek DSA (an MLA model with a sparse-attention indexer): the nsa backend's prefill and
+  // decode kernels, and whether its FP8 latent keeps DeepSeek's 656-byte layout (512 FP8
+  // values, 4 float32 scales, the rope part in bfloat16) rather than 576 plain FP8 bytes.
+  bool sparse_attention = false;
+  std::string nsa_prefill_backend;
+  std::string nsa_decode_backend;
+  bool nsa_fp8_latent_layout = false;
   friend bool operator==(const ModelFacts&, const ModelFacts&) = default;
 };
 

@@ -190,6 +190,86 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
   return ok;
 }
 
+// DeepSeek DSA (V3.2, GLM-5): what SGLang refuses and what gpumem does not model.
+bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
+  const ScenarioEngine& engine = scenario.engine;
+  bool ok = true;
+  // The indexer keys joined the KV budget with PR #11309 (merged 2025-10-07), taken as v0.5.4.
+  // Snapshots of server_args.py before the v0.5.8/9-era one (271536807) also force DP
+  // attention for DSA ('DP attention is enabled for DeepSeek NSA.', dp_size = tp_size); the
+  // release that stopped is not pinned down, so before 0.5.7 only that layout is modelled.
+  const bool forced_layout = p.flags.enable_dp_attention && p.flags.dp_size == p.tp;
+  if (p.version < Version{0, 5, 4}) {
+    diags.error(engine.version_loc, p.model.hf_architecture + " with SGLang " +
+                                        p.version.to_string() +
+                                        " is not modelled (from 0.5.4: the indexer keys joined "
+                                        "the KV budget in PR #11309)");
+    ok = false;
+  } else if (p.version < Version{0, 5, 7} && !forced_layout) {
+    diags.error(engine.version_loc,
+                p.model.hf_architecture + " with SGLang " + p.version.to_string() +
+                    " without --enable-dp-attention and --dp-size " + std::to_string(p.tp) +
+                    " is not modelled (releases before 0.5.7 may force DP attention for DeepSeek "
+                    "DSA models)");
+    ok = false;
+  }
+  // sglang PR #18521 (merged 2026-02-10) added GlmMoeDsaForCausalLM to is_deepseek_nsa; taken
+  // as v0.5.9 (tagged 2026-02-23).
+  if (p.model.hf_architecture == "GlmMoeDsaForCausalLM" && p.version < Version{0, 5, 9}) {
+    diags.error(engine.version_loc, "GlmMoeDsaForCausalLM is not served by SGLang " +
+                                        p.version.to_string() + " (from 0.5.9)");
+    ok = false;
+  }
+  // From v0.5.14 the draft's KV joins the target's budget, by formulas of DSA's own
+  // (pool_configurator.py) that gpumem has not read.
+  if (!p.args.speculative.algorithm.empty() && p.rules.draft_counted_in_kv_sizing) {
+    diags.error(*p.flags.raw.location("--speculative-algorithm"),
+                "--speculative-algorithm with DeepSeek DSA and SGLang " + p.version.to_string() +
+                    " is not modelled (from 0.5.14 the draft's KV budget has a DSA formula "
+                    "of its own)");
+    ok = false;
+  }
+  const std::string& kv = p.flags.kv_cache_dtype;
+  if (kv != "auto" && kv != "bf16" && kv != "bfloat16" && kv != "fp8_e4m3") {
+    // server_args.py _set_default_nsa_kv_cache_dtype
+    diags.error(*p.flags.raw.location("--kv-cache-dtype"),
+                "AssertionError: DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 "
+                "kv_cache_dtype, got " +
+                    kv);
+    ok = false;
+  }
+  if (p.facts.attention_backend != "nsa") {
+    diags.error(*p.flags.raw.location("--attention-backend"),
+                "--attention-backend " + p.facts.attention_backend + " with " +
+                    p.model.hf_architecture +
+                    " is not modelled: gpumem models DeepSeek DSA under SGLang's nsa backend");
+    ok = false;
+  }
+  if (p.gpu.compute_capability_major < 9) {
+    // nsa_backend.py: the sparse FlashMLA and DeepGEMM indexer kernels are Hopper and
+    // Blackwell kernels; SGLang's fallbacks on older GPUs are not read.
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name + " (compute capability " +
+                    std::to_string(p.gpu.compute_capability_major) + "." +
+                    std::to_string(p.gpu.compute_capability_minor) +
+                    ") with DeepSeek DSA is not modelled: the nsa backend's sparse kernels "
+                    "are modelled on compute capability 9.0 and up");
+    ok = false;
+  }
+  if (!p.args.speculative.algorithm.empty() && p.args.speculative.eagle_topk > 1) {
+    // server_args.py _handle_speculative_decoding: topk above 1 with pages above 1 needs the
+    // flashinfer or fa3 backend, and DSA runs nsa with 64-token pages.
+    diags.error(p.flags.raw.location("--speculative-eagle-topk")
+                    .value_or(*p.flags.raw.location("--speculative-algorithm")),
+                "SGLang refuses --speculative-eagle-topk " +
+                    std::to_string(p.args.speculative.eagle_topk) +
+                    " with DeepSeek DSA: a top-k above 1 with 64-token pages needs the "
+                    "flashinfer or fa3 attention backend; pass --speculative-eagle-topk 1");
+    ok = false;
+  }
+  return ok;
+}
+
 // A hybrid linear-attention model's state cache, and what of it gpumem does not model.
 bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
   const std::string& arch = p.model.hf_architecture;
@@ -353,6 +433,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
     return std::nullopt;
   }
+  if (p.facts.sparse_attention && !check_sparse_attention(p, scenario, diags)) {
+    return std::nullopt;
+  }
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
   if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";
@@ -403,6 +486,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       s.weights = pinned_weights(*scenario.observed.weight_load_usage);
     }
     s.kv = kv_geometry(p.model, p.facts, p.attention_tp, s.layers);
+    s.kv.cell_counts_stored_latent =
+        p.facts.sparse_attention && p.rules.dsa_cell_counts_stored_latent;
     if (p.draft) {
       ParallelLayout draft_layout = layout;
       draft_layout.pp_size = 1;
@@ -418,8 +503,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       ModelFacts draft_facts = p.facts;
       draft_facts.use_mla = p.draft->attention == AttentionKind::kMla;
       draft_facts.hybrid_swa = false;
+      draft_facts.sparse_attention = draft_facts.use_mla && p.draft->mla.sparse_indexer();
       s.draft_kv = kv_geometry(*p.draft, draft_facts, p.attention_tp,
                                LayerRange{0, p.draft->num_hidden_layers});
+      s.draft_kv.cell_counts_stored_latent = s.kv.cell_counts_stored_latent;
     }
     p.stages.push_back(std::move(s));
   }

@@ -175,14 +175,22 @@ class RankStartup {
                           Bytes& k_size, Bytes& v_size) {
     const std::int64_t rows = tokens + p_.facts.page_size;
     if (g.mla) {
-      // memory_pool.py MLATokenToKVPool: one [rows, 1, kv_lora_rank + rope] buffer per layer.
-      const Bytes per_layer =
-          bytes(rows * (g.kv_lora_rank + g.qk_rope_head_dim) * g.kv_element_size);
+      // memory_pool.py MLATokenToKVPool: one [rows, 1, kv_cache_dim] buffer per layer.
+      const Bytes per_layer = bytes(rows * mla_row_bytes(g));
       const Bytes layer_bytes = g.fp4 ? bytes(rows * cell_size(g) / g.layers) : per_layer;
       for (std::int64_t l = 0; l < g.layers; ++l) {
         GPUMEM_RETURN_IF_ERROR(allocate(layer_bytes, Category::kKvCache));
       }
       k_size = layer_bytes * g.layers;
+      if (g.index_key_bytes > 0) {
+        // NSATokenToKVPool.__init__: then one uint8 indexer key buffer per layer; its
+        // get_kv_size_bytes (the logged KV size) counts them.
+        const Bytes index_bytes = bytes(index_buffer_bytes(g, tokens, p_.facts.page_size));
+        for (std::int64_t l = 0; l < g.layers; ++l) {
+          GPUMEM_RETURN_IF_ERROR(allocate(index_bytes, Category::kKvCache));
+        }
+        k_size += index_bytes * g.layers;
+      }
       return {};
     }
     // memory_pool.py MHATokenToKVPool._create_buffers: every layer's K, then every V.
@@ -402,6 +410,16 @@ class RankStartup {
       GPUMEM_RETURN_IF_ERROR(allocate(k_.trtllm_mha_workspace, Category::kWorkspace));
     } else if (b == "trtllm_mla") {
       GPUMEM_RETURN_IF_ERROR(allocate(k_.trtllm_mla_workspace, Category::kWorkspace));
+    } else if (b == "nsa") {
+      // layers/attention/nsa_backend.py NativeSparseAttnBackend.__init__ (read at 005e8bf):
+      // the FlashInfer global workspace (SGLANG_FLASHINFER_WORKSPACE_SIZE) on compute
+      // capability 10 and up or with the trtllm decode kernel, and an int32 arange of 16,384.
+      if (p_.gpu.compute_capability_major >= 10 || p_.facts.nsa_decode_backend == "trtllm") {
+        GPUMEM_RETURN_IF_ERROR(
+            allocate(p_.env.flashinfer_workspace_size.value_or(k_.flashinfer_workspace),
+                     Category::kWorkspace));
+      }
+      GPUMEM_RETURN_IF_ERROR(allocate(bytes(16384 * 4), Category::kWorkspace));
     }
     // model_runner.py init_attention_backend: HybridLinearAttnBackend wraps the full-attention
     // backend and the Gated DeltaNet kernels, which allocate nothing here.

@@ -68,6 +68,7 @@ VersionRules rules_for(const Version& v) {
   r.max_reqs_capped_by_half_tokens = v >= Version{0, 5, 10};
   r.capture_list_appends_max_bs = v >= Version{0, 5, 18};
   r.small_gpu_class_raised = v >= Version{0, 5, 19};
+  r.dsa_cell_counts_stored_latent = v >= Version{0, 5, 18};
   r.summary_has_available_mem = pr7054;
   r.kv_log_has_dtype = v >= Version{0, 5, 10};
   r.graph_log_per_kind = v >= Version{0, 5, 12};

@@ -83,6 +83,9 @@ struct VersionRules {
   // PR #37898 (merged 2026-09-04; v0.5.19 UNCONFIRMED): GPUs below 35 GiB take 4096-token
   // chunks and 48 (TP < 4) / 160 decode graphs instead of 2048 and 24 / 80.
   bool small_gpu_class_raised;
+  // DeepSeek DSA's KV budget counts the latent as stored (656 bytes in the FP8 layout):
+  // v0.5.18 pool_configurator.py calls calculate_mla_kv_cache_dim; v0.5.9 counted 576 bytes.
+  bool dsa_cell_counts_stored_latent;
   // Log wording (sglang.md §9): the summary line ends with available_gpu_mem from v0.4.7
   // (2025-07 logs; UNCONFIRMED release); "KV Cache is allocated. dtype: ..." after v0.5.9
   // (v0.5.10 UNCONFIRMED); one begin/end pair per graph kind ("Capture target decode CUDA

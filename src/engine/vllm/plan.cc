@@ -157,6 +157,19 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                          : "SGLang is modelled"));
     return std::nullopt;
   }
+  if (p.model.mla.sparse_indexer()) {
+    // vllm (main after v0.13, read at 002d607 and 0023368) deepseek_v2.py Indexer and
+    // layers/sparse_attn_indexer.py: besides an indexer key cache in the MLA layers' KV group
+    // (132 bytes per token and layer, 64-token blocks), a DSA model keeps a top-k index
+    // buffer and a shared workspace sized from max_model_len whose factor (2 or 40), default
+    // KV dtype (fp8_ds_mla or bfloat16) and fused wk/weights_proj changed between releases
+    // that no stored source pins down.
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+                p.model.name + " (" + p.model.hf_architecture +
+                    ") attends through DeepSeek Sparse Attention: vLLM's indexer workspaces and "
+                    "its release-dependent KV dtype default are not modelled; SGLang is");
+    return std::nullopt;
+  }
   if (p.model.linear.present()) {
     // vllm v0.10.2 added models/qwen3_next.py.
     if (p.version < Version{0, 10, 2, 0}) {
