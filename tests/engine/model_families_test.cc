@@ -542,6 +542,31 @@ TEST(ModelFamilies, DeepSeekV32AddsTheIndexerWeightsAndKeysInSglang) {
             61 * (1536 * 64 * 128 + 7168 * 128 + 2 * 128 + 7168 * 64));
 }
 
+// GLM-5.1-FP8 on eight B200s (compute capability 10): SGLang's default KV cache is FP8, each
+// latent row stored in DeepSeek's 656-byte layout (512 + 512 / 128 x 4 + 64 x 2) beside a
+// 132-byte indexer key per layer. v0.5.9 budgets the latent at 576 bytes; v0.5.18 as stored; a
+// trtllm NSA kernel stores 576 plain FP8 bytes.
+TEST(ModelFamilies, Glm5Fp8KvOnBlackwellByRelease) {
+  auto cell = [](const std::string& version, const std::string& args) {
+    const std::string text =
+        "hardware: {gpu: b200, count: 8}\nengine:\n  name: sglang\n  version: " + version +
+        "\n  args:\n    --tp-size: 8\n" + args + "model: zai-org/GLM-5.1-FP8\n";
+    Diagnostics diags;
+    std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+    std::optional<Ledger> l;
+    if (s && diags.empty()) {
+      l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                            diags);
+    }
+    EXPECT_TRUE(l && diags.empty()) << diags.to_string();
+    return l ? fact(*l, "kv_cell_bytes") : -1;
+  };
+  EXPECT_EQ(cell("0.5.9", ""), 78 * (576 + 132));
+  EXPECT_EQ(cell("0.5.18", ""), 78 * (656 + 132));
+  EXPECT_EQ(cell("0.5.18", "    --nsa-decode-backend: trtllm\n"), 78 * (576 + 132));
+  EXPECT_EQ(cell("0.5.9", "    --kv-cache-dtype: bfloat16\n"), 78 * (576 * 2 + 132));
+}
+
 // What SGLang refuses for a DSA model, in its words, and what gpumem does not model, by name;
 // vLLM's DSA is refused whole.
 TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
