@@ -595,6 +595,10 @@ TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
             "f.yaml:9:31: SGLang refuses --speculative-eagle-topk 2 with DeepSeek DSA: a top-k "
             "above 1 with 64-token pages needs the flashinfer or fa3 attention backend; pass "
             "--speculative-eagle-topk 1\n");
+  EXPECT_EQ(errors("sglang", "deepseek-ai/DeepSeek-V3.1",
+                   "    --tp-size: 8\n    --attention-backend: nsa\n", 8),
+            "f.yaml:7:26: --attention-backend nsa serves DeepSeek DSA models (a config with "
+            "index_topk); deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
   EXPECT_EQ(errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
             "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM) attends through "
             "DeepSeek Sparse "

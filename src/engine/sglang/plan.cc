@@ -436,6 +436,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (p.facts.sparse_attention && !check_sparse_attention(p, scenario, diags)) {
     return std::nullopt;
   }
+  if (!p.facts.sparse_attention && p.facts.attention_backend == "nsa") {
+    // nsa_backend.py NativeSparseAttnBackend reads the indexer's top-k of DSA models only.
+    diags.error(*p.flags.raw.location("--attention-backend"),
+                "--attention-backend nsa serves DeepSeek DSA models (a config with index_topk); " +
+                    p.model.name + " has no sparse-attention indexer");
+    return std::nullopt;
+  }
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
   if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";
