@@ -588,7 +588,7 @@ TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
              "    --tp-size: 8\n    --dp-size: 8\n    --enable-dp-attention: true\n", 8, "0.5.6"),
       "");
   EXPECT_EQ(errors("sglang", repo,
-                   "    --tp-size: 8\n    --speculative-algorithm: NEXTN\n"
+                   "    --tp-size: 8\n    --speculative-algorithm: EAGLE\n"
                    "    --speculative-draft-model-path: deepseek-ai/DeepSeek-V3.2\n"
                    "    --speculative-eagle-topk: 2\n",
                    8),

@@ -304,9 +304,9 @@ TEST(SglangErrors, FlagsWhoseMemoryIsNotModelledAreRefusedByName) {
             "layout.yaml:5:62: --enable-flashinfer-allreduce-fusion allocates FlashInfer's fused "
             "all-reduce workspace, which gpumem does not model\n");
   EXPECT_EQ(validation_errors("--tp-size: 8, --speculative-algorithm: NEXTN"),
-            "layout.yaml:5:49: --speculative-algorithm NEXTN drafts with the checkpoint's own MTP "
-            "layers, which gpumem does not model; give the MTP head with "
-            "--speculative-draft-model-path\n");
+            "layout.yaml:5:49: --speculative-algorithm NEXTN drafts with MTP layers (a NextN "
+            "model such as DeepseekV3ForCausalLMNextN, the checkpoint's own or given as the "
+            "draft), which gpumem does not model; EAGLE-3 draft heads are modelled\n");
 }
 
 }  // namespace

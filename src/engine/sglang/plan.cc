@@ -135,10 +135,13 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
                 "workspace, which gpumem does not model");
     ok = false;
   }
-  if (f.speculative_algorithm == "NEXTN" && !f.speculative_draft_model) {
+  if (f.speculative_algorithm == "NEXTN") {
+    // server_args.py: NEXTN runs as EAGLE with a NextN draft (DeepseekV3ForCausalLMNextN and
+    // the like): the target's own MTP layers, or an extracted MTP head given as the draft.
     diags.error(*f.raw.location("--speculative-algorithm"),
-                "--speculative-algorithm NEXTN drafts with the checkpoint's own MTP layers, which "
-                "gpumem does not model; give the MTP head with --speculative-draft-model-path");
+                "--speculative-algorithm NEXTN drafts with MTP layers (a NextN model such as "
+                "DeepseekV3ForCausalLMNextN, the checkpoint's own or given as the draft), which "
+                "gpumem does not model; EAGLE-3 draft heads are modelled");
     ok = false;
   }
   return ok;
