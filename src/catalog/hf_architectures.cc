@@ -1,0 +1,144 @@
+#include "catalog/hf_architectures.h"
+
+#include <array>
+
+namespace gpumem {
+namespace {
+
+struct FamilyByName {
+  std::string_view architecture;
+  ArchitectureFamily family;
+};
+
+constexpr std::array<FamilyByName, 31> kFamilies = {{
+    {"LlamaForCausalLM", ArchitectureFamily::kLlama},
+    {"MistralForCausalLM", ArchitectureFamily::kLlama},
+    {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
+    // MiMo's main model is Qwen2's; its MTP layers (model.mtp_layers.*) are left to a draft
+    // model (sglang mimo.py MiMoForCausalLM.load_weights skips them; vllm mimo.py maps them
+    // to nothing).
+    {"MiMoForCausalLM", ArchitectureFamily::kQwen2},
+    // The Qwen2 language model beside a ViT (vision_config, hf_vision.h).
+    {"Qwen2_5_VLForConditionalGeneration", ArchitectureFamily::kQwen2},
+    {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
+    // The Qwen3 language model (text_config) beside a ViT (vision_config, hf_vision.h).
+    {"Qwen3VLForConditionalGeneration", ArchitectureFamily::kQwen3},
+    {"Qwen3MoeForCausalLM", ArchitectureFamily::kQwen3Moe},
+    // The Qwen3-MoE language model (text_config) beside Qwen3-VL's ViT (hf_vision.h).
+    {"Qwen3VLMoeForConditionalGeneration", ArchitectureFamily::kQwen3Moe},
+    {"Qwen2MoeForCausalLM", ArchitectureFamily::kQwen2Moe},
+    {"MixtralForCausalLM", ArchitectureFamily::kMixtral},
+    {"DeepseekV2ForCausalLM", ArchitectureFamily::kDeepseekV2},
+    {"DeepseekV3ForCausalLM", ArchitectureFamily::kDeepseekV3},
+    {"Glm4MoeForCausalLM", ArchitectureFamily::kGlm4Moe},
+    // GLM-4.7-Flash: DeepSeek-V3's MLA and MoE layout (sglang glm4_moe_lite.py builds
+    // DeepseekV2AttentionMLA; vllm glm4_moe_lite.py DeepseekV2MLAAttention) with a float32
+    // router (MoeConfig::router_float32).
+    {"Glm4MoeLiteForCausalLM", ArchitectureFamily::kDeepseekV3},
+    // DeepSeek-V3.2: V3's layers with a sparse-attention indexer in each (sglang
+    // deepseek_v2.py, vllm deepseek_v2.py: the same class with index_topk set); GLM-5 is the
+    // same model class in both engines (sglang glm4_moe.py GlmMoeDsaForCausalLM, vllm
+    // deepseek_v2.py GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM)).
+    {"DeepseekV32ForCausalLM", ArchitectureFamily::kDeepseekV3},
+    {"GlmMoeDsaForCausalLM", ArchitectureFamily::kDeepseekV3},
+    {"GptOssForCausalLM", ArchitectureFamily::kGptOss},
+    {"Phi3ForCausalLM", ArchitectureFamily::kPhi3},
+    {"GraniteForCausalLM", ArchitectureFamily::kGranite},
+    {"SeedOssForCausalLM", ArchitectureFamily::kSeedOss},
+    {"Gemma2ForCausalLM", ArchitectureFamily::kGemma2},
+    {"Gemma3ForConditionalGeneration", ArchitectureFamily::kGemma3},
+    {"LlamaForCausalLMEagle3", ArchitectureFamily::kLlamaEagle3},
+    {"MiniMaxM2ForCausalLM", ArchitectureFamily::kMiniMaxM2},
+    {"Qwen3NextForCausalLM", ArchitectureFamily::kQwen3Next},
+    // Qwen3.5 / 3.6: the Qwen3-Next layers (text_config), dense or MoE, beside a Qwen3-VL ViT.
+    {"Qwen3_5ForConditionalGeneration", ArchitectureFamily::kQwen35},
+    {"Qwen3_5MoeForConditionalGeneration", ArchitectureFamily::kQwen35},
+    {"Qwen3_5ForCausalLM", ArchitectureFamily::kQwen35},
+    {"Qwen3_5MoeForCausalLM", ArchitectureFamily::kQwen35},
+    {"NemotronHForCausalLM", ArchitectureFamily::kNemotronH},
+}};
+
+// Architectures the engines serve whose memory needs something gpumem does not model yet:
+// refused by name, saying what, rather than read as a shape they do not have.
+struct Unmodelled {
+  std::string_view architecture;
+  std::string_view what;
+};
+
+constexpr std::array<Unmodelled, 22> kUnmodelled = {{
+    {"Llama4ForConditionalGeneration",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
+     "(attention_chunk_size) and the vision tower"},
+    {"Llama4ForCausalLM",
+     "MoE layers interleaved with dense ones (interleave_moe_layer_step) and chunked attention "
+     "(attention_chunk_size)"},
+    {"KimiLinearForCausalLM",
+     "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
+    {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
+    {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"GraniteMoeHybridForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
+    {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"Qwen2VLForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"LlavaNextForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Mistral3ForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Glm4vMoeForConditionalGeneration",
+     "the vision tower and the engines' multimodal memory reservation"},
+    {"Grok1ForCausalLM", "Grok's decoder layout"},
+    {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
+    // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
+    // normalize the whole gathered projection on every rank; no input_layernorm.
+    {"Olmo2ForCausalLM",
+     "OLMo 2's q_norm/k_norm over the whole projection, replicated on every rank, and its "
+     "post-attention/post-feedforward norms"},
+    {"Olmo3ForCausalLM",
+     "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
+     "sliding-window layers"},
+    // sglang glm4.py Glm4Attention / Glm4DecoderLayer, vllm glm4.py: q/k/v always biased in
+    // SGLang, four norms per layer, partial_rotary_factor defaulting to 0.5.
+    {"Glm4ForCausalLM",
+     "GLM-4-0414's four norms per layer (post_self_attn_layernorm, post_mlp_layernorm), its "
+     "fused gate_up_proj checkpoint and half-width rotary default"},
+    {"Exaone4ForCausalLM",
+     "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
+     "sliding-window/global layer pattern"},
+    {"Ernie4_5_ForCausalLM",
+     "ERNIE 4.5's layout as SGLang's ernie4.py and vLLM's ernie45.py build it (not yet checked "
+     "against Llama's)"},
+}};
+
+// Gemma3ForCausalLM is the text-only class of the same family.
+constexpr FamilyByName kGemma3TextOnly = {"Gemma3ForCausalLM", ArchitectureFamily::kGemma3};
+
+}  // namespace
+
+std::optional<ArchitectureFamily> family_of(std::string_view architecture) {
+  if (architecture == kGemma3TextOnly.architecture) return kGemma3TextOnly.family;
+  for (const FamilyByName& f : kFamilies) {
+    if (f.architecture == architecture) return f.family;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> family_architecture_names() {
+  std::vector<std::string> names;
+  for (const FamilyByName& f : kFamilies) names.emplace_back(f.architecture);
+  names.emplace_back(kGemma3TextOnly.architecture);
+  return names;
+}
+
+std::optional<std::string_view> unmodelled_need(std::string_view architecture) {
+  for (const Unmodelled& u : kUnmodelled) {
+    if (u.architecture == architecture) return u.what;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpumem
