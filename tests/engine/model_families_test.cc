@@ -15,14 +15,15 @@ namespace gpumem {
 namespace {
 
 Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
-                const std::string& args) {
-  const std::string version = engine == "sglang" ? "0.5.9" : "0.21.0";
+                const std::string& args, const std::string& gpu = "h200",
+                std::string version = "") {
+  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
   const std::string tp = engine == "sglang" ? "--tp-size" : "--tensor-parallel-size";
   const std::string text =
-      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
-      "\n  version: " + version + "\n  args:\n    " + tp + ": " + std::to_string(gpus) + "\n" +
-      args + "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) +
-      "\n";
+      "hardware: {gpu: " + gpu + ", count: " + std::to_string(gpus) +
+      "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n    " + tp + ": " +
+      std::to_string(gpus) + "\n" + args +
+      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
   std::optional<Ledger> l;
@@ -548,18 +549,8 @@ TEST(ModelFamilies, DeepSeekV32AddsTheIndexerWeightsAndKeysInSglang) {
 // trtllm NSA kernel stores 576 plain FP8 bytes.
 TEST(ModelFamilies, Glm5Fp8KvOnBlackwellByRelease) {
   auto cell = [](const std::string& version, const std::string& args) {
-    const std::string text =
-        "hardware: {gpu: b200, count: 8}\nengine:\n  name: sglang\n  version: " + version +
-        "\n  args:\n    --tp-size: 8\n" + args + "model: zai-org/GLM-5.1-FP8\n";
-    Diagnostics diags;
-    std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-    std::optional<Ledger> l;
-    if (s && diags.empty()) {
-      l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                            diags);
-    }
-    EXPECT_TRUE(l && diags.empty()) << diags.to_string();
-    return l ? fact(*l, "kv_cell_bytes") : -1;
+    return fact(simulate("sglang", "zai-org/GLM-5.1-FP8", 8, args, "b200", version),
+                "kv_cell_bytes");
   };
   EXPECT_EQ(cell("0.5.9", ""), 78 * (576 + 132));
   EXPECT_EQ(cell("0.5.18", ""), 78 * (656 + 132));
@@ -599,6 +590,10 @@ TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
                    "    --tp-size: 8\n    --attention-backend: nsa\n", 8),
             "f.yaml:7:26: --attention-backend nsa serves DeepSeek DSA models (a config with "
             "index_topk); deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
+  EXPECT_EQ(errors("sglang", "deepseek-ai/DeepSeek-V3.1",
+                   "    --tp-size: 8\n    --nsa-decode-backend: fa3\n", 8),
+            "f.yaml:7:27: --nsa-decode-backend chooses DeepSeek DSA kernels; "
+            "deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
   EXPECT_EQ(errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
             "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM) attends through "
             "DeepSeek Sparse "

@@ -439,6 +439,15 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (p.facts.sparse_attention && !check_sparse_attention(p, scenario, diags)) {
     return std::nullopt;
   }
+  for (const char* flag : {"--nsa-prefill-backend", "--nsa-decode-backend"}) {
+    // server_args.py reads them for DSA models only; elsewhere they would be ignored.
+    if (!p.facts.sparse_attention && p.flags.raw.location(flag)) {
+      diags.error(*p.flags.raw.location(flag),
+                  std::string(flag) + " chooses DeepSeek DSA kernels; " + p.model.name +
+                      " has no sparse-attention indexer");
+      return std::nullopt;
+    }
+  }
   if (!p.facts.sparse_attention && p.facts.attention_backend == "nsa") {
     // nsa_backend.py NativeSparseAttnBackend reads the indexer's top-k of DSA models only.
     diags.error(*p.flags.raw.location("--attention-backend"),
