@@ -44,10 +44,18 @@ struct RankEnv {
     return s;
   }
   void fact(Fact f) { facts.push_back(std::move(f)); }
-  // Allocates `list`'s tensors through the rank's allocator, in order (weight_loading.h).
+  // Allocates `list`'s tensors through the rank's allocator, in order (weight_loading.h);
+  // the blocks a later step frees are appended to `released_later`.
+  Status load_weights(const WeightList& list, std::vector<BlockHandle>& released_later) {
+    return weight_loads != nullptr
+               ? weight_loads->load(allocator, list, released_later)
+               : load_weight_tensors(allocator, tensors_of(list), released_later);
+  }
   Status load_weights(const WeightList& list) {
-    return weight_loads != nullptr ? weight_loads->load(allocator, list)
-                                   : load_weight_tensors(allocator, tensors_of(list));
+    std::vector<BlockHandle> none;
+    GPUMEM_RETURN_IF_ERROR(load_weights(list, none));
+    if (!none.empty()) return internal_error("a weight list left blocks for a later step");
+    return {};
   }
   // Runs `body` (runtime/memoized_run.h), or lets the simulator restore its outcome.
   Status run_memoized(const RunKey& key, const MemoizedBody& body, FreeReadings& readings) {

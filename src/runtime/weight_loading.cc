@@ -5,11 +5,12 @@
 
 namespace gpumem {
 
-Status load_weight_tensors(CachingAllocator& allocator, std::span<const WeightTensor> tensors) {
+Status load_weight_tensors(CachingAllocator& allocator, std::span<const WeightTensor> tensors,
+                           std::vector<BlockHandle>& released_later) {
   // (allocation after which it is freed, transient tensor), in the order of the frees.
   std::vector<std::pair<size_t, size_t>> releases;
   for (size_t i = 0; i < tensors.size(); ++i) {
-    if (tensors[i].released_after != kResident) {
+    if (tensors[i].released_after >= 0) {
       releases.emplace_back(static_cast<size_t>(tensors[i].released_after), i);
     }
   }
@@ -24,6 +25,9 @@ Status load_weight_tensors(CachingAllocator& allocator, std::span<const WeightTe
     for (; next_release != releases.end() && next_release->first == i; ++next_release) {
       GPUMEM_RETURN_IF_ERROR(allocator.free(handles[next_release->second]));
     }
+  }
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (tensors[i].released_after == kReleasedLater) released_later.push_back(handles[i]);
   }
   return {};
 }

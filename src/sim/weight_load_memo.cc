@@ -17,6 +17,7 @@ struct WeightLoad {
   SimDevice::State device_before;
   CachingAllocator::State allocator_after;
   SimDevice::State device_after;
+  std::vector<BlockHandle> released_later;  // equal in every load from equal states
 };
 
 std::shared_ptr<const WeightLoad> WeightLoadMemo::find(const WeightList& list) {
@@ -39,24 +40,31 @@ void WeightLoadMemo::store(std::shared_ptr<const WeightLoad> load) {
   next_ = (next_ + 1) % loads_.size();
 }
 
-Status SimWeightLoads::load(CachingAllocator& allocator, const WeightList& list) {
+Status SimWeightLoads::load(CachingAllocator& allocator, const WeightList& list,
+                            std::vector<BlockHandle>& released_later) {
   std::optional<CachingAllocator::State> before = allocator.snapshot();
-  if (!list || !before || memo_ == nullptr) return load_weight_tensors(allocator, tensors_of(list));
+  if (!list || !before || memo_ == nullptr) {
+    return load_weight_tensors(allocator, tensors_of(list), released_later);
+  }
   const std::shared_ptr<const WeightLoad> seen = memo_->find(list);
   if (seen && seen->allocator_before == *before && seen->device_before == device_.state() &&
       seen->config == allocator.config() && seen->constants == device_.constants()) {
     allocator.restore(seen->allocator_after);
     device_.restore(seen->device_after);
+    released_later.insert(released_later.end(), seen->released_later.begin(),
+                          seen->released_later.end());
     ++restored_;
     return {};
   }
   SimDevice::State device_before = device_.state();
-  GPUMEM_RETURN_IF_ERROR(load_weight_tensors(allocator, tensors_of(list)));
+  std::vector<BlockHandle> kept;
+  GPUMEM_RETURN_IF_ERROR(load_weight_tensors(allocator, tensors_of(list), kept));
+  released_later.insert(released_later.end(), kept.begin(), kept.end());
   std::optional<CachingAllocator::State> after = allocator.snapshot();
   if (!after) return {};
   memo_->store(std::make_shared<const WeightLoad>(
       WeightLoad{list, allocator.config(), device_.constants(), std::move(*before),
-                 std::move(device_before), std::move(*after), device_.state()}));
+                 std::move(device_before), std::move(*after), device_.state(), std::move(kept)}));
   return {};
 }
 

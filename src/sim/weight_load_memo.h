@@ -47,7 +47,8 @@ class SimWeightLoads final : public WeightLoads {
   // without a `memo` every load is replayed.
   SimWeightLoads(SimDevice& device, WeightLoadMemo* memo) : device_(device), memo_(memo) {}
 
-  Status load(CachingAllocator& allocator, const WeightList& list) override;
+  Status load(CachingAllocator& allocator, const WeightList& list,
+              std::vector<BlockHandle>& released_later) override;
 
   // How many loads were answered from the memo rather than replayed.
   int restored() const { return restored_; }

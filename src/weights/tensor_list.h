@@ -31,6 +31,10 @@ class TensorList {
   int add(std::string name, std::vector<std::int64_t> shape, DType dtype);
   // Frees tensor `index` after the most recently added tensor.
   void release(int index);
+  // Leaves tensor `index` allocated at the end of the load, for a later step to free.
+  void release_later(int index) {
+    tensors_[static_cast<size_t>(index)].released_after = kReleasedLater;
+  }
   void set_phase(WeightPhase phase) { phase_ = phase; }
 
   int size() const { return static_cast<int>(tensors_.size()); }

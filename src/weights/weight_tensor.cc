@@ -5,7 +5,15 @@ namespace gpumem {
 Bytes resident_bytes(std::span<const WeightTensor> tensors) {
   Bytes total = bytes(0);
   for (const WeightTensor& t : tensors) {
-    if (t.released_after == kResident) total += t.bytes;
+    if (t.released_after == kResident || t.released_after == kReleasedLater) total += t.bytes;
+  }
+  return total;
+}
+
+Bytes released_later_bytes(std::span<const WeightTensor> tensors) {
+  Bytes total = bytes(0);
+  for (const WeightTensor& t : tensors) {
+    if (t.released_after == kReleasedLater) total += t.bytes;
   }
   return total;
 }

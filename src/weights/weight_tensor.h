@@ -6,6 +6,8 @@
 // for the rest of the run (a module replaced while it is being built, a transient copy made
 // while repacking weights): `released_after` says after which tensor of the same list the
 // engine frees them, so an allocator emulation can replay allocations and frees exactly.
+// A draft model's embedding and head outlive its loading and are freed by a later start-up
+// step, when the speculative worker hands it the target's (kReleasedLater).
 #ifndef GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_
 #define GPUMEM_WEIGHTS_WEIGHT_TENSOR_H_
 
@@ -28,6 +30,9 @@ enum class WeightPhase : unsigned char {
 
 // `released_after` of a tensor that stays allocated.
 inline constexpr int kResident = -1;
+// `released_after` of a tensor still allocated when the list has been loaded and freed by a
+// later start-up step (runtime/weight_loading.h hands its block back to the program).
+inline constexpr int kReleasedLater = -2;
 
 struct WeightTensor {
   std::string name;  // the engine's parameter or buffer name
@@ -36,7 +41,7 @@ struct WeightTensor {
   Bytes bytes;  // element count x element size, before any allocator rounding
   WeightPhase phase = WeightPhase::kConstruction;
   // Index in the same list of the tensor whose allocation precedes this one's release;
-  // kResident when it is never released.
+  // kResident when it is never released, kReleasedLater when a later step frees it.
   int released_after = kResident;
 };
 
@@ -50,8 +55,11 @@ inline std::span<const WeightTensor> tensors_of(const WeightList& list) {
   return list ? std::span<const WeightTensor>(*list) : std::span<const WeightTensor>();
 }
 
-// Bytes of the tensors still allocated once the whole list has been replayed.
+// Bytes of the tensors still allocated once the whole list has been replayed (those a later
+// step frees included).
 Bytes resident_bytes(std::span<const WeightTensor> tensors);
+// Bytes of the tensors a later step frees (kReleasedLater).
+Bytes released_later_bytes(std::span<const WeightTensor> tensors);
 // Bytes of all tensors, released ones included.
 Bytes allocated_bytes(std::span<const WeightTensor> tensors);
 

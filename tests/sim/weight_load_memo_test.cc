@@ -66,6 +66,7 @@ struct Rank {
   SimDevice device;
   CachingAllocator allocator;
   SimWeightLoads loads;
+  std::vector<BlockHandle> later;  // the blocks a load leaves for a later step
 };
 
 void expect_same_state(Rank& a, Rank& b) {
@@ -79,11 +80,11 @@ void expect_same_state(Rank& a, Rank& b) {
 TEST(WeightLoadMemo, ALoadFromAStateSeenBeforeRestoresWhatTheReplayLeft) {
   const WeightList w = model_weights();
   Rank replayed;
-  ASSERT_TRUE(replayed.loads.load(replayed.allocator, w).ok());
+  ASSERT_TRUE(replayed.loads.load(replayed.allocator, w, replayed.later).ok());
   EXPECT_EQ(replayed.loads.restored(), 0);
 
   Rank memoised;
-  ASSERT_TRUE(memoised.loads.load(memoised.allocator, w).ok());
+  ASSERT_TRUE(memoised.loads.load(memoised.allocator, w, memoised.later).ok());
   EXPECT_EQ(memoised.loads.restored(), 1);
   expect_same_state(replayed, memoised);
   // Each 25 MiB tensor has a 26 MiB segment of its own (no cached block is ever that large,
@@ -108,24 +109,50 @@ TEST(WeightLoadMemo, ALoadFromAStateSeenBeforeRestoresWhatTheReplayLeft) {
   expect_same_state(replayed, memoised);
 }
 
+TEST(WeightLoadMemo, ARestoredLoadHandsBackTheBlocksALaterStepFrees) {
+  // A draft's embedding and head stay allocated until the speculative worker frees them:
+  // here the first and the last 25 MiB tensors. Both loads hand back the same two blocks,
+  // and freeing them leaves both ranks alike, their two 26 MiB segments returned.
+  std::vector<WeightTensor> ts(*model_weights());
+  ts.front().released_after = kReleasedLater;
+  std::find_if(ts.rbegin(), ts.rend(), [](const WeightTensor& t) {
+    return t.bytes == mib(25);
+  })->released_after = kReleasedLater;
+  const WeightList w = std::make_shared<const std::vector<WeightTensor>>(std::move(ts));
+  Rank replayed;
+  ASSERT_TRUE(replayed.loads.load(replayed.allocator, w, replayed.later).ok());
+  Rank memoised;
+  ASSERT_TRUE(memoised.loads.load(memoised.allocator, w, memoised.later).ok());
+  EXPECT_EQ(memoised.loads.restored(), 1);
+  ASSERT_EQ(replayed.later.size(), 2u);
+  ASSERT_EQ(memoised.later.size(), 2u);
+  const Bytes used = replayed.device.used();
+  for (Rank* r : {&replayed, &memoised}) {
+    for (BlockHandle b : r->later) ASSERT_TRUE(r->allocator.free(b).ok());
+    r->allocator.empty_cache();
+  }
+  expect_same_state(replayed, memoised);
+  EXPECT_EQ(used - replayed.device.used(), mib(26) + mib(26));
+}
+
 TEST(WeightLoadMemo, ADifferentStartingStateIsReplayed) {
   const WeightList w = model_weights();
   Rank first;
-  ASSERT_TRUE(first.loads.load(first.allocator, w).ok());
+  ASSERT_TRUE(first.loads.load(first.allocator, w, first.later).ok());
 
   Rank other;
   ASSERT_TRUE(other.allocator.allocate(mib(40), Category::kOther).ok());
   Rank reference;
   ASSERT_TRUE(reference.allocator.allocate(mib(40), Category::kOther).ok());
-  ASSERT_TRUE(load_weight_tensors(reference.allocator, tensors_of(w)).ok());
-  ASSERT_TRUE(other.loads.load(other.allocator, w).ok());
+  ASSERT_TRUE(load_weight_tensors(reference.allocator, tensors_of(w), reference.later).ok());
+  ASSERT_TRUE(other.loads.load(other.allocator, w, other.later).ok());
   EXPECT_EQ(other.loads.restored(), 0);
   expect_same_state(reference, other);
 
   // An equal list that is another object is another key: replayed, same result.
   const WeightList copy = std::make_shared<const std::vector<WeightTensor>>(*w);
   Rank again;
-  ASSERT_TRUE(again.loads.load(again.allocator, copy).ok());
+  ASSERT_TRUE(again.loads.load(again.allocator, copy, again.later).ok());
   EXPECT_EQ(again.loads.restored(), 0);
   expect_same_state(first, again);
 }
@@ -137,7 +164,7 @@ TEST(WeightLoadMemo, AFailedLoadIsNeverMemoised) {
     // before: 150 MiB. Layers 0-3 take 4 x 26 MiB, a second 20 MiB segment (layer 3's
     // 3 MiB) and a second small one (its 600 KiB): 24 MiB left for layer 4's 25 MiB.
     Rank small(mib(1000));
-    Status s = small.loads.load(small.allocator, w);
+    Status s = small.loads.load(small.allocator, w, small.later);
     EXPECT_EQ(s.code(), StatusCode::kOutOfMemory);
     EXPECT_EQ(small.loads.restored(), 0);
     ASSERT_TRUE(small.allocator.last_oom().has_value());
@@ -156,7 +183,7 @@ TEST(WeightLoadMemo, APrivatePoolMakesEveryLoadAReplay) {
     ASSERT_TRUE(r.allocator.allocate(mib(3), Category::kGraphs).ok());
     ASSERT_TRUE(r.allocator.end_allocate_to_pool(graphs).ok());
     EXPECT_FALSE(r.allocator.snapshot().has_value());
-    ASSERT_TRUE(r.loads.load(r.allocator, w).ok());
+    ASSERT_TRUE(r.loads.load(r.allocator, w, r.later).ok());
     EXPECT_EQ(r.loads.restored(), 0);
   }
 }
