@@ -287,6 +287,9 @@ struct Architecture {
   std::vector<std::int64_t> eagle_aux_layer_ids;
 
   std::int64_t num_nextn_predict_layers = 0;  // MTP layers in the checkpoint
+  // A NextN (MTP) draft built from a checkpoint's MTP layer: the checkpoint layer its one
+  // decoder layer loads (model.layers.<index>); -1 for every other architecture.
+  std::int64_t nextn_checkpoint_layer = -1;
 
   VisionTower vision;  // multimodal checkpoints (Gemma 3, Qwen2.5-VL); absent otherwise
 
@@ -300,6 +303,7 @@ struct Architecture {
   // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.
   std::int64_t attention_layers(std::int64_t start, std::int64_t end) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }
+  bool is_nextn_draft() const { return nextn_checkpoint_layer >= 0; }
   // Qwen3-Next and Qwen3.5: Gated DeltaNet layers, gated attention, Qwen2-MoE-style blocks.
   bool is_qwen_hybrid() const {
     return family == ArchitectureFamily::kQwen3Next || family == ArchitectureFamily::kQwen35;

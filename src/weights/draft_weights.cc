@@ -6,6 +6,7 @@
 #include "weights/layer_weights.h"
 #include "weights/linear_weights.h"
 #include "weights/list_memo.h"
+#include "weights/rank_weights.h"
 #include "weights/rope_cache.h"
 #include "weights/tensor_list.h"
 
@@ -24,7 +25,7 @@ Result<std::vector<WeightTensor>> build_draft_weights(const Architecture& draft,
                                                       const WeightRules& rules) {
   GPUMEM_RETURN_IF_ERROR(validate_layout(l));
   if (!draft.is_draft_head()) {
-    return invalid_input(draft.name + " is not an EAGLE-3 draft head");
+    return invalid_input(draft.name + " is neither an EAGLE-3 draft head nor a NextN draft");
   }
   const BuildContext ctx{draft, l, rules, parameter_dtype(draft, rules)};
   TensorList list(32);
@@ -96,12 +97,15 @@ Result<std::vector<WeightTensor>> build_draft_weights(const Architecture& draft,
   list.set_phase(WeightPhase::kPostLoad);
   for (auto& step : post_load) step(list);
 
-  // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: set_embed(target embed)
-  // frees the draft's own embedding unless the config gives a target_hidden_size different
-  // from its hidden size (llama.py set_embed); then the hot-token ids move to the GPU.
+  // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: the hot-token ids move to
+  // the GPU; set_embed(target embed) frees the draft's own embedding unless the config gives
+  // a target_hidden_size different from its hidden size (llama.py set_embed), once the
+  // draft's KV pool is allocated (vLLM: while loading, rules.draft_embedding_freed_after_kv).
   list.set_phase(WeightPhase::kDraftSetup);
-  if (draft.eagle_fc_input_size == 3 * h) list.release(embed);
+  const bool shares_embedding = draft.eagle_fc_input_size == 3 * h;
+  if (shares_embedding && !rules.draft_embedding_freed_after_kv) list.release(embed);
   list.add("hot_token_id", {draft.draft_vocab_size}, DType::kInt64);
+  if (shares_embedding && rules.draft_embedding_freed_after_kv) list.release_later(embed);
   return list.take();
 }
 
@@ -111,6 +115,7 @@ Result<WeightList> draft_weights(const Architecture& draft, const Architecture& 
                                  std::int64_t target_context_len, const ParallelLayout& l,
                                  const WeightRules& rules, WeightListCache* cache) {
   const auto build = [&]() -> Result<std::vector<WeightTensor>> {
+    if (draft.is_nextn_draft()) return nextn_draft_tensors(draft, target_rope(target), l, rules);
     return build_draft_weights(draft, target, target_context_len, l, rules);
   };
   if (cache != nullptr) {

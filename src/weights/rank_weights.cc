@@ -48,7 +48,10 @@ class ModelBuilder {
     // and projector are built before the language model.
     if (a.vision.present()) GPUMEM_RETURN_IF_ERROR(add_vision_tower(list_, ctx_, post_load_));
     if (first_stage) GPUMEM_RETURN_IF_ERROR(embedding(first_norm));
-    for (std::int64_t i = layers.start; i < layers.end; ++i) GPUMEM_RETURN_IF_ERROR(layer(i));
+    for (std::int64_t i = layers.start; i < layers.end; ++i) {
+      const std::string prefix = "model.layers." + str(i);
+      GPUMEM_RETURN_IF_ERROR(layer(i, prefix, prefix));
+    }
     if (last_stage) {
       add_norm(list_, ctx_, "model.norm.weight", a.hidden_size);
       // sglang v0.5.9 gemma2.py Gemma2Model.__init__: register_buffer("normalizer",
@@ -65,6 +68,38 @@ class ModelBuilder {
     // module's quant_method.process_weights_after_loading in module order.
     for (auto& step : model_post_load_) step(list_);
     for (auto& step : post_load_) step(list_);
+    return Status::ok_status();
+  }
+
+  // sglang v0.5.9 deepseek_nextn.py DeepseekModelNextN.__init__ and
+  // DeepseekV3ForCausalLMNextN.__init__ (glm4_moe_nextn.py builds the same modules): the
+  // embedding, enorm, hnorm, eh_proj, the decoder, shared_head.norm, then the head. The
+  // embedding and head stay allocated until the EAGLE worker replaces them by the target's.
+  Status build_nextn(const RopeSpec& target_rope) {
+    const Architecture& a = ctx_.arch;
+    const ParallelLayout& l = ctx_.layout;
+    const std::int64_t h = a.hidden_size;
+    ropes_.seed(target_rope);
+    // VocabParallelEmbedding(use_attn_tp_group=is_dp_attention_enabled()): over the attention
+    // TP group, which is the whole TP group without DP attention.
+    const int embed = list_.size();
+    GPUMEM_RETURN_IF_ERROR(add_vocab_parallel(list_, ctx_, "model.embed_tokens.weight",
+                                              a.vocab_size, attention_tp_size(l)));
+    add_norm(list_, ctx_, "model.enorm.weight", h);
+    add_norm(list_, ctx_, "model.hnorm.weight", h);
+    // nn.Linear(2 x hidden, hidden, bias=False): never quantized, whole on every rank.
+    list_.add("model.eh_proj.weight", {h, 2 * h}, ctx_.dtype);
+    GPUMEM_RETURN_IF_ERROR(
+        layer(0, "model.decoder", "model.layers." + str(a.nextn_checkpoint_layer)));
+    add_norm(list_, ctx_, "model.shared_head.norm.weight", h);
+    const int head = list_.size();
+    GPUMEM_RETURN_IF_ERROR(
+        add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, l.tp_size));
+    list_.set_phase(WeightPhase::kPostLoad);
+    for (auto& step : model_post_load_) step(list_);
+    for (auto& step : post_load_) step(list_);
+    list_.release_later(embed);
+    list_.release_later(head);
     return Status::ok_status();
   }
 
@@ -143,11 +178,11 @@ class ModelBuilder {
     return Status::ok_status();
   }
 
-  Status layer(std::int64_t i) {
+  // Layer `i` under the engine's module name `prefix` and the checkpoint's `checkpoint`.
+  Status layer(std::int64_t i, const std::string& prefix, const std::string& checkpoint) {
     const Architecture& a = ctx_.arch;
     if (a.single_module_layers) return single_module_layer(i);
-    const std::string prefix = "model.layers." + str(i);
-    const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
+    const AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
                              layer_rope(i)};
     if (a.is_linear_layer(i)) {
       // sglang qwen3_next.py Qwen3HybridLinearDecoderLayer: the Gated DeltaNet in place of
@@ -163,8 +198,8 @@ class ModelBuilder {
     if (a.is_moe_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(moe_block(mlp));
     } else {
-      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, mlp, a.intermediate_size,
-                                           ctx_.layout.tp_size, post_load_));
+      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a),
+                                           a.intermediate_size, ctx_.layout.tp_size, post_load_));
     }
     add_norm(list_, ctx_, prefix + ".input_layernorm.weight", a.hidden_size);
     add_norm(list_, ctx_, prefix + ".post_attention_layernorm.weight", a.hidden_size);
@@ -301,8 +336,11 @@ bool fuses_shared_experts(const Architecture& a, const ParallelLayout& l,
   // and not with expert parallelism; glm4_moe.py GlmMoeDsaForCausalLM names its own (PR
   // #18804, in v0.5.9); sglang (read at 03b1e88) glm4_moe_lite.py
   // shared_experts_fusion_disable_reason: GLM-4.7-Flash's one shared expert likewise.
+  // deepseek_nextn.py DeepseekV3ForCausalLMNextN names its own class, which the draft's
+  // config carries (nextn_draft.h): a DeepSeek-V3.2 draft fuses though its target does not.
   const bool fusing_architecture = a.hf_architecture == "Glm4MoeLiteForCausalLM" ||
                                    ((a.hf_architecture == "DeepseekV3ForCausalLM" ||
+                                     a.hf_architecture == "DeepseekV3ForCausalLMNextN" ||
                                      a.hf_architecture == "GlmMoeDsaForCausalLM") &&
                                     a.moe.num_experts == 256);
   return rules.shared_experts_fusion && fusing_architecture && a.moe.num_shared_experts == 1 &&
@@ -319,12 +357,26 @@ Result<std::vector<WeightTensor>> build_rank_weights(const Architecture& a, cons
                          " is an EAGLE-3 draft head; its weights come from "
                          "draft_weights with the target model");
   }
+  if (a.is_nextn_draft()) {
+    return invalid_input(a.name + " is a NextN draft; its weights come from draft_weights");
+  }
   ModelBuilder builder(a, l, rules);
   GPUMEM_RETURN_IF_ERROR(builder.build());
   return builder.take();
 }
 
 }  // namespace
+
+Result<std::vector<WeightTensor>> nextn_draft_tensors(const Architecture& draft,
+                                                      const RopeSpec& target_rope,
+                                                      const ParallelLayout& l,
+                                                      const WeightRules& rules) {
+  GPUMEM_RETURN_IF_ERROR(validate_layout(l));
+  if (!draft.is_nextn_draft()) return invalid_input(draft.name + " is not a NextN draft");
+  ModelBuilder builder(draft, l, rules);
+  GPUMEM_RETURN_IF_ERROR(builder.build_nextn(target_rope));
+  return builder.take();
+}
 
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
                                 const WeightRules& rules, WeightListCache* cache) {

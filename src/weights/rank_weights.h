@@ -31,6 +31,7 @@
 #include "catalog/architecture.h"
 #include "core/status.h"
 #include "weights/parallel_layout.h"
+#include "weights/rope_cache.h"
 #include "weights/weight_list_cache.h"
 #include "weights/weight_rules.h"
 #include "weights/weight_tensor.h"
@@ -41,6 +42,14 @@ namespace gpumem {
 // arguments get the very same list back (weight_list_cache.h); without one it is built.
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
                                 const WeightRules& rules, WeightListCache* cache = nullptr);
+
+// The tensors of SGLang's NextN (MTP) draft on one rank (draft.is_nextn_draft()), in
+// allocation order; `target_rope` is the RoPE cache the target registered. draft_weights
+// (draft_weights.h) is the way in.
+Result<std::vector<WeightTensor>> nextn_draft_tensors(const Architecture& draft,
+                                                      const RopeSpec& target_rope,
+                                                      const ParallelLayout& l,
+                                                      const WeightRules& rules);
 
 // Whether the engine folds the shared expert into the routed FusedMoE for this model and
 // layout (sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts).

@@ -92,6 +92,12 @@ struct WeightRules {
   // (utils/marlin_utils_fp8.py prepare_fp8_layer_for_marlin).
   bool fp8_marlin = false;
 
+  // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: a draft's own embedding
+  // (and a NextN draft's head) is freed when the worker hands it the target's, after the
+  // draft's KV pool is allocated (kReleasedLater); vllm models/llama_eagle3.py frees it while
+  // the draft loads (PR #19033).
+  bool draft_embedding_freed_after_kv = true;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

@@ -601,5 +601,51 @@ TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
             "not modelled; SGLang is\n");
 }
 
+// SGLang's NEXTN on DeepSeek-V3: the checkpoint's MTP layer (model.layers.61) is the draft,
+// built as DeepseekV3ForCausalLMNextN with one MLA layer of KV (576 bfloat16 values per token).
+// Its own embedding and head (129,280 / 8 = 16,160 rows x 7,168 x 2 = 231,669,760 B each, a
+// 111 x 2 MiB segment each) stay until the worker hands it the target's, after its KV pool.
+TEST(ModelFamilies, DeepSeekV3NextNDraftsWithTheCheckpointsMtpLayer) {
+  const std::string repo = "deepseek-ai/DeepSeek-V3";
+  const std::string nextn = "    --speculative-algorithm: NEXTN\n";
+  const auto steps = [](const Ledger& l) {
+    std::vector<std::string> names;
+    for (const LedgerStep& s : l.gpus.front().steps) names.push_back(s.name);
+    return names;
+  };
+  const auto step = [](const Ledger& l, std::string_view name) -> const LedgerStep& {
+    for (const LedgerStep& s : l.gpus.front().steps) {
+      if (s.name == name) return s;
+    }
+    ADD_FAILURE() << name;
+    return l.gpus.front().steps.front();
+  };
+  const Ledger v059 = simulate("sglang", repo, 8, nextn);
+  EXPECT_TRUE(v059.fits());
+  EXPECT_EQ(fact(v059, "draft_kv_cell_bytes"), 576 * 2);
+  EXPECT_EQ(step(v059, "draft_shares_target_embedding").delta().value(), -2 * 111 * 2'097'152LL);
+  const std::vector<std::string>& log = step(v059, "draft_weights").log_lines;
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_TRUE(log[1].starts_with("Load weight end. type=DeepseekV3ForCausalLMNextN,")) << log[1];
+  // v0.5.9 builds the draft after the target's graphs.
+  EXPECT_EQ(steps(v059),
+            (std::vector<std::string>{
+                "context", "distributed", "free_memory", "weights", "kv_cache", "cublas",
+                "attention_backend", "cuda_graphs", "draft_weights", "draft_kv_cache",
+                "draft_shares_target_embedding", "draft_cuda_graphs", "ready"}));
+  // From v0.5.14 the draft is loaded before the target's KV pool is sized, and its own
+  // embedding and head are still held while it is.
+  const Ledger v0518 = simulate("sglang", repo, 8, nextn, "h200", "0.5.18");
+  EXPECT_EQ(steps(v0518),
+            (std::vector<std::string>{
+                "context", "distributed", "free_memory", "weights", "draft_weights", "kv_cache",
+                "draft_kv_cache", "draft_shares_target_embedding", "cublas", "attention_backend",
+                "cuda_graphs", "draft_cuda_graphs", "ready"}));
+  // Kimi-K2 is DeepseekV3ForCausalLM without an MTP layer.
+  EXPECT_EQ(errors("sglang", "moonshotai/Kimi-K2-Instruct", "    --tp-size: 8\n" + nextn, 8),
+            "f.yaml:7:30: --speculative-algorithm NEXTN: kimi-k2-instruct has 0 MTP layers "
+            "(num_nextn_predict_layers); SGLang's NextN draft loads exactly one\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -303,10 +303,16 @@ TEST(SglangErrors, FlagsWhoseMemoryIsNotModelledAreRefusedByName) {
   EXPECT_EQ(validation_errors("--tp-size: 8, --enable-flashinfer-allreduce-fusion: true"),
             "layout.yaml:5:62: --enable-flashinfer-allreduce-fusion allocates FlashInfer's fused "
             "all-reduce workspace, which gpumem does not model\n");
+  // NEXTN drafts with the model's own MTP layer, which Llama has none of (a NextN draft of
+  // DeepSeek-V3 is simulated: draft_weights_test.cc, SglangNextN below); EAGLE over a model
+  // without one needs a draft.
   EXPECT_EQ(validation_errors("--tp-size: 8, --speculative-algorithm: NEXTN"),
-            "layout.yaml:5:49: --speculative-algorithm NEXTN drafts with MTP layers (a NextN "
-            "model such as DeepseekV3ForCausalLMNextN, the checkpoint's own or given as the "
-            "draft), which gpumem does not model; EAGLE-3 draft heads are modelled\n");
+            "layout.yaml:5:49: --speculative-algorithm NEXTN: the MTP draft of LlamaForCausalLM "
+            "is not modelled (gpumem models DeepSeek-V3, V3.2, GLM-4.5 and GLM-5 NextN "
+            "drafts)\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --speculative-algorithm: EAGLE"),
+            "layout.yaml:5:49: --speculative-algorithm EAGLE needs "
+            "--speculative-draft-model-path\n");
 }
 
 }  // namespace

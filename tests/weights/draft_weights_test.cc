@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "engine/sglang/nextn_draft.h"
 #include "support/weight_test_models.h"
 
 // Expected byte counts are derived by hand from SGLang's EAGLE-3 draft modules (the
@@ -12,6 +13,7 @@
 namespace gpumem {
 namespace {
 
+using weight_tests::bytes_of;
 using weight_tests::find;
 using weight_tests::model;
 
@@ -32,20 +34,71 @@ TEST(DraftWeights, KimiK2Eagle3DraftHeadTp8) {
   //   RoPE theta 1e6, no scaling, context raised to the target's 262,144 positions:
   //   [262144, 128] x 4                                    = 134,217,728
   //   hot_token_id int64 [32000]                           =     256,000
-  //   -> 702,007,296
-  EXPECT_EQ(resident_bytes(w).value(), 702'007'296);
-  // Built and freed: its own embed_tokens 20480 x 7168 x 2 = 293,601,280 (replaced by the
-  // target's), the first qkv_proj for hidden-sized input 3072 x 7168 x 2 = 44,040,192 and
-  // the first MLP 99,090,432 -> 436,731,904 more allocated in total.
+  //   -> 702,007,296 once its own embed_tokens 20480 x 7168 x 2 = 293,601,280 is replaced by
+  //   the target's, which a later start-up step does.
+  EXPECT_EQ(resident_bytes(w).value(), 702'007'296 + 293'601'280);
+  EXPECT_EQ(released_later_bytes(w).value(), 293'601'280);
+  // Built and freed while building: the first qkv_proj for hidden-sized input
+  // 3072 x 7168 x 2 = 44,040,192 and the first MLP 99,090,432.
   EXPECT_EQ(allocated_bytes(w).value(), 702'007'296 + 436'731'904);
   EXPECT_EQ(w[0].name, "model.embed_tokens.weight");
-  EXPECT_EQ(w[static_cast<size_t>(w[0].released_after)].name, "lm_head.weight");
+  EXPECT_EQ(w[0].released_after, kReleasedLater);
   EXPECT_EQ(w.back().name, "hot_token_id");
   EXPECT_EQ(w.back().phase, WeightPhase::kDraftSetup);
   const WeightTensor* first_qkv = &w[2];
   EXPECT_EQ(first_qkv->shape, (std::vector<std::int64_t>{3072, 7168}));
   EXPECT_EQ(w[static_cast<size_t>(first_qkv->released_after)].shape,
             (std::vector<std::int64_t>{3072, 14336}));
+}
+
+TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
+  // SGLang's NEXTN draft: DeepSeek-V3's MTP layer (model.layers.61) as DeepseekV3ForCausalLMNextN.
+  const Architecture target = model("deepseek-v3");
+  Result<Architecture> draft = sglang::nextn_draft(target);
+  ASSERT_TRUE(draft.ok()) << draft.status().message();
+  EXPECT_EQ(draft->hf_architecture, "DeepseekV3ForCausalLMNextN");
+  EXPECT_EQ(draft->nextn_checkpoint_layer, 61);
+  Result<WeightList> r = draft_weights(*draft, target, 163840, {.tp_size = 8}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::vector<WeightTensor>& w = **r;
+  // One of 8 ranks, FP8 with a float32 scale per 128x128 block (as rank_weights_test's
+  // DeepSeekV3Fp8Tp8 derives a layer):
+  //   embed_tokens and lm_head 129280 / 8 = 16160 rows x 7168 x 2 = 231,669,760 each
+  //   enorm, hnorm, shared_head.norm 3 x 7168 x 2                 =      43,008
+  //   eh_proj [7168, 2 x 7168] bf16, whole on every rank          = 205,520,896
+  //   MLA attention and its norms                                  =  36,647,776
+  //   input and post-attention norms                               =      28,672
+  //   MoE (the NextN layer is always one): gate 3,670,016 + bias 1,024, experts with the
+  //   shared one fused as the 257th: w13 [257, 512, 7168] 943,194,112 + scales 230,272,
+  //   w2 [257, 7168, 256] 471,597,056 + scales 115,136             = 1,418,807,616
+  //   post-load w_kc + w_vc 2 x 2,097,152                          =   4,194,304
+  //   (no RoPE cache: its key is the target's)
+  // -> 2,128,581,792, of which 463,339,520 (embedding and head) a later step frees.
+  EXPECT_EQ(resident_bytes(w).value(), 2'128'581'792);
+  EXPECT_EQ(released_later_bytes(w).value(), 463'339'520);
+  // The bf16 kv_b_proj dequantized for w_kc/w_vc (4,194,304) is transient.
+  EXPECT_EQ(allocated_bytes(w).value(), 2'128'581'792 + 4'194'304);
+  EXPECT_EQ(w.front().name, "model.embed_tokens.weight");
+  EXPECT_EQ(w.front().released_after, kReleasedLater);
+  EXPECT_EQ(bytes_of(w, "model.eh_proj.weight"), 205'520'896);
+  EXPECT_EQ(find(w, "model.decoder.self_attn.rotary_emb.cos_sin_cache"), nullptr);
+  EXPECT_EQ(find(w, "model.decoder.mlp.experts.w13_weight")->shape,
+            (std::vector<std::int64_t>{257, 512, 7168}));
+  const WeightTensor* head = find(w, "lm_head.weight");
+  ASSERT_NE(head, nullptr);
+  EXPECT_EQ(head->released_after, kReleasedLater);
+}
+
+TEST(DraftWeights, NextNDraftsNeedOneMtpLayerAndAKnownClass) {
+  // Kimi-K2 is DeepseekV3ForCausalLM without MTP layers; Qwen3-32B has no NextN class.
+  Result<Architecture> kimi = sglang::nextn_draft(model("kimi-k2-instruct"));
+  EXPECT_EQ(kimi.status().message(),
+            "kimi-k2-instruct has 0 MTP layers (num_nextn_predict_layers); SGLang's NextN "
+            "draft loads exactly one");
+  Result<Architecture> qwen = sglang::nextn_draft(model("qwen3-32b"));
+  EXPECT_EQ(qwen.status().message(),
+            "the MTP draft of Qwen3ForCausalLM is not modelled (gpumem models DeepSeek-V3, "
+            "V3.2, GLM-4.5 and GLM-5 NextN drafts)");
 }
 
 TEST(DraftWeights, DraftRopeCacheIsSharedWhenItsKeyEqualsTheTargets) {

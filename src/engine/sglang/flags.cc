@@ -432,10 +432,10 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   f.enable_deterministic_inference = v.boolean("--enable-deterministic-inference");
   f.quantization = v.string("--quantization");
 
-  const bool eagle = f.speculative_algorithm &&
-                     (*f.speculative_algorithm == "EAGLE" || *f.speculative_algorithm == "EAGLE3" ||
-                      *f.speculative_algorithm == "STANDALONE");
-  if (eagle && !f.speculative_draft_model) {
+  // EAGLE without a draft may draft with the model's own MTP layer (plan.cc resolve_draft).
+  const bool needs_draft = f.speculative_algorithm && (*f.speculative_algorithm == "EAGLE3" ||
+                                                       *f.speculative_algorithm == "STANDALONE");
+  if (needs_draft && !f.speculative_draft_model) {
     diags.error(*v.location("--speculative-algorithm"),
                 "--speculative-algorithm " + *f.speculative_algorithm +
                     " needs --speculative-draft-model-path");

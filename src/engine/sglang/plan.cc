@@ -5,6 +5,7 @@
 
 #include "engine/model_resolution.h"
 #include "engine/sglang/layout.h"
+#include "engine/sglang/nextn_draft.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -135,16 +136,39 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
                 "workspace, which gpumem does not model");
     ok = false;
   }
-  if (f.speculative_algorithm == "NEXTN") {
-    // server_args.py: NEXTN runs as EAGLE with a NextN draft (DeepseekV3ForCausalLMNextN and
-    // the like): the target's own MTP layers, or an extracted MTP head given as the draft.
-    diags.error(*f.raw.location("--speculative-algorithm"),
-                "--speculative-algorithm NEXTN drafts with MTP layers (a NextN model such as "
-                "DeepseekV3ForCausalLMNextN, the checkpoint's own or given as the draft), which "
-                "gpumem does not model; EAGLE-3 draft heads are modelled");
-    ok = false;
-  }
   return ok;
+}
+
+// sglang v0.5.9 server_args.py _handle_speculative_decoding: NEXTN runs as EAGLE. Over a model
+// with a NextN class (nextn_draft.h) EAGLE drafts with the model's own MTP layer unless a draft
+// is given, and a given draft that is not an EAGLE-3 head is built as a NextN model too
+// (configs/model_config.py _config_draft_model). Other EAGLE runs need a draft.
+bool resolve_draft(Plan& p, std::optional<Architecture> given, Diagnostics& diags) {
+  if (!p.flags.speculative_algorithm) return true;
+  const std::string& algorithm = *p.flags.speculative_algorithm;
+  const SourceLoc where = *p.flags.raw.location("--speculative-algorithm");
+  const bool eagle = algorithm == "NEXTN" || algorithm == "EAGLE";
+  if (!eagle || (given && given->is_draft_head())) {
+    p.draft = std::move(given);
+    return true;
+  }
+  const Architecture& source = given ? *given : p.model;
+  if (algorithm == "EAGLE" && !nextn_architecture(source.hf_architecture)) {
+    if (!given) {
+      diags.error(where, "--speculative-algorithm EAGLE needs --speculative-draft-model-path");
+      return false;
+    }
+    p.draft = std::move(given);  // laid out as an EAGLE draft head, or refused there
+    return true;
+  }
+  Result<Architecture> draft = nextn_draft(source);
+  if (!draft.ok()) {
+    diags.error(p.flags.raw.location("--speculative-draft-model-path").value_or(where),
+                "--speculative-algorithm " + algorithm + ": " + draft.status().message());
+    return false;
+  }
+  p.draft = std::move(*draft);
+  return true;
 }
 
 // What an older release did that no source gpumem read states is refused by name, with the
@@ -365,6 +389,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.gpu = *gpu;
   std::optional<ResolvedModel> model =
       resolve_scenario_model(scenario, p.flags.raw, "--model-path", models, diags);
+  std::optional<Architecture> given_draft;
   if (p.flags.speculative_draft_model) {
     std::optional<ResolvedModel> draft = resolve_model_reference(
         *p.flags.speculative_draft_model, *p.flags.raw.location("--speculative-draft-model-path"),
@@ -378,7 +403,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                       "EAGLE and EAGLE-3 draft heads)");
       return std::nullopt;
     }
-    if (draft) p.draft = std::move(draft->architecture);
+    if (draft) given_draft = std::move(draft->architecture);
   }
   if (!model) return std::nullopt;
   std::optional<std::string> source = weights_source(
@@ -387,6 +412,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (!source) return std::nullopt;
   p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
+  // A draft that did not resolve is reported; the checks below still run.
+  const bool draft_unresolved = p.flags.speculative_draft_model && !given_draft;
+  if (!draft_unresolved && !resolve_draft(p, std::move(given_draft), diags)) return std::nullopt;
 
   p.tp = p.flags.tp_size;
   p.pp = p.flags.pp_size;
@@ -514,7 +542,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       Result<WeightList> dw =
           draft_weights(*p.draft, p.model, p.facts.context_len, draft_layout, rules, in.cache);
       if (!dw.ok()) {
-        diags.error(*p.flags.raw.location("--speculative-draft-model-path"),
+        diags.error(p.flags.raw.location("--speculative-draft-model-path")
+                        .value_or(*p.flags.raw.location("--speculative-algorithm")),
                     "the draft model cannot be laid out: " + dw.status().message());
         return std::nullopt;
       }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <string_view>
 
 namespace gpumem::sglang {
 
@@ -244,10 +246,17 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
   // sglang v0.5.9 server_args.py _handle_speculative_decoding and auto_choose_speculative_params.
   if (flags.speculative_algorithm) {
     SpeculativeSettings& s = r.speculative;
-    s.algorithm = *flags.speculative_algorithm;
-    const bool deepseek_like = architecture == "DeepseekV3ForCausalLM" ||
-                               architecture == "DeepseekV2ForCausalLM" ||
-                               architecture == "GptOssForCausalLM";
+    // NEXTN is EAGLE with the model's MTP layer as the draft (plan.cc resolve_draft).
+    s.algorithm = *flags.speculative_algorithm == "NEXTN" ? "EAGLE" : *flags.speculative_algorithm;
+    // DeepSeek-V3.2 and GLM-4.5 joined PR #9470's list with their NextN drafts, and GLM-5
+    // (from 0.5.9) gets the same from that release's default (both read in a v0.5.8/9-era
+    // server_args.py, 271536807).
+    constexpr std::array<std::string_view, 7> kSmallTree = {
+        "DeepseekV3ForCausalLM",  "DeepseekV2ForCausalLM", "GptOssForCausalLM",
+        "DeepseekV32ForCausalLM", "Glm4MoeForCausalLM",    "Glm4MoeLiteForCausalLM",
+        "GlmMoeDsaForCausalLM"};
+    const bool deepseek_like =
+        std::find(kSmallTree.begin(), kSmallTree.end(), architecture) != kSmallTree.end();
     const bool small_tree = s.algorithm == "STANDALONE" || deepseek_like;
     s.num_steps = flags.speculative_num_steps.value_or(small_tree ? 3 : 5);
     s.eagle_topk = flags.speculative_eagle_topk.value_or(small_tree ? 1 : 4);

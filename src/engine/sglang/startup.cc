@@ -35,13 +35,13 @@ class RankStartup {
     const bool draft_first = draft && p_.rules.draft_counted_in_kv_sizing;
     if (draft_first && !step("draft_weights", &RankStartup::draft_weights)) return;
     if (!step("kv_cache", &RankStartup::kv_cache)) return;
-    if (draft_first && !step("draft_kv_cache", &RankStartup::draft_kv_cache)) return;
+    if (draft_first && !draft_setup()) return;
     if (!step("cublas", &RankStartup::cublas)) return;
     if (!step("attention_backend", &RankStartup::attention_backend)) return;
     if (!p_.flags.disable_cuda_graph && !step("cuda_graphs", &RankStartup::cuda_graphs)) return;
     if (draft && !draft_first) {
       if (!step("draft_weights", &RankStartup::draft_weights)) return;
-      if (!step("draft_kv_cache", &RankStartup::draft_kv_cache)) return;
+      if (!draft_setup()) return;
     }
     if (draft && !p_.flags.disable_cuda_graph &&
         !step("draft_cuda_graphs", &RankStartup::draft_cuda_graphs)) {
@@ -53,6 +53,14 @@ class RankStartup {
  private:
   bool step(std::string_view name, Status (RankStartup::*body)()) {
     return run_step(env_, name, this, body);
+  }
+
+  // speculative/eagle_worker.py EAGLEWorker.__init__: the draft runner allocates its KV pool,
+  // then the worker hands the draft the target's embedding (and head), freeing its own.
+  bool draft_setup() {
+    if (!step("draft_kv_cache", &RankStartup::draft_kv_cache)) return false;
+    return draft_replaced_.empty() ||
+           step("draft_shares_target_embedding", &RankStartup::draft_shares_target_embedding);
   }
 
   // sglang v0.5.9 utils/common.py get_available_gpu_memory: empty_cache, then cudaMemGetInfo
@@ -158,7 +166,7 @@ class RankStartup {
     Result<EngineGiB> before = available_gib(false);
     if (!before.ok()) return before.status();
     env_.log(log_load_weight_begin(*before));
-    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
+    GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights, draft_replaced_));
     Result<EngineGiB> after = available_gib(false);
     if (!after.ok()) return after.status();
     env_.log(log_load_weight_end(p_.draft->hf_architecture, p_.served_dtype, *after,
@@ -377,6 +385,15 @@ class RankStartup {
     return {};
   }
 
+  // deepseek_v2.py set_embed_and_head (llama.py set_embed for an EAGLE-3 head): the draft's
+  // own tensors are deleted, then torch.cuda.empty_cache().
+  Status draft_shares_target_embedding() {
+    for (BlockHandle b : draft_replaced_) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+    draft_replaced_.clear();
+    env_.allocator.empty_cache();
+    return {};
+  }
+
   Status cublas() {
     // sglang v0.5.9 model_runner.py init_cublas: one small fp16 matmul creates the cuBLAS
     // handle and PyTorch's workspace for the current stream.
@@ -544,6 +561,8 @@ class RankStartup {
   std::int64_t max_running_ = 0;
   std::vector<std::int64_t> capture_bs_;
   PoolId pool_;
+  // The draft's own embedding (and head) blocks, until the target's replace them.
+  std::vector<BlockHandle> draft_replaced_;
 };
 
 }  // namespace

@@ -74,6 +74,7 @@ WeightRules weight_rules(const Plan& p) {
   r.per_layer_k_norm_whole_heads = false;
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
+  r.draft_embedding_freed_after_kv = false;
   return r;
 }
 

@@ -1,0 +1,35 @@
+// The draft SGLang builds for --speculative-algorithm NEXTN: a checkpoint's own MTP layer.
+//
+// SGLang rewrites NEXTN to EAGLE and, for the DeepSeek and GLM models that ship an MTP layer,
+// takes the model itself as the draft when no draft path is given (sglang v0.5.9
+// server_args.py _handle_speculative_decoding). The draft's ModelConfig renames the
+// architecture to its NextN class (configs/model_config.py _config_draft_model), which builds
+// one decoder layer (always an MoE layer) behind an embedding, two input norms and an
+// unquantized eh_proj, and a head (models/deepseek_nextn.py, glm4_moe_nextn.py). Its own
+// embedding and head are freed when the EAGLE worker hands it the target's
+// (speculative/eagle_worker.py set_embed_and_head). Its KV pool has one layer
+// (model_runner.py: num_nextn_predict_layers layers for a draft worker).
+#ifndef GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
+#define GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
+
+#include <optional>
+#include <string>
+
+#include "catalog/architecture.h"
+#include "core/status.h"
+
+namespace gpumem::sglang {
+
+// The NextN class SGLang builds the MTP draft of `hf_architecture` with (a NextN class maps
+// to itself); none for an architecture whose MTP draft gpumem does not model.
+std::optional<std::string> nextn_architecture(const std::string& hf_architecture);
+
+// The draft of `checkpoint` (the target, or an exported MTP layer given as the draft):
+// one MoE decoder layer that loads model.layers.<n>. Fails, in SGLang's words where it has
+// them, for an architecture without a NextN class or a checkpoint without exactly one MTP
+// layer.
+Result<Architecture> nextn_draft(const Architecture& checkpoint);
+
+}  // namespace gpumem::sglang
+
+#endif  // GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
