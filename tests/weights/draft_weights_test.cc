@@ -89,6 +89,24 @@ TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
   EXPECT_EQ(head->released_after, kReleasedLater);
 }
 
+TEST(DraftWeights, Glm45AirNextNDraftTp4) {
+  // GLM-4.5-Air's MTP layer (model.layers.46) as Glm4MoeForCausalLMNextN, bfloat16, TP 4.
+  const Architecture target = model("glm-4.5-air");
+  Result<Architecture> draft = sglang::nextn_draft(target);
+  ASSERT_TRUE(draft.ok()) << draft.status().message();
+  EXPECT_EQ(draft->hf_architecture, "Glm4MoeForCausalLMNextN");
+  EXPECT_EQ(draft->nextn_checkpoint_layer, 46);
+  Result<WeightList> r = draft_weights(*draft, target, 131072, {.tp_size = 4}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::vector<WeightTensor>& w = **r;
+  // eh_proj [4096, 2 x 4096] x 2 whole; the layer is MoE though layer 0 of the target is
+  // dense: 128 experts of 1408 / 4 = 352 rows, w13 [128, 704, 4096] x 2 = 738,197,504.
+  EXPECT_EQ(bytes_of(w, "model.eh_proj.weight"), 67'108'864);
+  EXPECT_EQ(bytes_of(w, "model.decoder.mlp.experts.w13_weight"), 738'197'504);
+  // Embedding and head 151552 / 4 = 37888 rows x 4096 x 2 = 310,378,496 each, freed later.
+  EXPECT_EQ(released_later_bytes(w).value(), 2 * 310'378'496);
+}
+
 TEST(DraftWeights, NextNDraftsNeedOneMtpLayerAndAKnownClass) {
   // Kimi-K2 is DeepseekV3ForCausalLM without MTP layers; Qwen3-32B has no NextN class.
   Result<Architecture> kimi = sglang::nextn_draft(model("kimi-k2-instruct"));
