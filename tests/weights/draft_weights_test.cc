@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "engine/sglang/nextn_draft.h"
@@ -51,16 +52,31 @@ TEST(DraftWeights, KimiK2Eagle3DraftHeadTp8) {
             (std::vector<std::int64_t>{3072, 14336}));
 }
 
+// The tensors of catalog model `slug`'s NextN draft on one of `tp` ranks, after checking the
+// class SGLang builds it as and the checkpoint layer it loads.
+std::vector<WeightTensor> nextn_tensors(const std::string& slug, int tp,
+                                        const std::string& architecture, std::int64_t layer) {
+  const Architecture target = model(slug);
+  Result<Architecture> draft = sglang::nextn_draft(target);
+  if (!draft.ok()) {
+    ADD_FAILURE() << draft.status().message();
+    return {};
+  }
+  EXPECT_EQ(draft->hf_architecture, architecture);
+  EXPECT_EQ(draft->nextn_checkpoint_layer, layer);
+  Result<WeightList> r = draft_weights(*draft, target, 131072, {.tp_size = tp}, {});
+  if (!r.ok()) {
+    ADD_FAILURE() << r.status().message();
+    return {};
+  }
+  return **r;
+}
+
 TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
   // SGLang's NEXTN draft: DeepSeek-V3's MTP layer (model.layers.61) as DeepseekV3ForCausalLMNextN.
-  const Architecture target = model("deepseek-v3");
-  Result<Architecture> draft = sglang::nextn_draft(target);
-  ASSERT_TRUE(draft.ok()) << draft.status().message();
-  EXPECT_EQ(draft->hf_architecture, "DeepseekV3ForCausalLMNextN");
-  EXPECT_EQ(draft->nextn_checkpoint_layer, 61);
-  Result<WeightList> r = draft_weights(*draft, target, 163840, {.tp_size = 8}, {});
-  ASSERT_TRUE(r.ok()) << r.status().message();
-  const std::vector<WeightTensor>& w = **r;
+  const std::vector<WeightTensor> w =
+      nextn_tensors("deepseek-v3", 8, "DeepseekV3ForCausalLMNextN", 61);
+  ASSERT_FALSE(w.empty());
   // One of 8 ranks, FP8 with a float32 scale per 128x128 block (as rank_weights_test's
   // DeepSeekV3Fp8Tp8 derives a layer):
   //   embed_tokens and lm_head 129280 / 8 = 16160 rows x 7168 x 2 = 231,669,760 each
@@ -91,14 +107,9 @@ TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
 
 TEST(DraftWeights, Glm45AirNextNDraftTp4) {
   // GLM-4.5-Air's MTP layer (model.layers.46) as Glm4MoeForCausalLMNextN, bfloat16, TP 4.
-  const Architecture target = model("glm-4.5-air");
-  Result<Architecture> draft = sglang::nextn_draft(target);
-  ASSERT_TRUE(draft.ok()) << draft.status().message();
-  EXPECT_EQ(draft->hf_architecture, "Glm4MoeForCausalLMNextN");
-  EXPECT_EQ(draft->nextn_checkpoint_layer, 46);
-  Result<WeightList> r = draft_weights(*draft, target, 131072, {.tp_size = 4}, {});
-  ASSERT_TRUE(r.ok()) << r.status().message();
-  const std::vector<WeightTensor>& w = **r;
+  const std::vector<WeightTensor> w =
+      nextn_tensors("glm-4.5-air", 4, "Glm4MoeForCausalLMNextN", 46);
+  ASSERT_FALSE(w.empty());
   // eh_proj [4096, 2 x 4096] x 2 whole; the layer is MoE though layer 0 of the target is
   // dense: 128 experts of 1408 / 4 = 352 rows, w13 [128, 704, 4096] x 2 = 738,197,504.
   EXPECT_EQ(bytes_of(w, "model.eh_proj.weight"), 67'108'864);
