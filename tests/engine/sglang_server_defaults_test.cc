@@ -36,6 +36,32 @@ TEST(SglangDefaults, EagleReserveByVersion) {
   EXPECT_EQ(r.speculative.num_draft_tokens, 8);
 }
 
+// auto_choose_speculative_params: (steps, top-k, draft tokens) = (3, 1, 4) for the MTP models
+// (NEXTN runs as EAGLE), (5, 4, 8) for Llama; top-k 1 makes the draft tokens steps + 1.
+TEST(SglangDefaults, SpeculativeDefaultsByArchitecture) {
+  ServerFlags f = tp(8);
+  f.speculative_algorithm = "NEXTN";
+  for (const char* arch : {"DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "Glm4MoeForCausalLM",
+                           "GlmMoeDsaForCausalLM"}) {
+    const SpeculativeSettings s = resolve_server_args(f, {0, 5, 9}, 143771, true, arch).speculative;
+    EXPECT_EQ(s.algorithm, "EAGLE") << arch;
+    EXPECT_EQ(s.num_steps, 3) << arch;
+    EXPECT_EQ(s.eagle_topk, 1) << arch;
+    EXPECT_EQ(s.num_draft_tokens, 4) << arch;
+  }
+  f.speculative_algorithm = "EAGLE3";
+  const SpeculativeSettings llama =
+      resolve_server_args(f, {0, 5, 9}, 143771, false, "LlamaForCausalLM").speculative;
+  EXPECT_EQ(llama.num_steps, 5);
+  EXPECT_EQ(llama.eagle_topk, 4);
+  EXPECT_EQ(llama.num_draft_tokens, 8);
+  f.speculative_num_steps = 2;
+  f.speculative_eagle_topk = 1;
+  EXPECT_EQ(resolve_server_args(f, {0, 5, 9}, 143771, false, "LlamaForCausalLM")
+                .speculative.num_draft_tokens,
+            3);
+}
+
 TEST(SglangDefaults, PiecewiseGraphsFromV0510) {
   // 58 piecewise sizes up to 8192 tokens: +464 MiB -> 15312 -> 0.844
   ResolvedArgs r = resolve_server_args(tp(8), {0, 5, 10}, 97871, false, "LlamaForCausalLM");

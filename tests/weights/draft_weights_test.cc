@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "catalog/architecture.h"
 #include "engine/sglang/nextn_draft.h"
+#include "support/model_configs.h"
 #include "support/weight_test_models.h"
 
 // Expected byte counts are derived by hand from SGLang's EAGLE-3 draft modules (the
@@ -52,11 +54,10 @@ TEST(DraftWeights, KimiK2Eagle3DraftHeadTp8) {
             (std::vector<std::int64_t>{3072, 14336}));
 }
 
-// The tensors of catalog model `slug`'s NextN draft on one of `tp` ranks, after checking the
+// The tensors of `target`'s NextN draft on one of `tp` ranks, after checking the
 // class SGLang builds it as and the checkpoint layer it loads.
-std::vector<WeightTensor> nextn_tensors(const std::string& slug, int tp,
+std::vector<WeightTensor> nextn_tensors(const Architecture& target, int tp,
                                         const std::string& architecture, std::int64_t layer) {
-  const Architecture target = model(slug);
   Result<Architecture> draft = sglang::nextn_draft(target);
   if (!draft.ok()) {
     ADD_FAILURE() << draft.status().message();
@@ -75,7 +76,7 @@ std::vector<WeightTensor> nextn_tensors(const std::string& slug, int tp,
 TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
   // SGLang's NEXTN draft: DeepSeek-V3's MTP layer (model.layers.61) as DeepseekV3ForCausalLMNextN.
   const std::vector<WeightTensor> w =
-      nextn_tensors("deepseek-v3", 8, "DeepseekV3ForCausalLMNextN", 61);
+      nextn_tensors(model("deepseek-v3"), 8, "DeepseekV3ForCausalLMNextN", 61);
   ASSERT_FALSE(w.empty());
   // One of 8 ranks, FP8 with a float32 scale per 128x128 block (as rank_weights_test's
   // DeepSeekV3Fp8Tp8 derives a layer):
@@ -108,7 +109,7 @@ TEST(DraftWeights, DeepSeekV3NextNDraftTp8) {
 TEST(DraftWeights, Glm45AirNextNDraftTp4) {
   // GLM-4.5-Air's MTP layer (model.layers.46) as Glm4MoeForCausalLMNextN, bfloat16, TP 4.
   const std::vector<WeightTensor> w =
-      nextn_tensors("glm-4.5-air", 4, "Glm4MoeForCausalLMNextN", 46);
+      nextn_tensors(model("glm-4.5-air"), 4, "Glm4MoeForCausalLMNextN", 46);
   ASSERT_FALSE(w.empty());
   // eh_proj [4096, 2 x 4096] x 2 whole; the layer is MoE though layer 0 of the target is
   // dense: 128 experts of 1408 / 4 = 352 rows, w13 [128, 704, 4096] x 2 = 738,197,504.
@@ -116,6 +117,26 @@ TEST(DraftWeights, Glm45AirNextNDraftTp4) {
   EXPECT_EQ(bytes_of(w, "model.decoder.mlp.experts.w13_weight"), 738'197'504);
   // Embedding and head 151552 / 4 = 37888 rows x 4096 x 2 = 310,378,496 each, freed later.
   EXPECT_EQ(released_later_bytes(w).value(), 2 * 310'378'496);
+}
+
+TEST(DraftWeights, NextNDraftOfV32FusesTheSharedExpertItsTargetKeepsApart) {
+  // determine_num_fused_shared_experts compares the config's class with the model's own:
+  // DeepseekV32ForCausalLM keeps 256 routed experts plus a separate shared MLP, its draft
+  // (renamed DeepseekV3ForCausalLMNextN) folds the shared expert in as the 257th.
+  Diagnostics diags;
+  Result<Architecture> v32 =
+      load_hf_config(public_config_dir("deepseek-ai--DeepSeek-V3.2") + "/config.json", diags);
+  ASSERT_TRUE(v32.ok()) << diags.to_string();
+  const std::vector<WeightTensor> w = nextn_tensors(*v32, 8, "DeepseekV3ForCausalLMNextN", 61);
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(find(w, "model.decoder.mlp.experts.w13_weight")->shape[0], 257);
+  EXPECT_EQ(find(w, "model.decoder.mlp.shared_experts.gate_up_proj.weight"), nullptr);
+  // A modelopt_fp4 checkpoint's MTP layer is bfloat16: the draft drops the quantization.
+  Architecture fp4 = model("deepseek-v3");
+  fp4.quantization.method = QuantMethod::kModelOptNvfp4;
+  Result<Architecture> draft = sglang::nextn_draft(fp4);
+  ASSERT_TRUE(draft.ok());
+  EXPECT_EQ(draft->quantization.method, QuantMethod::kNone);
 }
 
 TEST(DraftWeights, NextNDraftsNeedOneMtpLayerAndAKnownClass) {

@@ -7,15 +7,14 @@ namespace gpumem::sglang {
 
 std::optional<std::string> nextn_architecture(const std::string& hf_architecture) {
   // sglang v0.5.9 configs/model_config.py _config_draft_model: DeepSeek-V3, V3.2 and GLM-5
-  // draft with DeepseekV3ForCausalLMNextN, GLM-4.5/4.6/4.7 with Glm4MoeForCausalLMNextN; an
-  // exported MTP layer (scripts/export_deepseek_nextn.py) already names its class.
-  constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kNextN = {{
+  // draft with DeepseekV3ForCausalLMNextN, GLM-4.5/4.6/4.7 with Glm4MoeForCausalLMNextN. An
+  // exported MTP layer (scripts/export_deepseek_nextn.py) names the NextN class itself, which
+  // the catalog does not read: such a draft path is refused as an unknown architecture.
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kNextN = {{
       {"DeepseekV3ForCausalLM", "DeepseekV3ForCausalLMNextN"},
       {"DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN"},
       {"GlmMoeDsaForCausalLM", "DeepseekV3ForCausalLMNextN"},
-      {"DeepseekV3ForCausalLMNextN", "DeepseekV3ForCausalLMNextN"},
       {"Glm4MoeForCausalLM", "Glm4MoeForCausalLMNextN"},
-      {"Glm4MoeForCausalLMNextN", "Glm4MoeForCausalLMNextN"},
   }};
   for (const auto& [target, draft] : kNextN) {
     if (target == hf_architecture) return std::string(draft);

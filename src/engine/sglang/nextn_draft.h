@@ -20,11 +20,11 @@
 
 namespace gpumem::sglang {
 
-// The NextN class SGLang builds the MTP draft of `hf_architecture` with (a NextN class maps
-// to itself); none for an architecture whose MTP draft gpumem does not model.
+// The NextN class SGLang builds the MTP draft of `hf_architecture` with; none for an
+// architecture whose MTP draft gpumem does not model.
 std::optional<std::string> nextn_architecture(const std::string& hf_architecture);
 
-// The draft of `checkpoint` (the target, or an exported MTP layer given as the draft):
+// The draft of `checkpoint` (the target, or a model with MTP layers given as the draft):
 // one MoE decoder layer that loads model.layers.<n>. Fails, in SGLang's words where it has
 // them, for an architecture without a NextN class or a checkpoint without exactly one MTP
 // layer.
