@@ -1,0 +1,23 @@
+// What SGLang refuses, or gpumem does not model, for a plan whose flags, model and release
+// are known: quantized checkpoints' kernels, flags with an unmodelled memory effect, what an
+// older release did that no source read states, and DeepSeek DSA's constraints. Each check
+// reports every problem it finds by name (file:line:col) and returns whether there was none;
+// make_plan (plan.h) stops after a failed one.
+#ifndef GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
+#define GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
+
+#include "catalog/scenario.h"
+#include "core/diagnostics.h"
+#include "engine/sglang/plan.h"
+
+namespace gpumem::sglang {
+
+bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostics& diags);
+bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Diagnostics& diags);
+bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEngine& engine,
+                            Diagnostics& diags);
+bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics& diags);
+
+}  // namespace gpumem::sglang
+
+#endif  // GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
