@@ -8,58 +8,10 @@
 #include "catalog/parameter_count.h"
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
-#include "support/model_configs.h"
-#include "support/test_catalogs.h"
+#include "support/family_simulation.h"
 
 namespace gpumem {
 namespace {
-
-Ledger simulate(const std::string& engine, const std::string& repo, int gpus,
-                const std::string& args, const std::string& gpu = "h200",
-                std::string version = "") {
-  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
-  const std::string tp = engine == "sglang" ? "--tp-size" : "--tensor-parallel-size";
-  const std::string text =
-      "hardware: {gpu: " + gpu + ", count: " + std::to_string(gpus) +
-      "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n    " + tp + ": " +
-      std::to_string(gpus) + "\n" + args +
-      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  std::optional<Ledger> l;
-  if (s && diags.empty()) {
-    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                          diags);
-  }
-  EXPECT_TRUE(l && diags.empty()) << repo << ": " << diags.to_string();
-  return l ? *l : Ledger{};
-}
-
-// The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
-std::string errors(const std::string& engine, const std::string& repo, const std::string& args,
-                   int gpus = 1, std::string version = "") {
-  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
-  const std::string text =
-      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
-      "\n  version: " + version + "\n  args:\n" + args +
-      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  if (s && diags.empty()) {
-    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                      diags);
-  }
-  return diags.to_string();
-}
-
-std::int64_t fact(const Ledger& l, std::string_view id) {
-  if (l.gpus.empty()) return -1;
-  const Fact* f = l.gpus.front().fact(id);
-  EXPECT_NE(f, nullptr) << id;
-  if (f == nullptr) return -1;
-  if (const Bytes* b = std::get_if<Bytes>(&f->value)) return b->value();
-  return std::get<std::int64_t>(f->value);
-}
 
 // SGLang's --mem-fraction-static as the run resolved it.
 double mem_fraction(const Ledger& l) {
@@ -154,13 +106,13 @@ TEST(ModelFamilies, StartInBothEnginesWithTheirKvCellAndWeights) {
        mixtral + rope(65536, 128, 4), mixtral + rope(65536, 128, 2)},
   };
   for (const Family& f : families) {
-    const Ledger sglang = simulate("sglang", f.repo, f.gpus, "");
+    const Ledger sglang = family_ledger("sglang", f.repo, f.gpus, "");
     EXPECT_TRUE(sglang.fits()) << f.repo;
-    EXPECT_EQ(fact(sglang, "kv_cell_bytes"), f.sglang_cell) << f.repo;
-    EXPECT_EQ(fact(sglang, "weights_logical_bytes"), f.sglang_weights) << f.repo;
-    const Ledger vllm = simulate("vllm", f.repo, f.gpus, "    --max-model-len: 4096\n");
+    EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), f.sglang_cell) << f.repo;
+    EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), f.sglang_weights) << f.repo;
+    const Ledger vllm = family_ledger("vllm", f.repo, f.gpus, "    --max-model-len: 4096\n");
     EXPECT_TRUE(vllm.fits()) << f.repo;
-    EXPECT_EQ(fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
+    EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), f.vllm_weights) << f.repo;
   }
 }
 
@@ -183,23 +135,24 @@ TEST(ModelFamilies, MiniMaxM2StartsInBothEnginesAtTp4) {
                              (12 * 128 + 2 * 128) * 2 + 256 * 4 + experts + 256 * h * 4 + 2 * h * 2;
   const std::int64_t weights = 2 * (200064 / 4) * h * 2 + h * 2 + 62 * layer;
   const std::string repo = "MiniMaxAI--MiniMax-M2.5";
-  const Ledger sglang = simulate("sglang", repo, 4, "");
+  const Ledger sglang = family_ledger("sglang", repo, 4, "");
   EXPECT_TRUE(sglang.fits());
-  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 62 * 2 * (128 + 128) * 2);  // 63,488 per token
-  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights + rope(196608, 64, 4));
+  EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), 62 * 2 * (128 + 128) * 2);  // 63,488 per token
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), weights + rope(196608, 64, 4));
   EXPECT_EQ(weights + rope(196608, 64, 4), 57'727'639'296);
-  const Ledger vllm = simulate("vllm", repo, 4, "    --max-model-len: 4096\n");
+  const Ledger vllm = family_ledger("vllm", repo, 4, "    --max-model-len: 4096\n");
   EXPECT_TRUE(vllm.fits());
-  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights + rope(196608, 64, 2));
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), weights + rope(196608, 64, 2));
   // The catalog entry model/llm/minimax-m2.5.yaml holds the same config.
-  EXPECT_EQ(fact(simulate("sglang", "minimax-m2.5", 4, ""), "weights_logical_bytes"),
+  EXPECT_EQ(ledger_fact(family_ledger("sglang", "minimax-m2.5", 4, ""), "weights_logical_bytes"),
             weights + rope(196608, 64, 4));
 }
 
 // At TP 8 each expert keeps 192 columns, not a multiple of the 128-wide FP8 block: both
 // engines refuse it (sglang v0.5.9 / vllm fp8.py Fp8MoEMethod.create_weights).
 TEST(ModelFamilies, MiniMaxM2Fp8ExpertsDoNotSplitEightWays) {
-  const std::string text = errors("sglang", "MiniMaxAI--MiniMax-M2.5", "    --tp-size: 8\n", 8);
+  const std::string text =
+      family_errors("sglang", "MiniMaxAI--MiniMax-M2.5", "    --tp-size: 8\n", 8);
   EXPECT_NE(text.find("The output_size of gate's and up's weight = 192 is not divisible by "
                       "weight quantization block_n = 128."),
             std::string::npos)
@@ -215,14 +168,14 @@ TEST(ModelFamilies, Qwen2MoeStartsInBothEnginesAtTp2) {
                               28 * ((14 + 2 * 2) * 128 + 64 * 3 * h * 1280 + 64 * h + h);
   const std::int64_t weights = 2 * params;
   const std::string repo = "Qwen--Qwen2-57B-A14B";
-  const Ledger sglang = simulate("sglang", repo, 2, "");
+  const Ledger sglang = family_ledger("sglang", repo, 2, "");
   EXPECT_TRUE(sglang.fits());
-  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 28 * 2 * (128 + 128) * 2);  // 28,672 per token
-  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights + rope(131072, 128, 4));
+  EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), 28 * 2 * (128 + 128) * 2);  // 28,672 per token
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), weights + rope(131072, 128, 4));
   EXPECT_EQ(weights + rope(131072, 128, 4), 57'482'494'976);
-  const Ledger vllm = simulate("vllm", repo, 2, "    --max-model-len: 4096\n");
+  const Ledger vllm = family_ledger("vllm", repo, 2, "    --max-model-len: 4096\n");
   EXPECT_TRUE(vllm.fits());
-  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights + rope(131072, 128, 2));
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), weights + rope(131072, 128, 2));
 }
 
 // AWQ and GPTQ checkpoints (int4_linear_weights_test derives their per-rank bytes): both
@@ -246,12 +199,12 @@ TEST(ModelFamilies, AwqAndGptqStartInBothEngines) {
        1'159'443'200 - rope(32768, 128, 2) + machete},
   };
   for (const Case& c : cases) {
-    const Ledger sglang = simulate("sglang", c.repo, c.gpus, "");
+    const Ledger sglang = family_ledger("sglang", c.repo, c.gpus, "");
     EXPECT_TRUE(sglang.fits()) << c.repo;
-    EXPECT_EQ(fact(sglang, "weights_logical_bytes"), c.sglang_weights) << c.repo;
-    const Ledger vllm = simulate("vllm", c.repo, c.gpus, "    --max-model-len: 4096\n");
+    EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), c.sglang_weights) << c.repo;
+    const Ledger vllm = family_ledger("vllm", c.repo, c.gpus, "    --max-model-len: 4096\n");
     EXPECT_TRUE(vllm.fits()) << c.repo;
-    EXPECT_EQ(fact(vllm, "weights_logical_bytes"), c.vllm_weights) << c.repo;
+    EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), c.vllm_weights) << c.repo;
   }
 }
 
@@ -259,23 +212,23 @@ TEST(ModelFamilies, AwqAndGptqStartInBothEngines) {
 // awq_marlin / gptq_marlin (or marlin) name the methods it does.
 TEST(ModelFamilies, AQuantizationFlagMustNameTheMarlinMethod) {
   const std::string coder = "Qwen--Qwen2.5-Coder-1.5B-Instruct-GPTQ-Int4";
-  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq\n"),
+  EXPECT_EQ(family_errors("sglang", coder, "    --quantization: gptq\n"),
             "f.yaml:6:21: --quantization gptq selects SGLang's gptq kernels instead of "
             "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
-  EXPECT_EQ(errors("sglang", coder, "    --quantization: gptq_marlin\n"), "");
-  EXPECT_EQ(errors("sglang", coder, "    --quantization: awq_marlin\n"),
+  EXPECT_EQ(family_errors("sglang", coder, "    --quantization: gptq_marlin\n"), "");
+  EXPECT_EQ(family_errors("sglang", coder, "    --quantization: awq_marlin\n"),
             "f.yaml:6:21: --quantization awq_marlin differs from the checkpoint's gptq "
             "quantization; gpumem models a checkpoint's own method only\n");
-  EXPECT_EQ(errors("vllm", coder, "    --quantization: gptq\n    --max-model-len: 4096\n"),
+  EXPECT_EQ(family_errors("vllm", coder, "    --quantization: gptq\n    --max-model-len: 4096\n"),
             "f.yaml:6:21: --quantization gptq selects vLLM's gptq kernels instead of "
             "gptq_marlin, which gpumem does not model; leave it unset or name gptq_marlin\n");
-  EXPECT_EQ(errors("vllm", coder, "    --quantization: fp8\n    --max-model-len: 4096\n"),
+  EXPECT_EQ(family_errors("vllm", coder, "    --quantization: fp8\n    --max-model-len: 4096\n"),
             "f.yaml:6:21: --quantization fp8 does not name the checkpoint's gptq quantization "
             "as gpumem models it (vLLM: \"Quantization method specified in the model config "
             "does not match the quantization method specified in the `quantization` "
             "argument\")\n");
-  EXPECT_EQ(errors("vllm", "Qwen--Qwen3-32B-AWQ",
-                   "    --quantization: awq_marlin\n    --max-model-len: 4096\n"),
+  EXPECT_EQ(family_errors("vllm", "Qwen--Qwen3-32B-AWQ",
+                          "    --quantization: awq_marlin\n    --max-model-len: 4096\n"),
             "");
 }
 
@@ -283,11 +236,11 @@ TEST(ModelFamilies, AQuantizationFlagMustNameTheMarlinMethod) {
 // KV pool splits into sliding and full layers (gpt-oss among them); Gemma 3 is not one, so
 // its 52 sliding and 10 global layers all keep full K and V.
 TEST(ModelFamilies, SglangSplitsItsPoolForHybridSwaArchitecturesOnly) {
-  const Ledger gemma = simulate("sglang", "gemma-3-27b-it", 2, "");
-  EXPECT_EQ(fact(gemma, "kv_cell_bytes"), 16 / 2 * (128 + 128) * 62 * 2);
+  const Ledger gemma = family_ledger("sglang", "gemma-3-27b-it", 2, "");
+  EXPECT_EQ(ledger_fact(gemma, "kv_cell_bytes"), 16 / 2 * (128 + 128) * 62 * 2);
   // gpt-oss-20b: 12 sliding and 12 full layers of 8 KV heads of 64, sized together.
-  const Ledger oss = simulate("sglang", "gpt-oss-20b", 1, "");
-  EXPECT_EQ(fact(oss, "kv_cell_bytes"), 8 * (64 + 64) * 24 * 2);
+  const Ledger oss = family_ledger("sglang", "gpt-oss-20b", 1, "");
+  EXPECT_EQ(ledger_fact(oss, "kv_cell_bytes"), 8 * (64 + 64) * 24 * 2);
 }
 
 // Qwen2.5-VL-7B-Instruct at TP 2 in SGLang: the Qwen2 language model (q/k/v biases, untied
@@ -312,18 +265,18 @@ TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
   Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(parameter_count(*a), 7'615'616'512 + 676'550'144);
-  const Ledger l = simulate("sglang", repo, 2, "");
+  const Ledger l = family_ledger("sglang", repo, 2, "");
   EXPECT_TRUE(l.fits());
-  EXPECT_EQ(fact(l, "weights_logical_bytes"), text + rope(128000, 128, 4) + vit);
-  EXPECT_EQ(fact(l, "kv_cell_bytes"), 4 / 2 * (128 + 128) * 28 * 2);
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes"), text + rope(128000, 128, 4) + vit);
+  EXPECT_EQ(ledger_fact(l, "kv_cell_bytes"), 4 / 2 * (128 + 128) * 28 * 2);
   // The automatic fraction of the same Qwen2 language model alone, times the ViT's factor.
-  const Ledger qwen2 = simulate("sglang", "qwen2.5-7b-instruct", 2, "");
+  const Ledger qwen2 = family_ledger("sglang", "qwen2.5-7b-instruct", 2, "");
   // SGLang reads the ViT's layers as getattr(vision_config, "num_hidden_layers", 24), and
   // Qwen2.5-VL names them "depth": 0.95 x (1 - 0.1 x (24 x 1280^2 / (24 x 1024^2) - 1)).
   EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(qwen2) * 0.8965625);
-  EXPECT_NE(
-      errors("vllm", repo, "    --max-model-len: 8192\n").find("is multimodal: vLLM profiles"),
-      std::string::npos);
+  EXPECT_NE(family_errors("vllm", repo, "    --max-model-len: 8192\n")
+                .find("is multimodal: vLLM profiles"),
+            std::string::npos);
 }
 
 // Qwen3-VL-8B-Instruct at TP 2 in SGLang: the Qwen3 language model (text_config: q/k norms,
@@ -349,12 +302,12 @@ TEST(ModelFamilies, Qwen3VlLoadsItsVitWithDeepstackMergersInSglang) {
   const std::int64_t vit = 2 * (h * 3 * 2 * 16 * 16 + h + 2304 * h + 27 * block + 2 * h + merger +
                                 3 * (2 * 4608 + merger)) +
                            18 * 4;
-  const Ledger l = simulate("sglang", repo, 2, "");
+  const Ledger l = family_ledger("sglang", repo, 2, "");
   EXPECT_TRUE(l.fits());
-  EXPECT_EQ(fact(l, "weights_logical_bytes"), text + rope(262144, 128, 4) + vit);
-  EXPECT_EQ(fact(l, "kv_cell_bytes"), 8 / 2 * (128 + 128) * 36 * 2);
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes"), text + rope(262144, 128, 4) + vit);
+  EXPECT_EQ(ledger_fact(l, "kv_cell_bytes"), 8 / 2 * (128 + 128) * 36 * 2);
   // "depth", not num_hidden_layers: 0.95 x (1 - 0.1 x (24 x 1152^2 / (24 x 1024^2) - 1)).
-  const Ledger qwen3 = simulate("sglang", "qwen3-8b", 2, "");
+  const Ledger qwen3 = family_ledger("sglang", "qwen3-8b", 2, "");
   EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(qwen3) * 0.924765625);
 }
 
@@ -374,12 +327,12 @@ TEST(ModelFamilies, Qwen3VlMoeIsQwen3MoeBesideTheQwen3Vit) {
   const std::int64_t vit = 2 * (h * 3 * 2 * 16 * 16 + h + 2304 * h + 27 * block + 2 * h + merger +
                                 3 * (2 * 4608 + merger)) +
                            18 * 4;
-  const Ledger vl = simulate("sglang", repo, 2, "");
-  const Ledger text = simulate("sglang", "qwen3-30b-a3b", 2, "");
+  const Ledger vl = family_ledger("sglang", repo, 2, "");
+  const Ledger text = family_ledger("sglang", "qwen3-30b-a3b", 2, "");
   EXPECT_TRUE(vl.fits());
-  EXPECT_EQ(fact(vl, "weights_logical_bytes"),
-            fact(text, "weights_logical_bytes") + vit + rope(262144 - 40960, 128, 4));
-  EXPECT_EQ(fact(vl, "kv_cell_bytes"), fact(text, "kv_cell_bytes"));
+  EXPECT_EQ(ledger_fact(vl, "weights_logical_bytes"),
+            ledger_fact(text, "weights_logical_bytes") + vit + rope(262144 - 40960, 128, 4));
+  EXPECT_EQ(ledger_fact(vl, "kv_cell_bytes"), ledger_fact(text, "kv_cell_bytes"));
 }
 
 // Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
@@ -387,23 +340,25 @@ TEST(ModelFamilies, Qwen3VlMoeIsQwen3MoeBesideTheQwen3Vit) {
 // --enable-multimodal shrinks the automatic fraction (server_args.py
 // adjust_mem_fraction_for_vlm). vLLM's encoder profiling is refused by name.
 TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRefusedInVllm) {
-  const Ledger text = simulate("sglang", "gemma-3-27b-it", 1, "");
-  const Ledger mm = simulate("sglang", "gemma-3-27b-it", 1, "    --enable-multimodal: true\n");
+  const Ledger text = family_ledger("sglang", "gemma-3-27b-it", 1, "");
+  const Ledger mm = family_ledger("sglang", "gemma-3-27b-it", 1, "    --enable-multimodal: true\n");
   // 27 x 1152^2 against ViT-L/14's 24 x 1024^2 is 1.423828125: 0.95 x (1 - 0.0423828125).
   EXPECT_DOUBLE_EQ(mem_fraction(mm), mem_fraction(text) * 0.909736328125);
-  EXPECT_LT(fact(mm, "kv_tokens"), fact(text, "kv_tokens"));
-  EXPECT_EQ(fact(mm, "weights_logical_bytes"), fact(text, "weights_logical_bytes"));
+  EXPECT_LT(ledger_fact(mm, "kv_tokens"), ledger_fact(text, "kv_tokens"));
+  EXPECT_EQ(ledger_fact(mm, "weights_logical_bytes"), ledger_fact(text, "weights_logical_bytes"));
   // A given fraction is kept as given.
-  const Ledger given = simulate("sglang", "gemma-3-27b-it", 1,
-                                "    --enable-multimodal: true\n    --mem-fraction-static: 0.8\n");
+  const Ledger given =
+      family_ledger("sglang", "gemma-3-27b-it", 1,
+                    "    --enable-multimodal: true\n    --mem-fraction-static: 0.8\n");
   EXPECT_DOUBLE_EQ(mem_fraction(given), 0.8);
-  EXPECT_EQ(errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"),
+  EXPECT_EQ(family_errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"),
             "f.yaml:7:8: gemma-3-27b-it (Gemma3ForConditionalGeneration) is multimodal: vLLM "
             "profiles its vision encoder on dummy images, which gpumem does not model; its "
             "text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled\n");
-  EXPECT_EQ(errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
-            "f.yaml:6:26: serving Gemma3ForConditionalGeneration multimodal with SGLang 0.4.9 is "
-            "not modelled (from 0.5.0: the vision tower's mem-fraction rule)\n");
+  EXPECT_EQ(
+      family_errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
+      "f.yaml:6:26: serving Gemma3ForConditionalGeneration multimodal with SGLang 0.4.9 is "
+      "not modelled (from 0.5.0: the vision tower's mem-fraction rule)\n");
 }
 
 // Qwen3-Next-80B-A3B on four H200s, TP 4, in SGLang: only the 12 full-attention layers hold
@@ -422,36 +377,39 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
   const std::int64_t params =
       48 * (moe + 2 * h) + 36 * gdn + 12 * attention + 2 * (151936 / 4) * h + h;
   const std::string repo = "Qwen--Qwen3-Next-80B-A3B-Instruct";
-  const Ledger sglang = simulate("sglang", repo, 4, "");
+  const Ledger sglang = family_ledger("sglang", repo, 4, "");
   EXPECT_TRUE(sglang.fits());
-  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), 2 * params + 36 * 8 * 4 + rope(262144, 64, 4));
-  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 12 * 1 * (256 + 256) * 2);
-  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 36 * (2048 * 3 * 2 + 8 * 128 * 128 * 4));
-  const std::int64_t slots = fact(sglang, "max_mamba_cache_size");
-  EXPECT_EQ(fact(sglang, "mamba_state_bytes"), (slots + 1) * 19'316'736);
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"),
+            2 * params + 36 * 8 * 4 + rope(262144, 64, 4));
+  EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), 12 * 1 * (256 + 256) * 2);
+  EXPECT_EQ(ledger_fact(sglang, "mamba_cache_per_req_bytes"),
+            36 * (2048 * 3 * 2 + 8 * 128 * 128 * 4));
+  const std::int64_t slots = ledger_fact(sglang, "max_mamba_cache_size");
+  EXPECT_EQ(ledger_fact(sglang, "mamba_state_bytes"), (slots + 1) * 19'316'736);
   // The request pool holds a third of the slots (radix cache on: three slots per request).
-  EXPECT_EQ(fact(sglang, "req_to_token_rows"), std::min<std::int64_t>(4096, slots / 3));
+  EXPECT_EQ(ledger_fact(sglang, "req_to_token_rows"), std::min<std::int64_t>(4096, slots / 3));
   // Without radix cache and with --max-running-requests, the slots are those requests.
-  const Ledger no_radix = simulate(
+  const Ledger no_radix = family_ledger(
       "sglang", repo, 4, "    --disable-radix-cache: true\n    --max-running-requests: 64\n");
-  EXPECT_EQ(fact(no_radix, "max_mamba_cache_size"), 64);
-  EXPECT_EQ(fact(no_radix, "req_to_token_rows"), 64);
-  EXPECT_GT(fact(no_radix, "kv_tokens"), fact(sglang, "kv_tokens"));
+  EXPECT_EQ(ledger_fact(no_radix, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(ledger_fact(no_radix, "req_to_token_rows"), 64);
+  EXPECT_GT(ledger_fact(no_radix, "kv_tokens"), ledger_fact(sglang, "kv_tokens"));
   // vLLM: the same weights with its bfloat16 RoPE cache; the attention block raised to 272
   // tokens so that one page of a KV head (272 x 1,024 B) holds a GDN state (274,432 B), four
   // KV-cache groups of 12 layers.
-  const Ledger vllm = simulate("vllm", repo, 4, "");
+  const Ledger vllm = family_ledger("vllm", repo, 4, "");
   EXPECT_TRUE(vllm.fits());
-  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), 2 * params + 36 * 8 * 4 + rope(262144, 64, 2));
-  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 272 * 1024);
-  EXPECT_EQ(fact(vllm, "kv_layers_per_group"), 12);
-  EXPECT_EQ(
-      errors("vllm", "qwen3-next-80b-a3b-instruct", "    --tensor-parallel-size: 4\n", 4, "0.10.1"),
-      "f.yaml:4:12: Qwen3NextForCausalLM is not served by vLLM 0.10.1 (from 0.10.2)\n");
-  EXPECT_EQ(errors("sglang", repo,
-                   "    --tp-size: 4\n    --speculative-algorithm: EAGLE\n"
-                   "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n",
-                   4),
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"),
+            2 * params + 36 * 8 * 4 + rope(262144, 64, 2));
+  EXPECT_EQ(ledger_fact(vllm, "kv_page_bytes"), 272 * 1024);
+  EXPECT_EQ(ledger_fact(vllm, "kv_layers_per_group"), 12);
+  EXPECT_EQ(family_errors("vllm", "qwen3-next-80b-a3b-instruct", "    --tensor-parallel-size: 4\n",
+                          4, "0.10.1"),
+            "f.yaml:4:12: Qwen3NextForCausalLM is not served by vLLM 0.10.1 (from 0.10.2)\n");
+  EXPECT_EQ(family_errors("sglang", repo,
+                          "    --tp-size: 4\n    --speculative-algorithm: EAGLE\n"
+                          "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n",
+                          4),
             "f.yaml:7:30: --speculative-algorithm with Qwen3NextForCausalLM's linear-attention "
             "layers is not modelled (the state cache's intermediate buffers per draft token)\n");
 }
@@ -464,31 +422,35 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
 // text parameters in bf16, A_log in float32, and a bf16 RoPE cache of 262,144 x 64.
 TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
   const std::string repo = "Qwen--Qwen3.6-27B";
-  const Ledger sglang = simulate("sglang", repo, 1, "");
+  const Ledger sglang = family_ledger("sglang", repo, 1, "");
   EXPECT_TRUE(sglang.fits());
-  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 16 * 4 * (256 + 256) * 2);
-  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 48 * (10240 * 3 * 2 + 48 * 128 * 128 * 4));
+  EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), 16 * 4 * (256 + 256) * 2);
+  EXPECT_EQ(ledger_fact(sglang, "mamba_cache_per_req_bytes"),
+            48 * (10240 * 3 * 2 + 48 * 128 * 128 * 4));
   EXPECT_LT(mem_fraction(sglang), 0.88);
-  EXPECT_NE(errors("vllm", repo, "    --tensor-parallel-size: 1\n")
+  EXPECT_NE(family_errors("vllm", repo, "    --tensor-parallel-size: 1\n")
                 .find("--language-model-only (or --limit-mm-per-prompt with 0 images and 0 "
                       "videos) serves its language model alone"),
             std::string::npos);
-  const Ledger vllm = simulate("vllm", repo, 1, "    --language-model-only: true\n");
+  const Ledger vllm = family_ledger("vllm", repo, 1, "    --language-model-only: true\n");
   EXPECT_TRUE(vllm.fits());
-  EXPECT_EQ(fact(vllm, "weights_logical_bytes"),
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"),
             2 * 26'895'998'464LL + 48 * 48 * 2 + rope(262144, 64, 2));
-  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 784 * 4096);
+  EXPECT_EQ(ledger_fact(vllm, "kv_page_bytes"), 784 * 4096);
   const Ledger limits =
-      simulate("vllm", repo, 1, "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
-  EXPECT_EQ(fact(limits, "weights_logical_bytes"), fact(vllm, "weights_logical_bytes"));
-  const Ledger pairs = simulate("vllm", repo, 1, "    --limit-mm-per-prompt: image=0,video=0\n");
-  EXPECT_EQ(fact(pairs, "weights_logical_bytes"), fact(vllm, "weights_logical_bytes"));
-  EXPECT_EQ(errors("vllm", repo, "    --limit-mm-per-prompt: image=0;video=0\n")
+      family_ledger("vllm", repo, 1, "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
+  EXPECT_EQ(ledger_fact(limits, "weights_logical_bytes"),
+            ledger_fact(vllm, "weights_logical_bytes"));
+  const Ledger pairs =
+      family_ledger("vllm", repo, 1, "    --limit-mm-per-prompt: image=0,video=0\n");
+  EXPECT_EQ(ledger_fact(pairs, "weights_logical_bytes"),
+            ledger_fact(vllm, "weights_logical_bytes"));
+  EXPECT_EQ(family_errors("vllm", repo, "    --limit-mm-per-prompt: image=0;video=0\n")
                 .rfind("f.yaml:6:28: --limit-mm-per-prompt: the limit of 'image' must be a "
                        "non-negative integer\n",
                        0),
             0u);
-  EXPECT_EQ(errors("vllm", repo, "    --language-model-only: true\n", 1, "0.15.1"),
+  EXPECT_EQ(family_errors("vllm", repo, "    --language-model-only: true\n", 1, "0.15.1"),
             "f.yaml:6:28: --language-model-only needs vLLM 0.16.0 or newer; older releases "
             "take --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'\n");
 }
@@ -500,20 +462,22 @@ TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
 TEST(ModelFamilies, NemotronHKeepsItsMamba2StateInBothEngines) {
   const std::string repo = "nvidia--Nemotron-H-8B-Base-8K";
   const std::int64_t weights = 2 * 8'100'852'736LL + 24 * 128 * 2;
-  const Ledger sglang = simulate("sglang", repo, 1, "");
+  const Ledger sglang = family_ledger("sglang", repo, 1, "");
   EXPECT_TRUE(sglang.fits());
-  EXPECT_EQ(fact(sglang, "weights_logical_bytes"), weights);
-  EXPECT_EQ(fact(sglang, "kv_cell_bytes"), 4 * 8 * (128 + 128) * 2);
-  EXPECT_EQ(fact(sglang, "mamba_cache_per_req_bytes"), 24 * (10240 * 3 * 2 + 128 * 64 * 128 * 4));
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), weights);
+  EXPECT_EQ(ledger_fact(sglang, "kv_cell_bytes"), 4 * 8 * (128 + 128) * 2);
+  EXPECT_EQ(ledger_fact(sglang, "mamba_cache_per_req_bytes"),
+            24 * (10240 * 3 * 2 + 128 * 64 * 128 * 4));
   // TP 2: 64 heads and 4 of the 8 groups per rank.
-  const Ledger tp2 = simulate("sglang", repo, 2, "");
-  EXPECT_EQ(fact(tp2, "mamba_cache_per_req_bytes"), 24 * (5120 * 3 * 2 + 64 * 64 * 128 * 4));
-  const Ledger vllm = simulate("vllm", repo, 1, "");
+  const Ledger tp2 = family_ledger("sglang", repo, 2, "");
+  EXPECT_EQ(ledger_fact(tp2, "mamba_cache_per_req_bytes"), 24 * (5120 * 3 * 2 + 64 * 64 * 128 * 4));
+  const Ledger vllm = family_ledger("vllm", repo, 1, "");
   EXPECT_TRUE(vllm.fits());
-  EXPECT_EQ(fact(vllm, "weights_logical_bytes"), weights);
-  EXPECT_EQ(fact(vllm, "kv_page_bytes"), 528 * 4096);
-  EXPECT_EQ(fact(vllm, "kv_layers_per_group"), 4);  // one attention and six Mamba-2 groups of 4
-  EXPECT_EQ(errors("sglang", repo, "    --attention-backend: triton\n"),
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), weights);
+  EXPECT_EQ(ledger_fact(vllm, "kv_page_bytes"), 528 * 4096);
+  EXPECT_EQ(ledger_fact(vllm, "kv_layers_per_group"),
+            4);  // one attention and six Mamba-2 groups of 4
+  EXPECT_EQ(family_errors("sglang", repo, "    --attention-backend: triton\n"),
             "f.yaml:6:26: AssertionError: NemotronH does not support the triton attention "
             "backend\n");
 }
@@ -529,12 +493,13 @@ TEST(ModelFamilies, DeepSeekV32AddsTheIndexerWeightsAndKeysInSglang) {
   const std::int64_t indexer =
       fp8_linear(64 * 128, 1536) + fp8_linear(128, 7168) + 2 * 128 * 4 + 64 * 7168 * 2;
   EXPECT_EQ(indexer, 14'422'240);
-  const Ledger v32 = simulate("sglang", "deepseek-ai/DeepSeek-V3.2", 8, "");
-  const Ledger v31 = simulate("sglang", "deepseek-ai/DeepSeek-V3.1", 8, "");
+  const Ledger v32 = family_ledger("sglang", "deepseek-ai/DeepSeek-V3.2", 8, "");
+  const Ledger v31 = family_ledger("sglang", "deepseek-ai/DeepSeek-V3.1", 8, "");
   EXPECT_TRUE(v32.fits());
-  EXPECT_EQ(fact(v32, "weights_logical_bytes") - fact(v31, "weights_logical_bytes"), 61 * indexer);
-  EXPECT_EQ(fact(v32, "kv_cell_bytes"), 61 * ((512 + 64) * 2 + 128 + 4));  // 78,324
-  EXPECT_EQ(fact(v31, "kv_cell_bytes"), 61 * (512 + 64) * 2);
+  EXPECT_EQ(ledger_fact(v32, "weights_logical_bytes") - ledger_fact(v31, "weights_logical_bytes"),
+            61 * indexer);
+  EXPECT_EQ(ledger_fact(v32, "kv_cell_bytes"), 61 * ((512 + 64) * 2 + 128 + 4));  // 78,324
+  EXPECT_EQ(ledger_fact(v31, "kv_cell_bytes"), 61 * (512 + 64) * 2);
   Diagnostics diags;
   Result<ResolvedModel> a = test_catalogs().models.resolve("deepseek-ai/DeepSeek-V3.2", "", diags);
   Result<ResolvedModel> b = test_catalogs().models.resolve("deepseek-ai/DeepSeek-V3.1", "", diags);
@@ -549,8 +514,8 @@ TEST(ModelFamilies, DeepSeekV32AddsTheIndexerWeightsAndKeysInSglang) {
 // trtllm NSA kernel stores 576 plain FP8 bytes.
 TEST(ModelFamilies, Glm5Fp8KvOnBlackwellByRelease) {
   auto cell = [](const std::string& version, const std::string& args) {
-    return fact(simulate("sglang", "zai-org/GLM-5.1-FP8", 8, args, "b200", version),
-                "kv_cell_bytes");
+    return ledger_fact(family_ledger("sglang", "zai-org/GLM-5.1-FP8", 8, args, "b200", version),
+                       "kv_cell_bytes");
   };
   EXPECT_EQ(cell("0.5.9", ""), 78 * (576 + 132));
   EXPECT_EQ(cell("0.5.18", ""), 78 * (656 + 132));
@@ -562,39 +527,39 @@ TEST(ModelFamilies, Glm5Fp8KvOnBlackwellByRelease) {
 // vLLM's DSA is refused whole.
 TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
   const std::string repo = "deepseek-ai/DeepSeek-V3.2";
-  EXPECT_EQ(errors("sglang", repo, "    --tp-size: 8\n    --kv-cache-dtype: fp8_e5m2\n", 8),
+  EXPECT_EQ(family_errors("sglang", repo, "    --tp-size: 8\n    --kv-cache-dtype: fp8_e5m2\n", 8),
             "f.yaml:7:23: AssertionError: DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 "
             "kv_cache_dtype, got fp8_e5m2\n");
-  EXPECT_EQ(errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.6"),
+  EXPECT_EQ(family_errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.6"),
             "f.yaml:4:12: DeepseekV32ForCausalLM with SGLang 0.5.6 without --enable-dp-attention "
             "and --dp-size 8 is not modelled (releases before 0.5.7 may force DP attention for "
             "DeepSeek DSA models)\n");
   EXPECT_EQ(
-      errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.3"),
+      family_errors("sglang", repo, "    --tp-size: 8\n", 8, "0.5.3"),
       "f.yaml:4:12: DeepseekV32ForCausalLM with SGLang 0.5.3 is not modelled (from 0.5.4: the "
       "indexer keys joined the KV budget in PR #11309)\n");
   // The layout those releases forced is modelled.
-  EXPECT_EQ(
-      errors("sglang", repo,
-             "    --tp-size: 8\n    --dp-size: 8\n    --enable-dp-attention: true\n", 8, "0.5.6"),
-      "");
-  EXPECT_EQ(errors("sglang", repo,
-                   "    --tp-size: 8\n    --speculative-algorithm: EAGLE\n"
-                   "    --speculative-draft-model-path: deepseek-ai/DeepSeek-V3.2\n"
-                   "    --speculative-eagle-topk: 2\n",
-                   8),
+  EXPECT_EQ(family_errors("sglang", repo,
+                          "    --tp-size: 8\n    --dp-size: 8\n    --enable-dp-attention: true\n",
+                          8, "0.5.6"),
+            "");
+  EXPECT_EQ(family_errors("sglang", repo,
+                          "    --tp-size: 8\n    --speculative-algorithm: EAGLE\n"
+                          "    --speculative-draft-model-path: deepseek-ai/DeepSeek-V3.2\n"
+                          "    --speculative-eagle-topk: 2\n",
+                          8),
             "f.yaml:9:31: SGLang refuses --speculative-eagle-topk 2 with DeepSeek DSA: a top-k "
             "above 1 with 64-token pages needs the flashinfer or fa3 attention backend; pass "
             "--speculative-eagle-topk 1\n");
-  EXPECT_EQ(errors("sglang", "deepseek-ai/DeepSeek-V3.1",
-                   "    --tp-size: 8\n    --attention-backend: nsa\n", 8),
+  EXPECT_EQ(family_errors("sglang", "deepseek-ai/DeepSeek-V3.1",
+                          "    --tp-size: 8\n    --attention-backend: nsa\n", 8),
             "f.yaml:7:26: --attention-backend nsa serves DeepSeek DSA models (a config with "
             "index_topk); deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
-  EXPECT_EQ(errors("sglang", "deepseek-ai/DeepSeek-V3.1",
-                   "    --tp-size: 8\n    --nsa-decode-backend: fa3\n", 8),
+  EXPECT_EQ(family_errors("sglang", "deepseek-ai/DeepSeek-V3.1",
+                          "    --tp-size: 8\n    --nsa-decode-backend: fa3\n", 8),
             "f.yaml:7:27: --nsa-decode-backend chooses DeepSeek DSA kernels; "
             "deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
-  EXPECT_EQ(errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
+  EXPECT_EQ(family_errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
             "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM) attends through "
             "DeepSeek Sparse "
             "Attention: vLLM's indexer workspaces and its release-dependent KV dtype default are "
@@ -620,9 +585,9 @@ TEST(ModelFamilies, DeepSeekV3NextNDraftsWithTheCheckpointsMtpLayer) {
     ADD_FAILURE() << name;
     return l.gpus.front().steps.front();
   };
-  const Ledger v059 = simulate("sglang", repo, 8, nextn);
+  const Ledger v059 = family_ledger("sglang", repo, 8, nextn);
   EXPECT_TRUE(v059.fits());
-  EXPECT_EQ(fact(v059, "draft_kv_cell_bytes"), 576 * 2);
+  EXPECT_EQ(ledger_fact(v059, "draft_kv_cell_bytes"), 576 * 2);
   EXPECT_EQ(step(v059, "draft_shares_target_embedding").delta().value(), -2 * 111 * 2'097'152LL);
   const std::vector<std::string>& log = step(v059, "draft_weights").log_lines;
   ASSERT_EQ(log.size(), 2u);
@@ -635,14 +600,14 @@ TEST(ModelFamilies, DeepSeekV3NextNDraftsWithTheCheckpointsMtpLayer) {
                 "draft_shares_target_embedding", "draft_cuda_graphs", "ready"}));
   // From v0.5.14 the draft is loaded before the target's KV pool is sized, and its own
   // embedding and head are still held while it is.
-  const Ledger v0518 = simulate("sglang", repo, 8, nextn, "h200", "0.5.18");
+  const Ledger v0518 = family_ledger("sglang", repo, 8, nextn, "h200", "0.5.18");
   EXPECT_EQ(steps(v0518),
             (std::vector<std::string>{
                 "context", "distributed", "free_memory", "weights", "draft_weights", "kv_cache",
                 "draft_kv_cache", "draft_shares_target_embedding", "cublas", "attention_backend",
                 "cuda_graphs", "draft_cuda_graphs", "ready"}));
   // Kimi-K2 is DeepseekV3ForCausalLM without an MTP layer.
-  EXPECT_EQ(errors("sglang", "moonshotai/Kimi-K2-Instruct", "    --tp-size: 8\n" + nextn, 8),
+  EXPECT_EQ(family_errors("sglang", "moonshotai/Kimi-K2-Instruct", "    --tp-size: 8\n" + nextn, 8),
             "f.yaml:7:30: --speculative-algorithm NEXTN: kimi-k2-instruct has 0 MTP layers "
             "(num_nextn_predict_layers); SGLang's NextN draft loads exactly one\n");
 }

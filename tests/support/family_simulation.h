@@ -1,0 +1,70 @@
+// Simulating a published Hugging Face config (support/model_configs.h) on H200s in either
+// engine, as the family tests do: the ledger of a run that must start cleanly, the diagnostics
+// of one that must not, and a fact of GPU 0's ledger.
+#ifndef GPUMEM_TESTS_SUPPORT_FAMILY_SIMULATION_H_
+#define GPUMEM_TESTS_SUPPORT_FAMILY_SIMULATION_H_
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "catalog/scenario.h"
+#include "simulate/simulate.h"
+#include "support/model_configs.h"
+#include "support/test_catalogs.h"
+
+namespace gpumem {
+
+// `repo` is a config folder name (org--name) or a catalog slug; `args` extra engine flags,
+// each line indented by four spaces.
+inline Ledger family_ledger(const std::string& engine, const std::string& repo, int gpus,
+                            const std::string& args, const std::string& gpu = "h200",
+                            std::string version = "") {
+  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
+  const std::string tp = engine == "sglang" ? "--tp-size" : "--tensor-parallel-size";
+  const std::string text =
+      "hardware: {gpu: " + gpu + ", count: " + std::to_string(gpus) +
+      "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n    " + tp + ": " +
+      std::to_string(gpus) + "\n" + args +
+      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  std::optional<Ledger> l;
+  if (s && diags.empty()) {
+    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                          diags);
+  }
+  EXPECT_TRUE(l && diags.empty()) << repo << ": " << diags.to_string();
+  return l ? *l : Ledger{};
+}
+
+// The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
+inline std::string family_errors(const std::string& engine, const std::string& repo,
+                                 const std::string& args, int gpus = 1, std::string version = "") {
+  if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
+  const std::string text =
+      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
+      "\n  version: " + version + "\n  args:\n" + args +
+      "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  if (s && diags.empty()) {
+    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                      diags);
+  }
+  return diags.to_string();
+}
+
+inline std::int64_t ledger_fact(const Ledger& l, std::string_view id) {
+  if (l.gpus.empty()) return -1;
+  const Fact* f = l.gpus.front().fact(id);
+  EXPECT_NE(f, nullptr) << id;
+  if (f == nullptr) return -1;
+  if (const Bytes* b = std::get_if<Bytes>(&f->value)) return b->value();
+  return std::get<std::int64_t>(f->value);
+}
+
+}  // namespace gpumem
+
+#endif  // GPUMEM_TESTS_SUPPORT_FAMILY_SIMULATION_H_
