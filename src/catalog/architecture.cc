@@ -44,6 +44,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen3_5";
     case ArchitectureFamily::kNemotronH:
       return "nemotron_h";
+    case ArchitectureFamily::kLlama4:
+      return "llama4";
   }
   return "?";
 }

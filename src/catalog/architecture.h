@@ -54,6 +54,7 @@ enum class ArchitectureFamily : unsigned char {
   kQwen3Next,    // Qwen3NextForCausalLM: Gated DeltaNet layers among gated full attention, MoE
   kQwen35,       // Qwen3.5 (Qwen3_5*): Qwen3-Next's layers, dense or MoE, beside a Qwen3-VL ViT
   kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
+  kLlama4,       // Llama4ForConditionalGeneration, Llama4ForCausalLM: the text model
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -212,6 +213,7 @@ enum class VisionKind : unsigned char {
   kSiglip,     // SigLIP (transformers SiglipVisionConfig) and Gemma 3's projector
   kQwen25Vit,  // Qwen2.5-VL's ViT (Qwen2_5_VLVisionConfig): gated MLPs, RMSNorms, patch merger
   kQwen3Vit,  // Qwen3-VL's ViT (Qwen3VLVisionConfig): LayerNorms, position table, deepstack mergers
+  kLlama4Vit,  // Llama 4's ViT (Llama4VisionConfig): read so engines that build it can say so
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -224,12 +226,14 @@ struct VisionTower {
   std::int64_t num_attention_heads = 0;
   std::int64_t num_channels = 0;  // SigLIP num_channels, Qwen in_chans
   std::int64_t patch_size = 0;
-  std::int64_t image_size = 0;               // SigLIP: the fixed input resolution
-  std::int64_t temporal_patch_size = 0;      // Qwen: frames per patch
-  std::int64_t spatial_merge_size = 0;       // Qwen: patches merged per side into one token
-  std::int64_t out_hidden_size = 0;          // Qwen: the merger's output width
+  std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
+  std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
+  std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
+  std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL: the learned position table's rows
   std::int64_t deepstack_mergers = 0;        // Qwen3-VL: one per deepstack_visual_indexes entry
+  std::int64_t projector_input_dim = 0;      // Llama 4: the pixel-shuffle adapter's output width
+  std::int64_t projector_output_dim = 0;     // Llama 4: its second linear's width
 
   bool present() const { return kind != VisionKind::kNone; }
   // SigLIP: patches of one image, the position embedding's rows.
@@ -266,6 +270,15 @@ struct Architecture {
   // NemotronH: every layer holds one module (its layer type says which) and one norm.
   bool single_module_layers = false;
   bool gated_mlp = true;  // false: up_proj and down_proj only (NemotronH's relu2 MLP)
+  // Llama 4 (use_qk_norm): q and k L2-normalized on the RoPE layers; the checkpoint holds no
+  // weight for it (whether an engine allocates one is WeightRules::llama4_qk_norm_weight).
+  bool weightless_qk_norm = false;
+  // Llama 4: every no_rope_interval-th layer ((layer + 1) % interval == 0) attends without
+  // RoPE; 0 for every other family.
+  std::int64_t no_rope_interval = 0;
+  // Llama 4: the kSliding layers attend within fixed chunks of sliding_window tokens
+  // (attention_chunk_size) rather than over a sliding window.
+  bool chunked_attention = false;
 
   AttentionKind attention = AttentionKind::kStandard;
   MlaConfig mla;
@@ -298,6 +311,9 @@ struct Architecture {
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
   bool is_linear_layer(std::int64_t layer) const;
+  bool uses_rope(std::int64_t layer) const {
+    return no_rope_interval == 0 || (layer + 1) % no_rope_interval != 0;
+  }
   // Whether a layer holds an MLP (or MoE): every layer, or NemotronH's MLP layers.
   bool has_mlp(std::int64_t layer) const;
   // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.

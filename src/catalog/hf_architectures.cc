@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 31> kFamilies = {{
+constexpr std::array<FamilyByName, 33> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -56,6 +56,10 @@ constexpr std::array<FamilyByName, 31> kFamilies = {{
     {"Qwen3_5ForCausalLM", ArchitectureFamily::kQwen35},
     {"Qwen3_5MoeForCausalLM", ArchitectureFamily::kQwen35},
     {"NemotronHForCausalLM", ArchitectureFamily::kNemotronH},
+    // The Llama 4 text model (text_config) beside a ViT that SGLang builds only with
+    // --enable-multimodal (hf_vision.h).
+    {"Llama4ForConditionalGeneration", ArchitectureFamily::kLlama4},
+    {"Llama4ForCausalLM", ArchitectureFamily::kLlama4},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -65,13 +69,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 22> kUnmodelled = {{
-    {"Llama4ForConditionalGeneration",
-     "MoE layers interleaved with dense ones (interleave_moe_layer_step), chunked attention "
-     "(attention_chunk_size) and the vision tower"},
-    {"Llama4ForCausalLM",
-     "MoE layers interleaved with dense ones (interleave_moe_layer_step) and chunked attention "
-     "(attention_chunk_size)"},
+constexpr std::array<Unmodelled, 20> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},

@@ -10,6 +10,7 @@
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_linear_attention.h"
+#include "catalog/hf_llama4.h"
 #include "catalog/hf_quantization.h"
 #include "catalog/hf_vision.h"
 #include "core/directory.h"
@@ -75,6 +76,13 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       // transformers models/qwen2_moe/configuration_qwen2_moe.py Qwen2MoeConfig
       d.vocab_size = 151936;
       d.max_position_embeddings = 32768;
+      break;
+    case ArchitectureFamily::kLlama4:
+      // transformers models/llama4/configuration_llama4.py Llama4TextConfig.__init__
+      d.vocab_size = 202048;
+      d.max_position_embeddings = 4096 * 32;
+      d.head_dim = 128;
+      d.rope_theta = 500000.0;
       break;
     case ArchitectureFamily::kMiniMaxM2:
       // transformers models/minimax_m2/configuration_minimax_m2.py MiniMaxM2Config
@@ -573,6 +581,12 @@ std::optional<DType> read_dtype(const ConfigMap& m) {
 
 }  // namespace
 
+// Llama 4's quantized exports (fbgemm_fp8, compressed-tensors, ModelOpt) name their modules
+// under language_model. and keep routers, shared experts or attention unconverted by lists gpumem
+// has not read per export.
+constexpr const char* kQuantizedLlama4 =
+    "a quantized Llama 4 checkpoint is not modelled; its bfloat16 checkpoint is";
+
 Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& config,
                                      std::string name, Diagnostics& diags) {
   Diagnostics local;
@@ -635,6 +649,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_moe(text, d, a);
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
+  if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
   if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
     parse_nemotron_h(text, a);
   }
@@ -684,7 +699,9 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
 
   YAML::Node quant = text.get("quantization_config");
   if (!quant.IsDefined() && nested) quant = top.get("quantization_config");
-  if (quant.IsDefined()) {
+  if (quant.IsDefined() && a.family == ArchitectureFamily::kLlama4) {
+    (text.has("quantization_config") ? text : top).error("quantization_config", kQuantizedLlama4);
+  } else if (quant.IsDefined()) {
     ConfigMap q(file, quant, "'quantization_config'", local);
     if (q.valid()) parse_quantization(q, a.quantization);
   }
@@ -710,7 +727,9 @@ Result<Architecture> load_hf_config(const std::string& path, Diagnostics& diags)
     if (top.valid()) {
       const YAML::Node block = top.get("quantization");
       if (!block.IsDefined()) top.missing("quantization");
-      if (block.IsDefined()) {
+      if (block.IsDefined() && a->family == ArchitectureFamily::kLlama4) {
+        top.error("quantization", kQuantizedLlama4);
+      } else if (block.IsDefined()) {
         ConfigMap q(quant_path, block, "'quantization'", local);
         if (q.valid()) parse_modelopt(q, a->quantization);
       }

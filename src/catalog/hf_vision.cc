@@ -99,6 +99,22 @@ void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
   check_heads(v, "num_heads", t);
 }
 
+// Llama 4: transformers models/llama4/configuration_llama4.py Llama4VisionConfig.__init__ defaults.
+void parse_llama4_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kLlama4Vit;
+  t.hidden_size = v.positive("hidden_size", 768);
+  t.intermediate_size = v.positive("intermediate_size", 5632);
+  t.num_hidden_layers = v.positive("num_hidden_layers", 34);
+  t.num_attention_heads = v.positive("num_attention_heads", 16);
+  t.num_channels = patch_dimension(v, "num_channels", 3);
+  t.image_size = v.positive("image_size", 448);
+  t.patch_size = patch_dimension(v, "patch_size", 14);
+  t.out_hidden_size = v.positive("vision_output_dim", 7680);
+  t.projector_input_dim = v.positive("projector_input_dim", 4096);
+  t.projector_output_dim = v.positive("projector_output_dim", 4096);
+  check_heads(v, "num_attention_heads", t);
+}
+
 }  // namespace
 
 void parse_vision_tower(const ConfigMap& top, Architecture& a) {
@@ -109,7 +125,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
                      a.hf_architecture == "Qwen3_5ForConditionalGeneration" ||
                      a.hf_architecture == "Qwen3_5MoeForConditionalGeneration";
   const bool qwen = qwen25 || qwen3;
-  if (!gemma && !qwen) return;
+  const bool llama4 = a.hf_architecture == "Llama4ForConditionalGeneration";
+  if (!gemma && !qwen && !llama4) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -121,6 +138,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   if (!v.valid()) return;
   if (gemma) {
     parse_siglip(v, a.vision);
+  } else if (llama4) {
+    parse_llama4_vit(v, a.vision);
   } else if (qwen25) {
     parse_qwen25_vit(v, a.vision);
   } else {

@@ -75,6 +75,18 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
            v.num_position_embeddings * h + v.num_hidden_layers * block + 2 * h + linears +
            v.deepstack_mergers * (2 * m + linears);
   }
+  if (v.kind == VisionKind::kLlama4Vit) {
+    // HF Llama4VisionModel: the unfold patch linear (no bias), class embedding, position table
+    // of (image / patch)^2 + 1 rows, LayerNorms before and after; per layer two LayerNorms and
+    // four biased attention projections, biased fc1/fc2; the pixel-shuffle adapter's two
+    // linears (no bias) and Llama4MultiModalProjector's linear_1 (no bias).
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t side = v.image_size / v.patch_size;
+    const std::int64_t block = 4 * h + 4 * (h * h + h) + 2 * i * h + i + h;
+    return h * v.num_channels * v.patch_size * v.patch_size + h + (side * side + 1) * h + 4 * h +
+           v.num_hidden_layers * block + i * v.projector_input_dim +
+           v.projector_output_dim * v.projector_output_dim + v.out_hidden_size * text_hidden;
+  }
   if (v.kind == VisionKind::kQwen25Vit) {
     // HF Qwen2_5_VisionTransformer: Conv3d without bias; per block two RMSNorms, qkv and proj
     // with biases, gate/up/down with biases; the merger's RMSNorm and its two biased linears.

@@ -36,8 +36,11 @@ std::string attention_text(const Architecture& a) {
 // at 16 and 8 bits for comparison.
 void print_model_row(const std::string& name, const Architecture& a) {
   const std::int64_t params = parameter_count(a);
+  // sglang mllama4.py builds Llama 4's vision tower only with --enable-multimodal.
+  Architecture served = a;
+  if (served.vision.kind == VisionKind::kLlama4Vit) served.vision = VisionTower{};
   Result<WeightList> w = a.is_draft_head() ? Result<WeightList>(WeightList())
-                                           : rank_weights(a, ParallelLayout{}, WeightRules{});
+                                           : rank_weights(served, ParallelLayout{}, WeightRules{});
   const std::string tp1 =
       !a.is_draft_head() && w.ok()
           ? fmt::format("{:.1f} GiB",

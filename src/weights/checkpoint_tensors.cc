@@ -22,6 +22,11 @@ class CheckpointBuilder {
       return invalid_input(a_.hf_architecture +
                            ": the checkpoint layout of an EAGLE-3 draft head is not derived");
     }
+    // Its files name the text model under language_model. and store the experts fused.
+    if (a_.family == ArchitectureFamily::kLlama4) {
+      return invalid_input(a_.hf_architecture +
+                           ": the checkpoint layout of Llama 4 is not derived");
+    }
     add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
     for (std::int64_t i = 0; i < a_.num_hidden_layers; ++i) {
       GPUMEM_RETURN_IF_ERROR(layer("model.layers." + str(i), i));

@@ -17,6 +17,7 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 
 // The decoder-layer module holding the MLP or experts, as the engine and HF name it.
 std::string mlp_name(const Architecture& a) {
+  if (a.family == ArchitectureFamily::kLlama4) return "feed_forward";
   return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2
              ? "block_sparse_moe"
              : "mlp";
@@ -156,6 +157,8 @@ class ModelBuilder {
       spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
       if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
     }
+    // sglang and vllm llama4.py Llama4Attention: a NoPE layer builds no rotary embedding.
+    if (!a.uses_rope(i)) spec.rotary_dim = 0;
     return spec;
   }
 
@@ -289,6 +292,15 @@ class ModelBuilder {
         }
         list_.add(mlp + ".shared_expert_gate.weight", {1, a.hidden_size}, ctx_.dtype);
         return Status::ok_status();
+      case ArchitectureFamily::kLlama4:
+        // sglang llama4.py Llama4MoE.__init__ (vLLM's alike): the router a ReplicatedLinear
+        // without quantization, the experts, then the shared expert, a TP-sharded LlamaMLP of
+        // the experts' width with no gate of its own
+        linear_router(mlp + ".router", false);
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        return add_dense_mlp(list_, ctx_, mlp + ".shared_expert", mlp + ".shared_expert",
+                             a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size,
+                             post_load_);
       case ArchitectureFamily::kMiniMaxM2:
         // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2MoE.__init__: the float32
         // e_score_correction_bias, the experts, then the gate as a float32 ReplicatedLinear

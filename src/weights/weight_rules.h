@@ -98,6 +98,10 @@ struct WeightRules {
   // the draft loads (PR #19033).
   bool draft_embedding_freed_after_kv = true;
 
+  // Llama 4's q/k norm on RoPE layers: sglang llama4.py Llama4Attention builds an
+  // RMSNorm(head_dim) with a weight; vllm llama4.py an RMSNorm with has_weight=False.
+  bool llama4_qk_norm_weight = true;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

@@ -546,10 +546,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"llava-hf--llava-1.5-7b-hf",
        "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
        "and the engines' multimodal memory reservation"},
-      {"meta-llama--Llama-4-Scout-17B-16E-Instruct",
-       "'Llama4ForConditionalGeneration' is not modelled: gpumem does not model MoE layers "
-       "interleaved with dense ones (interleave_moe_layer_step), chunked attention "
-       "(attention_chunk_size) and the vision tower"},
       {"xai-org--grok-2",
        "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
       {"microsoft--Phi-3.5-MoE-instruct",

@@ -26,6 +26,11 @@ std::string default_attention_backend(const Architecture& a, bool use_mla,
     if (major == 9) return "fa3";
     return "triton";
   }
+  // sglang server_args.py _handle_model_specific_adjustments ("Llama4" in model_arch, PR
+  // #13421): trtllm_mha on sm100, fa3 on sm90, triton elsewhere, whatever the speculation.
+  if (a.family == ArchitectureFamily::kLlama4) {
+    return major == 10 ? "trtllm_mha" : major == 9 ? "fa3" : "triton";
+  }
   const bool topk_one = spec.algorithm.empty() || spec.eagle_topk == 1;
   if (major == 9 && topk_one) return "fa3";
   // server_args.py _handle_model_specific_adjustments (Qwen3NextForCausalLM):

@@ -221,6 +221,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                           p.model.hf_architecture, p.model.vision);
   p.facts = resolve_model_facts(p.model, p.flags, p.args.speculative, p.gpu,
                                 p.env.allow_longer_context, diags);
+  if (p.model.family == ArchitectureFamily::kLlama4) {
+    if (!check_llama4(p, scenario.engine, diags)) return std::nullopt;
+    // sglang mllama4.py: no vision model or projector without --enable-multimodal.
+    p.model.vision = VisionTower{};
+  }
   if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
     return std::nullopt;
   }

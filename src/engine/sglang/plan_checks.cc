@@ -1,5 +1,8 @@
 #include "engine/sglang/plan_checks.h"
 
+#include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -246,6 +249,40 @@ bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics
                     std::to_string(p.args.speculative.eagle_topk) +
                     " with DeepSeek DSA: a top-k above 1 with 64-token pages needs the "
                     "flashinfer or fa3 attention backend; pass --speculative-eagle-topk 1");
+    ok = false;
+  }
+  return ok;
+}
+
+bool check_llama4(const Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
+  bool ok = true;
+  const std::optional<SourceLoc> backend_loc = p.flags.raw.location("--attention-backend");
+  // sglang server_args.py _handle_model_specific_adjustments ("Llama4" in model_arch): the
+  // platform default (PR #13421, from 0.5.6; earlier releases asserted on the unset backend).
+  if (!backend_loc && p.version < Version{0, 5, 6}) {
+    diags.error(engine.version_loc,
+                "SGLang " + p.version.to_string() +
+                    " stops with AssertionError: fa3, aiter, triton, or trtllm_mha is required "
+                    "for Llama4 model (the backend is chosen for Llama 4 from 0.5.6, PR "
+                    "#13421); give --attention-backend");
+    ok = false;
+  }
+  constexpr std::array<std::string_view, 5> kAccepted = {"fa3", "aiter", "triton", "trtllm_mha",
+                                                         "intel_xpu"};
+  const std::string& backend = p.facts.attention_backend;
+  if (std::find(kAccepted.begin(), kAccepted.end(), backend) == kAccepted.end()) {
+    diags.error(backend_loc.value_or(engine.name_loc),
+                "SGLang stops with AssertionError: fa3, aiter, triton, trtllm_mha or intel_xpu "
+                "is required for Llama4 model but got " +
+                    backend);
+    ok = false;
+  }
+  // sglang mllama4.py Llama4ForConditionalGeneration.__init__: the vision model and projector
+  // exist only with --enable-multimodal (configs/model_config.py mm_disabled_models).
+  if (p.flags.enable_multimodal && p.model.hf_architecture == "Llama4ForConditionalGeneration") {
+    diags.error(*p.flags.raw.location("--enable-multimodal"),
+                "Llama 4's vision tower (--enable-multimodal) is not modelled; without the flag "
+                "SGLang serves the text model alone, which is");
     ok = false;
   }
   return ok;

@@ -1,6 +1,6 @@
 // What SGLang refuses, or gpumem does not model, for a plan whose flags, model and release
 // are known: quantized checkpoints' kernels, flags with an unmodelled memory effect, what an
-// older release did that no source read states, and DeepSeek DSA's constraints. Each check
+// older release did that no source read states, DeepSeek DSA's and Llama 4's constraints. Each check
 // reports every problem it finds by name (file:line:col) and returns whether there was none;
 // make_plan (plan.h) stops after a failed one.
 #ifndef GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
@@ -17,6 +17,9 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
 bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEngine& engine,
                             Diagnostics& diags);
 bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics& diags);
+// Llama 4: the attention backends SGLang accepts, its default before 0.5.6 and the vision
+// tower that --enable-multimodal would build.
+bool check_llama4(const Plan& p, const ScenarioEngine& engine, Diagnostics& diags);
 
 }  // namespace gpumem::sglang
 

@@ -185,7 +185,10 @@ std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts&
       s.num_kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
       s.head_size = a.head_dim;
       s.head_size_v = a.head_dim;
-      if (a.is_sliding_layer(l)) {
+      // vllm config/vllm.py (PR #21761): chunked local attention (Llama 4) turns the hybrid
+      // KV-cache manager off, and kv_cache_utils.py unify_hybrid_kv_cache_specs then budgets
+      // its layers as full attention.
+      if (a.is_sliding_layer(l) && !a.chunked_attention) {
         s.kind = KvLayerKind::kSlidingWindow;
         s.sliding_window = a.sliding_window;
       }

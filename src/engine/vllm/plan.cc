@@ -72,6 +72,8 @@ WeightRules weight_rules(const Plan& p) {
   // vllm layers/mamba/linear_attn.py MiniMaxText01RMSNormTP.__init__ (MiniMax-M2's k_norm):
   // the weight is hidden_size / tp wide, never a whole head per rank.
   r.per_layer_k_norm_whole_heads = false;
+  // vllm llama4.py Llama4Attention: RMSNorm(head_dim, has_weight=False).
+  r.llama4_qk_norm_weight = false;
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   r.draft_embedding_freed_after_kv = false;
@@ -169,6 +171,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                 p.model.name + " (" + p.model.hf_architecture +
                     ") attends through DeepSeek Sparse Attention: vLLM's indexer workspaces and "
                     "its release-dependent KV dtype default are not modelled; SGLang is");
+    return std::nullopt;
+  }
+  if (p.model.chunked_attention && p.version >= Version{0, 12, 0, 0}) {
+    // vllm config/vllm.py VllmConfig.__post_init__: chunked local attention keeps the hybrid
+    // KV-cache manager off unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE, whose
+    // default PR #21761 (0.10.1) set to 0 and PR #29627 to 1 in a release not pinned down.
+    diags.error(scenario.engine.version_loc,
+                p.model.hf_architecture + "'s chunked-attention layers with vLLM " +
+                    p.version.to_string() +
+                    " are not modelled: whether the hybrid KV-cache manager keeps only their "
+                    "chunks (PR #29627) is not pinned to a release; 0.10.1 to 0.11.x are "
+                    "modelled");
     return std::nullopt;
   }
   if (p.model.linear.present()) {
