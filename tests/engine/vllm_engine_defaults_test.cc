@@ -1,12 +1,14 @@
 // What vLLM fills in: versions and their rules, the batch defaults by GPU class, the CUDA
 // graph capture sizes of both families, the graphs the dispatcher captures per mode, the
-// derived maximum model length and the all-reduce helpers of a TP group.
+// derived and default maximum model length and the all-reduce helpers of a TP group.
 #include <gtest/gtest.h>
 
 #include "engine/vllm/custom_all_reduce.h"
 #include "engine/vllm/engine_defaults.h"
 #include "engine/vllm/model_facts.h"
 #include "engine/vllm/version.h"
+#include "runtime/fact_ids.h"
+#include "support/family_simulation.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem::vllm {
@@ -128,6 +130,25 @@ TEST(VllmModelFacts, DerivedMaxModelLen) {
   EXPECT_EQ(len("llama-3.1-8b-instruct"), 131072);
   EXPECT_EQ(len("deepseek-v3"), 163840);
   EXPECT_EQ(len("qwen3-8b"), 40960);
+}
+
+// The length a run serves, as its ledger states it.
+std::int64_t served_max_model_len(const Ledger& l) {
+  for (const Fact& f : l.facts) {
+    if (f.id == fact_id::kMaxModelLen) return std::get<std::int64_t>(f.value);
+  }
+  return -1;
+}
+
+// Phi-3.5-mini (longrope: max_position_embeddings 131,072, original 4,096): before PR #27431
+// vLLM served the whole 131,072 by default; after it, the 4,096 the short factors cover, and a
+// longer --max-model-len up to 131,072 is still accepted.
+TEST(VllmModelFacts, LongRopeDefaultsToTheOriginalLengthFrom0111) {
+  const std::string phi = "microsoft--Phi-3.5-mini-instruct";
+  EXPECT_EQ(served_max_model_len(family_ledger("vllm", phi, 1, "", "h200", "0.11.0")), 131072);
+  EXPECT_EQ(served_max_model_len(family_ledger("vllm", phi, 1, "", "h200", "0.11.1")), 4096);
+  EXPECT_EQ(served_max_model_len(family_ledger("vllm", phi, 1, "    --max-model-len: 131072\n")),
+            131072);
 }
 
 TEST(VllmAllReduce, SymmetricMemoryShrinksCustomAllReduce) {

@@ -103,6 +103,11 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
                       "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set.");
     }
     f.max_model_len = *flags.max_model_len;
+  } else if (rules.longrope_defaults_to_original_length &&
+             a.rope_scaling.type == RopeType::kLongRope &&
+             a.rope_scaling.original_max_position_embeddings > 0) {
+    // vllm PR #27431: the default length is the one the short factors cover.
+    f.max_model_len = a.rope_scaling.original_max_position_embeddings;
   }
 
   // vllm config/model.py _get_and_verify_dtype: --dtype auto serves the checkpoint's dtype,

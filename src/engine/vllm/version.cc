@@ -56,6 +56,7 @@ VersionRules rules_for(const Version& v) {
   r.hybrid_blackwell_alignment = v >= Version{0, 11, 1, 0};
   r.language_model_only_flag = v >= Version{0, 16, 0, 0};
   r.nvfp4_swizzled_scales_replace = v >= Version{0, 10, 2, 0};
+  r.longrope_defaults_to_original_length = v >= Version{0, 11, 1, 0};
   return r;
 }
 

@@ -84,6 +84,10 @@ struct VersionRules {
   bool nvfp4_swizzled_scales_replace;
   // --language-model-only (PR #34120, merged 2026-02-09; v0.16.0 UNCONFIRMED).
   bool language_model_only_flag;
+  // vllm PR #27431 (merged late October 2025; v0.11.1 UNCONFIRMED): a LongRoPE model without
+  // --max-model-len serves original_max_position_embeddings (short factors), not
+  // max_position_embeddings; a longer --max-model-len selects the long factors.
+  bool longrope_defaults_to_original_length;
 };
 
 VersionRules rules_for(const Version& v);
