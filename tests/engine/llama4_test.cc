@@ -122,6 +122,12 @@ TEST(Llama4, VllmBudgetsChunkedLayersAsFullAttentionUntil012) {
   // The hybrid KV-cache manager is off for chunked local attention: one group of all 48 layers.
   EXPECT_EQ(ledger_fact(l, "kv_layers_per_group"), kLayers);
   EXPECT_EQ(ledger_fact(l, "kv_page_bytes"), 16 * 2 * 128 * 2);
+  // SGLang keeps the text-only class in one pool (is_hybrid_swa_model names only
+  // Llama4ForConditionalGeneration), and builds the same weights as for the multimodal one.
+  const Ledger sglang = family_ledger("sglang", dir, 8, "    --context-length: 1000000\n");
+  ASSERT_TRUE(sglang.fits());
+  EXPECT_EQ(ledger_fact(sglang, "kv_tokens"), ledger_fact(sglang, "profiled_tokens"));
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"), kScoutSglangWeights);
   EXPECT_EQ(family_errors("vllm", dir, "    --tensor-parallel-size: 8\n", 8, "0.12.0"),
             "f.yaml:4:12: Llama4ForCausalLM's chunked-attention layers with vLLM 0.12.0 are not "
             "modelled: whether the hybrid KV-cache manager keeps only their chunks (PR #29627) is "
