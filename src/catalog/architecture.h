@@ -214,6 +214,7 @@ enum class VisionKind : unsigned char {
   kQwen25Vit,  // Qwen2.5-VL's ViT (Qwen2_5_VLVisionConfig): gated MLPs, RMSNorms, patch merger
   kQwen3Vit,  // Qwen3-VL's ViT (Qwen3VLVisionConfig): LayerNorms, position table, deepstack mergers
   kLlama4Vit,  // Llama 4's ViT (Llama4VisionConfig): read so engines that build it can say so
+  kPixtral,    // Mistral 3's Pixtral ViT (PixtralVisionConfig) and patch-merging projector
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -234,6 +235,7 @@ struct VisionTower {
   std::int64_t deepstack_mergers = 0;        // Qwen3-VL: one per deepstack_visual_indexes entry
   std::int64_t projector_input_dim = 0;      // Llama 4: the pixel-shuffle adapter's output width
   std::int64_t projector_output_dim = 0;     // Llama 4: its second linear's width
+  bool projector_bias = false;               // Mistral 3: multimodal_projector_bias
 
   bool present() const { return kind != VisionKind::kNone; }
   // SigLIP: patches of one image, the position embedding's rows.

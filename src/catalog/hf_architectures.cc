@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 33> kFamilies = {{
+constexpr std::array<FamilyByName, 34> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -60,6 +60,9 @@ constexpr std::array<FamilyByName, 33> kFamilies = {{
     // --enable-multimodal (hf_vision.h).
     {"Llama4ForConditionalGeneration", ArchitectureFamily::kLlama4},
     {"Llama4ForCausalLM", ArchitectureFamily::kLlama4},
+    // Mistral Small 3.1/3.2: the Mistral (Llama-layout) language model beside a Pixtral ViT
+    // (hf_vision.h), which vLLM skips when images are limited to 0.
+    {"Mistral3ForConditionalGeneration", ArchitectureFamily::kLlama},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -69,7 +72,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 20> kUnmodelled = {{
+constexpr std::array<Unmodelled, 19> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -84,8 +87,6 @@ constexpr std::array<Unmodelled, 20> kUnmodelled = {{
     {"LlavaForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"LlavaNextForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"Mistral3ForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},

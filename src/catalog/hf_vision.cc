@@ -115,6 +115,29 @@ void parse_llama4_vit(const ConfigMap& v, VisionTower& t) {
   check_heads(v, "num_attention_heads", t);
 }
 
+// Mistral 3: transformers models/pixtral/configuration_pixtral.py PixtralVisionConfig.__init__
+// defaults; the projector's patch merge and bias sit at the top level (Mistral3Config: 2, false).
+void parse_pixtral(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
+  const std::string type = v.string("model_type").value_or("pixtral");
+  if (type != "pixtral") {
+    v.error("model_type", "vision tower '" + type +
+                              "' is not modelled: gpumem models Mistral 3's "
+                              "pixtral");
+    return;
+  }
+  t.kind = VisionKind::kPixtral;
+  t.hidden_size = v.positive("hidden_size", 1024);
+  t.intermediate_size = v.positive("intermediate_size", 4096);
+  t.num_hidden_layers = v.positive("num_hidden_layers", 24);
+  t.num_attention_heads = v.positive("num_attention_heads", 16);
+  t.num_channels = patch_dimension(v, "num_channels", 3);
+  t.image_size = v.positive("image_size", 1024);
+  t.patch_size = patch_dimension(v, "patch_size", 16);
+  t.spatial_merge_size = patch_dimension(top, "spatial_merge_size", 2);
+  t.projector_bias = top.boolean("multimodal_projector_bias").value_or(false);
+  check_heads(v, "num_attention_heads", t);
+}
+
 }  // namespace
 
 void parse_vision_tower(const ConfigMap& top, Architecture& a) {
@@ -126,7 +149,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
                      a.hf_architecture == "Qwen3_5MoeForConditionalGeneration";
   const bool qwen = qwen25 || qwen3;
   const bool llama4 = a.hf_architecture == "Llama4ForConditionalGeneration";
-  if (!gemma && !qwen && !llama4) return;
+  const bool mistral3 = a.hf_architecture == "Mistral3ForConditionalGeneration";
+  if (!gemma && !qwen && !llama4 && !mistral3) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -140,6 +164,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
     parse_siglip(v, a.vision);
   } else if (llama4) {
     parse_llama4_vit(v, a.vision);
+  } else if (mistral3) {
+    parse_pixtral(top, v, a.vision);
   } else if (qwen25) {
     parse_qwen25_vit(v, a.vision);
   } else {

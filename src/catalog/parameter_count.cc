@@ -75,6 +75,18 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
            v.num_position_embeddings * h + v.num_hidden_layers * block + 2 * h + linears +
            v.deepstack_mergers * (2 * m + linears);
   }
+  if (v.kind == VisionKind::kPixtral) {
+    // HF PixtralVisionModel: a bias-free Conv2d, ln_pre; per layer two RMSNorms, q/k/v/o and
+    // the gated MLP, all without bias; Mistral3MultiModalProjector: its RMSNorm, the patch
+    // merger's linear over merge^2 x width, linear_1 and linear_2 (biased per
+    // multimodal_projector_bias).
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = v.spatial_merge_size * v.spatial_merge_size;
+    const std::int64_t b = v.projector_bias ? 1 : 0;
+    return h * v.num_channels * v.patch_size * v.patch_size + h +
+           v.num_hidden_layers * (2 * h + 4 * h * h + 3 * h * i) + h + h * m * h +
+           (h + b) * text_hidden + (text_hidden + b) * text_hidden;
+  }
   if (v.kind == VisionKind::kLlama4Vit) {
     // HF Llama4VisionModel: the unfold patch linear (no bias), class embedding, position table
     // of (image / patch)^2 + 1 rows, LayerNorms before and after; per layer two LayerNorms and

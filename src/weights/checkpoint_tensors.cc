@@ -22,10 +22,10 @@ class CheckpointBuilder {
       return invalid_input(a_.hf_architecture +
                            ": the checkpoint layout of an EAGLE-3 draft head is not derived");
     }
-    // Its files name the text model under language_model. and store the experts fused.
-    if (a_.family == ArchitectureFamily::kLlama4) {
-      return invalid_input(a_.hf_architecture +
-                           ": the checkpoint layout of Llama 4 is not derived");
+    // Llama 4's and Mistral 3's files name the text model under language_model. (Llama 4's
+    // experts are stored fused); their layouts are not derived.
+    if (a_.family == ArchitectureFamily::kLlama4 || a_.vision.kind == VisionKind::kPixtral) {
+      return invalid_input(a_.hf_architecture + ": the checkpoint layout is not derived");
     }
     add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
     for (std::int64_t i = 0; i < a_.num_hidden_layers; ++i) {

@@ -219,9 +219,10 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kQwen3Vit:
       return add_qwen_vit(list, ctx, post_load);
     case VisionKind::kLlama4Vit:
-      // sglang mllama4.py builds it only with --enable-multimodal, which sglang/plan_checks.cc
-      // refuses; vLLM's multimodal profile is refused before weights (vllm/plan.cc).
-      return invalid_input("Llama 4's vision tower is not modelled");
+    case VisionKind::kPixtral:
+      // SGLang's plan refuses both (sglang/plan_checks.cc check_vision_tower); vLLM's plan
+      // drops a tower it does not build and refuses one it would profile (vllm/plan.cc).
+      return invalid_input(ctx.arch.hf_architecture + "'s vision tower is not modelled");
     case VisionKind::kNone:
       break;
   }

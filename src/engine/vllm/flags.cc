@@ -474,6 +474,7 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
     if (key == "video") video_off = *n == 0;
   }
   f.multimodal_off = f.multimodal_off || (image_off && video_off);
+  f.images_off = image_off;
 }
 
 void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {

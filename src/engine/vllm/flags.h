@@ -55,6 +55,8 @@ struct EngineFlags {
   // --language-model-only, or --limit-mm-per-prompt 0 for images and videos: the language
   // model is served alone.
   bool multimodal_off = false;
+  // --limit-mm-per-prompt with 0 images: an image-only tower (Pixtral) is not built.
+  bool images_off = false;
   std::string mamba_cache_dtype = "auto";
   std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;

@@ -145,6 +145,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // (supports_multimodal_inputs is false).
     p.model.vision = VisionTower{};
   }
+  const bool images_off = p.flags.images_off || p.flags.multimodal_off;
+  if (p.model.vision.kind == VisionKind::kPixtral && images_off &&
+      p.version >= Version{0, 10, 2, 0}) {
+    // vllm models/mistral3.py Mistral3ForConditionalGeneration.__init__ (PR #22299, Aug 2025):
+    // the vision tower and projector exist only when the image limit is above 0.
+    p.model.vision = VisionTower{};
+  }
   if (p.model.vision.present()) {
     // vllm v1/worker/gpu_model_runner.py profile_run: a multimodal model's encoder runs on
     // dummy images and its outputs stay cached through the memory profile.
@@ -157,6 +164,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                      : p.model.vision.kind == VisionKind::kQwen3Vit
                          ? "--language-model-only (or --limit-mm-per-prompt with 0 images and "
                            "0 videos) serves its language model alone, which is modelled"
+                     : p.model.vision.kind == VisionKind::kPixtral
+                         ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
+                           "language model alone, which is modelled"
                          : "SGLang is modelled"));
     return std::nullopt;
   }
