@@ -1,7 +1,7 @@
 // What SGLang refuses, or gpumem does not model, for a plan whose flags, model and release
 // are known: quantized checkpoints' kernels, flags with an unmodelled memory effect, what an
-// older release did that no source read states, DeepSeek DSA's and Llama 4's constraints. Each check
-// reports every problem it finds by name (file:line:col) and returns whether there was none;
+// older release did that no source read states, DeepSeek DSA's and Llama 4's constraints. Each
+// check reports every problem it finds by name (file:line:col) and returns whether there was none;
 // make_plan (plan.h) stops after a failed one.
 #ifndef GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
 #define GPUMEM_ENGINE_SGLANG_PLAN_CHECKS_H_
