@@ -57,6 +57,15 @@ class ConfigMap {
     return YAML::Node(YAML::NodeType::Undefined);
   }
   bool has(std::string_view key) const { return get(key).IsDefined(); }
+  // Whether `key` is written with a null value (JSON null), which some config classes read as
+  // "off" rather than as their default.
+  bool is_null(std::string_view key) const {
+    if (!valid_) return false;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      if (it->first.IsScalar() && it->first.Scalar() == key) return it->second.IsNull();
+    }
+    return false;
+  }
 
   SourceLoc where(std::string_view key) const {
     const YAML::Node n = get(key);

@@ -78,8 +78,7 @@ void parse_llama4(const ConfigMap& text, Architecture& a) {
   a.weightless_qk_norm = text.boolean("use_qk_norm").value_or(true);
   // attention_chunk_size (transformers default 8192); null: every layer attends globally (vllm
   // llama4.py builds ChunkedLocalAttention only when it is set).
-  const YAML::Node chunk = text.get("attention_chunk_size");
-  if (!chunk.IsDefined() || !chunk.IsNull()) {
+  if (!text.is_null("attention_chunk_size")) {
     a.sliding_window = text.positive("attention_chunk_size", 8192);
     a.chunked_attention = true;
     for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) {

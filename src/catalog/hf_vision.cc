@@ -28,6 +28,32 @@ void check_heads(const ConfigMap& v, const char* heads_key, const VisionTower& t
   }
 }
 
+// A ViT's dimensions under the names SigLIP, Llama 4 and Pixtral configs share, with their
+// config class's defaults; the patches per side are bounded so position tables cannot overflow.
+struct VitDefaults {
+  std::int64_t hidden_size;
+  std::int64_t intermediate_size;
+  std::int64_t num_hidden_layers;
+  std::int64_t num_attention_heads;
+  std::int64_t image_size;
+  std::int64_t patch_size;
+};
+
+void read_vit_dimensions(const ConfigMap& v, const VitDefaults& d, VisionTower& t) {
+  t.hidden_size = v.positive("hidden_size", d.hidden_size);
+  t.intermediate_size = v.positive("intermediate_size", d.intermediate_size);
+  t.num_hidden_layers = v.positive("num_hidden_layers", d.num_hidden_layers);
+  t.num_attention_heads = v.positive("num_attention_heads", d.num_attention_heads);
+  t.num_channels = patch_dimension(v, "num_channels", 3);
+  t.image_size = v.positive("image_size", d.image_size);
+  t.patch_size = patch_dimension(v, "patch_size", d.patch_size);
+  check_heads(v, "num_attention_heads", t);
+  if (t.patch_size > 0 && t.image_size / t.patch_size > kMaxPatchDimension) {
+    v.error("image_size", "'image_size' " + std::to_string(t.image_size) + " makes more than " +
+                              std::to_string(kMaxPatchDimension) + " patches per side");
+  }
+}
+
 // Gemma 3: sglang v0.5.9 gemma3_mm.py Gemma3ForConditionalGeneration.__init__ (read at
 // 017f5d4) builds SiglipVisionModel(config.vision_config) beside the language model.
 void parse_siglip(const ConfigMap& v, VisionTower& t) {
@@ -47,18 +73,8 @@ void parse_siglip(const ConfigMap& v, VisionTower& t) {
   }
   // transformers models/siglip/configuration_siglip.py SiglipVisionConfig.__init__ defaults.
   t.kind = VisionKind::kSiglip;
-  t.hidden_size = v.positive("hidden_size", 768);
-  t.intermediate_size = v.positive("intermediate_size", 3072);
-  t.num_hidden_layers = v.positive("num_hidden_layers", 12);
-  t.num_attention_heads = v.positive("num_attention_heads", 12);
-  t.num_channels = patch_dimension(v, "num_channels", 3);
-  t.image_size = v.positive("image_size", 224);
-  t.patch_size = patch_dimension(v, "patch_size", 16);
-  check_heads(v, "num_attention_heads", t);
-  if (t.patch_size > 0 && t.image_size / t.patch_size > kMaxPatchDimension) {
-    v.error("image_size", "'image_size' " + std::to_string(t.image_size) + " makes more than " +
-                              std::to_string(kMaxPatchDimension) + " patches per side");
-  } else if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
+  read_vit_dimensions(v, {768, 3072, 12, 12, 224, 16}, t);
+  if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
     v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
                               " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
   }
@@ -102,17 +118,10 @@ void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
 // Llama 4: transformers models/llama4/configuration_llama4.py Llama4VisionConfig.__init__ defaults.
 void parse_llama4_vit(const ConfigMap& v, VisionTower& t) {
   t.kind = VisionKind::kLlama4Vit;
-  t.hidden_size = v.positive("hidden_size", 768);
-  t.intermediate_size = v.positive("intermediate_size", 5632);
-  t.num_hidden_layers = v.positive("num_hidden_layers", 34);
-  t.num_attention_heads = v.positive("num_attention_heads", 16);
-  t.num_channels = patch_dimension(v, "num_channels", 3);
-  t.image_size = v.positive("image_size", 448);
-  t.patch_size = patch_dimension(v, "patch_size", 14);
+  read_vit_dimensions(v, {768, 5632, 34, 16, 448, 14}, t);
   t.out_hidden_size = v.positive("vision_output_dim", 7680);
   t.projector_input_dim = v.positive("projector_input_dim", 4096);
   t.projector_output_dim = v.positive("projector_output_dim", 4096);
-  check_heads(v, "num_attention_heads", t);
 }
 
 // Mistral 3: transformers models/pixtral/configuration_pixtral.py PixtralVisionConfig.__init__
@@ -126,16 +135,9 @@ void parse_pixtral(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
     return;
   }
   t.kind = VisionKind::kPixtral;
-  t.hidden_size = v.positive("hidden_size", 1024);
-  t.intermediate_size = v.positive("intermediate_size", 4096);
-  t.num_hidden_layers = v.positive("num_hidden_layers", 24);
-  t.num_attention_heads = v.positive("num_attention_heads", 16);
-  t.num_channels = patch_dimension(v, "num_channels", 3);
-  t.image_size = v.positive("image_size", 1024);
-  t.patch_size = patch_dimension(v, "patch_size", 16);
+  read_vit_dimensions(v, {1024, 4096, 24, 16, 1024, 16}, t);
   t.spatial_merge_size = patch_dimension(top, "spatial_merge_size", 2);
   t.projector_bias = top.boolean("multimodal_projector_bias").value_or(false);
-  check_heads(v, "num_attention_heads", t);
 }
 
 }  // namespace

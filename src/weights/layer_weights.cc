@@ -128,7 +128,8 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
     add_norm(list, ctx, s.prefix + ".k_norm.weight", a.head_dim);
   } else if (a.weightless_qk_norm && s.rope.rotary_dim > 0 && ctx.rules.llama4_qk_norm_weight) {
     // sglang llama4.py Llama4Attention: qk_norm, one RMSNorm(head_dim) for q and k on RoPE
-    // layers, left at ones (the checkpoint has no weight for it)
+    // layers (a NoPE layer's site carries rotary_dim 0: rank_weights.cc layer_rope), left at
+    // ones (the checkpoint has no weight for it)
     add_norm(list, ctx, s.prefix + ".qk_norm.weight", a.head_dim);
   }
   return Status::ok_status();

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
@@ -172,6 +174,64 @@ TEST(Llama4, ConfigsTheEnginesReadDifferentlyAreRefused) {
                                    "\"tie_word_embeddings\": false, \"quantization_config\": "
                                    "{\"quant_method\": \"fbgemm_fp8\"},")),
             "a quantized Llama 4 checkpoint is not modelled; its bfloat16 checkpoint is\n");
+}
+
+// A resolved engine argument of the run, as its ledger states it.
+std::string resolved_text(const Ledger& l, std::string_view id) {
+  for (const Fact& f : l.facts) {
+    if (f.id == id) return std::get<std::string>(f.value);
+  }
+  return "";
+}
+
+// sglang server_args.py (PR #13421): trtllm_mha on sm100, fa3 on sm90, triton elsewhere.
+TEST(Llama4, SglangChoosesItsAttentionBackendByGpu) {
+  const std::string args = "    --context-length: 65536\n";
+  EXPECT_EQ(resolved_text(family_ledger("sglang", kScout, 8, args), "attention_backend"), "fa3");
+  EXPECT_EQ(resolved_text(family_ledger("sglang", kScout, 8, args, "b200"), "attention_backend"),
+            "trtllm_mha");
+  EXPECT_EQ(
+      resolved_text(family_ledger("sglang", kScout, 8, args, "a100-80gb"), "attention_backend"),
+      "triton");
+}
+
+// attention_chunk_size null: no layer is chunked (vllm llama4.py builds ChunkedLocalAttention
+// only when it is set); the NoPE interval still applies.
+TEST(Llama4, NullChunkSizeAttendsGloballyInEveryLayer) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(
+      scout_variant("nochunk", "\"attention_chunk_size\": 8192", "\"attention_chunk_size\": null") +
+          "/config.json",
+      diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_FALSE(a->chunked_attention);
+  EXPECT_EQ(a->attention_layers(0, kLayers), kLayers);
+  EXPECT_FALSE(a->is_sliding_layer(0));
+  EXPECT_FALSE(a->uses_rope(3));
+  EXPECT_TRUE(a->uses_rope(4));
+}
+
+// A ModelOpt export declares its quantization beside config.json (hf_quant_config.json), and is
+// refused as the config's own quantization_config is; a hostile vision image size is bounded.
+TEST(Llama4, QuantizedExportsAndHostileVisionSizesAreRefused) {
+  const std::string dir =
+      scout_variant("modelopt", "\"torch_dtype\": \"bfloat16\",\n  \"transformers",
+                    "\"torch_dtype\": \"bfloat16\",\n  \"transformers");
+  std::ofstream(dir + "/hf_quant_config.json") << "{\"quantization\": {\"quant_algo\": \"FP8\"}}\n";
+  Diagnostics diags;
+  EXPECT_FALSE(load_hf_config(dir + "/config.json", diags).ok());
+  EXPECT_EQ(diags.to_string(), dir +
+                                   "/hf_quant_config.json:1:18: a quantized Llama 4 checkpoint is "
+                                   "not modelled; its bfloat16 checkpoint is\n");
+  Diagnostics vision;
+  EXPECT_FALSE(
+      load_hf_config(
+          scout_variant("huge", "\"image_size\": 336", "\"image_size\": 67108864") + "/config.json",
+          vision)
+          .ok());
+  EXPECT_NE(vision.to_string().find("'image_size' 67108864 makes more than 1024 patches per side"),
+            std::string::npos)
+      << vision.to_string();
 }
 
 // Scout's parameters as gpumem counts them for the catalog: the text model (107,769,861,120:

@@ -4,6 +4,10 @@
 // encoder profile, and SGLang's Pixtral tower (llava.py), are refused by name.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
 #include "support/family_simulation.h"
@@ -65,6 +69,26 @@ TEST(Mistral3, ParameterCountIncludesThePixtralTowerAndProjector) {
                               h * 4 * h + h * kHidden + kHidden * kHidden;
   EXPECT_EQ(vision, 438'958'080);
   EXPECT_EQ(parameter_count(*a), 23'572'403'200 + vision);
+}
+
+// A Mistral 3 config whose vision tower is not Pixtral is refused at its model_type.
+TEST(Mistral3, AVisionTowerOtherThanPixtralIsRefused) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "gpumem-mistral3-siglip").string();
+  std::filesystem::create_directories(dir);
+  std::ifstream in(public_config_dir(kSmall) + "/config.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string config = text.str();
+  const std::string pixtral = "\"model_type\": \"pixtral\"";
+  config.replace(config.find(pixtral), pixtral.size(), "\"model_type\": \"siglip_vision_model\"");
+  std::ofstream(dir + "/config.json") << config;
+  Diagnostics diags;
+  EXPECT_FALSE(load_hf_config(dir + "/config.json", diags).ok());
+  const std::string errors = diags.to_string();
+  EXPECT_EQ(errors.substr(errors.find(": ") + 2),
+            "vision tower 'siglip_vision_model' is not modelled: gpumem models Mistral 3's "
+            "pixtral\n");
 }
 
 }  // namespace
