@@ -46,6 +46,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "nemotron_h";
     case ArchitectureFamily::kLlama4:
       return "llama4";
+    case ArchitectureFamily::kPhiMoe:
+      return "phimoe";
   }
   return "?";
 }

@@ -55,6 +55,7 @@ enum class ArchitectureFamily : unsigned char {
   kQwen35,       // Qwen3.5 (Qwen3_5*): Qwen3-Next's layers, dense or MoE, beside a Qwen3-VL ViT
   kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
   kLlama4,       // Llama4ForConditionalGeneration, Llama4ForCausalLM: the text model
+  kPhiMoe,       // PhiMoEForCausalLM (Phi-3.5-MoE): Mixtral's experts, biased attention, LayerNorm
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -269,6 +270,8 @@ struct Architecture {
   bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
   bool sandwich_norms = false;     // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
+  bool layer_norm_bias = false;    // PhiMoE: LayerNorms (weight and bias) in place of RMSNorms
+  bool lm_head_bias = false;       // PhiMoE: the head carries a bias, vocab-sharded as its rows
   // NemotronH: every layer holds one module (its layer type says which) and one norm.
   bool single_module_layers = false;
   bool gated_mlp = true;  // false: up_proj and down_proj only (NemotronH's relu2 MLP)

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 34> kFamilies = {{
+constexpr std::array<FamilyByName, 35> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -63,6 +63,7 @@ constexpr std::array<FamilyByName, 34> kFamilies = {{
     // Mistral Small 3.1/3.2: the Mistral (Llama-layout) language model beside a Pixtral ViT
     // (hf_vision.h), which vLLM skips when images are limited to 0.
     {"Mistral3ForConditionalGeneration", ArchitectureFamily::kLlama},
+    {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -72,7 +73,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 19> kUnmodelled = {{
+constexpr std::array<Unmodelled, 18> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -91,7 +92,6 @@ constexpr std::array<Unmodelled, 19> kUnmodelled = {{
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"Grok1ForCausalLM", "Grok's decoder layout"},
-    {"PhiMoEForCausalLM", "Phi-3.5-MoE's decoder layout"},
     // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
     // normalize the whole gathered projection on every rank; no input_layernorm.
     {"Olmo2ForCausalLM",

@@ -11,6 +11,7 @@
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
+#include "catalog/hf_phimoe.h"
 #include "catalog/hf_quantization.h"
 #include "catalog/hf_vision.h"
 #include "core/directory.h"
@@ -71,6 +72,11 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       // transformers models/glm4_moe/configuration_glm4_moe.py Glm4MoeConfig.__init__
       d.num_shared_experts = 1;
       d.first_k_dense_replace = 1;
+      break;
+    case ArchitectureFamily::kPhiMoe:
+      // transformers models/phimoe/configuration_phimoe.py PhimoeConfig.__init__
+      d.vocab_size = 32064;
+      d.max_position_embeddings = 4096 * 32;
       break;
     case ArchitectureFamily::kQwen2Moe:
       // transformers models/qwen2_moe/configuration_qwen2_moe.py Qwen2MoeConfig
@@ -650,6 +656,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
   if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
+  if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
   if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
     parse_nemotron_h(text, a);
   }

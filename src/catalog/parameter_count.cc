@@ -139,6 +139,11 @@ std::int64_t mamba2_mixer(const Architecture& a) {
          g.value_dim() + g.value_dim() * h;
 }
 
+// A decoder norm's parameters: an RMSNorm's weight, or a LayerNorm's weight and bias.
+std::int64_t norm_parameters(const Architecture& a) {
+  return a.layer_norm_bias ? 2 * a.hidden_size : a.hidden_size;
+}
+
 }  // namespace
 
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
@@ -156,7 +161,7 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
   // adds hidden_norm for the target's hidden states.
   const std::int64_t norms = a.sandwich_norms ? 4 : a.is_draft_head() ? 3 : 2;
-  return n + norms * h;
+  return n + norms * norm_parameters(a);
 }
 
 std::int64_t parameter_count(const Architecture& a) {
@@ -165,10 +170,11 @@ std::int64_t parameter_count(const Architecture& a) {
   for (std::int64_t layer = 0; layer < a.num_hidden_layers; ++layer) {
     n += layer_parameter_count(a, layer);
   }
-  n += h;  // final norm
+  n += norm_parameters(a);  // final norm
   if (a.is_draft_head()) return n + a.eagle_fc_input_size * h + a.draft_vocab_size * h;
   n += a.vocab_size * h;  // embed_tokens
   if (!a.tie_word_embeddings) n += a.vocab_size * h;
+  if (a.lm_head_bias) n += a.vocab_size;
   return n;
 }
 

@@ -31,8 +31,9 @@ class CheckpointBuilder {
     for (std::int64_t i = 0; i < a_.num_hidden_layers; ++i) {
       GPUMEM_RETURN_IF_ERROR(layer("model.layers." + str(i), i));
     }
-    norm("model.norm", a_.hidden_size);
+    decoder_norm("model.norm");
     if (!a_.tie_word_embeddings) add("lm_head.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
+    if (a_.lm_head_bias) add("lm_head.bias", {a_.vocab_size}, dtype_);
     if (a_.is_qwen_hybrid()) {
       if (a_.num_nextn_predict_layers > 0) GPUMEM_RETURN_IF_ERROR(qwen3_next_mtp());
     } else {
@@ -58,6 +59,13 @@ class CheckpointBuilder {
 
   void norm(const std::string& module, std::int64_t size) {
     add(module + ".weight", {size}, norm_dtype_);
+  }
+
+  // HF PhimoeDecoderLayer / PhimoeModel: nn.LayerNorm (weight and bias) where other families
+  // keep an RMSNorm.
+  void decoder_norm(const std::string& module) {
+    if (a_.layer_norm_bias) return layer_norm(module, a_.hidden_size);
+    norm(module, a_.hidden_size);
   }
 
   // One nn.Linear of the checkpoint: `module` is its HF name (the quantization's module
@@ -245,7 +253,9 @@ class CheckpointBuilder {
     const std::int64_t w = m.moe_intermediate_size;
     switch (a_.family) {
       case ArchitectureFamily::kMixtral:
-        // HF MixtralSparseMoeBlock: experts.{e}.w1 (gate), w2 (down), w3 (up); gate before.
+      case ArchitectureFamily::kPhiMoe:
+        // HF MixtralSparseMoeBlock (PhimoeSparseMoeBlock alike): experts.{e}.w1 (gate), w2
+        // (down), w3 (up); gate before.
         GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
         for (std::int64_t e = 0; e < m.num_experts; ++e) {
           const std::string x = mlp + ".experts." + str(e);
@@ -337,8 +347,9 @@ class CheckpointBuilder {
   }
 
   std::string mlp_module(const std::string& prefix) const {
-    const bool block_sparse =
-        a_.family == ArchitectureFamily::kMixtral || a_.family == ArchitectureFamily::kMiniMaxM2;
+    const bool block_sparse = a_.family == ArchitectureFamily::kMixtral ||
+                              a_.family == ArchitectureFamily::kMiniMaxM2 ||
+                              a_.family == ArchitectureFamily::kPhiMoe;
     return prefix + (block_sparse ? ".block_sparse_moe" : ".mlp");
   }
 
@@ -403,8 +414,8 @@ class CheckpointBuilder {
     } else {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
     }
-    norm(prefix + ".input_layernorm", a_.hidden_size);
-    norm(prefix + ".post_attention_layernorm", a_.hidden_size);
+    decoder_norm(prefix + ".input_layernorm");
+    decoder_norm(prefix + ".post_attention_layernorm");
     if (a_.sandwich_norms) {
       norm(prefix + ".pre_feedforward_layernorm", a_.hidden_size);
       norm(prefix + ".post_feedforward_layernorm", a_.hidden_size);

@@ -18,7 +18,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 // The decoder-layer module holding the MLP or experts, as the engine and HF name it.
 std::string mlp_name(const Architecture& a) {
   if (a.family == ArchitectureFamily::kLlama4) return "feed_forward";
-  return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2
+  return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2 ||
+                 a.family == ArchitectureFamily::kPhiMoe
              ? "block_sparse_moe"
              : "mlp";
 }
@@ -54,7 +55,7 @@ class ModelBuilder {
       GPUMEM_RETURN_IF_ERROR(layer(i, prefix, prefix));
     }
     if (last_stage) {
-      add_norm(list_, ctx_, "model.norm.weight", a.hidden_size);
+      decoder_norm("model.norm");
       // sglang v0.5.9 gemma2.py Gemma2Model.__init__: register_buffer("normalizer",
       // torch.tensor(hidden_size ** 0.5)), a scalar in the default (model) dtype.
       if (a.family == ArchitectureFamily::kGemma2) list_.add("model.normalizer", {}, ctx_.dtype);
@@ -144,7 +145,24 @@ class ModelBuilder {
     }
     // sglang v0.5.9 gemma2.py Gemma2ForCausalLM: logits always come from embed_tokens.
     if (a.family == ArchitectureFamily::kGemma2) return Status::ok_status();
-    return add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, ctx_.layout.tp_size);
+    GPUMEM_RETURN_IF_ERROR(
+        add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, ctx_.layout.tp_size));
+    if (a.lm_head_bias) {
+      // sglang and vllm vocab_parallel_embedding.py ParallelLMHead.__init__ (bias=True): one
+      // entry per row this rank holds, in the default dtype.
+      Result<std::int64_t> rows =
+          vocab_rows_per_rank(a.vocab_size, ctx_.layout.tp_size, ctx_.rules);
+      if (!rows.ok()) return rows.status();
+      list_.add("lm_head.bias", {*rows}, ctx_.dtype);
+    }
+    return Status::ok_status();
+  }
+
+  // A decoder norm: an RMSNorm's weight, or (Phi-3.5-MoE's nn.LayerNorm) a weight and a bias.
+  void decoder_norm(const std::string& module) {
+    const Architecture& a = ctx_.arch;
+    add_norm(list_, ctx_, module + ".weight", a.hidden_size);
+    if (a.layer_norm_bias) list_.add(module + ".bias", {a.hidden_size}, ctx_.dtype);
   }
 
   RopeSpec layer_rope(std::int64_t i) const {
@@ -204,8 +222,8 @@ class ModelBuilder {
       GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a),
                                            a.intermediate_size, ctx_.layout.tp_size, post_load_));
     }
-    add_norm(list_, ctx_, prefix + ".input_layernorm.weight", a.hidden_size);
-    add_norm(list_, ctx_, prefix + ".post_attention_layernorm.weight", a.hidden_size);
+    decoder_norm(prefix + ".input_layernorm");
+    decoder_norm(prefix + ".post_attention_layernorm");
     if (a.sandwich_norms) {
       add_norm(list_, ctx_, prefix + ".pre_feedforward_layernorm.weight", a.hidden_size);
       add_norm(list_, ctx_, prefix + ".post_feedforward_layernorm.weight", a.hidden_size);
@@ -269,7 +287,9 @@ class ModelBuilder {
         linear_router(mlp + ".gate", false);
         return Status::ok_status();
       case ArchitectureFamily::kMixtral:
-        // sglang v0.5.9 mixtral.py MixtralMoE.__init__ (vLLM-derived): gate, then experts
+      case ArchitectureFamily::kPhiMoe:
+        // sglang v0.5.9 mixtral.py MixtralMoE.__init__ (vLLM-derived) and phimoe.py
+        // PhiMoE.__init__: gate, then experts
         linear_router(mlp + ".gate", false);
         return experts(mlp);
       case ArchitectureFamily::kGptOss:

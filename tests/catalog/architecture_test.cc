@@ -548,8 +548,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
        "and the engines' multimodal memory reservation"},
       {"xai-org--grok-2",
        "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
-      {"microsoft--Phi-3.5-MoE-instruct",
-       "'PhiMoEForCausalLM' is not modelled: gpumem does not model Phi-3.5-MoE's decoder layout"},
   };
   for (const auto& [repo, message] : cases) {
     const std::string path = public_config_dir(repo) + "/config.json";

@@ -236,6 +236,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // sglang mllama4.py: no vision model or projector without --enable-multimodal.
     p.model.vision = VisionTower{};
   }
+  // sglang PR #7907 (merged 2025-07-09) added models/phimoe.py; taken as first released in
+  // v0.4.10, since which 0.4.9 post release carries it is not pinned down.
+  if (p.model.family == ArchitectureFamily::kPhiMoe && p.version < Version{0, 4, 10}) {
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
+                                                 p.version.to_string() + " (from 0.4.10)");
+    return std::nullopt;
+  }
   if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
     return std::nullopt;
   }
