@@ -48,6 +48,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "llama4";
     case ArchitectureFamily::kPhiMoe:
       return "phimoe";
+    case ArchitectureFamily::kGraniteHybrid:
+      return "granitemoehybrid";
   }
   return "?";
 }

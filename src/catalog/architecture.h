@@ -56,6 +56,8 @@ enum class ArchitectureFamily : unsigned char {
   kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
   kLlama4,       // Llama4ForConditionalGeneration, Llama4ForCausalLM: the text model
   kPhiMoe,       // PhiMoEForCausalLM (Phi-3.5-MoE): Mixtral's experts, biased attention, LayerNorm
+  kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, then
+                   // experts
 };
 
 std::string_view family_name(ArchitectureFamily f);

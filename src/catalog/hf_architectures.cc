@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 35> kFamilies = {{
+constexpr std::array<FamilyByName, 36> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -64,6 +64,7 @@ constexpr std::array<FamilyByName, 35> kFamilies = {{
     // (hf_vision.h), which vLLM skips when images are limited to 0.
     {"Mistral3ForConditionalGeneration", ArchitectureFamily::kLlama},
     {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
+    {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -73,13 +74,12 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 18> kUnmodelled = {{
+constexpr std::array<Unmodelled, 17> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
-    {"GraniteMoeHybridForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},

@@ -9,6 +9,7 @@
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
+#include "catalog/hf_granite_hybrid.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
 #include "catalog/hf_phimoe.h"
@@ -653,7 +654,11 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_heads(text, d, a);
   set_family_attention_features(text, a);
   parse_moe(text, d, a);
-  if (a.num_hidden_layers > 0) parse_attention_layers(text, d, a);
+  if (a.family == ArchitectureFamily::kGraniteHybrid && a.num_hidden_layers > 0) {
+    parse_granite_hybrid(text, a);
+  } else if (a.num_hidden_layers > 0) {
+    parse_attention_layers(text, d, a);
+  }
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
   if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
   if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
@@ -695,6 +700,12 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   }
   // sglang and vllm nemotron_h.py NemotronHAttention build no rotary embedding.
   if (a.family == ArchitectureFamily::kNemotronH) a.rotary_dim = 0;
+  // sglang and vllm granitemoehybrid.py GraniteMoeHybridAttention: a rotary embedding only for
+  // position_embedding_type "rope"; Granite 4.0-H writes "nope".
+  if (a.family == ArchitectureFamily::kGraniteHybrid &&
+      text.string("position_embedding_type").value_or("") != "rope") {
+    a.rotary_dim = 0;
+  }
   parse_rope_scaling(text, a.hf_architecture, a.rope_scaling);
 
   if (a.is_draft_head()) parse_eagle3(text, a);

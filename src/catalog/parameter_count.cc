@@ -154,10 +154,16 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
     return standard_attention(a) + h;
   }
-  std::int64_t n = a.is_linear_layer(layer)             ? gated_delta_net(a)
+  const bool mamba = a.linear.kind == LinearKind::kMamba2;
+  std::int64_t n = a.is_linear_layer(layer) ? (mamba ? mamba2_mixer(a) : gated_delta_net(a))
                    : a.attention == AttentionKind::kMla ? mla_attention(a)
                                                         : standard_attention(a);
-  n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
+  if (a.family == ArchitectureFamily::kGraniteHybrid) {
+    // Granite 4.0-H: the experts and their router when there are any, the shared MLP.
+    n += (a.moe.num_experts > 0 ? moe_block(a) : 3 * h * a.moe.shared_expert_intermediate_size);
+  } else {
+    n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
+  }
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
   // adds hidden_norm for the target's hidden states.
   const std::int64_t norms = a.sandwich_norms ? 4 : a.is_draft_head() ? 3 : 2;

@@ -24,7 +24,10 @@ class CheckpointBuilder {
     }
     // Llama 4's and Mistral 3's files name the text model under language_model. (Llama 4's
     // experts are stored fused); their layouts are not derived.
-    if (a_.family == ArchitectureFamily::kLlama4 || a_.vision.kind == VisionKind::kPixtral) {
+    // Granite 4.0-H's files fuse each layer's experts (block_sparse_moe.input_linear) and name
+    // the mixer and shared MLP after HF's modules; that layout is not derived either.
+    if (a_.family == ArchitectureFamily::kLlama4 || a_.vision.kind == VisionKind::kPixtral ||
+        a_.family == ArchitectureFamily::kGraniteHybrid) {
       return invalid_input(a_.hf_architecture + ": the checkpoint layout is not derived");
     }
     add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);

@@ -132,10 +132,11 @@ class ModelBuilder {
     // sglang v0.5.9 llama.py LlamaForCausalLM.__init__: a tied head reuses embed_tokens,
     // which only the first stage holds; with PP the last stage builds its own.
     if (a.tie_word_embeddings && ctx_.layout.pp_size == 1) {
-      if (a.family == ArchitectureFamily::kGranite) {
+      if (a.family == ArchitectureFamily::kGranite ||
+          a.family == ArchitectureFamily::kGraniteHybrid) {
         // sglang (read at 0b8c97e) granite.py GraniteForCausalLM.__init__ builds its ParallelLMHead
-        // before tie_weights replaces the weight (vllm granite.py the same): allocated, then
-        // freed.
+        // before tie_weights replaces the weight (vllm granite.py the same; granitemoehybrid.py
+        // assigns embed_tokens.weight to it): allocated, then freed.
         Result<std::int64_t> rows =
             vocab_rows_per_rank(a.vocab_size, ctx_.layout.tp_size, ctx_.rules);
         if (!rows.ok()) return rows.status();
@@ -205,7 +206,10 @@ class ModelBuilder {
     if (a.single_module_layers) return single_module_layer(i);
     const AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
                              layer_rope(i)};
-    if (a.is_linear_layer(i)) {
+    if (a.is_linear_layer(i) && a.linear.kind == LinearKind::kMamba2) {
+      // sglang granitemoehybrid.py GraniteMoeHybridMambaDecoderLayer: self.mamba, a MambaMixer2
+      GPUMEM_RETURN_IF_ERROR(add_mamba2_mixer(list_, ctx_, prefix + ".mamba", post_load_));
+    } else if (a.is_linear_layer(i)) {
       // sglang qwen3_next.py Qwen3HybridLinearDecoderLayer: the Gated DeltaNet in place of
       // self-attention
       GPUMEM_RETURN_IF_ERROR(add_gated_delta_net(list_, ctx_, prefix + ".linear_attn", post_load_));
@@ -216,7 +220,9 @@ class ModelBuilder {
       GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
     }
     const std::string mlp = prefix + "." + mlp_name(a);
-    if (a.is_moe_layer(i)) {
+    if (a.family == ArchitectureFamily::kGraniteHybrid) {
+      GPUMEM_RETURN_IF_ERROR(granite_feed_forward(prefix));
+    } else if (a.is_moe_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(moe_block(mlp));
     } else {
       GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a),
@@ -229,6 +235,20 @@ class ModelBuilder {
       add_norm(list_, ctx_, prefix + ".post_feedforward_layernorm.weight", a.hidden_size);
     }
     return Status::ok_status();
+  }
+
+  // sglang granitemoehybrid.py (vLLM's alike): block_sparse_moe (GraniteMoeMoE: the gate, a
+  // ReplicatedLinear without quantization, then the experts) when the config has experts, then
+  // shared_mlp (GraniteMoeSharedMLP: a TP-sharded gated MLP) when it has a shared width.
+  Status granite_feed_forward(const std::string& prefix) {
+    const Architecture& a = ctx_.arch;
+    if (a.moe.num_experts > 0) {
+      linear_router(prefix + ".block_sparse_moe.gate", false);
+      GPUMEM_RETURN_IF_ERROR(experts(prefix + ".block_sparse_moe"));
+    }
+    if (a.moe.shared_expert_intermediate_size == 0) return Status::ok_status();
+    return add_dense_mlp(list_, ctx_, prefix + ".shared_mlp", prefix + ".shared_mlp",
+                         a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size, post_load_);
   }
 
   Status experts(const std::string& mlp) {

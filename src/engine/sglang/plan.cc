@@ -70,10 +70,14 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
     return false;
   }
   // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
-  // state-cache rules modelled are v0.5.9's.
-  if (p.version < Version{0, 5, 2}) {
-    diags.error(engine.version_loc,
-                arch + " is not served by SGLang " + p.version.to_string() + " (from 0.5.2)");
+  // state-cache rules modelled are v0.5.9's. PR #18040 (opened 2026-01-31) added
+  // models/granitemoehybrid.py; whether v0.5.9 (tagged 2026-02-23) carries it is not pinned
+  // down, so it is taken from v0.5.10.
+  const Version first =
+      p.model.family == ArchitectureFamily::kGraniteHybrid ? Version{0, 5, 10} : Version{0, 5, 2};
+  if (p.version < first) {
+    diags.error(engine.version_loc, arch + " is not served by SGLang " + p.version.to_string() +
+                                        " (from " + first.to_string() + ")");
     ok = false;
   }
   if (p.flags.speculative_algorithm) {
