@@ -50,6 +50,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "phimoe";
     case ArchitectureFamily::kGraniteHybrid:
       return "granitemoehybrid";
+    case ArchitectureFamily::kGlm4:
+      return "glm4";
   }
   return "?";
 }

@@ -56,8 +56,8 @@ enum class ArchitectureFamily : unsigned char {
   kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
   kLlama4,       // Llama4ForConditionalGeneration, Llama4ForCausalLM: the text model
   kPhiMoe,       // PhiMoEForCausalLM (Phi-3.5-MoE): Mixtral's experts, biased attention, LayerNorm
-  kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, then
-                   // experts
+  kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, experts
+  kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -270,7 +270,7 @@ struct Architecture {
   bool qk_norm = false;            // RMSNorm on q and k (Qwen3, Gemma3: per head)
   bool qk_norm_per_layer = false;  // MiniMax-M2: q and k normalized over all heads, split over TP
   bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;     // Gemma 2 and 3: pre/post feed-forward norms, 4 per layer
+  bool sandwich_norms = false;     // Gemma 2 and 3, GLM-4-0414: two more norms, 4 per layer
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
   bool layer_norm_bias = false;    // PhiMoE: LayerNorms (weight and bias) in place of RMSNorms
   bool lm_head_bias = false;       // PhiMoE: the head carries a bias, vocab-sharded as its rows

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 36> kFamilies = {{
+constexpr std::array<FamilyByName, 37> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -65,6 +65,7 @@ constexpr std::array<FamilyByName, 36> kFamilies = {{
     {"Mistral3ForConditionalGeneration", ArchitectureFamily::kLlama},
     {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
+    {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -74,7 +75,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 17> kUnmodelled = {{
+constexpr std::array<Unmodelled, 16> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -100,11 +101,6 @@ constexpr std::array<Unmodelled, 17> kUnmodelled = {{
     {"Olmo3ForCausalLM",
      "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
      "sliding-window layers"},
-    // sglang glm4.py Glm4Attention / Glm4DecoderLayer, vllm glm4.py: q/k/v always biased in
-    // SGLang, four norms per layer, partial_rotary_factor defaulting to 0.5.
-    {"Glm4ForCausalLM",
-     "GLM-4-0414's four norms per layer (post_self_attn_layernorm, post_mlp_layernorm), its "
-     "fused gate_up_proj checkpoint and half-width rotary default"},
     {"Exaone4ForCausalLM",
      "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
      "sliding-window/global layer pattern"},

@@ -534,6 +534,13 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kGemma2:
       a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
       break;
+    case ArchitectureFamily::kGlm4:
+      // vllm glm4.py Glm4DecoderLayer: qkv_proj biased by attention_bias (default false), o_proj
+      // never (SGLang's biases are WeightRules::glm4_qkv_bias_always); input, post_attention,
+      // post_self_attn and post_mlp norms.
+      a.o_proj_bias = false;
+      a.sandwich_norms = true;
+      break;
     case ArchitectureFamily::kNemotronH:
       // sglang nemotron_h.py NemotronHAttention: qkv_proj and o_proj bias=False hard-coded
       a.qkv_bias = false;
@@ -680,7 +687,10 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (a.family == ArchitectureFamily::kGemma3) {
     a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
   }
-  a.partial_rotary_factor = text.number("partial_rotary_factor").value_or(1.0);
+  // sglang and vllm glm4.py Glm4Attention (and transformers Glm4Config): half the head rotates
+  // unless the config says otherwise.
+  a.partial_rotary_factor = text.number("partial_rotary_factor")
+                                .value_or(a.family == ArchitectureFamily::kGlm4 ? 0.5 : 1.0);
   if (a.partial_rotary_factor <= 0.0 || a.partial_rotary_factor > 1.0) {
     text.error("partial_rotary_factor", "'partial_rotary_factor' must be in (0, 1]");
   }

@@ -235,8 +235,8 @@ class CheckpointBuilder {
 
   Status gated_mlp(const std::string& p, std::int64_t width) {
     const std::int64_t h = a_.hidden_size;
-    if (a_.family == ArchitectureFamily::kPhi3) {
-      // HF Phi3MLP: one fused gate_up_proj.
+    if (a_.family == ArchitectureFamily::kPhi3 || a_.family == ArchitectureFamily::kGlm4) {
+      // HF Phi3MLP (Glm4MLP is one): one fused gate_up_proj.
       GPUMEM_RETURN_IF_ERROR(linear(p + ".gate_up_proj", 2 * width, h, false));
       return linear(p + ".down_proj", h, width, false);
     }
@@ -420,8 +420,11 @@ class CheckpointBuilder {
     decoder_norm(prefix + ".input_layernorm");
     decoder_norm(prefix + ".post_attention_layernorm");
     if (a_.sandwich_norms) {
-      norm(prefix + ".pre_feedforward_layernorm", a_.hidden_size);
-      norm(prefix + ".post_feedforward_layernorm", a_.hidden_size);
+      // HF Glm4DecoderLayer: post_self_attn_layernorm and post_mlp_layernorm.
+      const bool glm = a_.family == ArchitectureFamily::kGlm4;
+      norm(prefix + (glm ? ".post_self_attn_layernorm" : ".pre_feedforward_layernorm"),
+           a_.hidden_size);
+      norm(prefix + (glm ? ".post_mlp_layernorm" : ".post_feedforward_layernorm"), a_.hidden_size);
     }
     return Status::ok_status();
   }

@@ -92,6 +92,8 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
   // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: QKVParallelLinear of
   // num_heads x (1 + attn_output_gate) query heads, the gate beside each query head
   const std::int64_t q_proj_rows = a.attn_output_gate ? 2 * q_rows : q_rows;
+  const bool qkv_bias =
+      a.qkv_bias || (a.family == ArchitectureFamily::kGlm4 && ctx.rules.glm4_qkv_bias_always);
   // sglang v0.5.9 layers/linear.py QKVParallelLinear.__init__
   GPUMEM_RETURN_IF_ERROR(
       add_linear(list, ctx,
@@ -101,7 +103,7 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
                   s.input_size,
                   LinearParallel::kColumn,
                   tp,
-                  a.qkv_bias},
+                  qkv_bias},
                  post_load));
   if (a.attention_sinks) list.add(s.prefix + ".sinks", {heads}, ctx.rules.attention_sinks_dtype);
   GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,

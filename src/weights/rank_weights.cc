@@ -231,8 +231,16 @@ class ModelBuilder {
     decoder_norm(prefix + ".input_layernorm");
     decoder_norm(prefix + ".post_attention_layernorm");
     if (a.sandwich_norms) {
-      add_norm(list_, ctx_, prefix + ".pre_feedforward_layernorm.weight", a.hidden_size);
-      add_norm(list_, ctx_, prefix + ".post_feedforward_layernorm.weight", a.hidden_size);
+      // sglang glm4.py Glm4DecoderLayer names them post_self_attn_layernorm and
+      // post_mlp_layernorm; gemma2.py/gemma3_causal.py pre_/post_feedforward_layernorm.
+      const bool glm = a.family == ArchitectureFamily::kGlm4;
+      add_norm(
+          list_, ctx_,
+          prefix + (glm ? ".post_self_attn_layernorm" : ".pre_feedforward_layernorm") + ".weight",
+          a.hidden_size);
+      add_norm(list_, ctx_,
+               prefix + (glm ? ".post_mlp_layernorm" : ".post_feedforward_layernorm") + ".weight",
+               a.hidden_size);
     }
     return Status::ok_status();
   }

@@ -102,6 +102,11 @@ struct WeightRules {
   // RMSNorm(head_dim) with a weight; vllm llama4.py an RMSNorm with has_weight=False.
   bool llama4_qk_norm_weight = true;
 
+  // GLM-4-0414's q/k/v biases: sglang (read at 0673f44) glm4.py Glm4Attention builds them
+  // whatever the config says (newer copies take attention_bias, default true: the release is
+  // not pinned; at most 0.8 MB on GLM-4-32B); vllm glm4.py follows attention_bias.
+  bool glm4_qkv_bias_always = true;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

@@ -280,9 +280,6 @@ TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
       {"Olmo3ForCausalLM",
        "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
        "sliding-window layers"},
-      {"Glm4ForCausalLM",
-       "GLM-4-0414's four norms per layer (post_self_attn_layernorm, post_mlp_layernorm), its "
-       "fused gate_up_proj checkpoint and half-width rotary default"},
       {"Exaone4ForCausalLM",
        "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
        "sliding-window/global layer pattern"},

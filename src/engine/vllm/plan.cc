@@ -74,6 +74,8 @@ WeightRules weight_rules(const Plan& p) {
   r.per_layer_k_norm_whole_heads = false;
   // vllm llama4.py Llama4Attention: RMSNorm(head_dim, has_weight=False).
   r.llama4_qk_norm_weight = false;
+  // vllm glm4.py Glm4DecoderLayer: qkv_bias=getattr(config, "attention_bias", False).
+  r.glm4_qkv_bias_always = false;
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   r.draft_embedding_freed_after_kv = false;
