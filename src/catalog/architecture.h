@@ -53,7 +53,7 @@ enum class ArchitectureFamily : unsigned char {
   kMiniMaxM2,    // MiniMaxM2ForCausalLM (MiniMax-M2, M2.1, M2.5): every layer MoE, no shared expert
   kQwen3Next,    // Qwen3NextForCausalLM: Gated DeltaNet layers among gated full attention, MoE
   kQwen35,       // Qwen3.5 (Qwen3_5*): Qwen3-Next's layers, dense or MoE, beside a Qwen3-VL ViT
-  kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention or MLP
+  kNemotronH,    // NemotronHForCausalLM: one module per layer, Mamba-2, attention, MLP or MoE
   kLlama4,       // Llama4ForConditionalGeneration, Llama4ForCausalLM: the text model
   kPhiMoe,       // PhiMoEForCausalLM (Phi-3.5-MoE): Mixtral's experts, biased attention, LayerNorm
   kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, experts
@@ -201,6 +201,9 @@ struct LinearAttentionConfig {
   bool conv_bias = false;            // Mamba-2: use_conv_bias
   // mamba_ssm_dtype (Qwen3.5 configs: float32), which vLLM takes for the temporal state.
   std::optional<DType> ssm_dtype;
+  // mamba_ssm_cache_dtype (Nemotron 3 configs: float32), which vLLM's NemotronH hook takes for
+  // an "auto" --mamba-ssm-cache-dtype.
+  std::optional<DType> ssm_cache_dtype;
 
   bool present() const { return num_value_heads > 0; }
   std::int64_t key_dim() const { return num_key_heads * key_head_dim; }

@@ -1,6 +1,8 @@
 #include "catalog/hf_linear_attention.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace gpumem {
 
@@ -29,6 +31,40 @@ void read_ssm_dtype(const ConfigMap& text, LinearAttentionConfig& l) {
     text.error("mamba_ssm_dtype", "unknown dtype '" + *d +
                                       "' in 'mamba_ssm_dtype'; expected bfloat16, float16 or "
                                       "float32");
+  }
+}
+
+// NemotronH's MoE layers ('E'): sglang nemotron_h.py NemotronHMoE (PR #12690) and vllm
+// nemotron_h.py NemotronHMoE (PR #25863) build a router of n_routed_experts with a float32
+// e_score_correction_bias, non-gated relu2 experts of moe_intermediate_size and a non-gated shared
+// MLP of n_shared_experts x moe_shared_expert_intermediate_size. Every other layer is listed as
+// MLP-only, so Architecture::is_moe_layer holds for the 'E' layers alone.
+void parse_nemotron_moe(const ConfigMap& text, const std::vector<std::int64_t>& moe_layers,
+                        Architecture& a) {
+  MoeConfig& m = a.moe;
+  m.num_experts = text.positive("n_routed_experts");
+  m.experts_per_token = text.positive("num_experts_per_tok");
+  m.moe_intermediate_size = text.positive("moe_intermediate_size");
+  m.num_shared_experts = text.integer("n_shared_experts").value_or(1);
+  if (m.num_shared_experts > 0) {
+    m.shared_expert_intermediate_size =
+        m.num_shared_experts * text.positive("moe_shared_expert_intermediate_size");
+  }
+  m.router_correction_bias = true;
+  m.router_float32 = true;
+  for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) {
+    if (std::find(moe_layers.begin(), moe_layers.end(), l) == moe_layers.end()) {
+      m.mlp_only_layers.push_back(l);
+    }
+  }
+  // Latent MoE (Nemotron 3 Super: replicated fc1/fc2_latent_proj around experts of
+  // moe_latent_size) and per-layer block_configs (Puzzle models) are not modelled.
+  if (text.has("moe_latent_size") && !text.is_null("moe_latent_size")) {
+    text.error("moe_latent_size", "NemotronH's latent MoE ('moe_latent_size') is not modelled");
+  }
+  if (text.has("block_configs")) {
+    text.error("block_configs",
+               "NemotronH's per-layer block_configs (Puzzle models) are not modelled");
   }
 }
 
@@ -75,6 +111,14 @@ void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
   l.conv_kernel = bounded(text, "conv_kernel");
   l.conv_bias = text.boolean("use_conv_bias").value_or(true);
   read_ssm_dtype(text, l);
+  if (std::optional<std::string> d = text.string("mamba_ssm_cache_dtype")) {
+    l.ssm_cache_dtype = parse_model_dtype(*d);
+    if (!l.ssm_cache_dtype) {
+      text.error("mamba_ssm_cache_dtype",
+                 "unknown dtype '" + *d +
+                     "' in 'mamba_ssm_cache_dtype'; expected bfloat16, float16 or float32");
+    }
+  }
   a.single_module_layers = true;
   a.gated_mlp = false;
   std::optional<std::string> pattern = text.string("hybrid_override_pattern");
@@ -88,6 +132,7 @@ void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
                    " layers but 'num_hidden_layers' is " + std::to_string(a.num_hidden_layers));
     return;
   }
+  std::vector<std::int64_t> moe_layers;
   for (size_t i = 0; i < pattern->size(); ++i) {
     switch ((*pattern)[i]) {
       case 'M':
@@ -100,17 +145,18 @@ void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
         a.layer_types[i] = LayerAttention::kNone;
         break;
       case 'E':
-        text.error("hybrid_override_pattern",
-                   "NemotronH's MoE layers ('E' in 'hybrid_override_pattern') are not modelled");
-        return;
+        a.layer_types[i] = LayerAttention::kNone;
+        moe_layers.push_back(static_cast<std::int64_t>(i));
+        break;
       default:
         text.error("hybrid_override_pattern",
                    std::string("unknown layer '") + (*pattern)[i] +
-                       "' in 'hybrid_override_pattern'; expected M (Mamba-2), * (attention) or "
-                       "- (MLP)");
+                       "' in 'hybrid_override_pattern'; expected M (Mamba-2), * (attention), "
+                       "- (MLP) or E (MoE)");
         return;
     }
   }
+  if (!moe_layers.empty()) parse_nemotron_moe(text, moe_layers, a);
 }
 
 }  // namespace gpumem

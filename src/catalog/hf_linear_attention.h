@@ -17,8 +17,9 @@ namespace gpumem {
 void parse_linear_attention(const ConfigMap& text, Architecture& a);
 
 // NemotronH: hybrid_override_pattern gives each layer's one module (M: Mamba-2, *: attention,
-// -: MLP; E, MoE, is refused), and mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups,
-// conv_kernel and use_conv_bias the Mamba-2 mixer.
+// -: MLP, E: MoE), mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel and
+// use_conv_bias the Mamba-2 mixer, and n_routed_experts, num_experts_per_tok,
+// moe_intermediate_size, n_shared_experts and moe_shared_expert_intermediate_size the MoE layers.
 void parse_nemotron_h(const ConfigMap& text, Architecture& a);
 
 }  // namespace gpumem

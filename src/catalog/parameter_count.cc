@@ -47,12 +47,14 @@ std::int64_t standard_attention(const Architecture& a) {
 std::int64_t moe_block(const Architecture& a) {
   const MoeConfig& m = a.moe;
   const std::int64_t h = a.hidden_size;
-  std::int64_t n = m.num_experts * 3 * h * m.moe_intermediate_size;
+  // A gated expert or MLP has gate, up and down; NemotronH's relu2 ones up and down.
+  const std::int64_t matrices = a.gated_mlp ? 3 : 2;
+  std::int64_t n = m.num_experts * matrices * h * m.moe_intermediate_size;
   if (m.expert_bias) n += m.num_experts * (2 * m.moe_intermediate_size + h);
   n += m.num_experts * h;  // router
   if (m.router_bias) n += m.num_experts;
   if (m.router_correction_bias) n += m.num_experts;
-  n += 3 * h * m.shared_expert_intermediate_size;
+  n += matrices * h * m.shared_expert_intermediate_size;
   if (m.shared_expert_gate) n += h;
   return n;
 }
@@ -151,6 +153,7 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   if (a.single_module_layers) {
     // NemotronH: one module and one norm per layer.
     if (a.is_linear_layer(layer)) return mamba2_mixer(a) + h;
+    if (a.is_moe_layer(layer)) return moe_block(a) + h;
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
     return standard_attention(a) + h;
   }

@@ -26,8 +26,11 @@ class CheckpointBuilder {
     // experts are stored fused); their layouts are not derived.
     // Granite 4.0-H's files fuse each layer's experts (block_sparse_moe.input_linear) and name
     // the mixer and shared MLP after HF's modules; that layout is not derived either.
+    // NemotronH's MoE routers are float32 in some published files and bfloat16 in others
+    // (vllm PR #34582); their dtype is not derived.
     if (a_.family == ArchitectureFamily::kLlama4 || a_.vision.kind == VisionKind::kPixtral ||
-        a_.family == ArchitectureFamily::kGraniteHybrid) {
+        a_.family == ArchitectureFamily::kGraniteHybrid ||
+        (a_.family == ArchitectureFamily::kNemotronH && a_.moe.num_experts > 0)) {
       return invalid_input(a_.hf_architecture + ": the checkpoint layout is not derived");
     }
     add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);

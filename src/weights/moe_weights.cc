@@ -16,7 +16,8 @@ Status add_unquantized(TensorList& list, const BuildContext& ctx, const MoeModul
   const std::int64_t h = ctx.arch.hidden_size;
   const std::int64_t i = m.intermediate_per_rank;
   // sglang v0.5.9 layers/quantization/unquant.py UnquantizedFusedMoEMethod.create_weights
-  list.add(m.prefix + ".w13_weight", {e, 2 * i, h}, ctx.dtype);
+  // (w13_up_dim: 2 x intermediate when gated, else intermediate; vLLM's alike)
+  list.add(m.prefix + ".w13_weight", {e, m.gated ? 2 * i : i, h}, ctx.dtype);
   list.add(m.prefix + ".w2_weight", {e, h, i}, ctx.dtype);
   return Status::ok_status();
 }
@@ -186,6 +187,10 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
   Result<bool> converted = is_converted(q, m.prefix, {m.prefix});
   if (!converted.ok()) return converted.status();
   const QuantMethod method = *converted ? q.method : QuantMethod::kNone;
+  if (!m.gated && method != QuantMethod::kNone) {
+    return invalid_input(m.prefix + ": " + std::string(quant_method_name(method)) +
+                         " experts without a gate projection (relu2) are not modelled");
+  }
   switch (method) {
     case QuantMethod::kNone:
       return add_unquantized(list, ctx, m);

@@ -22,6 +22,8 @@ struct MoeModule {
   std::int64_t intermediate_per_rank = 0;
   int moe_tp_size = 1;
   bool bias = false;  // experts carry gate_up/down biases (gpt-oss)
+  // false: each expert has up and down only (NemotronH's relu2), so w13 holds one half.
+  bool gated = true;
 };
 
 // Appends the experts' tensors in creation order and queues their post-load work.

@@ -189,6 +189,8 @@ class ModelBuilder {
     const std::string mixer = prefix + ".mixer";
     if (a.is_linear_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(add_mamba2_mixer(list_, ctx_, mixer, post_load_));
+    } else if (a.is_moe_layer(i)) {
+      GPUMEM_RETURN_IF_ERROR(nemotron_moe(mixer));
     } else if (a.has_mlp(i)) {
       GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mixer, mixer, a.intermediate_size,
                                            ctx_.layout.tp_size, post_load_));
@@ -198,6 +200,23 @@ class ModelBuilder {
     }
     add_norm(list_, ctx_, prefix + ".norm.weight", a.hidden_size);
     return Status::ok_status();
+  }
+
+  // sglang nemotron_h.py NemotronHMoE.__init__ (PR #12690): the float32 router and its
+  // e_score_correction_bias, the non-gated experts, then the shared experts as a TP-sharded
+  // non-gated MLP; vllm nemotron_h.py builds the shared experts before the experts
+  // (WeightRules::nemotron_shared_experts_first).
+  Status nemotron_moe(const std::string& mixer) {
+    const Architecture& a = ctx_.arch;
+    deepseek_gate(mixer);
+    const auto shared = [&]() -> Status {
+      if (a.moe.shared_expert_intermediate_size == 0) return Status::ok_status();
+      return add_dense_mlp(list_, ctx_, mixer + ".shared_experts", mixer + ".shared_experts",
+                           a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size, post_load_);
+    };
+    if (ctx_.rules.nemotron_shared_experts_first) GPUMEM_RETURN_IF_ERROR(shared());
+    GPUMEM_RETURN_IF_ERROR(experts(mixer));
+    return ctx_.rules.nemotron_shared_experts_first ? Status::ok_status() : shared();
   }
 
   // Layer `i` under the engine's module name `prefix` and the checkpoint's `checkpoint`.
@@ -280,7 +299,7 @@ class ModelBuilder {
     }
     return add_fused_moe(list_, ctx_,
                          {mlp + ".experts", total / l.ep_size, a.moe.moe_intermediate_size / moe_tp,
-                          moe_tp, a.moe.expert_bias},
+                          moe_tp, a.moe.expert_bias, a.gated_mlp},
                          post_load_);
   }
 

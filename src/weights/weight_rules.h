@@ -107,6 +107,10 @@ struct WeightRules {
   // not pinned; at most 0.8 MB on GLM-4-32B); vllm glm4.py follows attention_bias.
   bool glm4_qkv_bias_always = true;
 
+  // NemotronH's MoE layers: sglang nemotron_h.py NemotronHMoE builds the experts before the
+  // shared experts, vllm nemotron_h.py the shared experts first.
+  bool nemotron_shared_experts_first = false;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

@@ -19,7 +19,7 @@ TEST(LinearAttention, ReadsQwen3NextAsPublished) {
   EXPECT_EQ(a->family, ArchitectureFamily::kQwen3Next);
   EXPECT_EQ(family_name(a->family), "qwen3_next");
   EXPECT_EQ(a->linear, (LinearAttentionConfig{LinearKind::kGatedDeltaNet, 16, 32, 128, 128, 4,
-                                              false, std::nullopt}));
+                                              false, std::nullopt, std::nullopt}));
   EXPECT_EQ(a->linear.conv_dim(), 8192);
   EXPECT_EQ(a->attention_layers(0, 48), 12);
   for (std::int64_t i = 0; i < 48; ++i) EXPECT_EQ(a->is_linear_layer(i), (i + 1) % 4 != 0) << i;
@@ -98,8 +98,8 @@ TEST(LinearAttention, ReadsNemotronHsPattern) {
       load_hf_config(public_config_dir("nvidia--Nemotron-H-8B-Base-8K") + "/config.json", diags);
   ASSERT_TRUE(a.ok()) << diags.to_string();
   EXPECT_EQ(a->family, ArchitectureFamily::kNemotronH);
-  EXPECT_EQ(a->linear,
-            (LinearAttentionConfig{LinearKind::kMamba2, 8, 128, 128, 64, 4, true, std::nullopt}));
+  EXPECT_EQ(a->linear, (LinearAttentionConfig{LinearKind::kMamba2, 8, 128, 128, 64, 4, true,
+                                              std::nullopt, std::nullopt}));
   std::int64_t mamba = 0;
   std::int64_t mlp = 0;
   for (std::int64_t i = 0; i < 52; ++i) {
@@ -125,15 +125,22 @@ TEST(LinearAttention, ReadsNemotronHsPattern) {
   EXPECT_EQ(parameter_count(*a), 8'100'852'736);
 }
 
-TEST(LinearAttention, RefusesNemotronHMoeAndMismatchedPatterns) {
+TEST(LinearAttention, NemotronHMoeNeedsItsExpertKeysAndPatternsMustMatch) {
   const std::string head =
       "architectures: [NemotronHForCausalLM]\nhidden_size: 64\nnum_hidden_layers: 3\n"
       "num_attention_heads: 2\nintermediate_size: 128\nvocab_size: 100\n"
       "max_position_embeddings: 64\nn_groups: 1\nmamba_num_heads: 4\nssm_state_size: 8\n"
       "mamba_head_dim: 8\nconv_kernel: 4\n";
+  // 'E' layers read the MoE keys, which NemotronHConfig's defaults (8 experts of 7688) do not
+  // describe any published model with; they are required.
   EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*E\n"),
-            "t.json:13:26: NemotronH's MoE layers ('E' in 'hybrid_override_pattern') are not "
-            "modelled\n");
+            "t.json:1:1: missing key 'n_routed_experts' in 'config'\n"
+            "t.json:1:1: missing key 'num_experts_per_tok' in 'config'\n"
+            "t.json:1:1: missing key 'moe_intermediate_size' in 'config'\n"
+            "t.json:1:1: missing key 'moe_shared_expert_intermediate_size' in 'config'\n");
+  EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*X\n"),
+            "t.json:13:26: unknown layer 'X' in 'hybrid_override_pattern'; expected M (Mamba-2), "
+            "* (attention), - (MLP) or E (MoE)\n");
   EXPECT_EQ(config_errors(head + "hybrid_override_pattern: M*-\nmamba_ssm_dtype: fp32\n"),
             "t.json:14:18: unknown dtype 'fp32' in 'mamba_ssm_dtype'; expected bfloat16, float16 "
             "or float32\n");

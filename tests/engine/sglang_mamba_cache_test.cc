@@ -20,8 +20,8 @@ Architecture qwen35_397b() {
   for (std::int64_t i = 0; i < 60; ++i) {
     a.layer_types.push_back((i + 1) % 4 == 0 ? LayerAttention::kFull : LayerAttention::kLinear);
   }
-  a.linear =
-      LinearAttentionConfig{LinearKind::kGatedDeltaNet, 16, 64, 128, 128, 4, false, std::nullopt};
+  a.linear = LinearAttentionConfig{
+      LinearKind::kGatedDeltaNet, 16, 64, 128, 128, 4, false, std::nullopt, std::nullopt};
   return a;
 }
 

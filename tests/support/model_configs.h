@@ -6,6 +6,8 @@
 #define GPUMEM_TESTS_SUPPORT_MODEL_CONFIGS_H_
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace gpumem {
@@ -14,6 +16,21 @@ inline std::string public_config_dir(const std::string& folder) {
   const std::string bundled = GPUMEM_SOURCE_DIR "/model/llm/configs/" + folder;
   if (std::filesystem::is_directory(bundled)) return bundled;
   return GPUMEM_SOURCE_DIR "/tests/data/model-configs/" + folder;
+}
+
+// `folder`'s published config.json with the first `from` replaced by `to`, written to a folder of
+// the test's own under the temporary directory (gpumem-<name>); returns that folder.
+inline std::string config_variant(const std::string& folder, const std::string& name,
+                                  const std::string& from, const std::string& to) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gpumem-" + name);
+  std::filesystem::create_directories(dir);
+  std::ifstream in(public_config_dir(folder) + "/config.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string config = text.str();
+  config.replace(config.find(from), from.size(), to);
+  std::ofstream(dir / "config.json") << config;
+  return dir.string();
 }
 
 }  // namespace gpumem

@@ -72,9 +72,13 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
   // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
   // state-cache rules modelled are v0.5.9's. PR #18040 (opened 2026-01-31) added
   // models/granitemoehybrid.py; whether v0.5.9 (tagged 2026-02-23) carries it is not pinned
-  // down, so it is taken from v0.5.10.
-  const Version first =
-      p.model.family == ArchitectureFamily::kGraniteHybrid ? Version{0, 5, 10} : Version{0, 5, 2};
+  // down, so it is taken from v0.5.10. NemotronH's MoE layers came with PR #12690 (merged
+  // 2025-11-21), taken as v0.5.6.
+  const bool nemotron_moe =
+      p.model.family == ArchitectureFamily::kNemotronH && p.model.moe.num_experts > 0;
+  const Version first = p.model.family == ArchitectureFamily::kGraniteHybrid ? Version{0, 5, 10}
+                        : nemotron_moe                                       ? Version{0, 5, 6}
+                                                                             : Version{0, 5, 2};
   if (p.version < first) {
     diags.error(engine.version_loc, arch + " is not served by SGLang " + p.version.to_string() +
                                         " (from " + first.to_string() + ")");

@@ -60,11 +60,12 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
       g.ssm_dtype) {
     ssm_bytes = element_size(*g.ssm_dtype).value();
   }
-  // config.py NemotronHForCausalLMConfig.verify_and_update_config: an "auto" SSM cache dtype
-  // becomes the config's mamba_ssm_cache_dtype, else float16 (the newest source says float32;
-  // which release changed it is UNCONFIRMED).
-  if (a.family == ArchitectureFamily::kNemotronH && flags.mamba_ssm_cache_dtype == "auto") {
-    ssm_bytes = 2;
+  // config.py NemotronHForCausalLMConfig.verify_and_update_config (VersionRules::
+  // nemotron_ssm_dtype_from_config): an "auto" SSM cache dtype becomes the config's
+  // mamba_ssm_cache_dtype, else float16 (float32 from PR #39032, whose release is not pinned).
+  if (a.family == ArchitectureFamily::kNemotronH && flags.mamba_ssm_cache_dtype == "auto" &&
+      rules.nemotron_ssm_dtype_from_config) {
+    ssm_bytes = g.ssm_cache_dtype ? element_size(*g.ssm_cache_dtype).value() : 2;
   }
   const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim * ssm_bytes;
   f.mamba_state_bytes = conv + ssm;

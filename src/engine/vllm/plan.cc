@@ -76,6 +76,8 @@ WeightRules weight_rules(const Plan& p) {
   r.llama4_qk_norm_weight = false;
   // vllm glm4.py Glm4DecoderLayer: qkv_bias=getattr(config, "attention_bias", False).
   r.glm4_qkv_bias_always = false;
+  // vllm nemotron_h.py NemotronHMoE.__init__: shared_experts, then the (Shared)FusedMoE.
+  r.nemotron_shared_experts_first = true;
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   r.draft_embedding_freed_after_kv = false;
@@ -198,10 +200,15 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     return std::nullopt;
   }
   if (p.model.linear.present()) {
-    // vllm v0.10.2 added models/qwen3_next.py.
-    if (p.version < Version{0, 10, 2, 0}) {
+    // vllm v0.10.2 added models/qwen3_next.py; PR #25863 (merged 2025-10-23, taken as v0.11.1)
+    // NemotronH's MoE layers.
+    const bool nemotron_moe =
+        p.model.family == ArchitectureFamily::kNemotronH && p.model.moe.num_experts > 0;
+    const Version first = nemotron_moe ? Version{0, 11, 1, 0} : Version{0, 10, 2, 0};
+    if (p.version < first) {
       diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
-                                                   p.version.to_string() + " (from 0.10.2)");
+                                                   p.version.to_string() + " (from " +
+                                                   first.to_string() + ")");
       return std::nullopt;
     }
     if (p.flags.speculative) {

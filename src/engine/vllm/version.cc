@@ -57,6 +57,7 @@ VersionRules rules_for(const Version& v) {
   r.language_model_only_flag = v >= Version{0, 16, 0, 0};
   r.nvfp4_swizzled_scales_replace = v >= Version{0, 10, 2, 0};
   r.longrope_defaults_to_original_length = v >= Version{0, 11, 1, 0};
+  r.nemotron_ssm_dtype_from_config = v >= Version{0, 13, 0, 0};
   return r;
 }
 

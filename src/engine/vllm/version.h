@@ -88,6 +88,10 @@ struct VersionRules {
   // --max-model-len serves original_max_position_embeddings (short factors), not
   // max_position_embeddings; a longer --max-model-len selects the long factors.
   bool longrope_defaults_to_original_length;
+  // vllm PR #29978 (opened 2025-12-03; v0.13.0 UNCONFIRMED): NemotronHForCausalLMConfig turns an
+  // "auto" --mamba-ssm-cache-dtype into the config's mamba_ssm_cache_dtype, else float16; before,
+  // "auto" followed --mamba-cache-dtype (the model dtype).
+  bool nemotron_ssm_dtype_from_config;
 };
 
 VersionRules rules_for(const Version& v);
