@@ -5,9 +5,6 @@
 // from the config.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "catalog/architecture.h"
@@ -98,19 +95,9 @@ TEST(GraniteHybrid, SglangServesItFrom0510) {
             "0.5.10)\n");
 }
 
-// The config with `from` replaced by `to`, written to a folder of the test's own.
 std::string granite_variant(const std::string& name, const std::string& from,
                             const std::string& to) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("gpumem-granite-" + name)).string();
-  std::filesystem::create_directories(dir);
-  std::ifstream in(public_config_dir(kSmall) + "/config.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  config.replace(config.find(from), from.size(), to);
-  std::ofstream(dir + "/config.json") << config;
-  return dir;
+  return config_variant(kSmall, "granite-" + name, from, to);
 }
 
 // Keys whose defaults differ between transformers and SGLang's config class are required; the

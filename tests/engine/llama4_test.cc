@@ -4,9 +4,7 @@
 // max_position_embeddings rows, and what each engine refuses, all derived here from the config.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -98,18 +96,8 @@ TEST(Llama4, MaverickInterleavesMoeAndDenseLayers) {
             2 * rank_params(24 * moe_params(128) + 24 * dense, 0) + 1'048'576LL * 128 * 4);
 }
 
-// Scout's published config with `from` replaced by `to`, written to a folder of the test's own.
 std::string scout_variant(const std::string& name, const std::string& from, const std::string& to) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("gpumem-llama4-" + name)).string();
-  std::filesystem::create_directories(dir);
-  std::ifstream in(public_config_dir(kScout) + "/config.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  config.replace(config.find(from), from.size(), to);
-  std::ofstream(dir + "/config.json") << config;
-  return dir;
+  return config_variant(kScout, "llama4-" + name, from, to);
 }
 
 // Scout's text model alone (Llama4ForCausalLM): vLLM serves it; the multimodal checkpoint is

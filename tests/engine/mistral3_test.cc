@@ -4,10 +4,6 @@
 // encoder profile, and SGLang's Pixtral tower (llava.py), are refused by name.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
 #include "support/family_simulation.h"
@@ -73,16 +69,8 @@ TEST(Mistral3, ParameterCountIncludesThePixtralTowerAndProjector) {
 
 // A Mistral 3 config whose vision tower is not Pixtral is refused at its model_type.
 TEST(Mistral3, AVisionTowerOtherThanPixtralIsRefused) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / "gpumem-mistral3-siglip").string();
-  std::filesystem::create_directories(dir);
-  std::ifstream in(public_config_dir(kSmall) + "/config.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  const std::string pixtral = "\"model_type\": \"pixtral\"";
-  config.replace(config.find(pixtral), pixtral.size(), "\"model_type\": \"siglip_vision_model\"");
-  std::ofstream(dir + "/config.json") << config;
+  const std::string dir = config_variant(kSmall, "mistral3-siglip", "\"model_type\": \"pixtral\"",
+                                         "\"model_type\": \"siglip_vision_model\"");
   Diagnostics diags;
   EXPECT_FALSE(load_hf_config(dir + "/config.json", diags).ok());
   const std::string errors = diags.to_string();

@@ -4,9 +4,6 @@
 // expected value derived here from the config.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <variant>
 
@@ -100,19 +97,9 @@ TEST(PhiMoe, SglangServesItFrom0410) {
   EXPECT_TRUE(l.fits());
 }
 
-// The published config with `from` replaced by `to`, written to a folder of the test's own.
 std::string phimoe_variant(const std::string& name, const std::string& from,
                            const std::string& to) {
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("gpumem-phimoe-" + name)).string();
-  std::filesystem::create_directories(dir);
-  std::ifstream in(public_config_dir(kPhiMoe) + "/config.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  config.replace(config.find(from), from.size(), to);
-  std::ofstream(dir + "/config.json") << config;
-  return dir;
+  return config_variant(kPhiMoe, "phimoe-" + name, from, to);
 }
 
 // Where SGLang's phimoe.py follows the config and vLLM's hard-codes (biased attention, an
