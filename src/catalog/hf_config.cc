@@ -9,6 +9,7 @@
 #include "catalog/architecture.h"
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
+#include "catalog/hf_attention_features.h"
 #include "catalog/hf_granite_hybrid.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
@@ -445,118 +446,6 @@ void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a
     }
   }
   a.v_head_dim = a.head_dim;
-}
-
-void set_family_attention_features(const ConfigMap& text, Architecture& a) {
-  a.qkv_bias = a.attention_bias;
-  a.o_proj_bias = a.attention_bias;
-  switch (a.family) {
-    case ArchitectureFamily::kQwen2:
-      // sglang v0.5.9 qwen2.py Qwen2Attention: qkv_proj bias=True, o_proj bias=False
-      a.qkv_bias = true;
-      a.o_proj_bias = false;
-      break;
-    case ArchitectureFamily::kSeedOss:
-      // sglang (read at 2919537) seed_oss.py SeedOssAttention: qkv_proj bias=attention_bias
-      // (default True), o_proj bias=False whatever attention_out_bias says; vllm seed_oss.py: qkv
-      // bias=True always. Without q/k/v biases the engines would differ: refused.
-      a.qkv_bias = text.boolean("attention_bias").value_or(true);
-      if (!a.qkv_bias) {
-        text.error("attention_bias",
-                   "'attention_bias' false is not modelled for Seed-OSS: SGLang's seed_oss.py "
-                   "then builds q/k/v without biases, vLLM's with them");
-      }
-      a.o_proj_bias = false;
-      break;
-    case ArchitectureFamily::kGranite:
-      // sglang (read at 0b8c97e) granite.py GraniteAttention and GraniteMLP: no bias whatever the
-      // config says; vllm granite.py takes attention_bias (or bias) and mlp_bias. A config asking
-      // for biases would differ between the engines and is refused.
-      for (const char* key : {"attention_bias", "bias", "mlp_bias"}) {
-        if (text.boolean(key).value_or(false)) {
-          text.error(key, std::string("'") + key +
-                              "' true is not modelled for Granite: SGLang's granite.py builds "
-                              "no biases, vLLM's does");
-        }
-      }
-      a.qkv_bias = false;
-      a.o_proj_bias = false;
-      break;
-    case ArchitectureFamily::kQwen2Moe:
-      // sglang qwen2_moe.py Qwen2MoeDecoderLayer: qkv_bias = getattr(config, "qkv_bias", True),
-      // o_proj bias=False
-      a.qkv_bias = text.boolean("qkv_bias").value_or(true);
-      a.o_proj_bias = false;
-      break;
-    case ArchitectureFamily::kQwen3:
-    case ArchitectureFamily::kQwen3Moe:
-      a.qk_norm = true;  // sglang v0.5.9 qwen3.py Qwen3Attention: q_norm, k_norm
-      break;
-    case ArchitectureFamily::kQwen3Next:
-    case ArchitectureFamily::kQwen35:
-      // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: qkv_proj and o_proj without
-      // bias, q_norm/k_norm per head, and q_proj twice as wide when attn_output_gate
-      // (getattr default True)
-      a.qkv_bias = false;
-      a.o_proj_bias = false;
-      a.qk_norm = true;
-      a.attn_output_gate = text.boolean("attn_output_gate").value_or(true);
-      break;
-    case ArchitectureFamily::kGlm4Moe:
-      // sglang v0.5.9 glm4_moe.py Glm4MoeAttention: o_proj bias=False
-      a.o_proj_bias = false;
-      a.qk_norm = text.boolean("use_qk_norm").value_or(false);
-      break;
-    case ArchitectureFamily::kGptOss:
-      a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
-      break;
-    case ArchitectureFamily::kMiniMaxM2: {
-      // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention.__init__: qkv and o_proj without
-      // bias; use_qk_norm (default false) adds q_norm and k_norm over all heads of the layer
-      // (qk_norm_type per_layer, the only type it builds).
-      a.qkv_bias = false;
-      a.o_proj_bias = false;
-      a.qk_norm = text.boolean("use_qk_norm").value_or(false);
-      if (!a.qk_norm) {
-        // vllm minimax_m2.py MiniMaxM2Attention builds q_norm and k_norm regardless.
-        text.error("use_qk_norm",
-                   "a MiniMax-M2 config without use_qk_norm is not modelled: SGLang's "
-                   "minimax_m2.py then builds no q_norm/k_norm, vLLM's builds them regardless");
-      }
-      const std::string type = text.string("qk_norm_type").value_or("per_layer");
-      if (a.qk_norm && type != "per_layer") {
-        text.error("qk_norm_type", "Unsupported qk_norm_type: " + type +
-                                       " (SGLang's minimax_m2.py builds per_layer only)");
-      }
-      a.qk_norm_per_layer = a.qk_norm;
-      break;
-    }
-    case ArchitectureFamily::kGemma2:
-      a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
-      break;
-    case ArchitectureFamily::kGlm4:
-      // vllm glm4.py Glm4DecoderLayer: qkv_proj biased by attention_bias (default false), o_proj
-      // never (SGLang's biases are WeightRules::glm4_qkv_bias_always); input, post_attention,
-      // post_self_attn and post_mlp norms.
-      a.o_proj_bias = false;
-      a.sandwich_norms = true;
-      break;
-    case ArchitectureFamily::kNemotronH:
-      // sglang nemotron_h.py NemotronHAttention: qkv_proj and o_proj bias=False hard-coded
-      a.qkv_bias = false;
-      a.o_proj_bias = false;
-      break;
-    case ArchitectureFamily::kGemma3:
-      a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
-      a.sandwich_norms = true;
-      break;
-    case ArchitectureFamily::kLlamaEagle3:
-      // sglang v0.5.9 llama_eagle3.py LlamaDecoderLayer: qkv_proj rebuilt with bias=False
-      a.qkv_bias = false;
-      break;
-    default:
-      break;
-  }
 }
 
 void parse_eagle3(const ConfigMap& text, Architecture& a) {
