@@ -52,6 +52,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "granitemoehybrid";
     case ArchitectureFamily::kGlm4:
       return "glm4";
+    case ArchitectureFamily::kJamba:
+      return "jamba";
   }
   return "?";
 }

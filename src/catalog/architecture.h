@@ -58,6 +58,7 @@ enum class ArchitectureFamily : unsigned char {
   kPhiMoe,       // PhiMoEForCausalLM (Phi-3.5-MoE): Mixtral's experts, biased attention, LayerNorm
   kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, experts
   kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
+  kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -67,9 +68,9 @@ enum class AttentionKind : unsigned char {
   kMla,       // DeepSeek multi-head latent attention: one compressed latent per token
 };
 
-// kLinear: a Gated DeltaNet (Qwen3-Next) or Mamba-2 (NemotronH) layer, which keeps a fixed-size
-// recurrent state per request instead of keys and values per token. kNone: a NemotronH layer
-// that holds an MLP only.
+// kLinear: a Gated DeltaNet (Qwen3-Next), Mamba-2 (NemotronH) or Mamba-1 (Jamba) layer, which keeps
+// a fixed-size recurrent state per request instead of keys and values per token. kNone: a NemotronH
+// layer that holds an MLP only.
 enum class LayerAttention : unsigned char { kFull, kSliding, kLinear, kNone };
 
 enum class RopeType : unsigned char {
@@ -185,18 +186,22 @@ struct Quantization {
 enum class LinearKind : unsigned char {
   kGatedDeltaNet,  // Qwen3-Next, Qwen3.5
   kMamba2,         // NemotronH's Mamba-2 mixer
+  kMamba1,         // Jamba's Mamba-1 mixer
 };
 
 // The linear attention of a hybrid model: its projections, its causal convolution and the
-// per-request state the engines keep for it. Both kinds are read in Mamba-2's terms (the
+// per-request state the engines keep for it. Every kind is read in Mamba-2's terms (the
 // engines' Mamba2StateShape): a Gated DeltaNet's key heads are the groups, its key dim the
-// state size, its value heads and dim the heads and head dim.
+// state size, its value heads and dim the heads and head dim. A Mamba-1 mixer has no groups
+// and a state per channel: its inner channels are heads of dim 1, so the conv window spans the
+// inner width and the state is inner x state size, as mamba1_state_shape has them.
 struct LinearAttentionConfig {
   LinearKind kind = LinearKind::kGatedDeltaNet;
-  std::int64_t num_key_heads = 0;    // linear_num_key_heads; Mamba-2: n_groups
-  std::int64_t num_value_heads = 0;  // linear_num_value_heads; Mamba-2: mamba_num_heads
+  std::int64_t num_key_heads = 0;    // linear_num_key_heads; Mamba-2: n_groups; Mamba-1: 0
+  std::int64_t num_value_heads = 0;  // linear_num_value_heads; Mamba-2: mamba_num_heads;
+                                     // Mamba-1: the inner width (mamba_expand x hidden)
   std::int64_t key_head_dim = 0;     // linear_key_head_dim; Mamba-2: ssm_state_size
-  std::int64_t value_head_dim = 0;   // linear_value_head_dim; Mamba-2: mamba_head_dim
+  std::int64_t value_head_dim = 0;   // linear_value_head_dim; Mamba-2: mamba_head_dim; Mamba-1: 1
   std::int64_t conv_kernel = 0;      // linear_conv_kernel_dim; Mamba-2: conv_kernel
   bool conv_bias = false;            // Mamba-2: use_conv_bias
   // mamba_ssm_dtype (Qwen3.5 configs: float32), which vLLM takes for the temporal state.
@@ -204,6 +209,7 @@ struct LinearAttentionConfig {
   // mamba_ssm_cache_dtype (Nemotron 3 configs: float32), which vLLM's NemotronH hook takes for
   // an "auto" --mamba-ssm-cache-dtype.
   std::optional<DType> ssm_cache_dtype;
+  std::int64_t time_step_rank = 0;  // Mamba-1: mamba_dt_rank, the width of x_proj's dt part
 
   bool present() const { return num_value_heads > 0; }
   std::int64_t key_dim() const { return num_key_heads * key_head_dim; }

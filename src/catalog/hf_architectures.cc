@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 37> kFamilies = {{
+constexpr std::array<FamilyByName, 38> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -66,6 +66,7 @@ constexpr std::array<FamilyByName, 37> kFamilies = {{
     {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
     {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
+    {"JambaForCausalLM", ArchitectureFamily::kJamba},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -75,12 +76,11 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 16> kUnmodelled = {{
+constexpr std::array<Unmodelled, 15> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
-    {"JambaForCausalLM", "the per-request SSM state of its Mamba layers"},
     {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
     {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},

@@ -11,6 +11,7 @@
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_attention_features.h"
 #include "catalog/hf_granite_hybrid.h"
+#include "catalog/hf_jamba.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
 #include "catalog/hf_phimoe.h"
@@ -98,6 +99,11 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.max_position_embeddings = 196608;
       d.head_dim = 128;
       d.rope_theta = 5000000.0;
+      break;
+    case ArchitectureFamily::kJamba:
+      // transformers models/jamba/configuration_jamba.py JambaConfig.__init__
+      d.vocab_size = 65536;
+      d.max_position_embeddings = 262144;
       break;
     default:
       break;
@@ -552,6 +558,8 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   parse_moe(text, d, a);
   if (a.family == ArchitectureFamily::kGraniteHybrid && a.num_hidden_layers > 0) {
     parse_granite_hybrid(text, a);
+  } else if (a.family == ArchitectureFamily::kJamba && a.num_hidden_layers > 0) {
+    parse_jamba(text, a);
   } else if (a.num_hidden_layers > 0) {
     parse_attention_layers(text, d, a);
   }
@@ -597,8 +605,11 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                                    " is larger than 'head_dim' " + std::to_string(a.head_dim));
     }
   }
-  // sglang and vllm nemotron_h.py NemotronHAttention build no rotary embedding.
-  if (a.family == ArchitectureFamily::kNemotronH) a.rotary_dim = 0;
+  // sglang and vllm nemotron_h.py NemotronHAttention and vllm jamba.py
+  // JambaAttentionDecoderLayer build no rotary embedding.
+  if (a.family == ArchitectureFamily::kNemotronH || a.family == ArchitectureFamily::kJamba) {
+    a.rotary_dim = 0;
+  }
   // sglang and vllm granitemoehybrid.py GraniteMoeHybridAttention: a rotary embedding only for
   // position_embedding_type "rope"; Granite 4.0-H writes "nope".
   if (a.family == ArchitectureFamily::kGraniteHybrid &&

@@ -141,6 +141,19 @@ std::int64_t mamba2_mixer(const Architecture& a) {
          g.value_dim() + g.value_dim() * h;
 }
 
+// HF JambaMambaMixer (vllm MambaMixer alike): in_proj (x and z), conv1d [+ bias], x_proj (dt,
+// B and C), dt_proj with its bias, A_log and D per channel and state, the dt/B/C RMSNorms, and
+// out_proj. In Mamba-2 terms the inner width is the value dim and the state the key head dim.
+std::int64_t mamba1_mixer(const Architecture& a) {
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t inner = g.value_dim();
+  const std::int64_t n = g.key_head_dim;
+  const std::int64_t r = g.time_step_rank;
+  return h * 2 * inner + inner * (g.conv_kernel + (g.conv_bias ? 1 : 0)) + (r + 2 * n) * inner +
+         r * inner + inner + inner * n + inner + inner * h + r + 2 * n;
+}
+
 // A decoder norm's parameters: an RMSNorm's weight, or a LayerNorm's weight and bias.
 std::int64_t norm_parameters(const Architecture& a) {
   return a.layer_norm_bias ? 2 * a.hidden_size : a.hidden_size;
@@ -157,10 +170,12 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
     return standard_attention(a) + h;
   }
-  const bool mamba = a.linear.kind == LinearKind::kMamba2;
-  std::int64_t n = a.is_linear_layer(layer) ? (mamba ? mamba2_mixer(a) : gated_delta_net(a))
-                   : a.attention == AttentionKind::kMla ? mla_attention(a)
-                                                        : standard_attention(a);
+  std::int64_t n = a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a);
+  if (a.is_linear_layer(layer)) {
+    n = a.linear.kind == LinearKind::kMamba2   ? mamba2_mixer(a)
+        : a.linear.kind == LinearKind::kMamba1 ? mamba1_mixer(a)
+                                               : gated_delta_net(a);
+  }
   if (a.family == ArchitectureFamily::kGraniteHybrid) {
     // Granite 4.0-H: the experts and their router when there are any, the shared MLP.
     n += (a.moe.num_experts > 0 ? moe_block(a) : 3 * h * a.moe.shared_expert_intermediate_size);

@@ -27,9 +27,12 @@ class CheckpointBuilder {
     // Granite 4.0-H's files fuse each layer's experts (block_sparse_moe.input_linear) and name
     // the mixer and shared MLP after HF's modules; that layout is not derived either.
     // NemotronH's MoE routers are float32 in some published files and bfloat16 in others
-    // (vllm PR #34582); their dtype is not derived.
+    // (vllm PR #34582); their dtype is not derived. Jamba's files were renamed when the model
+    // moved into transformers (feed_forward/moe, pre_ff/pre_moe_layernorm, b/B_layernorm) and
+    // no published index pins which names a checkpoint holds.
     if (a_.family == ArchitectureFamily::kLlama4 || a_.vision.kind == VisionKind::kPixtral ||
         a_.family == ArchitectureFamily::kGraniteHybrid ||
+        a_.family == ArchitectureFamily::kJamba ||
         (a_.family == ArchitectureFamily::kNemotronH && a_.moe.num_experts > 0)) {
       return invalid_input(a_.hf_architecture + ": the checkpoint layout is not derived");
     }

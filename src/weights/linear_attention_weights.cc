@@ -1,5 +1,6 @@
 #include "weights/linear_attention_weights.h"
 
+#include "weights/layer_weights.h"
 #include "weights/linear_weights.h"
 
 namespace gpumem {
@@ -104,6 +105,64 @@ Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::st
   // Mixer2RMSNormGated: this rank's share of the inner width.
   list.add(prefix + ".norm.weight", {inner}, ctx.dtype);
   return add_out_proj(list, ctx, prefix, inner, tp, post_load);
+}
+
+Status add_mamba1_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                        PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const LinearAttentionConfig& g = a.linear;
+  const int tp = attention_tp_size(ctx.layout);
+  // MambaMixer.__init__: every projection splits the inner width over TP.
+  if (g.value_dim() % tp != 0) {
+    return invalid_input(prefix + ": the Mamba-1 mixer's inner width " +
+                         std::to_string(g.value_dim()) +
+                         " does not split over the tensor-parallel size " + std::to_string(tp));
+  }
+  const std::int64_t inner = g.value_dim() / tp;
+  const std::int64_t state = g.key_head_dim;
+  const std::int64_t rank = g.time_step_rank;
+  // conv1d: a ColumnParallelLinear(kernel -> inner) unsqueezed to [inner, 1, kernel].
+  list.add(prefix + ".conv1d.weight", {inner, 1, g.conv_kernel}, ctx.dtype);
+  if (g.conv_bias) list.add(prefix + ".conv1d.bias", {inner}, ctx.dtype);
+  // in_proj: a MergedColumnParallelLinear yielding x and z.
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".in_proj",
+                                     {prefix + ".in_proj"},
+                                     {inner, inner},
+                                     a.hidden_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     false},
+                                    post_load));
+  // x_proj: a RowParallelLinear from this rank's channels to dt, B and C (all-reduced).
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".x_proj",
+                                     {prefix + ".x_proj"},
+                                     {rank + 2 * state},
+                                     inner,
+                                     LinearParallel::kRow,
+                                     tp,
+                                     false},
+                                    post_load));
+  // dt_proj: a ColumnParallelLinear(rank -> inner) with its bias.
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {prefix + ".dt_proj",
+                                     {prefix + ".dt_proj"},
+                                     {inner},
+                                     rank,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     true},
+                                    post_load));
+  // A explicitly float32 (loaded as -exp(A_log)), D in the default dtype.
+  list.add(prefix + ".A", {inner, state}, DType::kFloat32);
+  list.add(prefix + ".D", {inner}, ctx.dtype);
+  GPUMEM_RETURN_IF_ERROR(add_out_proj(list, ctx, prefix, inner, tp, post_load));
+  // use_rms_norm: RMSNorms over dt's rank and over B's and C's state, replicated.
+  add_norm(list, ctx, prefix + ".dt_layernorm.weight", rank);
+  add_norm(list, ctx, prefix + ".b_layernorm.weight", state);
+  add_norm(list, ctx, prefix + ".c_layernorm.weight", state);
+  return Status::ok_status();
 }
 
 }  // namespace gpumem

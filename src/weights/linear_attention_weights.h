@@ -1,6 +1,6 @@
-// The linear-attention modules of hybrid models on one rank: Qwen3-Next's Gated DeltaNet and
-// NemotronH's Mamba-2 mixer (projections, the causal convolution, the decay parameters and
-// the gated norm).
+// The linear-attention modules of hybrid models on one rank: Qwen3-Next's Gated DeltaNet,
+// NemotronH's Mamba-2 mixer and Jamba's Mamba-1 mixer (projections, the causal convolution,
+// the decay parameters and the norms).
 //
 // Appended in the order SGLang's Qwen3GatedDeltaNet creates them; every projection splits its
 // output (or, for out_proj, its input) over the attention TP group, so the key and value heads
@@ -23,6 +23,12 @@ Status add_gated_delta_net(TensorList& list, const BuildContext& ctx, const std:
 // conv1d (with its bias), in_proj (z, x, B, C, dt), dt_bias, float32 A, D, the gated norm and
 // out_proj. A single group is copied to every rank; more groups must split over TP.
 Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
+                        PostLoadSteps& post_load);
+
+// The Mamba-1 mixer of a Jamba layer (vllm layers/mamba/mamba_mixer.py MambaMixer, in its
+// creation order): conv1d (with its bias), in_proj (x and z), x_proj (dt, B and C; row-parallel),
+// dt_proj with its bias, float32 A and D per channel, out_proj, and the dt/B/C RMSNorms.
+Status add_mamba1_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
                         PostLoadSteps& post_load);
 
 }  // namespace gpumem

@@ -55,7 +55,8 @@ class ModelBuilder {
       GPUMEM_RETURN_IF_ERROR(layer(i, prefix, prefix));
     }
     if (last_stage) {
-      decoder_norm("model.norm");
+      // vllm jamba.py JambaModel names its last norm final_layernorm.
+      decoder_norm(a.family == ArchitectureFamily::kJamba ? "model.final_layernorm" : "model.norm");
       // sglang v0.5.9 gemma2.py Gemma2Model.__init__: register_buffer("normalizer",
       // torch.tensor(hidden_size ** 0.5)), a scalar in the default (model) dtype.
       if (a.family == ArchitectureFamily::kGemma2) list_.add("model.normalizer", {}, ctx_.dtype);
@@ -223,6 +224,7 @@ class ModelBuilder {
   Status layer(std::int64_t i, const std::string& prefix, const std::string& checkpoint) {
     const Architecture& a = ctx_.arch;
     if (a.single_module_layers) return single_module_layer(i);
+    if (a.family == ArchitectureFamily::kJamba) return jamba_layer(i, prefix);
     const AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
                              layer_rope(i)};
     if (a.is_linear_layer(i) && a.linear.kind == LinearKind::kMamba2) {
@@ -261,6 +263,31 @@ class ModelBuilder {
                prefix + (glm ? ".post_mlp_layernorm" : ".post_feedforward_layernorm") + ".weight",
                a.hidden_size);
     }
+    return Status::ok_status();
+  }
+
+  // vllm jamba.py JambaMambaDecoderLayer / JambaAttentionDecoderLayer: the Mamba-1 mixer
+  // (self.mamba) or attention without RoPE, then feed_forward (JambaMoE: a ReplicatedLinear
+  // router and FusedMoE; or the dense JambaMLP), input_layernorm and pre_ff_layernorm.
+  Status jamba_layer(std::int64_t i, const std::string& prefix) {
+    const Architecture& a = ctx_.arch;
+    if (a.is_linear_layer(i)) {
+      GPUMEM_RETURN_IF_ERROR(add_mamba1_mixer(list_, ctx_, prefix + ".mamba", post_load_));
+    } else {
+      const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
+                               layer_rope(i)};
+      GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
+    }
+    const std::string ffn = prefix + ".feed_forward";
+    if (a.is_moe_layer(i)) {
+      linear_router(ffn + ".router", false);
+      GPUMEM_RETURN_IF_ERROR(experts(ffn));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, ffn, ffn, a.intermediate_size,
+                                           ctx_.layout.tp_size, post_load_));
+    }
+    add_norm(list_, ctx_, prefix + ".input_layernorm.weight", a.hidden_size);
+    add_norm(list_, ctx_, prefix + ".pre_ff_layernorm.weight", a.hidden_size);
     return Status::ok_status();
   }
 

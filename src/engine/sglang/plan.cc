@@ -69,6 +69,15 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
                                      "and Qwen3_5MoeForConditionalGeneration)");
     return false;
   }
+  // sglang issue #1190 (Jamba support) is open; the stored copies of models/jamba.py disagree
+  // (RoPE on attention, renormalized routing, no x_proj all-reduce) and no release is known to
+  // carry one, so its memory is not modelled.
+  if (p.model.family == ArchitectureFamily::kJamba) {
+    diags.error(engine.name_loc, "SGLang's " + arch +
+                                     " is not modelled: no release is known to serve it (its "
+                                     "models/jamba.py copies disagree; issue #1190 is open)");
+    return false;
+  }
   // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
   // state-cache rules modelled are v0.5.9's. PR #18040 (opened 2026-01-31) added
   // models/granitemoehybrid.py; whether v0.5.9 (tagged 2026-02-23) carries it is not pinned
