@@ -82,6 +82,8 @@ std::string_view quant_method_name(QuantMethod m) {
       return "compressed-tensors nvfp4";
     case QuantMethod::kCompressedTensorsW8a8:
       return "compressed-tensors w8a8";
+    case QuantMethod::kFp8PerTensor:
+      return "fp8 per-tensor";
   }
   return "?";
 }

@@ -146,6 +146,7 @@ enum class QuantMethod : unsigned char {
   kModelOptNvfp4,           // ModelOpt NVFP4: E2M1 pairs in uint8, e4m3 scale per 16, globals
   kCompressedTensorsNvfp4,  // compressed-tensors nvfp4-pack-quantized: the same, other names
   kCompressedTensorsW8a8,   // compressed-tensors int-/float-quantized: 8-bit weights, fp32 scales
+  kFp8PerTensor,            // quant_method fp8 without weight_block_size (AutoFP8): fp32 scalars
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -159,7 +160,8 @@ struct Quantization {
   bool desc_act = false;        // kGptq: activation order (g_idx sorts K)
   bool auto_round = false;      // kGptq: an Intel AutoRound export (quant_method auto-round)
   // NVFP4: the checkpoint quantizes activations too (W4A4) and ships their global scales;
-  // W8A8: its activations are quantized statically, with a stored input scale.
+  // W8A8 and per-tensor FP8: its activations are quantized statically, with a stored input
+  // scale.
   bool activation_scales = false;
   bool float_weights = false;     // kCompressedTensorsW8a8: FP8 (e4m3) rather than INT8
   bool per_tensor_scale = false;  // kCompressedTensorsW8a8: one scale per tensor, not per row

@@ -353,6 +353,25 @@ void parse_modelopt(const ConfigMap& m, Quantization& q) {
   read_module_patterns(m, "ignore", q.not_converted);
 }
 
+// vllm quantization/fp8.py Fp8Config.from_config (and sglang's alike): without
+// weight_block_size every linear has one float32 weight scale and, under activation_scheme
+// static, one input scale (AutoFP8 checkpoints); the layers left in the model dtype are
+// ignored_layers (modules_to_not_convert in newer exports).
+void parse_fp8_per_tensor(const ConfigMap& m, Quantization& q) {
+  q.method = QuantMethod::kFp8PerTensor;
+  q.float_weights = true;
+  q.per_tensor_scale = true;
+  const std::string scheme = m.string("activation_scheme").value_or("dynamic");
+  if (scheme != "static" && scheme != "dynamic") {
+    m.error("activation_scheme",
+            "activation_scheme '" + scheme + "' is not modelled; gpumem models static and dynamic");
+  }
+  q.activation_scales = scheme == "static";
+  for (const char* key : {"ignored_layers", "modules_to_not_convert"}) {
+    if (m.has(key) && !m.is_null(key)) read_module_patterns(m, key, q.not_converted);
+  }
+}
+
 void parse_quantization(const ConfigMap& m, Quantization& q) {
   std::optional<std::string> method = m.string("quant_method");
   if (!method) {
@@ -360,14 +379,12 @@ void parse_quantization(const ConfigMap& m, Quantization& q) {
     return;
   }
   if (*method == "fp8") {
-    std::optional<std::vector<std::int64_t>> block = m.integers("weight_block_size");
-    if (!block) {
-      if (!m.has("weight_block_size")) {
-        m.error("quant_method",
-                "fp8 quantization without 'weight_block_size' (per-tensor) is not modelled");
-      }
+    if (!m.has("weight_block_size") || m.is_null("weight_block_size")) {
+      parse_fp8_per_tensor(m, q);
       return;
     }
+    std::optional<std::vector<std::int64_t>> block = m.integers("weight_block_size");
+    if (!block) return;
     if (block->size() != 2 || (*block)[0] <= 0 || (*block)[1] <= 0) {
       m.error("weight_block_size", "'weight_block_size' must be two positive integers");
       return;

@@ -149,6 +149,12 @@ class CheckpointBuilder {
             dtype_);
         if (q.activation_scales) add(module + ".input_scale", {1}, dtype_);
         break;
+      case QuantMethod::kFp8PerTensor:
+        // AutoFP8: the e4m3 weight, a 0-dim float32 weight scale, a static input scale.
+        add(module + ".weight", {out, in}, DType::kFloat8E4M3);
+        add(module + ".weight_scale", {}, DType::kFloat32);
+        if (q.activation_scales) add(module + ".input_scale", {}, DType::kFloat32);
+        break;
       case QuantMethod::kModelOptNvfp4:
       case QuantMethod::kCompressedTensorsNvfp4: {
         // ModelOpt's NVFP4 export and compressed-tensors' NVFP4PackedCompressor: E2M1 pairs

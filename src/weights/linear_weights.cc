@@ -235,6 +235,30 @@ void add_w8a8(TensorList& list, const BuildContext& ctx, const LinearModule& m, 
   });
 }
 
+// sglang quantization/fp8.py Fp8LinearMethod (non-block) on a GPU with CUTLASS FP8
+// (cutlass_fp8_supported): a float8 weight, per fused part a float32 weight scale and a static
+// input scale; process_weights_after_loading does not requantize: convert_to_channelwise
+// replaces the scales with one float32 per output row ([out, 1]), and the input scales reduce
+// to their maximum.
+void add_fp8_channelwise_scales(TensorList& list, const BuildContext& ctx, const LinearModule& m,
+                                std::int64_t out, PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::string& p = m.prefix;
+  const auto parts = static_cast<std::int64_t>(m.output_sizes.size());
+  list.add(p + ".weight", {out, m.input_size}, DType::kFloat8E4M3);
+  const int scale = list.add(p + ".weight_scale", {parts}, DType::kFloat32);
+  const int input =
+      q.activation_scales ? list.add(p + ".input_scale", {parts}, DType::kFloat32) : -1;
+  post_load.emplace_back([=](TensorList& l) {
+    l.add(p + ".weight_scale", {out, 1}, DType::kFloat32);
+    l.release(scale);
+    if (input >= 0) {
+      l.add(p + ".input_scale", {}, DType::kFloat32);
+      l.release(input);
+    }
+  });
+}
+
 }  // namespace
 
 Result<bool> is_converted(const Quantization& q, const std::string& prefix,
@@ -324,6 +348,16 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
       break;
     case QuantMethod::kCompressedTensorsW8a8:
       add_w8a8(list, ctx, m, out, post_load);
+      break;
+    case QuantMethod::kFp8PerTensor:
+      // vllm quantization/fp8.py Fp8LinearMethod (non-block) keeps what compressed-tensors'
+      // per-tensor FP8 scheme keeps: requantized to the largest part's scale, or Marlin below
+      // FP8 tensor cores. SGLang's expands the scales to one per row instead.
+      if (ctx.rules.fp8_per_tensor_channelwise) {
+        add_fp8_channelwise_scales(list, ctx, m, out, post_load);
+      } else {
+        add_w8a8(list, ctx, m, out, post_load);
+      }
       break;
   }
   if (m.bias) list.add(p + ".bias", {out}, ctx.dtype);

@@ -204,6 +204,7 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
     case QuantMethod::kCompressedTensorsNvfp4:
       return add_nvfp4(list, ctx, m, post_load);
     case QuantMethod::kCompressedTensorsW8a8:
+    case QuantMethod::kFp8PerTensor:
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
     case QuantMethod::kAwq:

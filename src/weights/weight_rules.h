@@ -91,6 +91,10 @@ struct WeightRules {
   // FP8 checkpoint runs as CompressedTensorsW8A16Fp8 on Marlin
   // (utils/marlin_utils_fp8.py prepare_fp8_layer_for_marlin).
   bool fp8_marlin = false;
+  // sglang quantization/fp8.py Fp8LinearMethod.process_weights_after_loading: with CUTLASS FP8
+  // a per-tensor FP8 checkpoint's scales become one float32 per output row
+  // (convert_to_channelwise); vllm fp8.py requantizes the fused parts to one scalar instead.
+  bool fp8_per_tensor_channelwise = true;
 
   // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: a draft's own embedding
   // (and a NextN draft's head) is freed when the worker hands it the target's, after the

@@ -39,13 +39,14 @@ inline Ledger family_ledger(const std::string& engine, const std::string& repo, 
   return l ? *l : Ledger{};
 }
 
-// The diagnostics simulating `repo` on `gpus` H200s (one by default) with `args` gives.
+// The diagnostics simulating `repo` on `gpus` GPUs (one H200 by default) with `args` gives.
 inline std::string family_errors(const std::string& engine, const std::string& repo,
-                                 const std::string& args, int gpus = 1, std::string version = "") {
+                                 const std::string& args, int gpus = 1, std::string version = "",
+                                 const std::string& gpu = "h200") {
   if (version.empty()) version = engine == "sglang" ? "0.5.9" : "0.21.0";
   const std::string text =
-      "hardware: {gpu: h200, count: " + std::to_string(gpus) + "}\nengine:\n  name: " + engine +
-      "\n  version: " + version + "\n  args:\n" + args +
+      "hardware: {gpu: " + gpu + ", count: " + std::to_string(gpus) +
+      "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n" + args +
       "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);

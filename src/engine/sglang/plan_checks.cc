@@ -15,6 +15,7 @@ namespace {
 bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
   switch (q.method) {
     case QuantMethod::kFp8Block:
+    case QuantMethod::kFp8PerTensor:
       return flag == "fp8";
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
@@ -56,6 +57,15 @@ bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostic
                     " has no FP8 tensor cores (compute capability below 8.9): "
                     "SGLang's fallback for compressed-tensors FP8 weights is not "
                     "modelled");
+    return false;
+  }
+  if (q.method == QuantMethod::kFp8PerTensor && capability < 89) {
+    // sglang fp8_utils.py can_auto_enable_marlin_fp8 (PR #8990, August 2025): Marlin on sm80
+    // to sm88; before it, only under SGLANG_FORCE_FP8_MARLIN. The release is not pinned.
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name +
+                    " has no FP8 tensor cores (compute capability below 8.9): SGLang's Marlin "
+                    "fallback for per-tensor FP8 weights (PR #8990) is not modelled");
     return false;
   }
   if (!q.is_nvfp4()) return true;

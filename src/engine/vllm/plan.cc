@@ -14,6 +14,7 @@ namespace {
 bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
   switch (q.method) {
     case QuantMethod::kFp8Block:
+    case QuantMethod::kFp8PerTensor:
       return flag == "fp8";
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
@@ -58,6 +59,7 @@ WeightRules weight_rules(const Plan& p) {
   r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
   r.nvfp4_layout = nvfp4_layout(p);
   r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
+  r.fp8_per_tensor_channelwise = false;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
