@@ -99,6 +99,24 @@ TEST(Jamba, WhatTheEnginesRefuse) {
             "'all' state-cache mode and its 2,048-token blocks)\n");
 }
 
+// From vLLM 0.19 (PR #38270) full CUDA graphs decode every running sequence with a state block
+// of its own: a KV cache of 327,680,000 B holds 327,680,000 / (4 tensors x 163,840 B) = 500
+// blocks, fewer than the H200's default 1,024 sequences.
+TEST(Jamba, VllmStopsWhenTheStateBlocksAreFewerThanTheSequences) {
+  const std::string args = "    --max-model-len: 4096\n    --kv-cache-memory-bytes: 327680000\n";
+  const Ledger l = family_ledger("vllm", kMini, 2, args);
+  ASSERT_FALSE(l.fits());
+  const GpuLedger* g = l.first_failure();
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->steps.back().name, "kv_cache");
+  EXPECT_EQ(g->steps.back().message,
+            "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (500). Each "
+            "decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. "
+            "Please lower max_num_seqs to at most 500 or increase gpu_memory_utilization.");
+  EXPECT_TRUE(family_ledger("vllm", kMini, 2, args + "    --max-num-seqs: 500\n").fits());
+  EXPECT_TRUE(family_ledger("vllm", kMini, 2, args, "h200", "0.18.0").fits());
+}
+
 std::string jamba_variant(const std::string& name, const std::string& from, const std::string& to) {
   return config_variant(kMini, "jamba-" + name, from, to);
 }

@@ -267,6 +267,16 @@ std::string no_available_memory_error() {
          "`gpu_memory_utilization` when initializing the engine.";
 }
 
+std::string mamba_blocks_below_max_num_seqs_error(std::int64_t max_num_seqs, std::int64_t blocks) {
+  // v1/worker/gpu_model_runner.py _check_and_update_cudagraph_mode (PR #38270).
+  const std::string b = std::to_string(blocks);
+  return "ValueError: max_num_seqs (" + std::to_string(max_num_seqs) +
+         ") exceeds available Mamba cache blocks (" + b +
+         "). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot "
+         "proceed. Please lower max_num_seqs to at most " +
+         b + " or increase gpu_memory_utilization.";
+}
+
 std::string format_gib(double b) { return python_float_repr(python_round(b / kGiB, 2)); }
 std::string format_gib(Bytes b) { return format_gib(static_cast<double>(b.value())); }
 

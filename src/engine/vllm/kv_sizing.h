@@ -145,6 +145,9 @@ std::string not_enough_kv_cache_error(Bytes available, const KvCacheLayout& layo
                                       const VersionRules& rules);
 // "No available memory for the cache blocks. ..."
 std::string no_available_memory_error();
+// "max_num_seqs (S) exceeds available Mamba cache blocks (B). ..." (VersionRules::
+// mamba_blocks_bound_max_num_seqs).
+std::string mamba_blocks_below_max_num_seqs_error(std::int64_t max_num_seqs, std::int64_t blocks);
 
 // vllm utils/mem_utils.py format_gib: round(b / 2^30, 2), printed with %s (Python repr).
 std::string format_gib(Bytes b);

@@ -327,6 +327,13 @@ class RankStartup {
     env_.fact({std::string(fact_id::kMaxRunningRequests), "max_num_seqs", p_.args.max_num_seqs});
     env_.log(log_kv_cache_size(tokens));
     env_.log(log_max_concurrency(p_.args.max_model_len, concurrency));
+    // gpu_model_runner.py initialize_kv_cache -> _check_and_update_cudagraph_mode, before the
+    // tensors are allocated: full graphs decode every running sequence with a state block of
+    // its own.
+    if (p_.rules.mamba_blocks_bound_max_num_seqs && p_.facts.mamba_state_bytes > 0 &&
+        !p_.args.full_sizes.empty() && p_.args.max_num_seqs > num_blocks_) {
+      return engine_error(mamba_blocks_below_max_num_seqs_error(p_.args.max_num_seqs, num_blocks_));
+    }
     // gpu_model_runner.py _allocate_kv_cache_tensors: torch.zeros(size, dtype=int8) per
     // KVCacheTensor, each page x num_blocks.
     for (std::int64_t slot = 0; slot < kv.group_size; ++slot) {

@@ -58,6 +58,7 @@ VersionRules rules_for(const Version& v) {
   r.nvfp4_swizzled_scales_replace = v >= Version{0, 10, 2, 0};
   r.longrope_defaults_to_original_length = v >= Version{0, 11, 1, 0};
   r.nemotron_ssm_dtype_from_config = v >= Version{0, 13, 0, 0};
+  r.mamba_blocks_bound_max_num_seqs = v >= Version{0, 19, 0, 0};
   return r;
 }
 

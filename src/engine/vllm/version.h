@@ -92,6 +92,10 @@ struct VersionRules {
   // "auto" --mamba-ssm-cache-dtype into the config's mamba_ssm_cache_dtype, else float16; before,
   // "auto" followed --mamba-cache-dtype (the model dtype).
   bool nemotron_ssm_dtype_from_config;
+  // vllm PR #38270 (merged 2026-03-31; v0.19.0 UNCONFIRMED): with full CUDA graphs a model with
+  // Mamba state stops at start-up when max_num_seqs exceeds its KV-cache blocks (each decoding
+  // sequence holds one state block).
+  bool mamba_blocks_bound_max_num_seqs;
 };
 
 VersionRules rules_for(const Version& v);
