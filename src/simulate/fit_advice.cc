@@ -57,20 +57,34 @@ std::optional<double> nearest_fraction(const EngineModel& engine, const Scenario
   return std::nullopt;
 }
 
-// The largest count below `current` that makes the scenario start, searched in coarser
-// steps for large counts.
+// The largest count below `current` that makes the scenario start: down in steps of an
+// eighth until one starts, then a binary search between it and the last that did not (a
+// smaller count never needs more memory).
 std::optional<std::int64_t> largest_count(const EngineModel& engine, const Scenario& scenario,
                                           const SimulationInputs& inputs, Bytes min_headroom,
                                           const FitKnob& k, std::int64_t current) {
-  for (std::int64_t bs = current - 1; bs >= 1; --bs) {
-    Scenario s = with_flag(engine, scenario, k.flag, std::to_string(bs));
+  auto starts_with = [&](std::int64_t count) {
+    Scenario s = with_flag(engine, scenario, k.flag, std::to_string(count));
     std::erase_if(s.engine.args, [&](const EngineArg& a) {
       for (const std::string& r : k.replaces) {
         if (engine.canonical_flag(a.flag) == r) return true;
       }
       return false;
     });
-    if (fits(s, inputs, min_headroom)) return bs;
+    return fits(s, inputs, min_headroom);
+  };
+  std::int64_t failed = current;
+  for (std::int64_t bs = current - 1; bs >= 1; --bs) {
+    if (starts_with(bs)) {
+      std::int64_t low = bs;       // starts
+      std::int64_t high = failed;  // does not
+      while (high - low > 1) {
+        const std::int64_t mid = low + (high - low) / 2;
+        (starts_with(mid) ? low : high) = mid;
+      }
+      return low;
+    }
+    failed = bs;
     bs = bs > 8 ? bs - bs / 8 : bs;
   }
   return std::nullopt;

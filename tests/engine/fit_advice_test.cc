@@ -45,12 +45,25 @@ constexpr const char* kGraphsDoNotFit =
     "--max-model-len: 97280}\n"
     "model: deepseek-r1-distill-qwen-14b\n";
 
+// A count found is the largest that starts: one more does not.
+TEST(FitAdvice, CountsFoundAreTheLargestThatStart) {
+  const std::string base = kGraphsDoNotFit;
+  const std::string more_seqs =
+      base.substr(0, base.find("--max-model-len")) + "--max-num-seqs: 28, " +
+      base.substr(base.find("--max-model-len"));
+  EXPECT_FALSE(simulate_text(more_seqs).ledger.fits());
+  const std::string seqs =
+      base.substr(0, base.find("--max-model-len")) + "--max-num-seqs: 27, " +
+      base.substr(base.find("--max-model-len"));
+  EXPECT_TRUE(simulate_text(seqs).ledger.fits());
+}
+
 TEST(FitAdvice, EveryVllmLeverIsSimulated) {
   const Simulated sim = simulate_text(kGraphsDoNotFit);
   ASSERT_FALSE(sim.ledger.fits());
   const FitAdviceRecord advice = advise(sim);
   EXPECT_EQ(advice.options, (std::vector<FitOption>{{"--cuda-graph-sizes", "31", "512"},
-                                                    {"--max-num-seqs", "26", "256"},
+                                                    {"--max-num-seqs", "27", "256"},
                                                     {"--enforce-eager", "true", "off"}}));
   EXPECT_EQ(advice.none_found,
             (std::vector<std::string>{"--gpu-memory-utilization", "--max-model-len",
@@ -60,7 +73,7 @@ TEST(FitAdvice, EveryVllmLeverIsSimulated) {
             "  no --gpu-memory-utilization from 0.05 to 1.00\n"
             "  --cuda-graph-sizes 31 (instead of 512)\n"
             "  no smaller --max-model-len\n"
-            "  --max-num-seqs 26 (instead of 256)\n"
+            "  --max-num-seqs 27 (instead of 256)\n"
             "  no smaller --max-num-batched-tokens\n"
             "  --enforce-eager (instead of off)\n"
             "  not --kv-cache-dtype fp8 either\n");
