@@ -54,6 +54,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "glm4";
     case ArchitectureFamily::kJamba:
       return "jamba";
+    case ArchitectureFamily::kMamba:
+      return "mamba";
   }
   return "?";
 }

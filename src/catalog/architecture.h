@@ -9,7 +9,8 @@
 // when an engine turns these into tensors of a dtype (src/weights).
 //
 // Invariants after loading: every count is positive where the architecture needs it,
-// num_attention_heads is a multiple of num_key_value_heads, head_dim is known,
+// num_attention_heads is a multiple of num_key_value_heads, head_dim is known (all three are
+// 0 for an attention-free kMamba stack, which has no attention layer),
 // layer_types has one entry per layer, and `family` is one gpumem models. Everything that
 // is not an error but is derived (head_dim from hidden/heads, per-family biases, layer kinds)
 // is filled in, so consumers never re-derive HF defaults.
@@ -59,6 +60,9 @@ enum class ArchitectureFamily : unsigned char {
   kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, experts
   kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
   kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
+  // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
+  // attention-free stacks of one mixer and one norm per layer, under backbone.
+  kMamba,
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -212,6 +216,9 @@ struct LinearAttentionConfig {
   // an "auto" --mamba-ssm-cache-dtype.
   std::optional<DType> ssm_cache_dtype;
   std::int64_t time_step_rank = 0;  // Mamba-1: mamba_dt_rank, the width of x_proj's dt part
+  // Mamba-1: RMSNorms with weights over dt, B and C (Jamba); Falcon-Mamba's have none, and
+  // plain Mamba normalizes nothing.
+  bool dt_bc_norm_weights = false;
 
   bool present() const { return num_value_heads > 0; }
   std::int64_t key_dim() const { return num_key_heads * key_head_dim; }
@@ -285,7 +292,8 @@ struct Architecture {
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
   bool layer_norm_bias = false;    // PhiMoE: LayerNorms (weight and bias) in place of RMSNorms
   bool lm_head_bias = false;       // PhiMoE: the head carries a bias, vocab-sharded as its rows
-  // NemotronH: every layer holds one module (its layer type says which) and one norm.
+  // NemotronH and kMamba: every layer holds one module (its layer type says which) and one
+  // norm.
   bool single_module_layers = false;
   bool gated_mlp = true;  // false: up_proj and down_proj only (NemotronH's relu2 MLP)
   // Llama 4 (use_qk_norm): q and k L2-normalized on the RoPE layers; the checkpoint holds no
@@ -342,6 +350,8 @@ struct Architecture {
   bool is_qwen_hybrid() const {
     return family == ArchitectureFamily::kQwen3Next || family == ArchitectureFamily::kQwen35;
   }
+  // Mamba stacks keep their modules under backbone. (embeddings, layers, norm_f).
+  bool attention_free() const { return family == ArchitectureFamily::kMamba; }
 
   // Equal architectures have equal weights under equal layouts and rules (weights memoise
   // on this).

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 38> kFamilies = {{
+constexpr std::array<FamilyByName, 41> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -67,6 +67,10 @@ constexpr std::array<FamilyByName, 38> kFamilies = {{
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
     {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
     {"JambaForCausalLM", ArchitectureFamily::kJamba},
+    // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
+    {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
+    {"MambaForCausalLM", ArchitectureFamily::kMamba},
+    {"FalconMambaForCausalLM", ArchitectureFamily::kMamba},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -76,14 +80,13 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 15> kUnmodelled = {{
+constexpr std::array<Unmodelled, 13> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
-    {"FalconH1ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
-    {"Mamba2ForCausalLM", "the per-request SSM state of its Mamba-2 layers"},
-    {"MambaForCausalLM", "the per-request SSM state of its Mamba layers"},
+    {"FalconH1ForCausalLM",
+     "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
     {"Qwen2VLForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"LlavaForConditionalGeneration",

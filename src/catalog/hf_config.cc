@@ -14,6 +14,7 @@
 #include "catalog/hf_jamba.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
+#include "catalog/hf_mamba.h"
 #include "catalog/hf_phimoe.h"
 #include "catalog/hf_quantization.h"
 #include "catalog/hf_vision.h"
@@ -538,6 +539,11 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   std::optional<DType> dtype = read_dtype(text);
   if (!dtype && nested) dtype = read_dtype(top);
   a.dtype = dtype.value_or(DType::kFloat32);
+  if (a.family == ArchitectureFamily::kMamba) {
+    parse_mamba_stack(text, a);
+    if (!local.empty()) return config_failure(local, diags);
+    return a;
+  }
 
   a.hidden_size = text.positive("hidden_size");
   a.num_hidden_layers = text.positive("num_hidden_layers");

@@ -62,6 +62,7 @@ void parse_mixer(const ConfigMap& text, Architecture& a) {
   l.key_head_dim = bounded(text, "mamba_d_state", text.positive("mamba_d_state", 16));
   l.conv_kernel = bounded(text, "mamba_d_conv", text.positive("mamba_d_conv", 4));
   l.conv_bias = text.boolean("mamba_conv_bias").value_or(true);
+  l.dt_bc_norm_weights = true;
   if (text.string("mamba_dt_rank").value_or("auto") == "auto") {
     l.time_step_rank = (a.hidden_size + 15) / 16;
   } else {

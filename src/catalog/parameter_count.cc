@@ -141,9 +141,10 @@ std::int64_t mamba2_mixer(const Architecture& a) {
          g.value_dim() + g.value_dim() * h;
 }
 
-// HF JambaMambaMixer (vllm MambaMixer alike): in_proj (x and z), conv1d [+ bias], x_proj (dt,
-// B and C), dt_proj with its bias, A_log and D per channel and state, the dt/B/C RMSNorms, and
-// out_proj. In Mamba-2 terms the inner width is the value dim and the state the key head dim.
+// HF JambaMambaMixer and MambaMixer (vllm MambaMixer alike): in_proj (x and z), conv1d
+// [+ bias], x_proj (dt, B and C), dt_proj with its bias, A_log and D per channel and state,
+// Jamba's dt/B/C RMSNorm weights, and out_proj. In Mamba-2 terms the inner width is the value
+// dim and the state the key head dim.
 std::int64_t mamba1_mixer(const Architecture& a) {
   const LinearAttentionConfig& g = a.linear;
   const std::int64_t h = a.hidden_size;
@@ -151,7 +152,7 @@ std::int64_t mamba1_mixer(const Architecture& a) {
   const std::int64_t n = g.key_head_dim;
   const std::int64_t r = g.time_step_rank;
   return h * 2 * inner + inner * (g.conv_kernel + (g.conv_bias ? 1 : 0)) + (r + 2 * n) * inner +
-         r * inner + inner + inner * n + inner + inner * h + r + 2 * n;
+         r * inner + inner + inner * n + inner + inner * h + (g.dt_bc_norm_weights ? r + 2 * n : 0);
 }
 
 // A decoder norm's parameters: an RMSNorm's weight, or a LayerNorm's weight and bias.
@@ -164,8 +165,10 @@ std::int64_t norm_parameters(const Architecture& a) {
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   const std::int64_t h = a.hidden_size;
   if (a.single_module_layers) {
-    // NemotronH: one module and one norm per layer.
-    if (a.is_linear_layer(layer)) return mamba2_mixer(a) + h;
+    // NemotronH and Mamba stacks: one module and one norm per layer.
+    if (a.is_linear_layer(layer)) {
+      return (a.linear.kind == LinearKind::kMamba1 ? mamba1_mixer(a) : mamba2_mixer(a)) + h;
+    }
     if (a.is_moe_layer(layer)) return moe_block(a) + h;
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
     return standard_attention(a) + h;

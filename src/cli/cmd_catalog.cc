@@ -26,6 +26,7 @@ void print_gpus(const Workspace& ws) {
 
 std::string attention_text(const Architecture& a) {
   if (a.attention == AttentionKind::kMla) return "MLA";
+  if (a.attention_free()) return "none (SSM)";
   if (a.num_key_value_heads == a.num_attention_heads) return "MHA";
   return "GQA " + std::to_string(a.num_attention_heads) + "/" +
          std::to_string(a.num_key_value_heads);

@@ -36,11 +36,14 @@ class CheckpointBuilder {
         (a_.family == ArchitectureFamily::kNemotronH && a_.moe.num_experts > 0)) {
       return invalid_input(a_.hf_architecture + ": the checkpoint layout is not derived");
     }
-    add("model.embed_tokens.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
+    // HF Mamba2ForCausalLM and MambaForCausalLM keep the decoder under backbone.
+    const bool backbone = a_.attention_free();
+    add(backbone ? "backbone.embeddings.weight" : "model.embed_tokens.weight",
+        {a_.vocab_size, a_.hidden_size}, dtype_);
     for (std::int64_t i = 0; i < a_.num_hidden_layers; ++i) {
-      GPUMEM_RETURN_IF_ERROR(layer("model.layers." + str(i), i));
+      GPUMEM_RETURN_IF_ERROR(layer((backbone ? "backbone.layers." : "model.layers.") + str(i), i));
     }
-    decoder_norm("model.norm");
+    decoder_norm(backbone ? "backbone.norm_f" : "model.norm");
     if (!a_.tie_word_embeddings) add("lm_head.weight", {a_.vocab_size, a_.hidden_size}, dtype_);
     if (a_.lm_head_bias) add("lm_head.bias", {a_.vocab_size}, dtype_);
     if (a_.is_qwen_hybrid()) {
@@ -407,10 +410,30 @@ class CheckpointBuilder {
     return linear(p + ".out_proj", h, g.value_dim(), false);
   }
 
-  // A NemotronH layer ("backbone.layers.<i>"): one mixer (Mamba-2, attention or MLP) and its norm.
+  // HF MambaMixer: in_proj (x and z), the depthwise conv1d with its bias, x_proj (dt, B, C),
+  // dt_proj with its bias, A_log [inner, state], D and out_proj; Jamba's dt/B/C norms aside.
+  Status mamba1_mixer(const std::string& p) {
+    const LinearAttentionConfig& g = a_.linear;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t inner = g.value_dim();
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".in_proj", 2 * inner, h, false));
+    add(p + ".conv1d.weight", {inner, 1, g.conv_kernel}, dtype_);
+    if (g.conv_bias) add(p + ".conv1d.bias", {inner}, dtype_);
+    GPUMEM_RETURN_IF_ERROR(
+        linear(p + ".x_proj", g.time_step_rank + 2 * g.key_head_dim, inner, false));
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".dt_proj", inner, g.time_step_rank, true));
+    add(p + ".A_log", {inner, g.key_head_dim}, dtype_);
+    add(p + ".D", {inner}, dtype_);
+    return linear(p + ".out_proj", h, inner, false);
+  }
+
+  // A NemotronH or Mamba layer ("backbone.layers.<i>"): one mixer (Mamba, attention or MLP) and
+  // its norm.
   Status single_module_layer(const std::string& prefix, std::int64_t i) {
     const std::string mixer = prefix + ".mixer";
-    if (a_.is_linear_layer(i)) {
+    if (a_.is_linear_layer(i) && a_.linear.kind == LinearKind::kMamba1) {
+      GPUMEM_RETURN_IF_ERROR(mamba1_mixer(mixer));
+    } else if (a_.is_linear_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(mamba2_mixer(mixer));
     } else if (a_.has_mlp(i)) {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(mixer, a_.intermediate_size));

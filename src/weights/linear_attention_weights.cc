@@ -158,10 +158,13 @@ Status add_mamba1_mixer(TensorList& list, const BuildContext& ctx, const std::st
   list.add(prefix + ".A", {inner, state}, DType::kFloat32);
   list.add(prefix + ".D", {inner}, ctx.dtype);
   GPUMEM_RETURN_IF_ERROR(add_out_proj(list, ctx, prefix, inner, tp, post_load));
-  // use_rms_norm: RMSNorms over dt's rank and over B's and C's state, replicated.
-  add_norm(list, ctx, prefix + ".dt_layernorm.weight", rank);
-  add_norm(list, ctx, prefix + ".b_layernorm.weight", state);
-  add_norm(list, ctx, prefix + ".c_layernorm.weight", state);
+  // use_rms_norm with rms_norm_has_weight (Jamba): RMSNorms over dt's rank and over B's and
+  // C's state, replicated; Falcon-Mamba's hold no weight.
+  if (g.dt_bc_norm_weights) {
+    add_norm(list, ctx, prefix + ".dt_layernorm.weight", rank);
+    add_norm(list, ctx, prefix + ".b_layernorm.weight", state);
+    add_norm(list, ctx, prefix + ".c_layernorm.weight", state);
+  }
   return Status::ok_status();
 }
 

@@ -51,12 +51,15 @@ class ModelBuilder {
     if (a.vision.present()) GPUMEM_RETURN_IF_ERROR(add_vision_tower(list_, ctx_, post_load_));
     if (first_stage) GPUMEM_RETURN_IF_ERROR(embedding(first_norm));
     for (std::int64_t i = layers.start; i < layers.end; ++i) {
-      const std::string prefix = "model.layers." + str(i);
+      const std::string prefix = root() + ".layers." + str(i);
       GPUMEM_RETURN_IF_ERROR(layer(i, prefix, prefix));
     }
     if (last_stage) {
-      // vllm jamba.py JambaModel names its last norm final_layernorm.
-      decoder_norm(a.family == ArchitectureFamily::kJamba ? "model.final_layernorm" : "model.norm");
+      // vllm jamba.py JambaModel names its last norm final_layernorm, mamba2.py and mamba.py
+      // norm_f.
+      decoder_norm(a.family == ArchitectureFamily::kJamba ? "model.final_layernorm"
+                   : a.attention_free()                   ? "backbone.norm_f"
+                                                          : "model.norm");
       // sglang v0.5.9 gemma2.py Gemma2Model.__init__: register_buffer("normalizer",
       // torch.tensor(hidden_size ** 0.5)), a scalar in the default (model) dtype.
       if (a.family == ArchitectureFamily::kGemma2) list_.add("model.normalizer", {}, ctx_.dtype);
@@ -123,9 +126,12 @@ class ModelBuilder {
       return Status::ok_status();
     }
     // sglang v0.5.9 llama.py / deepseek_v2.py: VocabParallelEmbedding(...,
-    // enable_tp=not is_dp_attention_enabled()): replicated under DP attention.
+    // enable_tp=not is_dp_attention_enabled()): replicated under DP attention. vllm mamba2.py
+    // and mamba.py name it backbone.embeddings.
     const int tp = ctx_.layout.enable_dp_attention ? 1 : ctx_.layout.tp_size;
-    return add_vocab_parallel(list_, ctx_, "model.embed_tokens.weight", a.vocab_size, tp);
+    const std::string name =
+        a.attention_free() ? "backbone.embeddings.weight" : "model.embed_tokens.weight";
+    return add_vocab_parallel(list_, ctx_, name, a.vocab_size, tp);
   }
 
   Status lm_head() {
@@ -182,13 +188,19 @@ class ModelBuilder {
     return spec;
   }
 
+  // The module that holds the decoder: vllm mamba2.py and mamba.py keep theirs under backbone.
+  std::string root() const { return ctx_.arch.attention_free() ? "backbone" : "model"; }
+
   // sglang nemotron_h.py NemotronHModel: each layer one module ("mixer": Mamba-2, attention
-  // or MLP) and one norm.
+  // or MLP) and one norm; vllm mamba2.py Mamba2DecoderLayer and mamba.py MambaDecoderLayer
+  // likewise, the mixer always a Mamba one.
   Status single_module_layer(std::int64_t i) {
     const Architecture& a = ctx_.arch;
-    const std::string prefix = "model.layers." + str(i);
+    const std::string prefix = root() + ".layers." + str(i);
     const std::string mixer = prefix + ".mixer";
-    if (a.is_linear_layer(i)) {
+    if (a.is_linear_layer(i) && a.linear.kind == LinearKind::kMamba1) {
+      GPUMEM_RETURN_IF_ERROR(add_mamba1_mixer(list_, ctx_, mixer, post_load_));
+    } else if (a.is_linear_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(add_mamba2_mixer(list_, ctx_, mixer, post_load_));
     } else if (a.is_moe_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(nemotron_moe(mixer));

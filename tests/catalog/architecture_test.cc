@@ -534,9 +534,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"mistralai--Mamba-Codestral-7B-v0.1",
-       "'Mamba2ForCausalLM' is not modelled: gpumem does not model the per-request SSM state of "
-       "its Mamba-2 layers"},
       {"llava-hf--llava-1.5-7b-hf",
        "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
        "and the engines' multimodal memory reservation"},

@@ -96,7 +96,7 @@ TEST(Jamba, WhatTheEnginesRefuse) {
   EXPECT_EQ(family_errors("vllm", kMini,
                           "    --tensor-parallel-size: 2\n    --enable-prefix-caching: true\n", 2),
             "f.yaml:7:30: --enable-prefix-caching with JambaForCausalLM is not modelled (vLLM's "
-            "'all' state-cache mode and its 2,048-token blocks)\n");
+            "'all' state-cache mode and its blocks of mamba chunks)\n");
 }
 
 // From vLLM 0.19 (PR #38270) full CUDA graphs decode every running sequence with a state block

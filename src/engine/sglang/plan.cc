@@ -78,6 +78,16 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
                                      "models/jamba.py copies disagree; issue #1190 is open)");
     return false;
   }
+  // sglang PR #34556 ("Inference Support Mamba 2 and 1", merged September 2026) added
+  // models/mamba2.py and mamba.py; before it SGLang has no class for them, and the pure-SSM
+  // pool it sizes (no KV cells) is not in any stored source.
+  if (p.model.attention_free()) {
+    diags.error(engine.name_loc, "SGLang's " + arch +
+                                     " is not modelled: SGLang serves attention-free Mamba "
+                                     "models only from PR #34556 (September 2026), whose release "
+                                     "and state pool gpumem has not pinned down");
+    return false;
+  }
   // sglang v0.5.2 (September 2025) added Qwen3NextForCausalLM (models/qwen3_next.py); the
   // state-cache rules modelled are v0.5.9's. PR #18040 (opened 2026-01-31) added
   // models/granitemoehybrid.py; whether v0.5.9 (tagged 2026-02-23) carries it is not pinned

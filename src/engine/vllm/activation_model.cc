@@ -28,11 +28,52 @@ class LayerList {
   std::vector<Activation> out_;
 };
 
+// A layer of an attention-free Mamba stack (vllm mamba2.py / mamba.py decoder layers): the
+// norm, in_proj's output, the causal convolution's output, the scan's output, then out_proj.
+// vllm layers/mamba/mamba_mixer2.py MambaMixer2.forward: projected_states (gate, x B C, dt),
+// the convolved x B C, preallocated_ssm_out, the gated norm; mamba_mixer.py MambaMixer.forward:
+// in_proj (x, z), the convolved x, x_proj (dt, B, C), dt_proj, the scan's output. The chunked
+// scan's float32 chunk states are not modelled.
+std::vector<Activation> mamba_layer_activations(const Architecture& a, const ForwardShape& s,
+                                                std::int64_t n, std::int64_t eb) {
+  LayerList l;
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t inner = g.value_dim() / s.tp;
+  const int norm = l.add("input_layernorm", n * h, eb);
+  int scan = 0;
+  if (g.kind == LinearKind::kMamba1) {
+    const int in_proj = l.add("in_proj", n * 2 * inner, eb);
+    l.dies_after(norm, in_proj);
+    const int conv = l.add("conv1d", n * inner, eb);
+    const int x_proj = l.add("x_proj", n * (g.time_step_rank + 2 * g.key_head_dim), eb);
+    const int dt = l.add("dt_proj", n * inner, eb);
+    scan = l.add("selective_scan", n * inner, eb);
+    for (int t : {in_proj, conv, x_proj, dt}) l.dies_after(t, scan);
+  } else {
+    // mamba2_state_shape: one group is copied to every rank; more split.
+    const std::int64_t groups = g.num_key_heads % s.tp == 0 ? g.num_key_heads / s.tp : 1;
+    const std::int64_t conv_dim = inner + 2 * groups * g.key_head_dim;
+    const int in_proj = l.add("in_proj", n * (inner + conv_dim + g.num_value_heads / s.tp), eb);
+    l.dies_after(norm, in_proj);
+    const int conv = l.add("conv1d", n * conv_dim, eb);
+    const int ssm = l.add("preallocated_ssm_out", n * inner, eb);
+    l.dies_after(conv, ssm);
+    scan = l.add("gated_norm", n * inner, eb);
+    l.dies_after(in_proj, scan);
+    l.dies_after(ssm, scan);
+  }
+  const int out = l.add("out_proj", n * h, eb);
+  l.dies_after(scan, out);
+  return l.take();
+}
+
 }  // namespace
 
 std::vector<Activation> layer_activations(const Architecture& a, const ForwardShape& s,
                                           std::int64_t layer, std::int64_t n, std::int64_t eb,
                                           const ActivationConstants& k) {
+  if (a.attention_free()) return mamba_layer_activations(a, s, n, eb);
   LayerList l;
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.tp);

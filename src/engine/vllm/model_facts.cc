@@ -69,6 +69,15 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
   }
   const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim * ssm_bytes;
   f.mamba_state_bytes = conv + ssm;
+  if (a.attention_free()) {
+    // A model without attention aligns nothing: its page is the state itself, and
+    // gpu_model_runner.py sets the block to max_model_len so that a request holds one block
+    // (mamba_block_size = max_model_len; the KV-size log counts num_blocks x max_model_len).
+    f.block_size = f.max_model_len;
+    f.mamba_page_bytes = f.mamba_state_bytes;
+    f.mamba_pages_per_request = 1;
+    return;
+  }
   // FullAttentionSpec of one token: K and V of this rank's heads.
   const std::int64_t token_page =
       2 * std::max<std::int64_t>(1, a.num_key_value_heads / tp) * a.head_dim * f.kv_dtype_bytes;

@@ -208,11 +208,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         p.model.family == ArchitectureFamily::kNemotronH && p.model.moe.num_experts > 0;
     const Version first = nemotron_moe ? Version{0, 11, 1, 0} : Version{0, 10, 2, 0};
     const bool jamba = p.model.family == ArchitectureFamily::kJamba;
-    if (p.version < first && jamba) {
-      // vllm PR #21249 (July 2025) moved Jamba's Mamba-1 state into V1's KV-cache manager;
-      // before, V0's MambaCacheManager kept it, which gpumem does not model.
+    const bool v0_state = jamba || p.model.attention_free();
+    if (p.version < first && v0_state) {
+      // vllm PR #21249 (July 2025) moved Jamba's Mamba-1 state into V1's KV-cache manager, and
+      // the V1 user guide of that summer lists Mamba and Mamba-2; before, V0's
+      // MambaCacheManager kept it, which gpumem does not model.
       diags.error(scenario.engine.version_loc,
-                  "JambaForCausalLM with vLLM " + p.version.to_string() +
+                  p.model.hf_architecture + " with vLLM " + p.version.to_string() +
                       " is not modelled (from " + first.to_string() +
                       ": V1's hybrid KV-cache manager; V0's MambaCacheManager before it is not)");
       return std::nullopt;
@@ -223,13 +225,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                                    first.to_string() + ")");
       return std::nullopt;
     }
-    if (jamba && p.flags.enable_prefix_caching_given) {
-      // vllm config.py MambaModelConfig: prefix caching puts a Mamba-1 model in mamba_cache_mode
-      // "all", whose blocks are get_mamba_chunk_size() (2,048) tokens; older V1 jamba.py
-      // asserts prefix caching off.
+    if (v0_state && p.flags.enable_prefix_caching_given) {
+      // vllm config.py MambaModelConfig: prefix caching puts a Mamba model in mamba_cache_mode
+      // "all", whose blocks are get_mamba_chunk_size() tokens (2,048 for Mamba-1); older V1
+      // jamba.py asserts prefix caching off.
       diags.error(*p.flags.raw.location("--enable-prefix-caching"),
-                  "--enable-prefix-caching with JambaForCausalLM is not modelled (vLLM's 'all' "
-                  "state-cache mode and its 2,048-token blocks)");
+                  "--enable-prefix-caching with " + p.model.hf_architecture +
+                      " is not modelled (vLLM's 'all' state-cache mode and its blocks of "
+                      "mamba chunks)");
       return std::nullopt;
     }
     if (p.flags.speculative) {

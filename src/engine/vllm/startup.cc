@@ -281,8 +281,9 @@ class RankStartup {
       env_.fact(
           {fact_id::step_uncertainty("kv_cache"), "uncertainty of step kv_cache", estimate_doubt_});
     }
-    if (p_.facts.mamba_state_bytes > 0) {
-      // The hybrid alignment's two lines (printed once the block size is known).
+    if (p_.facts.mamba_state_bytes > 0 && !p_.model.attention_free()) {
+      // The hybrid alignment's two lines (printed once the block size is known); a model
+      // without attention aligns nothing.
       env_.log(log_hybrid_block_size(p_.facts.block_size));
       if (p_.facts.mamba_page_bytes != p_.facts.mamba_state_bytes) {
         env_.log(log_mamba_page_padding(p_.facts.mamba_state_bytes, p_.facts.mamba_page_bytes));
