@@ -86,6 +86,8 @@ std::string_view quant_method_name(QuantMethod m) {
       return "compressed-tensors w8a8";
     case QuantMethod::kFp8PerTensor:
       return "fp8 per-tensor";
+    case QuantMethod::kBitsAndBytes4:
+      return "bitsandbytes 4-bit";
   }
   return "?";
 }

@@ -151,6 +151,7 @@ enum class QuantMethod : unsigned char {
   kCompressedTensorsNvfp4,  // compressed-tensors nvfp4-pack-quantized: the same, other names
   kCompressedTensorsW8a8,   // compressed-tensors int-/float-quantized: 8-bit weights, fp32 scales
   kFp8PerTensor,            // quant_method fp8 without weight_block_size (AutoFP8): fp32 scalars
+  kBitsAndBytes4,           // bitsandbytes load_in_4bit: nf4/fp4 pairs in uint8, absmax per 64
 };
 
 std::string_view quant_method_name(QuantMethod m);
@@ -169,6 +170,9 @@ struct Quantization {
   bool activation_scales = false;
   bool float_weights = false;     // kCompressedTensorsW8a8: FP8 (e4m3) rather than INT8
   bool per_tensor_scale = false;  // kCompressedTensorsW8a8: one scale per tensor, not per row
+  // kBitsAndBytes4 (bnb_4bit_use_double_quant): the absmax per block is itself quantized to
+  // uint8, with a float32 absmax per 256 blocks, a code and an offset.
+  bool double_quant = false;
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;
   // When not empty, the only modules quantized (AutoRound's block_name_to_quantize).

@@ -372,6 +372,68 @@ void parse_fp8_per_tensor(const ConfigMap& m, Quantization& q) {
   }
 }
 
+// vllm quantization/bitsandbytes.py is_layer_skipped_bnb (sglang's copy alike): a module is
+// skipped when a listed name equals one of its dotted components or one of its dotted
+// prefixes. A listed name with dots is a prefix (ModulePattern's own rule); one without dots
+// is a component anywhere, written here as the equivalent anchored expression.
+void read_bnb_skip_modules(const ConfigMap& m, Quantization& q) {
+  const YAML::Node n = m.get("llm_int8_skip_modules");
+  std::optional<std::vector<std::string>> names = m.strings("llm_int8_skip_modules");
+  if (!names) return;
+  for (size_t i = 0; i < names->size(); ++i) {
+    const std::string& name = (*names)[i];
+    std::string text = name;
+    if (name.find('.') == std::string::npos) {
+      std::string escaped;
+      for (char c : name) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) {
+          escaped += '\\';
+        }
+        escaped += c;
+      }
+      text = "re:(?:.*\\.)?" + escaped + "(?:\\.|$)";
+    }
+    Result<ModulePattern> p = ModulePattern::parse(std::move(text));
+    if (p.ok()) {
+      q.not_converted.add(std::move(*p));
+    } else {
+      m.diags().error(location(m.file(), n[i]), p.status().message());
+    }
+  }
+}
+
+// vllm quantization/bitsandbytes.py BitsAndBytesConfig.from_config (sglang's copy alike):
+// load_in_4bit (the default) keeps nf4 or fp4 pairs in a uint8 column and one absmax per 64
+// weights, nested (double quant) or float32; quant_type changes no byte.
+void parse_bitsandbytes(const ConfigMap& m, Quantization& q) {
+  if (m.boolean("load_in_8bit").value_or(false)) {
+    // ... LLM.int8: an int8 weight and a float32 SCB per row, which the first forward moves
+    // to the GPU; vLLM forces eager mode for it (config/model.py _verify_bnb_config).
+    m.error("load_in_8bit", "pre-quantized 8-bit bitsandbytes (LLM.int8) is not modelled");
+    return;
+  }
+  if (!m.boolean("load_in_4bit").value_or(true)) {
+    m.error("load_in_4bit",
+            "bitsandbytes with neither load_in_4bit nor load_in_8bit is not a "
+            "quantized checkpoint");
+    return;
+  }
+  const std::string storage = m.string("bnb_4bit_quant_storage").value_or("uint8");
+  if (storage != "uint8") {
+    m.error("bnb_4bit_quant_storage", "ValueError: Unsupported bnb_4bit_quant_storage: " + storage);
+  }
+  const std::string type = m.string("bnb_4bit_quant_type").value_or("fp4");
+  if (type != "nf4" && type != "fp4") {
+    m.error("bnb_4bit_quant_type",
+            "bnb_4bit_quant_type '" + type + "' is not a bitsandbytes 4-bit type (nf4, fp4)");
+  }
+  q.method = QuantMethod::kBitsAndBytes4;
+  q.num_bits = 4;
+  q.group_size = 64;  // the blocksize every transformers and vLLM path uses
+  q.double_quant = m.boolean("bnb_4bit_use_double_quant").value_or(false);
+  read_bnb_skip_modules(m, q);
+}
+
 void parse_quantization(const ConfigMap& m, Quantization& q) {
   std::optional<std::string> method = m.string("quant_method");
   if (!method) {
@@ -412,10 +474,13 @@ void parse_quantization(const ConfigMap& m, Quantization& q) {
     parse_gptq(m, q);
   } else if (*method == "auto-round" || *method == "intel/auto-round") {
     parse_auto_round(m, q);
+  } else if (*method == "bitsandbytes") {
+    parse_bitsandbytes(m, q);
   } else {
     m.error("quant_method", "quant_method '" + *method +
                                 "' is not modelled; gpumem models fp8, modelopt, "
-                                "compressed-tensors, mxfp4, awq, gptq and auto-round");
+                                "compressed-tensors, mxfp4, awq, gptq, auto-round and "
+                                "bitsandbytes");
   }
 }
 

@@ -152,6 +152,11 @@ class CheckpointBuilder {
             dtype_);
         if (q.activation_scales) add(module + ".input_scale", {1}, dtype_);
         break;
+      case QuantMethod::kBitsAndBytes4:
+        // bitsandbytes QuantState.as_dict(packed=True): besides the tensors, each module
+        // stores quant_state.bitsandbytes__<type>, a uint8 tensor of JSON whose length
+        // depends on the printed offset, so the file's bytes are not derived.
+        return invalid_input(module + ": the layout of a bitsandbytes checkpoint is not derived");
       case QuantMethod::kFp8PerTensor:
         // AutoFP8: the e4m3 weight, a 0-dim float32 weight scale, a static input scale.
         add(module + ".weight", {out, in}, DType::kFloat8E4M3);

@@ -259,6 +259,50 @@ void add_fp8_channelwise_scales(TensorList& list, const BuildContext& ctx, const
   });
 }
 
+// bitsandbytes 4-bit (vllm quantization/bitsandbytes.py BitsAndBytesLinearMethod
+// ._create_weights_4bit; sglang's copy alike): the fused parts' nf4/fp4 pairs in one uint8
+// column, then the quant state the loader (bitsandbytes_loader.py _quantized_4bit_generator,
+// QuantState.from_dict on the GPU) builds per checkpoint module: an absmax per 64 weights and a
+// code of 16; double quant keeps the absmax in uint8 with a float32 absmax per 256 blocks, a
+// code of 256 and an offset, until vLLM dequantizes them (WeightRules::bnb_dequantized_absmax).
+Status add_bnb_4bit(TensorList& list, const BuildContext& ctx, const LinearModule& m,
+                    std::int64_t out, PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const std::string& p = m.prefix;
+  const std::int64_t in = m.input_size;
+  if ((out * in) % 2 != 0) {
+    return invalid_input(
+        "ValueError: The input size is not aligned with the quantized weight "
+        "shape.");
+  }
+  list.add(p + ".weight", {out * in / 2, 1}, DType::kUInt8);
+  std::vector<int> nested;
+  std::vector<std::int64_t> blocks;
+  for (std::int64_t rows : m.output_sizes) {
+    const std::int64_t b = ceil_div(rows * in, q.group_size);
+    blocks.push_back(b);
+    const std::string s = p + ".quant_state." + std::to_string(blocks.size() - 1);
+    if (!q.double_quant) {
+      list.add(s + ".absmax", {b}, DType::kFloat32);
+      list.add(s + ".code", {16}, DType::kFloat32);
+      continue;
+    }
+    nested.push_back(list.add(s + ".absmax", {b}, DType::kUInt8));
+    list.add(s + ".code", {16}, DType::kFloat32);
+    nested.push_back(list.add(s + ".state2.absmax", {ceil_div(b, 256)}, DType::kFloat32));
+    nested.push_back(list.add(s + ".state2.code", {256}, DType::kFloat32));
+    nested.push_back(list.add(s + ".offset", {}, DType::kFloat32));
+  }
+  if (nested.empty() || !ctx.rules.bnb_dequantized_absmax) return Status::ok_status();
+  post_load.emplace_back([=](TensorList& l) {
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      l.add(p + ".quant_state." + std::to_string(k) + ".absmax", {blocks[k]}, DType::kFloat32);
+      for (size_t t = 0; t < 4; ++t) l.release(nested[4 * k + t]);
+    }
+  });
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Result<bool> is_converted(const Quantization& q, const std::string& prefix,
@@ -348,6 +392,9 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
       break;
     case QuantMethod::kCompressedTensorsW8a8:
       add_w8a8(list, ctx, m, out, post_load);
+      break;
+    case QuantMethod::kBitsAndBytes4:
+      GPUMEM_RETURN_IF_ERROR(add_bnb_4bit(list, ctx, m, out, post_load));
       break;
     case QuantMethod::kFp8PerTensor:
       // vllm quantization/fp8.py Fp8LinearMethod (non-block) keeps what compressed-tensors'

@@ -205,6 +205,10 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
       return add_nvfp4(list, ctx, m, post_load);
     case QuantMethod::kCompressedTensorsW8a8:
     case QuantMethod::kFp8PerTensor:
+    // vllm bitsandbytes.py BitsAndBytesMoEMethod fuses the experts' quant states and
+    // dequantizes every expert of a layer at each forward; sglang's loader builds no fused
+    // state for them.
+    case QuantMethod::kBitsAndBytes4:
     case QuantMethod::kModelOptFp8:
     case QuantMethod::kModelOptFp8PerChannel:
     case QuantMethod::kAwq:

@@ -95,6 +95,10 @@ struct WeightRules {
   // a per-tensor FP8 checkpoint's scales become one float32 per output row
   // (convert_to_channelwise); vllm fp8.py requantizes the fused parts to one scalar instead.
   bool fp8_per_tensor_channelwise = true;
+  // vllm model_loader/bitsandbytes_loader.py _dequantize_dq (PR #19742, v0.9.2): a
+  // double-quantized checkpoint's absmax becomes float32 once loaded, its nested state freed;
+  // sglang's loader (adapted from vLLM v0.6.3) keeps the nested state.
+  bool bnb_dequantized_absmax = false;
 
   // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: a draft's own embedding
   // (and a NextN draft's head) is freed when the worker hands it the target's, after the

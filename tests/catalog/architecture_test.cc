@@ -389,7 +389,7 @@ TEST(ArchitectureErrors, UnknownDtypeRopeAndQuantization) {
             "t.json:9:27: rope_scaling type 'mrope' is not modelled; gpumem models default, "
             "linear, dynamic, llama3, yarn and longrope\n"
             "t.json:10:37: quant_method 'hqq' is not modelled; gpumem models fp8, modelopt, "
-            "compressed-tensors, mxfp4, awq, gptq and auto-round\n");
+            "compressed-tensors, mxfp4, awq, gptq, auto-round and bitsandbytes\n");
 }
 
 TEST(ArchitectureErrors, AwqAndGptqTheMarlinMethodsCannotRun) {

@@ -37,10 +37,46 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
     case QuantMethod::kCompressedTensorsNvfp4:
     case QuantMethod::kCompressedTensorsW8a8:
       return flag == "compressed-tensors";
+    case QuantMethod::kBitsAndBytes4:
+      return flag == "bitsandbytes";
     case QuantMethod::kNone:
       return false;
   }
   return false;
+}
+
+// SGLang's bitsandbytes (quantization/bitsandbytes.py and model_loader/loader.py
+// BitsAndBytesModelLoader, PR #15325): pre-quantized 4-bit checkpoints of one rank, for models
+// that declare bitsandbytes_stacked_params_mapping.
+bool check_bitsandbytes(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
+  bool ok = true;
+  if (p.version < Version{0, 5, 7}) {
+    // PR #12268 dropped the bitsandbytes method SGLang imported from vLLM; PR #15325 (merged
+    // 2025-12-17, taken as 0.5.7) brought its own back. The import-era loader is not modelled.
+    diags.error(scenario.engine.version_loc,
+                "bitsandbytes checkpoints with SGLang " + p.version.to_string() +
+                    " are not modelled (from 0.5.7: PR #15325's bitsandbytes method)");
+    ok = false;
+  }
+  if (p.tp > 1) {
+    // loader.py BitsAndBytesModelLoader._load_weights.
+    diags.error(p.flags.raw.location("--tp-size").value_or(scenario.engine.name_loc),
+                "ValueError: Prequant BitsAndBytes models with TP is not supported.Please try "
+                "with PP.");
+    ok = false;
+  }
+  // llama.py (Mistral's and Phi-3's classes derive from it), qwen2.py and gemma3_causal.py
+  // declare bitsandbytes_stacked_params_mapping; other models are not known to.
+  const ArchitectureFamily f = p.model.family;
+  if (f != ArchitectureFamily::kLlama && f != ArchitectureFamily::kQwen2 &&
+      f != ArchitectureFamily::kGemma3 && f != ArchitectureFamily::kPhi3) {
+    diags.error(scenario.engine.name_loc,
+                "bitsandbytes checkpoints of " + p.model.hf_architecture +
+                    " in SGLang are not modelled (its model class is not known to declare "
+                    "bitsandbytes_stacked_params_mapping)");
+    ok = false;
+  }
+  return ok;
 }
 
 }  // namespace
@@ -50,6 +86,7 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
 bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostics& diags) {
   const Quantization& q = p.model.quantization;
   const int capability = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor;
+  if (q.method == QuantMethod::kBitsAndBytes4) return check_bitsandbytes(p, scenario, diags);
   if (q.method == QuantMethod::kCompressedTensorsW8a8 && q.float_weights && capability < 89) {
     // vLLM runs these on Marlin (W8A16) there; SGLang's fallback is not read.
     diags.error(scenario.hardware.gpu_loc,

@@ -146,12 +146,27 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
   } else {
     // vllm models/llama.py LlamaMLP: gate_up_proj, SiluAndMul, down_proj.
     const std::int64_t inter = a.intermediate_size / s.tp;
+    // vllm quantization/bitsandbytes.py _apply_bnb_4bit: into the output, each part through
+    // bitsandbytes matmul_4bit, which over more than one token dequantizes the part's weight to
+    // a model-dtype temporary and returns its product as a new tensor.
+    const bool bnb = a.quantization.method == QuantMethod::kBitsAndBytes4 && n > 1;
     const int gate_up = l.add("gate_up_proj", n * 2 * inter, eb);
     l.dies_after(post_norm, gate_up);
+    int product = -1;
+    if (bnb) {
+      const int weight = l.add("bnb_dequantized_gate_proj", inter * h, eb);
+      product = l.add("bnb_gate_proj_product", n * inter, eb);
+      l.dies_after(weight, product);
+    }
     const int act = l.add("act_fn", n * inter, eb);
     l.dies_after(gate_up, act);
+    if (product >= 0) l.dies_after(product, act);
     const int down = l.add("down_proj", n * h, eb);
     l.dies_after(act, down);
+    if (bnb) {
+      const int weight = l.add("bnb_dequantized_down_proj", h * inter, eb);
+      l.dies_after(weight, l.add("bnb_down_proj_product", n * h, eb));
+    }
   }
   return l.take();
 }

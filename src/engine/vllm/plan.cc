@@ -35,6 +35,8 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
     case QuantMethod::kCompressedTensorsNvfp4:
     case QuantMethod::kCompressedTensorsW8a8:
       return flag == "compressed-tensors";
+    case QuantMethod::kBitsAndBytes4:
+      return flag == "bitsandbytes";
     case QuantMethod::kNone:
       return false;
   }
@@ -60,6 +62,7 @@ WeightRules weight_rules(const Plan& p) {
   r.nvfp4_layout = nvfp4_layout(p);
   r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
   r.fp8_per_tensor_channelwise = false;
+  r.bnb_dequantized_absmax = true;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
@@ -244,6 +247,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                       "speculative tokens)");
       return std::nullopt;
     }
+  }
+  if (p.model.quantization.method == QuantMethod::kBitsAndBytes4 && p.tp > 1) {
+    // vllm model_loader/bitsandbytes_loader.py _verify_model_compatibility (v0.6.2 to the
+    // vllm-bnb-plugin that replaced it in 0.28).
+    diags.error(tp_loc,
+                "ValueError: Prequant BitsAndBytes models with tensor parallelism is not "
+                "supported. Please try with pipeline parallelism.");
+    return std::nullopt;
   }
   // vllm config/model.py ModelConfig.verify_with_parallel_config.
   if (p.model.num_attention_heads % p.tp != 0) {
