@@ -235,6 +235,32 @@ void add_w8a8(TensorList& list, const BuildContext& ctx, const LinearModule& m, 
   });
 }
 
+// Online FP8 (--quantization fp8 on a model-dtype checkpoint): the weight is loaded in the model
+// dtype and replaced by a float8 copy and its float32 scale, right away (vllm
+// quantization/online/fp8.py Fp8PerTensorOnlineLinearMethod, PR #31914) or once the whole
+// model is loaded (vllm fp8.py Fp8LinearMethod before it: one scalar, scaled_fp8_quant; sglang
+// fp8.py under CUTLASS FP8: per_token_group_quant_fp8 over whole rows, a float32 scale per
+// output row as a [1, out] row).
+void add_fp8_online(TensorList& list, const BuildContext& ctx, const LinearModule& m,
+                    std::int64_t out, PostLoadSteps& post_load) {
+  const std::string& p = m.prefix;
+  const std::int64_t in = m.input_size;
+  const bool channelwise = ctx.rules.fp8_per_tensor_channelwise;
+  const int loaded = list.add(p + ".weight", {out, in}, ctx.dtype);
+  const auto quantize = [=](TensorList& l) {
+    l.add(p + ".weight_fp8", {out, in}, DType::kFloat8E4M3);
+    l.add(p + ".weight_scale",
+          channelwise ? std::vector<std::int64_t>{1, out} : std::vector<std::int64_t>{},
+          DType::kFloat32);
+    l.release(loaded);
+  };
+  if (ctx.rules.online_fp8_per_module) {
+    quantize(list);
+  } else {
+    post_load.emplace_back(quantize);
+  }
+}
+
 // sglang quantization/fp8.py Fp8LinearMethod (non-block) on a GPU with CUTLASS FP8
 // (cutlass_fp8_supported): a float8 weight, per fused part a float32 weight scale and a static
 // input scale; process_weights_after_loading does not requantize: convert_to_channelwise
@@ -400,7 +426,9 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
       // vllm quantization/fp8.py Fp8LinearMethod (non-block) keeps what compressed-tensors'
       // per-tensor FP8 scheme keeps: requantized to the largest part's scale, or Marlin below
       // FP8 tensor cores. SGLang's expands the scales to one per row instead.
-      if (ctx.rules.fp8_per_tensor_channelwise) {
+      if (q.online) {
+        add_fp8_online(list, ctx, m, out, post_load);
+      } else if (ctx.rules.fp8_per_tensor_channelwise) {
         add_fp8_channelwise_scales(list, ctx, m, out, post_load);
       } else {
         add_w8a8(list, ctx, m, out, post_load);

@@ -99,6 +99,11 @@ struct WeightRules {
   // double-quantized checkpoint's absmax becomes float32 once loaded, its nested state freed;
   // sglang's loader (adapted from vLLM v0.6.3) keeps the nested state.
   bool bnb_dequantized_absmax = false;
+  // Online FP8 (--quantization fp8 on a model-dtype checkpoint): vllm PR #31914 (merged January
+  // 2026, taken as 0.15) creates each linear on the meta device and quantizes it as soon as
+  // its weights are loaded; before it vLLM, and SGLang still, load the whole model in the model
+  // dtype and quantize in process_weights_after_loading.
+  bool online_fp8_per_module = false;
 
   // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: a draft's own embedding
   // (and a NextN draft's head) is freed when the worker hands it the target's, after the

@@ -90,5 +90,58 @@ TEST(Fp8PerTensor, AnA100RunsVllmOnMarlinAndIsRefusedInSglang) {
             "SGLang's Marlin fallback for per-tensor FP8 weights (PR #8990) is not modelled\n");
 }
 
+// Online FP8 (--quantization fp8 on the bfloat16 checkpoint): the final bytes are the dynamic
+// per-tensor checkpoint's in vLLM (one float32 scalar per linear) and one float32 scale per
+// output row in SGLang. From vLLM 0.15 (PR #31914) each linear is quantized as soon as it is
+// loaded, so the load never holds the whole model in bfloat16, only the result and freed
+// linears the allocator keeps cached (gate_up: 2 x 14,336 x 4,096 x 2 B); vLLM 0.14 and
+// SGLang hold the whole bfloat16 model first.
+TEST(Fp8PerTensor, OnlineQuantizationKeepsTheDynamicLayout) {
+  const std::string online = "    --quantization: fp8\n";
+  const std::int64_t gate_up = 2 * 14336 * kHidden * 2;
+  const Ledger bf16_vllm = family_ledger("vllm", kLlama3, 1, "");
+  const std::int64_t vllm_bf16 = ledger_fact(bf16_vllm, "weights_logical_bytes");
+  const Ledger vllm = family_ledger("vllm", kLlama3, 1, online);
+  ASSERT_TRUE(vllm.fits());
+  EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), fp8_bytes(vllm_bf16, 4, 0));
+  // The weights step's rise to its peak above the memory in use before it.
+  const auto load_peak = [](const Ledger& l) {
+    const std::vector<LedgerStep>& steps = l.gpus.front().steps;
+    for (size_t i = 1; i < steps.size(); ++i) {
+      if (steps[i].name == "weights") {
+        return steps[i].peak_used.value() - steps[i - 1].used_after.value();
+      }
+    }
+    return std::int64_t{-1};
+  };
+  const std::int64_t fp8 = fp8_bytes(vllm_bf16, 4, 0);
+  EXPECT_GT(load_peak(vllm), fp8);
+  // The freed bfloat16 blocks stay cached for later linears, never the whole model's.
+  EXPECT_LT(load_peak(vllm), fp8 + 2 * gate_up);
+  const Ledger old = family_ledger("vllm", kLlama3, 1, online, "h200", "0.14.0");
+  ASSERT_TRUE(old.fits());
+  EXPECT_EQ(ledger_fact(old, "weights_logical_bytes"), fp8);
+  EXPECT_GE(load_peak(old), vllm_bf16);
+
+  const std::int64_t sglang_bf16 =
+      ledger_fact(family_ledger("sglang", kLlama3, 1, ""), "weights_logical_bytes");
+  const Ledger sglang = family_ledger("sglang", kLlama3, 1, online);
+  ASSERT_TRUE(sglang.fits());
+  EXPECT_EQ(ledger_fact(sglang, "weights_logical_bytes"),
+            fp8_bytes(sglang_bf16, 0, 4 * kOutputRows));
+}
+
+TEST(Fp8PerTensor, OnlineQuantizationGpumemDoesNotModelIsRefused) {
+  EXPECT_EQ(family_errors("vllm", kLlama3, "    --quantization: fp8\n", 1, "", "a100-80gb"),
+            "f.yaml:6:21: --quantization fp8 on " + public_config_dir(kLlama3) +
+                " (online FP8) is not modelled on a100-80gb, which has no FP8 tensor "
+                "cores (compute capability below 8.9): vLLM runs the result on Marlin\n");
+  EXPECT_EQ(family_errors("sglang", "Qwen--Qwen3-30B-A3B-Instruct-2507",
+                          "    --tp-size: 1\n    --quantization: fp8\n"),
+            "f.yaml:7:21: --quantization fp8 on " +
+                public_config_dir("Qwen--Qwen3-30B-A3B-Instruct-2507") +
+                " (online FP8) is not modelled for its experts\n");
+}
+
 }  // namespace
 }  // namespace gpumem

@@ -295,11 +295,12 @@ TEST(SglangErrors, ParallelCountsAreBoundedAndTheirProductDoesNotOverflow) {
 }
 
 // A flag whose memory effect is not modelled is refused by name: answering as if it were not
-// there would be silently optimistic (SGLang's --quantization fp8 used to change nothing).
+// there would be silently optimistic (SGLang's --quantization fp8 used to change nothing; its
+// online FP8 is modelled now, fp8_per_tensor_test.cc, other online methods are refused).
 TEST(SglangErrors, FlagsWhoseMemoryIsNotModelledAreRefusedByName) {
-  EXPECT_EQ(validation_errors("--tp-size: 8, --quantization: fp8"),
-            "layout.yaml:5:40: --quantization fp8 quantizes llama-3.1-8b-instruct online, which "
-            "gpumem does not model; name a quantized checkpoint instead\n");
+  EXPECT_EQ(validation_errors("--tp-size: 8, --quantization: w8a8_int8"),
+            "layout.yaml:5:40: --quantization w8a8_int8 quantizes llama-3.1-8b-instruct online, "
+            "which gpumem does not model; name a quantized checkpoint instead\n");
   EXPECT_EQ(validation_errors("--tp-size: 8, --enable-flashinfer-allreduce-fusion: true"),
             "layout.yaml:5:62: --enable-flashinfer-allreduce-fusion allocates FlashInfer's fused "
             "all-reduce workspace, which gpumem does not model\n");

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "engine/model_resolution.h"
+#include "engine/online_fp8.h"
 #include "engine/sglang/layout.h"
 #include "engine/sglang/nextn_draft.h"
 #include "engine/sglang/plan_checks.h"
@@ -237,6 +238,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     return std::nullopt;
   }
 
+  if (p.flags.quantization && *p.flags.quantization == "fp8" &&
+      p.model.quantization.method == QuantMethod::kNone) {
+    const std::string why = apply_online_fp8(p.model, p.gpu, "SGLang");
+    if (!why.empty()) {
+      diags.error(*p.flags.raw.location("--quantization"), why);
+      return std::nullopt;
+    }
+  }
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
   if (p.model.vision.kind == VisionKind::kPixtral) {
     // sglang llava.py: Mistral3ForConditionalGeneration is LlavaForConditionalGeneration with a

@@ -1,6 +1,7 @@
 #include "engine/vllm/plan.h"
 
 #include "engine/model_resolution.h"
+#include "engine/online_fp8.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -63,6 +64,7 @@ WeightRules weight_rules(const Plan& p) {
   r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
   r.fp8_per_tensor_channelwise = false;
   r.bnb_dequantized_absmax = true;
+  r.online_fp8_per_module = p.rules.online_fp8_per_module;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
@@ -280,9 +282,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
   }
   if (p.flags.quantization && p.model.quantization.method == QuantMethod::kNone) {
-    diags.error(*p.flags.raw.location("--quantization"),
-                "--quantization " + *p.flags.quantization + " quantizes " + p.model.name +
-                    " online, which gpumem does not model; name a quantized checkpoint instead");
+    const std::string why = *p.flags.quantization == "fp8"
+                                ? apply_online_fp8(p.model, p.gpu, "vLLM")
+                                : "--quantization " + *p.flags.quantization + " quantizes " +
+                                      p.model.name +
+                                      " online, which gpumem does not model; name a quantized "
+                                      "checkpoint instead";
+    if (!why.empty()) diags.error(*p.flags.raw.location("--quantization"), why);
   } else if (p.flags.quantization &&
              *p.flags.quantization == quant_method_name(p.model.quantization.method)) {
     // vllm awq_marlin.py / gptq_marlin.py override_quantization_method: only an unset flag or

@@ -59,6 +59,7 @@ VersionRules rules_for(const Version& v) {
   r.longrope_defaults_to_original_length = v >= Version{0, 11, 1, 0};
   r.nemotron_ssm_dtype_from_config = v >= Version{0, 13, 0, 0};
   r.mamba_blocks_bound_max_num_seqs = v >= Version{0, 19, 0, 0};
+  r.online_fp8_per_module = v >= Version{0, 15, 0, 0};
   return r;
 }
 

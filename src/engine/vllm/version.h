@@ -96,6 +96,9 @@ struct VersionRules {
   // Mamba state stops at start-up when max_num_seqs exceeds its KV-cache blocks (each decoding
   // sequence holds one state block).
   bool mamba_blocks_bound_max_num_seqs;
+  // --quantization fp8 on a model-dtype checkpoint quantizes each linear as soon as it is
+  // loaded (PR #31914, merged January 2026; 0.15.0 UNCONFIRMED), not after the whole model.
+  bool online_fp8_per_module;
 };
 
 VersionRules rules_for(const Version& v);

@@ -1,0 +1,28 @@
+#include "engine/online_fp8.h"
+
+namespace gpumem {
+
+std::string apply_online_fp8(Architecture& model, const GpuSpec& gpu, std::string_view engine) {
+  const std::string what = "--quantization fp8 on " + model.name + " (online FP8) ";
+  if (model.moe.num_experts > 0) {
+    // vllm quantization/online/fp8.py Fp8PerTensorOnlineMoEMethod and sglang fp8.py
+    // Fp8MoEMethod allocate float8 experts beside the loaded ones while quantizing.
+    return what + "is not modelled for its experts";
+  }
+  if (gpu.compute_capability_major * 10 + gpu.compute_capability_minor < 89) {
+    // vllm fp8_linear.process_weights_after_loading repacks for Marlin; sglang takes Marlin
+    // (PR #8990) from a release not pinned down.
+    return what + "is not modelled on " + gpu.name +
+           ", which has no FP8 tensor cores (compute capability below 8.9): " +
+           std::string(engine) + " runs the result on Marlin";
+  }
+  Quantization& q = model.quantization;
+  q.method = QuantMethod::kFp8PerTensor;
+  q.float_weights = true;
+  q.per_tensor_scale = true;
+  q.activation_scales = false;  // dynamic: scales computed per batch
+  q.online = true;
+  return "";
+}
+
+}  // namespace gpumem
