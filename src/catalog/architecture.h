@@ -173,8 +173,9 @@ struct Quantization {
   // kBitsAndBytes4 (bnb_4bit_use_double_quant): the absmax per block is itself quantized to
   // uint8, with a float32 absmax per 256 blocks, a code and an offset.
   bool double_quant = false;
-  // kFp8PerTensor from a model-dtype checkpoint (--quantization fp8): each linear is loaded in
-  // the model dtype and quantized by the engine (WeightRules::online_fp8_per_module says when).
+  // Quantized by the engine from a model-dtype checkpoint (--quantization fp8: kFp8PerTensor,
+  // WeightRules::online_fp8_per_module says when; --quantization bitsandbytes: kBitsAndBytes4,
+  // module by module while loading).
   bool online = false;
   // Modules kept in the model dtype (modules_to_not_convert / ignore / exclude_modules).
   ModulePatternSet not_converted;

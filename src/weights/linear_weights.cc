@@ -291,6 +291,9 @@ void add_fp8_channelwise_scales(TensorList& list, const BuildContext& ctx, const
 // QuantState.from_dict on the GPU) builds per checkpoint module: an absmax per 64 weights and a
 // code of 16; double quant keeps the absmax in uint8 with a float32 absmax per 256 blocks, a
 // code of 256 and an offset, until vLLM dequantizes them (WeightRules::bnb_dequantized_absmax).
+// In flight (vllm bitsandbytes_loader.py _unquantized_generator) each module's rows arrive on
+// the GPU in the model dtype and quantize_4bit packs them into a temporary before the copy into
+// the weight.
 Status add_bnb_4bit(TensorList& list, const BuildContext& ctx, const LinearModule& m,
                     std::int64_t out, PostLoadSteps& post_load) {
   const Quantization& q = ctx.arch.quantization;
@@ -308,6 +311,8 @@ Status add_bnb_4bit(TensorList& list, const BuildContext& ctx, const LinearModul
     const std::int64_t b = ceil_div(rows * in, q.group_size);
     blocks.push_back(b);
     const std::string s = p + ".quant_state." + std::to_string(blocks.size() - 1);
+    const int loaded = q.online ? list.add(s + ".loaded", {rows, in}, ctx.dtype) : -1;
+    const int packed = q.online ? list.add(s + ".packed", {rows * in / 2, 1}, DType::kUInt8) : -1;
     if (!q.double_quant) {
       list.add(s + ".absmax", {b}, DType::kFloat32);
       list.add(s + ".code", {16}, DType::kFloat32);
@@ -318,6 +323,10 @@ Status add_bnb_4bit(TensorList& list, const BuildContext& ctx, const LinearModul
     nested.push_back(list.add(s + ".state2.absmax", {ceil_div(b, 256)}, DType::kFloat32));
     nested.push_back(list.add(s + ".state2.code", {256}, DType::kFloat32));
     nested.push_back(list.add(s + ".offset", {}, DType::kFloat32));
+    if (loaded >= 0) {
+      list.release(loaded);
+      list.release(packed);
+    }
   }
   if (nested.empty() || !ctx.rules.bnb_dequantized_absmax) return Status::ok_status();
   post_load.emplace_back([=](TensorList& l) {

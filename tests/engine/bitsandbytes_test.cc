@@ -104,6 +104,30 @@ TEST(BitsAndBytes, SglangKeepsTheNestedAbsmax) {
             bf16 - kLayers * 2 * kLinearParams + kLayers * layer_bytes(true));
 }
 
+// vLLM's in-flight bitsandbytes (--quantization bitsandbytes on the bfloat16 checkpoint):
+// nf4 with double quant, dequantized once loaded, so each rank keeps what a pre-quantized
+// checkpoint keeps for its own rows or columns; unlike those, it splits over TP.
+TEST(BitsAndBytes, VllmQuantizesInFlightOverTensorParallelism) {
+  const std::string flag = "    --quantization: bitsandbytes\n";
+  const std::int64_t bf16 =
+      ledger_fact(family_ledger("vllm", kLlama3, 1, ""), "weights_logical_bytes");
+  const Ledger one = family_ledger("vllm", kLlama3, 1, flag);
+  ASSERT_TRUE(one.fits());
+  EXPECT_EQ(ledger_fact(one, "weights_logical_bytes"),
+            bf16 - kLayers * 2 * kLinearParams + kLayers * layer_bytes(false));
+  const std::int64_t bf16_tp2 =
+      ledger_fact(family_ledger("vllm", kLlama3, 2, ""), "weights_logical_bytes");
+  const Ledger two = family_ledger("vllm", kLlama3, 2, flag);
+  ASSERT_TRUE(two.fits());
+  std::int64_t half_layer = 0;
+  for (std::int64_t n : kShards) half_layer += shard_bytes(n / 2, false);
+  EXPECT_EQ(ledger_fact(two, "weights_logical_bytes"),
+            bf16_tp2 - kLayers * kLinearParams + kLayers * half_layer);
+  EXPECT_EQ(family_errors("sglang", kLlama3, "    --tp-size: 1\n" + flag),
+            "f.yaml:7:21: --quantization bitsandbytes quantizes " + public_config_dir(kLlama3) +
+                " online, which gpumem does not model; name a quantized checkpoint instead\n");
+}
+
 // Modules the skip list names keep their bfloat16 weights: every MLP here.
 TEST(BitsAndBytes, SkippedModulesStayInTheModelDtype) {
   const std::int64_t bf16 =

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "engine/model_resolution.h"
-#include "engine/online_fp8.h"
+#include "engine/online_quantization.h"
 #include "engine/sglang/layout.h"
 #include "engine/sglang/nextn_draft.h"
 #include "engine/sglang/plan_checks.h"

@@ -1,7 +1,7 @@
 #include "engine/vllm/plan.h"
 
 #include "engine/model_resolution.h"
-#include "engine/online_fp8.h"
+#include "engine/online_quantization.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -250,7 +250,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
   }
-  if (p.model.quantization.method == QuantMethod::kBitsAndBytes4 && p.tp > 1) {
+  if (p.model.quantization.method == QuantMethod::kBitsAndBytes4 && !p.model.quantization.online &&
+      p.tp > 1) {
     // vllm model_loader/bitsandbytes_loader.py _verify_model_compatibility (v0.6.2 to the
     // vllm-bnb-plugin that replaced it in 0.28).
     diags.error(tp_loc,
@@ -282,12 +283,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
   }
   if (p.flags.quantization && p.model.quantization.method == QuantMethod::kNone) {
-    const std::string why = *p.flags.quantization == "fp8"
-                                ? apply_online_fp8(p.model, p.gpu, "vLLM")
-                                : "--quantization " + *p.flags.quantization + " quantizes " +
-                                      p.model.name +
-                                      " online, which gpumem does not model; name a quantized "
-                                      "checkpoint instead";
+    const std::string& method = *p.flags.quantization;
+    const std::string why = method == "fp8" ? apply_online_fp8(p.model, p.gpu, "vLLM")
+                            : method == "bitsandbytes"
+                                ? apply_online_bitsandbytes(p.model)
+                                : "--quantization " + method + " quantizes " + p.model.name +
+                                      " online, which gpumem does not "
+                                      "model; name a quantized checkpoint "
+                                      "instead";
     if (!why.empty()) diags.error(*p.flags.raw.location("--quantization"), why);
   } else if (p.flags.quantization &&
              *p.flags.quantization == quant_method_name(p.model.quantization.method)) {

@@ -1,4 +1,4 @@
-#include "engine/online_fp8.h"
+#include "engine/online_quantization.h"
 
 namespace gpumem {
 
@@ -21,6 +21,22 @@ std::string apply_online_fp8(Architecture& model, const GpuSpec& gpu, std::strin
   q.float_weights = true;
   q.per_tensor_scale = true;
   q.activation_scales = false;  // dynamic: scales computed per batch
+  q.online = true;
+  return "";
+}
+
+std::string apply_online_bitsandbytes(Architecture& model) {
+  if (model.moe.num_experts > 0) {
+    // vllm bitsandbytes.py BitsAndBytesMoEMethod dequantizes every expert of a layer at each
+    // forward.
+    return "--quantization bitsandbytes on " + model.name +
+           " (in-flight nf4) is not modelled for its experts";
+  }
+  Quantization& q = model.quantization;
+  q.method = QuantMethod::kBitsAndBytes4;
+  q.num_bits = 4;
+  q.group_size = 64;
+  q.double_quant = true;  // quantize_4bit(compress_statistics=True)
   q.online = true;
   return "";
 }
