@@ -2,23 +2,15 @@
 
 #include <string>
 
+#include "catalog/hf_mamba.h"
+
 namespace gpumem {
 namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// The widest Mamba-1 dimension gpumem reads: Jamba's inner width is 8,192 (16,384 for
-// Jamba-1.5-Large), its state 16 and its rank 256; the bound keeps the state's and the
-// projections' byte counts far inside 64 bits.
-constexpr std::int64_t kMaxMambaDimension = 65536;
-
 std::int64_t bounded(const ConfigMap& text, std::string_view key, std::int64_t v) {
-  if (v > kMaxMambaDimension) {
-    text.error(key, "'" + std::string(key) + "' gives a Mamba width of " + str(v) +
-                        ", more than gpumem reads (65536)");
-    return 0;
-  }
-  return v;
+  return bounded_mamba_dimension(text, key, v);
 }
 
 // transformers JambaConfig._check_supported_offset: an offset must be below its period.

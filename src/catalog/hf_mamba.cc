@@ -3,22 +3,23 @@
 #include <string>
 
 namespace gpumem {
+
+std::int64_t bounded_mamba_dimension(const ConfigMap& text, std::string_view key, std::int64_t v) {
+  constexpr std::int64_t kMaxMambaDimension = 65536;
+  if (v > kMaxMambaDimension) {
+    text.error(key, "'" + std::string(key) + "' gives a Mamba dimension of " + std::to_string(v) +
+                        ", more than gpumem reads (65536)");
+    return 0;
+  }
+  return v;
+}
+
 namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// The widest mixer dimension gpumem reads (Codestral: 128 heads of 64, state 128; Falcon-Mamba
-// 7B: an inner width of 8,192): the state's and the projections' byte counts stay far inside
-// 64 bits.
-constexpr std::int64_t kMaxMambaDimension = 65536;
-
 std::int64_t bounded(const ConfigMap& text, std::string_view key, std::int64_t v) {
-  if (v > kMaxMambaDimension) {
-    text.error(key, "'" + std::string(key) + "' " + str(v) +
-                        " is more than gpumem reads for a Mamba dimension (65536)");
-    return 0;
-  }
-  return v;
+  return bounded_mamba_dimension(text, key, v);
 }
 
 // The inner width the engines build: vllm mamba2.py and mamba.py pass config.intermediate_size

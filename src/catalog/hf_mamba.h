@@ -12,6 +12,12 @@
 
 namespace gpumem {
 
+// `v`, which the config's `key` gives as a Mamba mixer's dimension (an inner width, a state, a
+// rank, a kernel, a head count); above 65,536 (Falcon-Mamba 7B's inner width is 8,192,
+// Jamba-1.5-Large's 16,384) it is an error at `key` and 0, so that the state's and the
+// projections' byte counts stay far inside 64 bits.
+std::int64_t bounded_mamba_dimension(const ConfigMap& text, std::string_view key, std::int64_t v);
+
 // Reads the whole text model of a kMamba config (sizes, mixer, embeddings' tie, context
 // length); `a.family`, `a.hf_architecture` and `a.dtype` are already set.
 void parse_mamba_stack(const ConfigMap& text, Architecture& a);

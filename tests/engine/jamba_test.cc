@@ -128,7 +128,7 @@ TEST(Jamba, ConfigsAreReadAsVllmWouldOrRefused) {
       {jamba_variant("offset", "\"attn_layer_offset\": 4", "\"attn_layer_offset\": 8"),
        ":6:24: ValueError: attn_layer_offset (8) must be smaller than attn_layer_period (8)\n"},
       {jamba_variant("wide", "\"mamba_expand\": 2", "\"mamba_expand\": 20"),
-       ":23:19: 'mamba_expand' gives a Mamba width of 81920, more than gpumem reads (65536)\n"},
+       ":23:19: 'mamba_expand' gives a Mamba dimension of 81920, more than gpumem reads (65536)\n"},
       {jamba_variant("bias", "\"mamba_proj_bias\": false", "\"mamba_proj_bias\": true"),
        ":24:22: 'mamba_proj_bias' true is not modelled\n"},
       {jamba_variant("quant", "\"use_cache\": true",

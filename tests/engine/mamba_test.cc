@@ -159,7 +159,7 @@ TEST(Mamba, ConfigsGpumemDoesNotReadAreRefusedAtTheirKey) {
        ":34:45: a quantized MambaForCausalLM checkpoint is not modelled\n"},
       {config_variant(kMamba130m, "mamba-wide", "\"intermediate_size\": 1536",
                       "\"intermediate_size\": 100000"),
-       ":13:24: 'intermediate_size' 100000 is more than gpumem reads for a Mamba dimension "
+       ":13:24: 'intermediate_size' gives a Mamba dimension of 100000, more than gpumem reads "
        "(65536)\n"},
   };
   for (const auto& [dir, message] : cases) {
