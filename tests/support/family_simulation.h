@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "catalog/architecture.h"
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
 #include "support/model_configs.h"
@@ -54,6 +55,13 @@ inline std::string family_errors(const std::string& engine, const std::string& r
     simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
                       diags);
   }
+  return diags.to_string();
+}
+
+// What reading `dir`'s config.json reports; the read must fail.
+inline std::string config_dir_errors(const std::string& dir) {
+  Diagnostics diags;
+  EXPECT_FALSE(load_hf_config(dir + "/config.json", diags).ok()) << dir;
   return diags.to_string();
 }
 
