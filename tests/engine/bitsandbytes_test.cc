@@ -79,6 +79,15 @@ TEST(BitsAndBytes, ReadsTransformersConfigs) {
   EXPECT_FALSE(q.converts("model.layers.1.self_attn.k_proj"));
   EXPECT_TRUE(q.converts("model.layers.2.self_attn.k_proj"));
   EXPECT_TRUE(q.converts("model.layers.2.self_attn.mlp_proj"));
+  // A listed name is a literal component: regular-expression characters in it match only
+  // themselves.
+  Diagnostics odd_diags;
+  Result<Architecture> odd = load_hf_config(
+      bnb("odd", "\"llm_int8_skip_modules\": [\"m.p\", \"(x+)*\"]") + "/config.json", odd_diags);
+  ASSERT_TRUE(odd.ok()) << odd_diags.to_string();
+  EXPECT_TRUE(odd->quantization.converts("model.layers.0.mlp.gate_proj"));
+  EXPECT_FALSE(odd->quantization.converts("model.layers.0.(x+)*.gate_proj"));
+  EXPECT_TRUE(odd->quantization.converts("model.layers.0.xx.gate_proj"));
 }
 
 // vLLM (bitsandbytes_loader.py, _dequantize_dq from v0.9.2) keeps a float32 absmax per 64

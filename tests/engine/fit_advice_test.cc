@@ -22,16 +22,14 @@ Simulated simulate_text(const std::string& text) {
   Diagnostics diags;
   std::optional<Scenario> s = parse_scenario("fit.yaml", text, c.gpus, diags);
   EXPECT_TRUE(s) << diags.to_string();
-  std::optional<Ledger> l =
-      simulate_scenario(*s, SimulationInputs{c.gpus, c.models, {}}, diags);
+  std::optional<Ledger> l = simulate_scenario(*s, SimulationInputs{c.gpus, c.models, {}}, diags);
   EXPECT_TRUE(l) << diags.to_string();
   return {*s, *l};
 }
 
 FitAdviceRecord advise(const Simulated& sim, Bytes min_headroom = bytes(0)) {
   const TestCatalogs& c = test_catalogs();
-  return find_fit(sim.scenario, SimulationInputs{c.gpus, c.models, {}}, sim.ledger,
-                  min_headroom);
+  return find_fit(sim.scenario, SimulationInputs{c.gpus, c.models, {}}, sim.ledger, min_headroom);
 }
 
 // vLLM 0.10.1, a 14B model over two RTX 4090s at 0.98 utilization: the KV cache takes what
@@ -48,13 +46,11 @@ constexpr const char* kGraphsDoNotFit =
 // A count found is the largest that starts: one more does not.
 TEST(FitAdvice, CountsFoundAreTheLargestThatStart) {
   const std::string base = kGraphsDoNotFit;
-  const std::string more_seqs =
-      base.substr(0, base.find("--max-model-len")) + "--max-num-seqs: 28, " +
-      base.substr(base.find("--max-model-len"));
+  const std::string more_seqs = base.substr(0, base.find("--max-model-len")) +
+                                "--max-num-seqs: 28, " + base.substr(base.find("--max-model-len"));
   EXPECT_FALSE(simulate_text(more_seqs).ledger.fits());
-  const std::string seqs =
-      base.substr(0, base.find("--max-model-len")) + "--max-num-seqs: 27, " +
-      base.substr(base.find("--max-model-len"));
+  const std::string seqs = base.substr(0, base.find("--max-model-len")) + "--max-num-seqs: 27, " +
+                           base.substr(base.find("--max-model-len"));
   EXPECT_TRUE(simulate_text(seqs).ledger.fits());
 }
 
@@ -120,9 +116,9 @@ TEST(FitAdvice, EverySglangLeverIsSimulated) {
   const FitAdviceRecord advice = advise(sim);
   EXPECT_EQ(advice.options, (std::vector<FitOption>{{"--mem-fraction-static", "0.93", "0.950"},
                                                     {"--context-length", "74752", "131072"}}));
-  EXPECT_EQ(advice.none_found, (std::vector<std::string>{"--cuda-graph-max-bs",
-                                                         "--disable-cuda-graph",
-                                                         "--kv-cache-dtype"}));
+  EXPECT_EQ(advice.none_found,
+            (std::vector<std::string>{"--cuda-graph-max-bs", "--disable-cuda-graph",
+                                      "--kv-cache-dtype"}));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
+#include "engine/vllm/activation_model.h"
 #include "support/family_simulation.h"
 
 namespace gpumem {
@@ -90,6 +91,27 @@ TEST(Mamba, VllmHoldsOneStateBlockPerRequest) {
   ASSERT_TRUE(tp2.fits());
   EXPECT_EQ(ledger_fact(tp2, "weights_logical_bytes"), codestral_rank_bytes(2));
   EXPECT_EQ(ledger_fact(tp2, "kv_page_bytes"), page / 2);
+}
+
+// vLLM's profile of one Codestral layer over 8,192 tokens: in_proj's z, x B C and dt, the
+// convolved x B C, the scan's output and the gated norm, out_proj; bfloat16 throughout.
+TEST(Mamba, VllmProfileRunsTheMixersOwnTensors) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(public_config_dir(kCodestral) + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  constexpr std::int64_t n = 8192;
+  std::vector<std::pair<std::string, std::int64_t>> got;
+  for (const vllm::Activation& t :
+       vllm::layer_activations(*a, vllm::ForwardShape{}, 0, n, 2, vllm::ActivationConstants{})) {
+    got.emplace_back(t.name, t.bytes.value());
+  }
+  EXPECT_EQ(got, (std::vector<std::pair<std::string, std::int64_t>>{
+                     {"input_layernorm", n * kHidden * 2},
+                     {"in_proj", n * (kInner + kConvDim + kHeads) * 2},
+                     {"conv1d", n * kConvDim * 2},
+                     {"preallocated_ssm_out", n * kInner * 2},
+                     {"gated_norm", n * kInner * 2},
+                     {"out_proj", n * kHidden * 2}}));
 }
 
 // The default start-up on one H200 (1,024 sequences under full CUDA graphs) has fewer state
