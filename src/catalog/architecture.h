@@ -261,12 +261,17 @@ struct VisionTower {
   std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
   std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL: the learned position table's rows
-  std::int64_t deepstack_mergers = 0;        // Qwen3-VL: one per deepstack_visual_indexes entry
-  std::int64_t projector_input_dim = 0;      // Llama 4: the pixel-shuffle adapter's output width
-  std::int64_t projector_output_dim = 0;     // Llama 4: its second linear's width
-  bool projector_bias = false;               // Mistral 3: multimodal_projector_bias
+  // Qwen3-VL: the blocks after which a deepstack merger taps the stream, ascending; one
+  // merger each.
+  std::vector<std::int64_t> deepstack_visual_indexes;
+  std::int64_t projector_input_dim = 0;   // Llama 4: the pixel-shuffle adapter's output width
+  std::int64_t projector_output_dim = 0;  // Llama 4: its second linear's width
+  bool projector_bias = false;            // Mistral 3: multimodal_projector_bias
 
   bool present() const { return kind != VisionKind::kNone; }
+  std::int64_t deepstack_mergers() const {
+    return static_cast<std::int64_t>(deepstack_visual_indexes.size());
+  }
   // SigLIP: patches of one image, the position embedding's rows.
   std::int64_t num_patches() const { return (image_size / patch_size) * (image_size / patch_size); }
   friend bool operator==(const VisionTower&, const VisionTower&) = default;

@@ -1,5 +1,6 @@
 #include "catalog/hf_vision.h"
 
+#include <algorithm>
 #include <string>
 
 namespace gpumem {
@@ -110,8 +111,22 @@ void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
   t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
   t.out_hidden_size = v.positive("out_hidden_size", 3584);
   t.num_position_embeddings = v.positive("num_position_embeddings", 2304);
-  t.deepstack_mergers = static_cast<std::int64_t>(
-      v.integers("deepstack_visual_indexes").value_or(std::vector<std::int64_t>{8, 16, 24}).size());
+  t.deepstack_visual_indexes =
+      v.integers("deepstack_visual_indexes").value_or(std::vector<std::int64_t>{8, 16, 24});
+  std::sort(t.deepstack_visual_indexes.begin(), t.deepstack_visual_indexes.end());
+  for (size_t i = 0; i < t.deepstack_visual_indexes.size(); ++i) {
+    const std::int64_t block = t.deepstack_visual_indexes[i];
+    // qwen3_vl.py Qwen3_VisionTransformer.forward taps the stream after block `block`; the
+    // mergers are looked up by the index's position in the list.
+    if (block < 0 || block >= t.num_hidden_layers ||
+        (i > 0 && block == t.deepstack_visual_indexes[i - 1])) {
+      v.error("deepstack_visual_indexes", "'deepstack_visual_indexes' entry " +
+                                              std::to_string(block) +
+                                              " is not a distinct block of the " +
+                                              std::to_string(t.num_hidden_layers) + " ('depth')");
+      break;
+    }
+  }
   check_heads(v, "num_heads", t);
 }
 

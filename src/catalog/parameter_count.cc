@@ -75,7 +75,7 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
     const std::int64_t linears = m * m + m + v.out_hidden_size * m + v.out_hidden_size;
     return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size + h +
            v.num_position_embeddings * h + v.num_hidden_layers * block + 2 * h + linears +
-           v.deepstack_mergers * (2 * m + linears);
+           v.deepstack_mergers() * (2 * m + linears);
   }
   if (v.kind == VisionKind::kPixtral) {
     // HF PixtralVisionModel: a bias-free Conv2d, ln_pre; per layer two RMSNorms, q/k/v/o and

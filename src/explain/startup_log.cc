@@ -83,6 +83,10 @@ std::string_view quantity_name(Quantity q) {
       return "KV cache one request needs";
     case Quantity::kAttentionBlockSize:
       return "attention block size (tokens)";
+    case Quantity::kEncoderBudget:
+      return "encoder budget (tokens)";
+    case Quantity::kEncoderItems:
+      return "encoder profile items";
   }
   return "";
 }
@@ -92,6 +96,8 @@ FigureUnit quantity_unit(Quantity q) {
     case Quantity::kMaxRunningRequests:
     case Quantity::kMambaSlots:
     case Quantity::kAttentionBlockSize:
+    case Quantity::kEncoderBudget:
+    case Quantity::kEncoderItems:
     case Quantity::kKvTokens:
     case Quantity::kGpuBlocks:
     case Quantity::kKvTokensStorable:

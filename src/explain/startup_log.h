@@ -69,6 +69,9 @@ enum class Quantity {
                            // estimated maximum model length is N"
   kKvCacheNeeded,          // "To serve at least one request ..., (X GiB KV cache is needed"
   kAttentionBlockSize,     // hybrid models: "Setting attention block size to N tokens"
+  kEncoderBudget,          // multimodal models: "Encoder cache will be initialized with a
+                           // budget of N tokens, and profiled with K image items ..."
+  kEncoderItems,           // "... profiled with K image items of the maximum feature size"
 };
 
 enum class FigureUnit { kGiB, kCount, kRatio };

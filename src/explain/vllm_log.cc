@@ -336,6 +336,11 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "Setting attention block size to ")) {
     // config.py HybridAttentionMambaModelConfig: the block that holds one GDN/Mamba state.
     figure(c, l, "block size to ", Quantity::kAttentionBlockSize);
+  } else if (starts_with(m, "Encoder cache will be initialized with a budget of")) {
+    // v1/worker/gpu_model_runner.py profile_run: the encoder budget and the dummy items the
+    // multimodal encoder runs on before the language model's dummy forward.
+    figure(c, l, "budget of", Quantity::kEncoderBudget);
+    figure(c, l, "profiled with", Quantity::kEncoderItems);
   } else if (contains(m, "padding layers, may waste")) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
   } else if (contains(m, "is larger than the maximum number of tokens that can be stored")) {

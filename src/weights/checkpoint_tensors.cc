@@ -545,7 +545,7 @@ class CheckpointBuilder {
       GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.linear_fc1", v.intermediate_size, h, true));
       GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.linear_fc2", h, v.intermediate_size, true));
     }
-    for (std::int64_t m = -1; m < v.deepstack_mergers; ++m) {
+    for (std::int64_t m = -1; m < v.deepstack_mergers(); ++m) {
       const std::string p = m < 0 ? t + "merger" : t + "deepstack_merger_list." + str(m);
       layer_norm(p + ".norm", m < 0 ? h : merged);
       GPUMEM_RETURN_IF_ERROR(linear(p + ".linear_fc1", merged, merged, true));

@@ -200,11 +200,15 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
   GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, "visual.merger.linear_fc1",
                                          "visual.merger.linear_fc2", merged, merged,
                                          v.out_hidden_size));
-  for (std::int64_t i = 0; i < v.deepstack_mergers; ++i) {
+  for (std::int64_t i = 0; i < v.deepstack_mergers(); ++i) {
     const std::string m = "visual.deepstack_merger_list." + std::to_string(i);
     norm(m + ".norm", merged);
     GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, m + ".linear_fc1",
                                            m + ".linear_fc2", merged, merged, v.out_hidden_size));
+  }
+  for (std::int64_t i = 0; ctx.rules.deepstack_buffer_rows > 0 && i < v.deepstack_mergers(); ++i) {
+    list.add("deepstack_input_embeds." + std::to_string(i),
+             {ctx.rules.deepstack_buffer_rows, ctx.arch.hidden_size}, ctx.dtype);
   }
   return Status::ok_status();
 }

@@ -124,6 +124,11 @@ struct WeightRules {
   // shared experts, vllm nemotron_h.py the shared experts first.
   bool nemotron_shared_experts_first = false;
 
+  // vllm qwen3_vl.py Qwen3VLForConditionalGeneration.__init__ (read in its 2026 copies): with
+  // the vision tower built, one zeroed [max_num_batched_tokens, text hidden] buffer per
+  // deepstack level, created with the model on the GPU; SGLang keeps none (0 rows).
+  std::int64_t deepstack_buffer_rows = 0;
+
   // What an engine makes of an NVFP4 checkpoint's e4m3 block scales after loading.
   Nvfp4Layout nvfp4_layout = Nvfp4Layout::kSwizzledBesideRaw;
 

@@ -122,7 +122,9 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-a6000-x1-qwen3.8-27b-nvfp4-club3090",
        "start-up 1\n"
        "9 -: model weights 19.75 GiB\n"
-       "10 -: attention block size (tokens) 1568\n"},
+       "10 -: attention block size (tokens) 1568\n"
+       "12 -: encoder budget (tokens) 16384\n"
+       "12 -: encoder profile items 1\n"},
       {"vllm-a800-x1-qwen3-vl-30b-a3b-engine-fail",
        "start-up 1\n"
        "9 -: available KV cache memory 13.69 GiB\n"

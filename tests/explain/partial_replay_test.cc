@@ -210,9 +210,21 @@ TEST(PartialReplay, VllmConcurrencyFromV0Blocks) {
 
 // 290,864 tokens for 32,768-token requests are 8.88x, but the log says 33.04x: not the
 // ratio of v0.21 on, so the release (not printed) is older and the model (Qwen3.5, hybrid)
-// has several KV cache groups. The figure is not claimed: nothing else is checkable.
+// has several KV cache groups. Served under a name gpumem does not know (the log's own
+// replays in full, engine_logs_test.cc), the figure is not claimed: nothing else is checkable.
 TEST(PartialReplay, VllmConcurrencyOfSeveralGroupsIsNotClaimed) {
-  const Explanation e = explain("vllm-h20-x1-qwen3.5-27b-kv-size-log.log", "h20");
+  Result<std::string> text =
+      read_file(kDir + "vllm-h20-x1-qwen3.5-27b-kv-size-log.log", InputKind::kLog);
+  ASSERT_TRUE(text.ok());
+  std::string renamed = text.value();
+  renamed.replace(renamed.find("vllm serve Qwen3.5-27B"), 22, "vllm serve my-own-finetune");
+  Result<StartupLog> log = read_startup_log(renamed, std::nullopt);
+  ASSERT_TRUE(log.ok());
+  ExplainOverrides h20;
+  h20.gpu = "h20";
+  const Explanation e =
+      explain_log(log.value(), "renamed.log", nullptr, h20,
+                  {test_catalogs().gpus, test_catalogs().models, constants_for, {}});
   ASSERT_EQ(e.runs.size(), 1u);
   const RunExplanation& r = e.runs[0];
   EXPECT_FALSE(r.partial.has_value());

@@ -13,21 +13,6 @@ constexpr std::int64_t kVocabPadding = 64;
 // multiple of the Triton block (BLOCK_SIZE_M, at most 64 in the default configs).
 constexpr std::int64_t kMoeAlignBlock = 64;
 
-// Builds a layer's list: `add` appends a tensor, `dies_after` marks when an earlier one dies.
-class LayerList {
- public:
-  int add(std::string name, std::int64_t elements, std::int64_t element_bytes) {
-    out_.push_back({std::move(name), bytes(elements * element_bytes), -1});
-    return static_cast<int>(out_.size()) - 1;
-  }
-  // `tensor` is freed right after `other` is allocated.
-  void dies_after(int tensor, int other) { out_[static_cast<size_t>(tensor)].free_after = other; }
-  std::vector<Activation> take() { return std::move(out_); }
-
- private:
-  std::vector<Activation> out_;
-};
-
 // A layer of an attention-free Mamba stack (vllm mamba2.py / mamba.py decoder layers): the
 // norm, in_proj's output, the causal convolution's output, the scan's output, then out_proj.
 // vllm layers/mamba/mamba_mixer2.py MambaMixer2.forward: projected_states (gate, x B C, dt),
@@ -36,7 +21,7 @@ class LayerList {
 // scan's float32 chunk states are not modelled.
 std::vector<Activation> mamba_layer_activations(const Architecture& a, const ForwardShape& s,
                                                 std::int64_t n, std::int64_t eb) {
-  LayerList l;
+  ActivationList l;
   const LinearAttentionConfig& g = a.linear;
   const std::int64_t h = a.hidden_size;
   const std::int64_t inner = g.value_dim() / s.tp;
@@ -74,7 +59,7 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
                                           std::int64_t layer, std::int64_t n, std::int64_t eb,
                                           const ActivationConstants& k) {
   if (a.attention_free()) return mamba_layer_activations(a, s, n, eb);
-  LayerList l;
+  ActivationList l;
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.tp);
   const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / s.tp);
@@ -173,7 +158,7 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
 
 std::vector<Activation> logits_activations(const Architecture& a, const ForwardShape& s,
                                            std::int64_t requests, std::int64_t eb) {
-  LayerList l;
+  ActivationList l;
   const std::int64_t padded = (a.vocab_size + kVocabPadding - 1) / kVocabPadding * kVocabPadding;
   const int local = l.add("lm_head", requests * padded / s.tp, eb);
   if (s.tp > 1) {
@@ -185,7 +170,7 @@ std::vector<Activation> logits_activations(const Architecture& a, const ForwardS
 
 std::vector<Activation> sampler_activations(const Architecture& a, std::int64_t requests,
                                             const ActivationConstants& k) {
-  LayerList l;
+  ActivationList l;
   for (int i = 0; i < k.sampler_float32_vocab_tensors; ++i) {
     l.add(i == 0 ? "logits_float32" : "sampler_float32_" + std::to_string(i),
           requests * a.vocab_size, kFloat32);

@@ -14,6 +14,7 @@
 #define GPUMEM_ENGINE_VLLM_ACTIVATION_MODEL_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,24 @@ struct Activation {
   std::string name;
   Bytes bytes;
   int free_after = -1;  // index in the same list; -1: freed at the end of the layer
+};
+
+// Builds an activation list: `add` appends a tensor, `dies_after` marks when earlier ones die.
+class ActivationList {
+ public:
+  int add(std::string name, std::int64_t elements, std::int64_t element_bytes) {
+    out_.push_back({std::move(name), bytes(elements * element_bytes), -1});
+    return static_cast<int>(out_.size()) - 1;
+  }
+  // `tensor` is freed right after `other` is allocated.
+  void dies_after(int tensor, int other) { out_[static_cast<size_t>(tensor)].free_after = other; }
+  void dies_after(std::initializer_list<int> tensors, int other) {
+    for (int t : tensors) dies_after(t, other);
+  }
+  std::vector<Activation> take() { return std::move(out_); }
+
+ private:
+  std::vector<Activation> out_;
 };
 
 // The transient tensors of decoder layer `layer` over `tokens` tokens on one rank;

@@ -80,7 +80,9 @@ const std::vector<FlagSpec>& table() {
        FlagType::kString,
        true,
        {"auto", "float32", "float16", "bfloat16"}},
-      {"--enable-chunked-prefill", {}, FlagType::kBool, false, {}},
+      // Off, the encoder profile holds at most max_num_batched_tokens // T images
+      // (encoder_profile.h).
+      {"--enable-chunked-prefill", {}, FlagType::kBool, true, {}},
       {"--disable-log-requests", {}, FlagType::kBool, false, {}},
       {"--disable-log-stats", {}, FlagType::kBool, false, {}},
       {"--enable-auto-tool-choice", {}, FlagType::kBool, false, {}},
@@ -239,15 +241,21 @@ const std::vector<FlagSpec>& table() {
       // classes then build no vision tower (interfaces.py _mark_tower_model).
       {"--limit-mm-per-prompt", {}, FlagType::kString, true, {}},
       {"--language-model-only", {}, FlagType::kBool, true, {}},
-      // vllm v0.21 config/multimodal.py MultiModalConfig.mm_encoder_tp_mode.
+      // vllm v0.21 config/multimodal.py MultiModalConfig.mm_encoder_tp_mode: "weights" (the
+      // default) shards the encoder as gpumem models it; "data" replicates it on every rank.
       {"--mm-encoder-tp-mode",
        {},
        FlagType::kString,
        true,
-       {},
+       {"weights", "data"},
        false,
-       "it shards or replicates a multimodal encoder's weights across the TP ranks, and "
-       "gpumem models no multimodal encoder"},
+       "'data' replicates the multimodal encoder's weights on every TP rank and splits its "
+       "dummy items over them, which gpumem does not model",
+       "weights"},
+      // vllm config/multimodal.py MultiModalConfig.mm_processor_kwargs: max_pixels (or size)
+      // sets the dummy image the encoder profile runs on (refused with a profiled encoder,
+      // vllm/plan.cc); a model without one has no multimodal processor.
+      {"--mm-processor-kwargs", {}, FlagType::kString, true, {}},
       // vllm v0.21 config/model.py ModelConfig.hf_overrides, config/lora.py LoRAConfig,
       // config/cache.py CacheConfig.cpu_offload_gb, config/parallel.py enable_eplb,
       // config/kv_transfer.py KVTransferConfig.
@@ -457,8 +465,6 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
     limits = json_object(v, "--limit-mm-per-prompt", diags);
   }
   if (!limits) return;
-  bool image_off = false;
-  bool video_off = false;
   for (auto it = limits->begin(); it != limits->end(); ++it) {
     const std::string key = it->first.as<std::string>();
     // A value may be a count or, from later releases, a mapping with a "count".
@@ -470,11 +476,11 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
           "--limit-mm-per-prompt: the limit of '" + key + "' must be a non-negative integer");
       return;
     }
-    if (key == "image") image_off = *n == 0;
-    if (key == "video") video_off = *n == 0;
+    if (key == "image") f.image_limit = *n;
+    if (key == "video") f.video_limit = *n;
   }
-  f.multimodal_off = f.multimodal_off || (image_off && video_off);
-  f.images_off = image_off;
+  f.images_off = f.image_limit == 0;
+  f.multimodal_off = f.multimodal_off || (f.images_off && f.video_limit == 0);
 }
 
 void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {

@@ -57,6 +57,9 @@ struct EngineFlags {
   bool multimodal_off = false;
   // --limit-mm-per-prompt with 0 images: an image-only tower (Pixtral) is not built.
   bool images_off = false;
+  // --limit-mm-per-prompt's counts; nullopt where it names no limit (vLLM's default, 999).
+  std::optional<std::int64_t> image_limit;
+  std::optional<std::int64_t> video_limit;
   std::string mamba_cache_dtype = "auto";
   std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;

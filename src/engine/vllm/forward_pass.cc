@@ -74,8 +74,15 @@ Status ForwardPass::forward(std::int64_t tokens, bool attention_kernels, Capture
   const Bytes hidden = bytes(tokens * a.hidden_size * element_bytes_);
   Result<BlockHandle> h = env_.allocator.allocate(hidden, Category::kActivations);
   if (!h.ok()) return h.status();
-  Result<BlockHandle> residual = env_.allocator.allocate(hidden, Category::kActivations);
-  if (!residual.ok()) return residual.status();
+  // A multimodal model's forward starts from the runner's inputs_embeds buffer
+  // (gpu_model_runner.py _dummy_run with supports_mm_inputs): the first layer's residual is
+  // that buffer, so only the normalised stream is new.
+  std::optional<BlockHandle> residual;
+  if (!p_.encoder) {
+    Result<BlockHandle> r = env_.allocator.allocate(hidden, Category::kActivations);
+    if (!r.ok()) return r.status();
+    residual = *r;
+  }
   bool dense_done = false;
   bool moe_done = false;
   for (std::int64_t layer = stage_.layers.start; layer < stage_.layers.end; ++layer) {
@@ -91,7 +98,7 @@ Status ForwardPass::forward(std::int64_t tokens, bool attention_kernels, Capture
       GPUMEM_RETURN_IF_ERROR(all_reduce(*h, hidden, capture));
     }
   }
-  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*residual));
+  if (residual) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*residual));
   out = *h;
   if (last_stage_) {
     Result<BlockHandle> norm = env_.allocator.allocate(hidden, Category::kActivations);
@@ -125,6 +132,68 @@ Status ForwardPass::dummy_run_with_sampler(std::int64_t tokens) {
     GPUMEM_RETURN_IF_ERROR(logits_and_sampler(std::min(p_.args.max_num_seqs, tokens)));
   }
   return env_.allocator.free(out);
+}
+
+Status ForwardPass::vit_step(const std::vector<Activation>& list, BlockHandle& stream) {
+  std::vector<BlockHandle> survivors;
+  GPUMEM_RETURN_IF_ERROR(replay(list, &survivors));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  stream = survivors.front();
+  return {};
+}
+
+// vllm qwen3_vl.py Qwen3_VisionTransformer.forward under the profile's inference_mode: every
+// block (the stream, its rotary tables and the deepstack features held across them), the
+// deepstack mergers after their blocks, the final merger, then the features concatenated
+// into one output per item (kept in the encoder cache).
+Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  // _get_mm_dummy_batch: the processor's pixel values, cast to the model dtype on the CPU
+  // (InputProcessingContext._postprocess_output), batched on the GPU; profile_run keeps them
+  // until the language model's dummy run is over.
+  const std::int64_t patch_values =
+      v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size;
+  Result<BlockHandle> pixels =
+      env_.allocator.allocate(bytes(n * patch_values * eb), Category::kActivations);
+  if (!pixels.ok()) return pixels.status();
+  held.push_back(*pixels);
+  std::vector<BlockHandle> step;
+  GPUMEM_RETURN_IF_ERROR(replay(vit_embedding_activations(v, n, eb), &step));
+  BlockHandle stream = step.front();
+  std::vector<BlockHandle> live;  // the rotary tables, then each deepstack feature
+  for (int table = 0; table < 2; ++table) {
+    Result<BlockHandle> t =
+        env_.allocator.allocate(vit_rotary_bytes(v, n, eb), Category::kActivations);
+    if (!t.ok()) return t.status();
+    live.push_back(*t);
+  }
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  const std::vector<std::int64_t>& taps = v.deepstack_visual_indexes;
+  for (std::int64_t block = 0; block < v.num_hidden_layers; ++block) {
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_attention_activations(v, tp, n, eb), stream));
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_mlp_activations(v, tp, n, eb), stream));
+    for (int reduce = 0; reduce < 2 && tp > 1; ++reduce) {
+      GPUMEM_RETURN_IF_ERROR(all_reduce(stream, stream_bytes, nullptr));
+    }
+    if (std::find(taps.begin(), taps.end(), block) != taps.end()) {
+      GPUMEM_RETURN_IF_ERROR(replay(vit_merger_activations(v, tp, n, eb), &live));
+    }
+  }
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(replay(vit_merger_activations(v, tp, n, eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  // torch.cat([merged] + deepstack features, dim=1): one row per merged patch.
+  const std::int64_t rows = n / (v.spatial_merge_size * v.spatial_merge_size);
+  Result<BlockHandle> out = env_.allocator.allocate(
+      bytes(rows * v.out_hidden_size * (1 + v.deepstack_mergers()) * eb), Category::kActivations);
+  if (!out.ok()) return out.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+  for (BlockHandle b : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  held.push_back(*out);
+  return {};
 }
 
 Status ForwardPass::capture_size(std::int64_t tokens, bool full, PoolId pool, Capture& capture) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/vllm/activation_model.h"
+#include "engine/vllm/encoder_profile.h"
 #include "engine/vllm/plan.h"
 #include "runtime/rank_env.h"
 
@@ -35,12 +36,19 @@ class ForwardPass {
   // only); everything it allocates is freed again.
   Status dummy_run_with_sampler(std::int64_t tokens);
 
+  // profile_run's encoder step (encoder_profile.h): the dummy images' pixel values and the
+  // ViT's forward over them, eager; leaves the pixel values and the encoder's outputs in
+  // `held` (the encoder cache), everything else freed.
+  Status encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
+
   // _warmup_and_capture: cudagraph_num_of_warmups (1) eager forward, then the forward
   // captured into `pool`; `full` graphs include the attention kernels.
   Status capture_size(std::int64_t tokens, bool full, PoolId pool, Capture& capture);
 
  private:
   Status replay(const std::vector<Activation>& list, std::vector<BlockHandle>* survivors);
+  // Replays a ViT step whose one survivor replaces `stream` (freed once the survivor exists).
+  Status vit_step(const std::vector<Activation>& list, BlockHandle& stream);
   Status all_reduce(BlockHandle input, Bytes size, Capture* capture);
   Status forward(std::int64_t tokens, bool attention_kernels, Capture* capture, BlockHandle& out);
   Status logits_and_sampler(std::int64_t requests);

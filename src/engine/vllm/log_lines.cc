@@ -90,6 +90,12 @@ std::string log_hybrid_block_size(std::int64_t block_size) {
          " tokens to ensure that attention page size is >= mamba page size.";
 }
 
+std::string log_encoder_cache(std::int64_t budget, std::int64_t items, std::string_view modality) {
+  return "Encoder cache will be initialized with a budget of " + std::to_string(budget) +
+         " tokens, and profiled with " + std::to_string(items) + " " + std::string(modality) +
+         " items of the maximum feature size.";
+}
+
 std::string log_mamba_page_padding(std::int64_t state_bytes, std::int64_t page_bytes) {
   return "Padding mamba page size by " +
          python_fixed(100.0 * static_cast<double>(page_bytes - state_bytes) /

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/units.h"
 #include "engine/vllm/version.h"
@@ -32,6 +33,8 @@ std::string log_padding_layers(std::int64_t added, std::int64_t layers);
 // "Setting attention block size to N tokens ..." and "Padding mamba page size by X% ...".
 std::string log_hybrid_block_size(std::int64_t block_size);
 std::string log_mamba_page_padding(std::int64_t state_bytes, std::int64_t page_bytes);
+// v1/worker/gpu_model_runner.py profile_run, for a multimodal model whose encoder it runs
+std::string log_encoder_cache(std::int64_t budget, std::int64_t items, std::string_view modality);
 std::string log_num_gpu_blocks_override(std::int64_t num_blocks, std::int64_t override_blocks);
 std::string log_kv_cache_size(std::int64_t tokens);
 std::string log_max_concurrency(std::int64_t max_model_len, double concurrency);

@@ -56,6 +56,29 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
 }
 
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
+// Why vLLM's profile of a Qwen3-VL tower (encoder_profile.h) cannot be modelled for this
+// launch; empty when it can.
+std::string qwen3_vl_profile_refusal(const Plan& p) {
+  if (p.version < Version{0, 16, 0, 0}) {
+    // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form) and
+    // qwen3_vl.py's two-frame dummy video date from v0.16; before, the dummy video was sized
+    // from the sequence length and may have been the modality profiled.
+    return "vLLM " + p.version.to_string() +
+           "'s profile of its vision encoder is not modelled (from 0.16.0); --limit-mm-per-prompt "
+           "with 0 images and 0 videos serves its language model alone, which is modelled";
+  }
+  if (p.flags.raw.location("--mm-processor-kwargs")) {
+    return "--mm-processor-kwargs sets the multimodal processor's image size, which sizes the "
+           "encoder profile's dummy image; gpumem models the checkpoint's default processor";
+  }
+  if (p.flags.image_limit == 0) {
+    return "with --limit-mm-per-prompt's image limit 0, vLLM profiles the vision encoder on "
+           "dummy videos, which gpumem does not model; limit videos to 0 as well to serve the "
+           "language model alone";
+  }
+  return "";
+}
+
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
@@ -88,6 +111,9 @@ WeightRules weight_rules(const Plan& p) {
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   r.draft_embedding_freed_after_kv = false;
+  if (p.model.vision.kind == VisionKind::kQwen3Vit) {
+    r.deepstack_buffer_rows = p.args.max_num_batched_tokens;
+  }
   return r;
 }
 
@@ -163,18 +189,25 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // the vision tower and projector exist only when the image limit is above 0.
     p.model.vision = VisionTower{};
   }
-  if (p.model.vision.present()) {
+  const SourceLoc model_loc =
+      scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model");
+  if (p.model.vision.kind == VisionKind::kQwen3Vit) {
+    // vllm v1/worker/gpu_model_runner.py profile_run: the ViT runs on dummy images before the
+    // language model's dummy forward (encoder_profile.h), sized below once the batch limits
+    // are resolved.
+    if (const std::string why = qwen3_vl_profile_refusal(p); !why.empty()) {
+      diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
+      return std::nullopt;
+    }
+  } else if (p.model.vision.present()) {
     // vllm v1/worker/gpu_model_runner.py profile_run: a multimodal model's encoder runs on
     // dummy images and its outputs stay cached through the memory profile.
-    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
+    diags.error(model_loc,
                 p.model.name + " (" + p.model.hf_architecture +
                     ") is multimodal: vLLM profiles its vision encoder on dummy images, which "
                     "gpumem does not model; " +
                     (p.model.family == ArchitectureFamily::kGemma3
                          ? "its text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled"
-                     : p.model.vision.kind == VisionKind::kQwen3Vit
-                         ? "--language-model-only (or --limit-mm-per-prompt with 0 images and "
-                           "0 videos) serves its language model alone, which is modelled"
                      : p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
@@ -337,6 +370,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     std::to_string(p.args.max_num_batched_tokens) +
                     ") must be greater than or equal to max_num_seqs (" +
                     std::to_string(p.args.max_num_seqs) + ").");
+  }
+  if (p.model.vision.kind == VisionKind::kQwen3Vit) {
+    const bool chunked_prefill = !p.flags.raw.location("--enable-chunked-prefill") ||
+                                 p.flags.raw.boolean("--enable-chunked-prefill");
+    p.encoder = plan_qwen3_vl_profile(
+        p.model.vision, {p.args.max_num_batched_tokens, p.args.max_num_seqs, p.args.max_model_len,
+                         p.flags.image_limit, chunked_prefill});
   }
   p.estimate_cudagraphs =
       p.rules.cudagraph_estimate_exists &&

@@ -18,6 +18,7 @@
 #include "engine/plan_inputs.h"
 #include "engine/vllm/activation_model.h"
 #include "engine/vllm/custom_all_reduce.h"
+#include "engine/vllm/encoder_profile.h"
 #include "engine/vllm/engine_defaults.h"
 #include "engine/vllm/environment.h"
 #include "engine/vllm/flags.h"
@@ -64,6 +65,9 @@ struct Plan {
   // The pre-KV CUDA-graph estimate runs (and is charged).
   bool estimate_cudagraphs = false;
   ForwardShape shape;
+  // A multimodal model's encoder run by the memory profile; its language model then reads
+  // the model runner's inputs_embeds buffer instead of embedding token ids.
+  std::optional<EncoderProfile> encoder;
   std::vector<StagePlan> stages;  // one per pipeline stage
 
   ScenarioObserved observed;

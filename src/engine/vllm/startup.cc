@@ -133,6 +133,13 @@ class RankStartup {
           bytes(reqs * blocks_per_req * 4), bytes(tokens * 8), bytes(reqs * kSamplingParams * 4)}) {
       GPUMEM_RETURN_IF_ERROR(allocate_kept(b, Category::kOther));
     }
+    if (p_.encoder) {
+      // ... and, for a model that takes multimodal inputs, inputs_embeds: the language
+      // model's input rows, in the model dtype.
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(
+          bytes(tokens * p_.model.hidden_size * element_size(p_.facts.served_dtype).value()),
+          Category::kOther));
+    }
     return {};
   }
 
@@ -169,7 +176,19 @@ class RankStartup {
     if (p_.facts.attention_backend == "FLASHINFER") {
       GPUMEM_RETURN_IF_ERROR(allocate_kept(k_.flashinfer_workspace, Category::kWorkspace));
     }
+    std::vector<BlockHandle> encoder_cache;
+    if (p_.encoder) {
+      env_.log(log_encoder_cache(p_.encoder->budget, p_.encoder->items, "image"));
+      const Bytes before_encoder = env_.allocator.memory_allocated();
+      GPUMEM_RETURN_IF_ERROR(forward_->encoder_forward(*p_.encoder, encoder_cache));
+      env_.fact({"encoder_items", "dummy images the encoder profile runs", p_.encoder->items});
+      env_.fact({"encoder_peak_bytes", "encoder forward's peak above what was allocated before it",
+                 env_.allocator.max_memory_allocated() - before_encoder});
+      env_.fact({"encoder_held_bytes", "dummy pixel values and encoder outputs held",
+                 env_.allocator.memory_allocated() - before_encoder});
+    }
     GPUMEM_RETURN_IF_ERROR(forward_->dummy_run_with_sampler(p_.args.max_num_batched_tokens));
+    for (BlockHandle b : encoder_cache) GPUMEM_RETURN_IF_ERROR(free(b));
     const Bytes measured = env_.allocator.max_memory_allocated() - before_peak;
     peak_increase_ = p_.observed.activation_peak.value_or(measured);
     env_.fact({std::string(fact_id::kActivationPeakBytes), "torch peak increase (activation peak)",

@@ -1,0 +1,87 @@
+// vLLM's multimodal encoder profile. Before the language model's dummy forward, profile_run
+// (v1/worker/gpu_model_runner.py) runs a multimodal model's encoder once, eagerly, on as many
+// maximum-size dummy items as the encoder budget admits; the dummy inputs and the encoder's
+// outputs stay allocated through the dummy forward and the sampler. torch's activation peak is
+// therefore the larger of the encoder's own peak and the language model's with those held.
+// This file decides what the profile runs (gpu_model_runner.py profile_run and
+// _get_mm_dummy_batch, multimodal/encoder_budget.py MultiModalBudget, qwen3_vl.py
+// Qwen3VLDummyInputsBuilder, read in their 2026 copies) and lists the tensors Qwen3-VL's
+// vision transformer allocates (qwen3_vl.py Qwen3_VisionTransformer.forward): the ViT of
+// Qwen3-VL, Qwen3.5 and Qwen3.6. Other towers are refused by the plan.
+#ifndef GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
+#define GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "catalog/architecture.h"
+#include "core/units.h"
+#include "engine/vllm/activation_model.h"
+
+namespace gpumem::vllm {
+
+// Qwen3-VL's image processor (Qwen2VLImageProcessorFast, the preprocessor_config.json that
+// Qwen3-VL, Qwen3.5 and Qwen3.6 checkpoints ship): size.longest_edge, in pixels.
+inline constexpr std::int64_t kQwen3VlMaxImagePixels = 16777216;
+// ... and the video processor's longest_edge over t x h x w pixels.
+inline constexpr std::int64_t kQwen3VlMaxVideoPixels = 25165824;
+// vllm multimodal/encoder_budget.py: a modality without --limit-mm-per-prompt allows 999
+// items per prompt.
+inline constexpr std::int64_t kDefaultItemsPerPrompt = 999;
+
+// What the profile runs, and the log line that says so.
+struct EncoderProfile {
+  std::int64_t budget = 0;           // encoder budget, tokens
+  std::int64_t items = 0;            // dummy images encoded as one batch
+  std::int64_t tokens_per_item = 0;  // embeddings one maximum-size image makes
+  std::int64_t patches() const;      // the ViT's sequence over all items
+  std::int64_t merge = 1;            // spatial_merge_size
+};
+
+// The launch values the profile's size depends on.
+struct EncoderLimits {
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
+  std::int64_t max_model_len = 0;
+  std::optional<std::int64_t> image_limit;  // --limit-mm-per-prompt image
+  bool chunked_prefill = true;
+};
+
+// Qwen3-VL's largest image in tokens (qwen2_vl.py get_image_size_with_most_features, the
+// factor-pair form of v0.16 on): the largest count of merged patches within max_pixels
+// whose closest factor pair has an aspect ratio of at most 200.
+std::int64_t qwen3_vl_max_image_tokens(const VisionTower& v);
+// ... and the largest video, two frames (qwen3_vl.py get_max_video_tokens, DUMMY frames 2).
+std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);
+
+// vllm multimodal/encoder_budget.py MultiModalBudget: budget = max(max_num_batched_tokens,
+// T), items = max(1, min(budget // T, requests x per prompt)), requests max_num_seqs (or, with
+// chunked prefill off, at most max_num_batched_tokens // T), per prompt
+// max(1, min(limit, max_model_len // T)). The image is profiled: Qwen3-VL's largest image
+// outweighs its largest video.
+EncoderProfile plan_qwen3_vl_profile(const VisionTower& v, const EncoderLimits& limits);
+
+// The tensors of the ViT's forward over `patches` patches on one rank (TP shards qkv, fc1 and
+// the mergers' fc1; the stream, norms and outputs are whole on every rank). Each list leaves
+// one survivor (free_after -1), the tensor the next step reads:
+// - embedding: the patch embedding plus the interpolated position embedding, the stream;
+std::vector<Activation> vit_embedding_activations(const VisionTower& v, std::int64_t patches,
+                                                  std::int64_t element_bytes);
+// - a block's attention half, then its MLP half: each ends in the new stream (the caller
+//   frees the old one);
+std::vector<Activation> vit_attention_activations(const VisionTower& v, int tp,
+                                                  std::int64_t patches, std::int64_t element_bytes);
+std::vector<Activation> vit_mlp_activations(const VisionTower& v, int tp, std::int64_t patches,
+                                            std::int64_t element_bytes);
+// - a patch merger (deepstack or final): the merged features, out_hidden_size wide.
+std::vector<Activation> vit_merger_activations(const VisionTower& v, int tp, std::int64_t patches,
+                                               std::int64_t element_bytes);
+
+// The rotary tables the blocks share: cos and sin, [patches, head_dim / 2] each, gathered from
+// get_rope's cache in the model dtype (partial_rotary_factor 0.5).
+Bytes vit_rotary_bytes(const VisionTower& v, std::int64_t patches, std::int64_t element_bytes);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_

@@ -1,0 +1,142 @@
+// vLLM's profile of a Qwen3-VL vision tower (engine/vllm/encoder_profile.h): the dummy image
+// and item count its encoder budget admits, the ViT forward's peak byte for byte, the tower's
+// weights, the log line, and the launches it refuses by name. Qwen3.6-27B (Qwen3.5's tower:
+// 27 blocks of 1,152 wide, MLP 4,304, 16 heads, patch 16, merge 2, out 5,120, no deepstack)
+// and Qwen3-VL-8B (the same blocks, out 4,096, deepstack after blocks 8, 16 and 24).
+#include <gtest/gtest.h>
+
+#include "catalog/architecture.h"
+#include "engine/vllm/encoder_profile.h"
+#include "support/family_simulation.h"
+
+namespace gpumem {
+namespace {
+
+using vllm::EncoderLimits;
+using vllm::EncoderProfile;
+
+VisionTower tower(const std::string& repo) {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
+  EXPECT_TRUE(a.ok()) << diags.to_string();
+  return a.ok() ? a->vision : VisionTower{};
+}
+
+// The processor's 16,777,216-pixel image in 32-pixel merged patches is 128 x 128: 16,384
+// tokens of 4 patches; the two-frame video of 25,165,824 / 2 pixels a frame group is 96 x 128.
+TEST(VllmEncoderProfile, TheLargestImageOutweighsTheLargestVideo) {
+  const VisionTower v = tower("Qwen--Qwen3.6-27B");
+  ASSERT_EQ(v.kind, VisionKind::kQwen3Vit);
+  EXPECT_EQ(vllm::qwen3_vl_max_image_tokens(v), 16384);
+  EXPECT_EQ(vllm::qwen3_vl_max_video_tokens(v), 12288);
+  // With 14-pixel patches the limit is 16,777,216 / 784 = 21,399 = 21 x 1,019: its closest
+  // factor pair's aspect ratio (48.5) is within 200, so it is the count.
+  VisionTower small = v;
+  small.patch_size = 14;
+  EXPECT_EQ(vllm::qwen3_vl_max_image_tokens(small), 21399);
+}
+
+// budget = max(max_num_batched_tokens, 16384); items = max(1, min(budget // 16384, requests x
+// per prompt)), per prompt max(1, min(limit, max_model_len // 16384)).
+TEST(VllmEncoderProfile, TheBudgetAdmitsWholeImagesUpToTheRequestsAndTheirLimit) {
+  const VisionTower v = tower("Qwen--Qwen3.6-27B");
+  const auto profile = [&](EncoderLimits l) {
+    const EncoderProfile p = vllm::plan_qwen3_vl_profile(v, l);
+    return std::to_string(p.budget) + " tokens, " + std::to_string(p.items) + " items, " +
+           std::to_string(p.patches()) + " patches";
+  };
+  EXPECT_EQ(profile({8192, 1024, 262144, {}, true}), "16384 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({32768, 1024, 262144, {}, true}), "32768 tokens, 2 items, 131072 patches");
+  EXPECT_EQ(profile({65536, 1024, 262144, {}, true}), "65536 tokens, 4 items, 262144 patches");
+  // One request of one image each.
+  EXPECT_EQ(profile({65536, 1, 262144, 1, true}), "65536 tokens, 1 items, 65536 patches");
+  // One request whose context holds two images.
+  EXPECT_EQ(profile({65536, 1, 32768, {}, true}), "65536 tokens, 2 items, 131072 patches");
+  // A context shorter than one image still profiles one.
+  EXPECT_EQ(profile({8192, 256, 4096, {}, true}), "16384 tokens, 1 items, 65536 patches");
+  // Without chunked prefill a step holds max_num_batched_tokens // 16384 requests' images.
+  EXPECT_EQ(profile({49152, 1024, 262144, {}, false}), "49152 tokens, 3 items, 196608 patches");
+  EXPECT_EQ(profile({8192, 1024, 262144, {}, false}), "16384 tokens, 1 items, 65536 patches");
+}
+
+// One image (65,536 patches) on one H200 at TP 1, u = 65,536 x 1,152 x 2 B: the bf16 pixel
+// values (65,536 x 1,536 x 2 B) and the rotary tables (2 x 65,536 x 36 x 2 B) are held while
+// the first block's attention holds the stream, norm1, qkv (3u), the q/k copy and its rotated
+// copy (2u each), the attention output and its contiguous copy: 11u, the forward's peak.
+// Held after it: the pixel values and the merged output (16,384 x 5,120 x 2 B).
+TEST(VllmEncoderProfile, TheVitPeaksInAttentionWithThePixelValuesHeld) {
+  const std::int64_t u = 65536LL * 1152 * 2;
+  const std::int64_t pixels = 65536LL * 1536 * 2;
+  const std::int64_t rotary = 2 * 65536LL * 36 * 2;
+  const Ledger l = family_ledger("vllm", "Qwen--Qwen3.6-27B", 1, "");
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 1);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"), pixels + rotary + 11 * u);
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 16384LL * 5120 * 2);
+  // At TP 2 qkv, the attention copies and fc1 halve; the stream, norms and proj do not:
+  // the proj moment (stream, norm1, qkv 1.5u, the q/k copies 2u, context 0.5u, proj) is it.
+  const Ledger tp2 = family_ledger("vllm", "Qwen--Qwen3.6-27B", 2, "");
+  EXPECT_EQ(ledger_fact(tp2, "encoder_peak_bytes"), pixels + rotary + 7 * u);
+}
+
+// Qwen3-VL-8B's deepstack features (16,384 x 4,096 x 2 B each) stay from their block to the
+// end, so blocks 25 and 26 run with all three held; the output is 4 x 4,096 wide. vLLM also
+// creates one [max_num_batched_tokens, 4,096] bf16 buffer per level with the model.
+TEST(VllmEncoderProfile, DeepstackFeaturesStayUntilTheOutputIsConcatenated) {
+  const std::int64_t u = 65536LL * 1152 * 2;
+  const std::int64_t pixels = 65536LL * 1536 * 2;
+  const std::int64_t rotary = 2 * 65536LL * 36 * 2;
+  const std::int64_t feature = 16384LL * 4096 * 2;
+  const Ledger l = family_ledger("vllm", "Qwen--Qwen3-VL-8B-Instruct", 1, "");
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"), pixels + rotary + 3 * feature + 11 * u);
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 4 * feature);
+  const Ledger text =
+      family_ledger("vllm", "Qwen--Qwen3-VL-8B-Instruct", 1, "    --language-model-only: true\n");
+  // The checkpoint's ViT parameters in bf16, 576,388,336 of its 8,767,123,696 (SOURCE.md beside
+  // its config; model_families_test.cc derives the split), the float32 rotary inv_freq (18) and the
+  // three buffers of 8,192 rows (the H200's default max_num_batched_tokens).
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes") - ledger_fact(text, "weights_logical_bytes"),
+            2 * 576'388'336LL + 18 * 4 + 3 * 8192LL * 4096 * 2);
+}
+
+// The tower's weights: 460,730,096 parameters in 333 tensors, 0.858 GiB, as a vLLM log of the
+// same tower printed it ("333 visual tensors, 0.858 GiB":
+// https://github.com/syv-ai/qwen38-27b-rtx3090/issues/107, Qwen3.8-27B, whose tower is
+// Qwen3.5-27B's); with the float32 rotary inv_freq (18 entries) beside them.
+TEST(VllmEncoderProfile, TheTowersWeightsAreTheCheckpointsVisualTensors) {
+  const Ledger on = family_ledger("vllm", "Qwen--Qwen3.6-27B", 1, "");
+  const Ledger off =
+      family_ledger("vllm", "Qwen--Qwen3.6-27B", 1, "    --language-model-only: true\n");
+  EXPECT_EQ(ledger_fact(on, "weights_logical_bytes") - ledger_fact(off, "weights_logical_bytes"),
+            2 * 460'730'096LL + 18 * 4);
+}
+
+TEST(VllmEncoderProfile, LaunchesItDoesNotModelAreRefusedByName) {
+  const std::string repo = "Qwen--Qwen3.6-27B";
+  const std::string model = public_config_dir(repo);
+  EXPECT_EQ(family_errors("vllm", repo, "    --tensor-parallel-size: 1\n", 1, "0.15.1"),
+            "f.yaml:7:8: " + model +
+                " (Qwen3_5ForConditionalGeneration): vLLM 0.15.1's profile of its vision encoder "
+                "is not modelled (from 0.16.0); --limit-mm-per-prompt with 0 images and 0 videos "
+                "serves its language model alone, which is modelled\n");
+  EXPECT_EQ(family_errors("vllm", repo, "    --limit-mm-per-prompt: '{\"image\": 0}'\n"),
+            "f.yaml:7:8: " + model +
+                " (Qwen3_5ForConditionalGeneration): with --limit-mm-per-prompt's image limit 0, "
+                "vLLM profiles the vision encoder on dummy videos, which gpumem does not model; "
+                "limit videos to 0 as well to serve the language model alone\n");
+  EXPECT_NE(family_errors("vllm", repo, "    --mm-encoder-tp-mode: data\n")
+                .find("'data' replicates the multimodal encoder's weights on every TP rank"),
+            std::string::npos);
+  EXPECT_EQ(family_errors("vllm", repo, "    --mm-encoder-tp-mode: weights\n"), "");
+  EXPECT_EQ(family_errors("vllm", repo, "    --mm-processor-kwargs: '{\"max_pixels\": 1000000}'\n"),
+            "f.yaml:7:8: " + model +
+                " (Qwen3_5ForConditionalGeneration): --mm-processor-kwargs sets the multimodal "
+                "processor's image size, which sizes the encoder profile's dummy image; gpumem "
+                "models the checkpoint's default processor\n");
+  // A model without a multimodal processor ignores it.
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --mm-processor-kwargs: '{\"max_pixels\": 1}'\n"),
+            "");
+}
+
+}  // namespace
+}  // namespace gpumem
