@@ -224,11 +224,16 @@ std::string problem_text(const LoggedProblem& p) {
   return "error";
 }
 
-// The logged figures alone, for a start-up that is not replayed.
+// The logged figures alone, for a start-up that is not replayed; a figure's GPU is its rank
+// within its pipeline stage, the stages as wide as the highest rank the log names (as the
+// implied scenario reads the TP size).
 void logged_only(RunExplanation& r) {
+  int per_stage = 1;
+  for (const Observation& o : r.run.observations)
+    per_stage = std::max(per_stage, o.rank.value_or(0) + 1);
   for (const Observation& o : r.run.observations) {
     FigureCheck c = logged_figure(o);
-    c.gpu = o.rank.value_or(0);
+    c.gpu = o.pp.value_or(0) * per_stage + o.rank.value_or(0);
     r.figures.push_back(c);
   }
   std::stable_sort(r.figures.begin(), r.figures.end(),

@@ -153,8 +153,19 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
       total = pp * dp;
       s.count_note = "no parallelism printed: one GPU";
     } else {
-      const std::string ranks = std::to_string(top_tp + 1);
-      const std::string source = "rank prefixes up to TP" + std::to_string(top_tp);
+      // vllm v1/executor/multiproc_executor.py WorkerProc: a worker's name carries "TP<rank>"
+      // only when the TP size is above 1, so a log naming TP0 alone ran at least two.
+      const bool vllm_tp_worker =
+          !sglang && top_tp == 0 &&
+          std::any_of(run.observations.begin(), run.observations.end(), [](const Observation& o) {
+            return o.rank && o.process.find("Worker") != std::string::npos;
+          });
+      const std::string ranks = std::to_string(vllm_tp_worker ? 2 : top_tp + 1);
+      const std::string source =
+          "rank prefixes up to TP" + std::to_string(top_tp) +
+          (vllm_tp_worker ? " (vLLM names a worker by its TP rank only when TP > 1: at least 2)"
+                          : "");
+      if (vllm_tp_worker) top_tp = 1;
       s.tp_from_prefixes = true;
       if (sglang && dp_attention) {
         const std::string groups = std::to_string(top_dp + 1);

@@ -200,19 +200,25 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
         "size')");
   }
   // A configuration pasted after the lines it configured (a post's "engine config" section
-  // below its log): the start-up before it, which states no flags and no model of its own,
+  // below its log): the start-up before it, which states no flags and no model of its own
+  // (values its memory lines print, such as the max model length, are not stated flags),
   // takes them.
+  const auto stated = [](const LoggedFlag& f) { return f.source != "printed"; };
   for (size_t i = 1; i < log.runs.size(); ++i) {
     LogRun& config = log.runs[i];
     LogRun& before = log.runs[i - 1];
-    if (!config.observations.empty() || !config.problems.empty() || !before.flags.empty() ||
-        before.model || before.observations.empty()) {
+    if (!config.observations.empty() || !config.problems.empty() ||
+        std::any_of(before.flags.begin(), before.flags.end(), stated) || before.model ||
+        before.observations.empty()) {
       continue;
     }
     before.notes.push_back("lines " + std::to_string(config.first_line) + "-" +
                            std::to_string(config.last_line) +
                            ": the arguments printed after this start-up's figures are taken as "
                            "its own");
+    for (LoggedFlag& f : before.flags) {
+      if (config.flag(f.flag) == nullptr) config.flags.push_back(std::move(f));
+    }
     before.flags = std::move(config.flags);
     before.model = std::move(config.model);
     before.model_line = config.model_line;

@@ -200,11 +200,15 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "mem usage=", Quantity::kGraphUsage);
     figure(c, l, "avail mem=", Quantity::kFreeAfterGraphs);
     c.phase("cuda graphs done", l.number);
-  } else if (contains(m, "CUDA graph end.") && starts_with(m, "Capture ")) {
+  } else if ((contains(m, "CUDA graph end.") || contains(m, "CUDA graph begin.")) &&
+             starts_with(m, "Capture ")) {
     // The other kinds (target verify, draft decode, prefill): not compared one by one.
+    const bool begin = contains(m, "CUDA graph begin.");
     c.run().notes.push_back("line " + std::to_string(l.number) + ": '" +
-                            std::string(m.substr(0, m.find(" end."))) +
-                            "' is not compared (gpumem prints the decode graphs' line)");
+                            std::string(m.substr(0, m.find(begin ? " begin." : " end."))) +
+                            (begin ? " begin'" : "'") +
+                            " is not compared (gpumem prints the decode graphs' lines)");
+    c.phase("cuda graphs", l.number);
   } else if (starts_with(m, "Capture draft")) {
     c.phase("draft cuda graphs", l.number);
   } else if (starts_with(m, "max_total_num_tokens=")) {

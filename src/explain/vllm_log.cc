@@ -319,6 +319,13 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "Capturing the model for CUDA graphs") ||
              starts_with(m, "Capturing cudagraphs") || starts_with(m, "Capturing CUDA graph")) {
     c.phase("cuda graphs", l.number);
+  } else if (starts_with(m, "Initial free memory") &&
+             contains(m, "as specified by kv_cache_memory_bytes")) {
+    // gpu_worker.py determine_available_memory with --kv-cache-memory (v0.11 on): the free
+    // memory at the init snapshot and the KV cache memory the flag reserves, no profile.
+    figure(c, l, "Initial free memory", Quantity::kFreeAtStartup);
+    figure(c, l, "reserved", Quantity::kAvailableKvMemory);
+    c.phase("kv cache", l.number);
   } else if (starts_with(m, "Free memory on device (")) {
     if (contains(m, "less than desired")) {
       figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup);

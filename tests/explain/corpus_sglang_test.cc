@@ -296,6 +296,9 @@ const std::vector<CorpusLog>& logs() {
        "15 rank 0: free after CUDA graphs 1.46 GiB\n"
        "16 rank 1: CUDA graphs took 0.04 GiB\n"
        "16 rank 1: free after CUDA graphs 1.47 GiB\n"},
+      {"sglang-rtxpro6000-x8-glm-5.2-nvfp4-prefill-graph",
+       "start-up 1\n"
+       "8 rank 2: free before weights (F) 93.30 GiB\n"},
       {"sglang-unknown-x4-qwen3-next-80b-a3b-fp8-deepep-dp4",
        "start-up 1\n"
        "10 rank 2: free after KV pool 34.12 GiB\n"

@@ -275,6 +275,23 @@ const std::vector<CorpusLog>& logs() {
        "12 rank 3: utilization less the graph estimate 0.9129\n"
        "13 rank 0: available KV cache memory 15.72 GiB\n"
        "14 rank 0: utilization less the graph estimate 0.9129\n"},
+      {"vllm-rtx3090-x8-dsv4-flash-0731-pp2-tp4-free-memory-hint",
+       "start-up 1\n"
+       "7 rank 3: free at start-up 22.93 GiB\n"
+       "7 rank 3: total GPU memory 23.56 GiB\n"
+       "7 rank 3: budget (total x utilization) 22.03 GiB\n"
+       "7 rank 3: consumed memory (weights + non-torch) 19.47 GiB\n"
+       "7 rank 3: activation peak 0.6 GiB\n"
+       "7 rank 3: CUDA graphs took 0.1 GiB\n"
+       "7 rank 3: available KV cache memory 1.95 GiB\n"
+       "8 rank 2: CUDA graphs took 0.1 GiB\n"
+       "8 rank 2: CUDA graph estimate 0.58 GiB\n"
+       "9 rank 2: free at start-up 22.93 GiB\n"
+       "9 rank 2: total GPU memory 23.56 GiB\n"
+       "9 rank 2: budget (total x utilization) 22.03 GiB\n"
+       "9 rank 2: consumed memory (weights + non-torch) 19.47 GiB\n"
+       "9 rank 2: activation peak 0.6 GiB\n"
+       "9 rank 2: available KV cache memory 1.95 GiB\n"},
       {"vllm-rtx4060-x1-qwen2.5-7b-v0-negative-kv",
        "start-up 1\n"
        "6 -: model weights 5.2032 GiB\n"
@@ -330,6 +347,11 @@ const std::vector<CorpusLog>& logs() {
        "7 -: available KV cache memory 6.01 GiB\n"
        "8 -: KV cache tokens 569878\n"
        "9 -: maximum concurrency 4.35x\n"},
+      {"vllm-rtx5090-x2-qwen3.8-27b-dual-superfast",
+       "start-up 1\n"
+       "7 rank 0: available KV cache memory 15.99 GiB\n"
+       "8 -: KV cache tokens 717985\n"
+       "9 -: maximum concurrency 2.74x\n"},
       {"vllm-rtx5090-x2-qwen3.8-27b-fp8-kv-memory-hint",
        "start-up 1\n"
        "7 rank 0: free at start-up 30.27 GiB\n"
@@ -352,6 +374,11 @@ const std::vector<CorpusLog>& logs() {
        "16 -: available KV cache memory 2.97 GiB\n"
        "17 -: KV cache tokens 150745\n"
        "18 -: CUDA graphs took 0.46 GiB\n"},
+      {"vllm-unknown-x1-gemma4-v026-kv-cache-memory-bytes-fail",
+       "start-up 1\n"
+       "9 -: free at start-up 93.88 GiB\n"
+       "9 -: available KV cache memory 49.0 GiB\n"
+       "10 failed: error\n"},
       {"vllm-unknown-x1-llama3.1-8b-int8-v1-graph-capture",
        "start-up 1\n"
        "6 -: maximum concurrency 1.46x\n"

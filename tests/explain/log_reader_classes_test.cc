@@ -8,7 +8,9 @@
 #include <string>
 
 #include "core/atomic_file.h"
+#include "explain/explanation.h"
 #include "explain/gpu_choice.h"
+#include "explain/implied_scenario.h"
 #include "explain/log_line.h"
 #include "explain/log_reader.h"
 #include "explain/shell_value.h"
@@ -142,6 +144,84 @@ TEST(ReaderClasses, PipelineStagePrefixes) {
       "memory: 3.18 GiB\n");
   ASSERT_EQ(log.runs.size(), 1u);
   EXPECT_EQ(log.runs[0].all(Quantity::kAvailableKvMemory).at(1)->pp, 1);
+}
+
+// The post pastes vLLM's argument dump below the start-up's figures, whose lines print only the
+// max model length: the dump's flags and model are that start-up's.
+TEST(ReaderClasses, AnArgumentDumpPastedBelowItsFigures) {
+  const StartupLog log = corpus("vllm-rtx3090-x2-qwen3.6-27b-autoround-int4-mtp");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const LogRun& r = log.runs[0];
+  EXPECT_EQ(r.first(Quantity::kKvTokens)->value, 620944);
+  ASSERT_NE(r.flag("--tensor-parallel-size"), nullptr);
+  EXPECT_EQ(r.flag("--tensor-parallel-size")->values, std::vector<std::string>{"2"});
+  EXPECT_EQ(r.model, "~/.cache/huggingface/qwen3.6-27b-autoround-int4");
+}
+
+// A figure of stage 1 is on global GPU TP size + its rank even where the start-up is not
+// replayed (no model named): the stages as wide as the highest TP rank the log names.
+TEST(ReaderClasses, AStageRankIsAGlobalGpuWithoutAReplay) {
+  const StartupLog log = lines(
+      "(Worker_PP1_TP3 pid=4365) INFO 08-31 15:25:55 [gpu_worker.py:742] Available KV cache "
+      "memory: 1.95 GiB\n"
+      "(Worker_PP0_TP3 pid=4361) INFO 08-31 15:25:55 [gpu_worker.py:742] Available KV cache "
+      "memory: 2.10 GiB\n");
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, nullptr, {}};
+  ExplainOverrides gpu;
+  gpu.gpu = "rtx-3090";
+  const Explanation e = explain_log(log, "pp.log", nullptr, gpu, ctx);
+  ASSERT_EQ(e.runs.at(0).figures.size(), 2u);
+  EXPECT_EQ(e.runs[0].figures[0].gpu, 7);
+  EXPECT_EQ(e.runs[0].figures[1].gpu, 3);
+}
+
+// vllm multiproc_executor.py names a worker "Worker_TP<rank>" only when TP > 1: a log that
+// names TP0 alone (club-3090 #1079, 2 x RTX 5090) ran at least two GPUs.
+TEST(ReaderClasses, AVllmWorkerNamedByTpRankMeansTwoGpusAtLeast) {
+  const StartupLog log = lines(
+      "(Worker_TP0 pid=206) INFO 08-20 21:41:36 [gpu_worker.py:436] Available KV cache "
+      "memory: 15.99 GiB\n");
+  const ImpliedScenario s = infer_scenario(log.runs.at(0), LogEngine::kVllm, "tp.log",
+                                           test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.gpus_per_node, 2);
+  EXPECT_EQ(s.count_note,
+            "rank prefixes up to TP0 (vLLM names a worker by its TP rank only when TP > 1: at "
+            "least 2)");
+  // SGLang names every scheduler "TP<rank>", one GPU included.
+  const StartupLog sglang = lines(
+      "[2026-07-14 05:48:43 TP0] KV Cache is allocated. #tokens: 38141, K size: 2.33 GB, "
+      "V size: 2.33 GB\n");
+  EXPECT_EQ(infer_scenario(sglang.runs.at(0), LogEngine::kSglang, "s.log", test_catalogs().gpus,
+                           test_catalogs().models)
+                .gpus_per_node,
+            1);
+}
+
+// With --kv-cache-memory vLLM skips the profile and prints the free memory and the KV cache it
+// reserves instead (vllm issue #49878, v0.26).
+TEST(ReaderClasses, TheKvCacheMemoryFlagsReservationLine) {
+  const StartupLog log = lines(
+      "(EngineCore pid=83) INFO 07-26 12:29:34 [gpu_worker.py:479] Initial free memory 93.88 GiB, "
+      "reserved 49.0 GiB memory for KV Cache as specified by kv_cache_memory_bytes config and "
+      "skipped memory profiling. This does not respect the gpu_memory_utilization config.\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAtStartup)->value, 93.88);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kAvailableKvMemory)->value, 49.0);
+  EXPECT_EQ(r.first(Quantity::kAvailableKvMemory)->decimals, 1);
+}
+
+// SGLang 0.5.12's per-kind graph lines other than the target decode ones are noted, not read.
+TEST(ReaderClasses, SglangPrefillGraphLinesAreNotedNotRead) {
+  const StartupLog log = lines(
+      "[2026-06-28 14:01:49 TP5] Memory pool end. avail mem=10.80 GB\n"
+      "[2026-06-28 14:01:50 TP5] Capture target prefill CUDA graph begin. backend=tc_piecewise, "
+      "num_tokens=[4, 8], avail mem=10.10 GB\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.first(Quantity::kFreeBeforeGraphs), nullptr);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "line 2: 'Capture target prefill CUDA graph begin' is not compared (gpumem prints the "
+            "decode graphs' lines)");
 }
 
 TEST(ReaderClasses, FailuresTheLogStates) {
