@@ -111,6 +111,21 @@ TEST(VllmEncoderProfile, TheTowersWeightsAreTheCheckpointsVisualTensors) {
             2 * 460'730'096LL + 18 * 4);
 }
 
+// A deepstack tap after a block the tower does not have, or the same block twice, is refused at
+// the key (qwen3_vl.py looks the mergers up by the index's position among the blocks).
+TEST(VllmEncoderProfile, DeepstackIndexesMustBeDistinctBlocks) {
+  const std::string beyond =
+      config_variant("Qwen--Qwen3-VL-8B-Instruct", "deepstack-beyond", "      24\n", "      27\n");
+  EXPECT_NE(config_dir_errors(beyond).find(
+                "'deepstack_visual_indexes' entry 27 is not a distinct block of the 27 ('depth')"),
+            std::string::npos);
+  const std::string twice =
+      config_variant("Qwen--Qwen3-VL-8B-Instruct", "deepstack-twice", "      24\n", "      16\n");
+  EXPECT_NE(config_dir_errors(twice).find(
+                "'deepstack_visual_indexes' entry 16 is not a distinct block of the 27 ('depth')"),
+            std::string::npos);
+}
+
 TEST(VllmEncoderProfile, LaunchesItDoesNotModelAreRefusedByName) {
   const std::string repo = "Qwen--Qwen3.6-27B";
   const std::string model = public_config_dir(repo);
