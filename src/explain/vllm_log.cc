@@ -326,11 +326,17 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "Initial free memory", Quantity::kFreeAtStartup);
     figure(c, l, "reserved", Quantity::kAvailableKvMemory);
     c.phase("kv cache", l.number);
-  } else if (starts_with(m, "Free memory on device (")) {
+  } else if (starts_with(m, "Free memory on device (") ||
+             (contains(m, "Free memory on device (") && contains(m, "less than desired"))) {
+    // gpu_worker.py init_device raises the budget error as a ValueError, so the line a
+    // traceback ends with reads "ValueError: Free memory on device (...".
     if (contains(m, "less than desired")) {
       figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup);
       figure(c, l, "/", Quantity::kTotalMemory);
       utilization(c, l, "utilization (");
+      if (const size_t u = m.find("utilization ("); u != std::string_view::npos) {
+        figure(c, l, m.substr(u, m.find(',', u) - u + 1), Quantity::kRequestedMemory);
+      }
       c.problem(ProblemKind::kBudget, l);
     } else {
       read_memory_summary(l, c);

@@ -187,6 +187,12 @@ const std::vector<CorpusLog>& logs() {
        "12 -: available KV cache memory 55.65 GiB\n"
        "12 -: KV tokens storable 235296\n"
        "12 failed: KV cache too small\n"},
+      {"vllm-h200-x1-mixtral-8x7b-fp8-free-memory-startup",
+       "start-up 1\n"
+       "8 -: free at start-up 7.34 GiB\n"
+       "8 -: total GPU memory 139.72 GiB\n"
+       "8 -: budget (total x utilization) 125.75 GiB\n"
+       "8 failed: free memory below the budget\n"},
       {"vllm-l40s-x2-qwen2.5-32b-instruct-v071-v0-profiling",
        "start-up 1\n"
        "13 -: model weights 30.7098 GiB\n"

@@ -125,6 +125,27 @@ TEST(LogReader, VllmNonDefaultArgsAndSummaryLine) {
   EXPECT_EQ(r.first(Quantity::kAvailableKvMemory)->decimals, kExact);
 }
 
+// vllm issue #23192 (H200, vLLM 0.10.1): the budget error is the last line of a traceback,
+// "ValueError: " in front of the message.
+TEST(LogReader, VllmBudgetErrorAtTheEndOfATraceback) {
+  const Result<StartupLog> log = read_startup_log(
+      "(EngineCore_0 pid=1810465) ERROR 09-03 11:03:37 [core.py:712] ValueError: Free memory "
+      "on device (7.34/139.72 GiB) on startup is less than desired GPU memory utilization (0.9, "
+      "125.75 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+      "processes.\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->runs.size(), 1u);
+  const LogRun& r = log->runs[0];
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAtStartup)->value, 7.34);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kTotalMemory)->value, 139.72);
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.9"});
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kRequestedMemory)->value, 125.75);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].kind, ProblemKind::kBudget);
+  EXPECT_EQ(r.problems[0].line, 1);
+}
+
 TEST(LogReader, LaunchCommandsSplitStartUps) {
   const Result<StartupLog> log = read_startup_log(
       "$ vllm serve meta-llama/Meta-Llama-3-8B\n"
