@@ -34,6 +34,18 @@ void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
   c.printed_flag(l, "--gpu-memory-utilization", l.message.substr(n->begin, n->length), n->begin);
 }
 
+// The budget printed after the utilization, "<key>0.9, 71.27 GiB)": the figure after the
+// first comma that follows `key`; nothing when the line has no such comma (cut short).
+// `restated` as for figure().
+void requested_memory(RunCollector& c, const LogLine& l, std::string_view key, bool restated) {
+  const std::string_view m = l.message;
+  const size_t at = m.find(key);
+  if (at == std::string_view::npos) return;
+  const size_t comma = m.find(',', at);
+  if (comma == std::string_view::npos) return;
+  figure(c, l, m.substr(at, comma - at + 1), Quantity::kRequestedMemory, restated);
+}
+
 void max_model_len(RunCollector& c, const LogLine& l, std::string_view key) {
   if (std::optional<PrintedNumber> n = number_after(l.message, key)) {
     c.printed_count_flag(l, *n, "--max-model-len");
@@ -147,9 +159,7 @@ void read_memory_summary(const LogLine& l, RunCollector& c) {
   figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup, true);
   figure(c, l, "/", Quantity::kTotalMemory, true);
   utilization(c, l, "utilization is (");
-  if (const size_t comma = m.find("utilization is ("); comma != std::string_view::npos) {
-    figure(c, l, m.substr(comma, m.find(',', comma) - comma + 1), Quantity::kRequestedMemory, true);
-  }
+  requested_memory(c, l, "utilization is (", true);
   read_actual_usage(l, c);
   if (std::optional<PrintedNumber> b = number_after(m, "kv cache memory in use is ")) {
     // "... is 59212694937 bytes." (v0.10.2) or "... is 43.4 GiB." (newer): the unit decides;
@@ -334,9 +344,7 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
       figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup);
       figure(c, l, "/", Quantity::kTotalMemory);
       utilization(c, l, "utilization (");
-      if (const size_t u = m.find("utilization ("); u != std::string_view::npos) {
-        figure(c, l, m.substr(u, m.find(',', u) - u + 1), Quantity::kRequestedMemory);
-      }
+      requested_memory(c, l, "utilization (", false);
       c.problem(ProblemKind::kBudget, l);
     } else {
       read_memory_summary(l, c);

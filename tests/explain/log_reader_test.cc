@@ -146,6 +146,23 @@ TEST(LogReader, VllmBudgetErrorAtTheEndOfATraceback) {
   EXPECT_EQ(r.problems[0].line, 1);
 }
 
+// The same line cut inside the utilization's parenthesis: what is there is read, and no
+// budget is taken from the text after it.
+TEST(LogReader, VllmBudgetErrorCutBeforeTheBudget) {
+  const Result<StartupLog> log = read_startup_log(
+      "ERROR 09-03 11:03:37 [core.py:712] ValueError: Free memory on device (7.34/139.72 GiB) on "
+      "startup is less than desired GPU memory utilization (0.9\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->runs.size(), 1u);
+  const LogRun& r = log->runs[0];
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAtStartup)->value, 7.34);
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.9"});
+  EXPECT_EQ(r.first(Quantity::kRequestedMemory), nullptr);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].kind, ProblemKind::kBudget);
+}
+
 TEST(LogReader, LaunchCommandsSplitStartUps) {
   const Result<StartupLog> log = read_startup_log(
       "$ vllm serve meta-llama/Meta-Llama-3-8B\n"
