@@ -63,6 +63,7 @@ table_errors() {
 }
 
 logs=0
+figureless=0
 replayed=0
 partly=0
 startups=0
@@ -90,6 +91,9 @@ for log in tests/data/engine-logs/*.log; do
   partial="$(grep -c '^- partial replay:' "$work/pinned.md" || true)"
   full=$((runs - not - partial))
   logs=$((logs + 1))
+  if ((runs > 0)) && (($(grep -c '^The log prints no memory figure' "$work/pinned.md" || true) == runs)); then
+    figureless=$((figureless + 1))
+  fi
   startups=$((startups + runs))
   startups_replayed=$((startups_replayed + full))
   startups_partial=$((startups_partial + partial))
@@ -175,7 +179,8 @@ kv_line() {
   echo
   echo "## Summary"
   echo
-  echo "- Logs: $logs, each printing at least one start-up memory figure; $startups start-ups."
+  echo "- Logs: $logs, each printing at least one start-up memory figure or, $figureless of them, only"
+  echo "  naming the model and flags (replayed from scratch where the GPU is known); $startups start-ups."
   echo "- Replayed: $replayed of $logs logs ($((100 * replayed / logs)) %), $startups_replayed of $startups start-ups;"
   echo "  every other start-up names the gap that stops it (a model or GPU the catalog lacks, mostly)."
   echo "- Partial replay (the engine's arithmetic on the log's own figures, where the full replay"

@@ -74,6 +74,8 @@ std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
       return gib(fact_number(g, fact_id::kRequestedMemory));
     case Quantity::kGpuBlocks:
       return fact_number(g, fact_id::kKvBlocks);
+    case Quantity::kSwaKvTokens:
+      return fact_number(g, fact_id::kSwaKvTokens);
     case Quantity::kPeakTorchMemory: {
       // vllm v0.6.4 worker.py: peak_torch_memory is the weights plus the activation peak.
       const std::optional<double> w = fact_number(g, fact_id::kWeightsBytes);

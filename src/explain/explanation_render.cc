@@ -126,30 +126,37 @@ std::string render_explanation_text(const Explanation& e, bool markdown) {
                       : "\n  Pinned figures drive the replay with the logged value; their "
                         "predicted column is what\n  gpumem alone would print.\n";
     }
-    out +=
-        markdown
-            ? "\n| line | gpu | figure | logged | predicted | error | tolerance | verdict |\n"
-              "|---:|---|---|---:|---:|---:|---:|---|\n"
-            : fmt::format("\n  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n", "line",
-                          "gpu", "figure", "logged", "predicted", "error", "tolerance", "verdict");
-    for (const FigureCheck& c : r.figures) {
-      const std::string predicted =
-          c.predicted
-              ? figure_text(*c.predicted,
-                            quantity_unit(c.quantity) == FigureUnit::kGiB ? 2 : kExact, c.quantity)
-              : "-";
-      const std::string row[] = {std::to_string(c.line),
-                                 std::to_string(c.gpu),
-                                 std::string(quantity_name(c.quantity)),
-                                 figure_text(c.logged, c.decimals, c.quantity),
-                                 predicted,
-                                 error_text(c),
-                                 tolerance_text(c),
-                                 std::string(verdict_name(c.verdict))};
-      out += markdown ? fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", row[0], row[1],
-                                    row[2], row[3], row[4], row[5], row[6], row[7])
-                      : fmt::format("  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n",
-                                    row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
+    if (r.figures.empty()) {
+      const std::string what = std::string("The log prints no memory figure") +
+                               (r.replayed() ? ": the replay starts from scratch.\n" : ".\n");
+      out += markdown ? "\n" + what : "\n  " + what;
+    } else {
+      out += markdown
+                 ? "\n| line | gpu | figure | logged | predicted | error | tolerance | verdict |\n"
+                   "|---:|---|---|---:|---:|---:|---:|---|\n"
+                 : fmt::format("\n  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n",
+                               "line", "gpu", "figure", "logged", "predicted", "error", "tolerance",
+                               "verdict");
+      for (const FigureCheck& c : r.figures) {
+        const std::string predicted =
+            c.predicted ? figure_text(*c.predicted,
+                                      quantity_unit(c.quantity) == FigureUnit::kGiB ? 2 : kExact,
+                                      c.quantity)
+                        : "-";
+        const std::string row[] = {std::to_string(c.line),
+                                   std::to_string(c.gpu),
+                                   std::string(quantity_name(c.quantity)),
+                                   figure_text(c.logged, c.decimals, c.quantity),
+                                   predicted,
+                                   error_text(c),
+                                   tolerance_text(c),
+                                   std::string(verdict_name(c.verdict))};
+        out += markdown
+                   ? fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", row[0], row[1],
+                                 row[2], row[3], row[4], row[5], row[6], row[7])
+                   : fmt::format("  {:>5}  {:<4}  {:<36}  {:>14}  {:>14}  {:>10}  {:>10}  {}\n",
+                                 row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
+      }
     }
     out += markdown ? "\n### Diagnosis\n\n" : "\n  Diagnosis:\n";
     for (const std::string& d : r.diagnosis) out += bullet + d + "\n";

@@ -53,6 +53,17 @@ std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); 
 // exists here); else the slug, or the bundled config, whose name ends in its last component
 // (a local checkpoint path elsewhere).
 std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatalog& models) {
+  // ModelScope's cache writes a '.' of a repository name as '___' (modelscope
+  // hub/file_download.py, "Meta-Llama-3___1-8B-Instruct"): the name is the repository's.
+  if (const size_t at = logged.find("___"); at != std::string::npos) {
+    std::string name = logged;
+    for (size_t p = at; p != std::string::npos; p = name.find("___", p + 1)) {
+      name.replace(p, 3, ".");
+    }
+    std::optional<Sourced> m = resolve_model(name, models);
+    if (m) m->note = "ModelScope's '___' read as '.': " + m->note;
+    return m;
+  }
   const std::string want = lower(logged);
   const std::string want_base = lower(basename(logged));
   std::optional<Sourced> by_base;
@@ -65,6 +76,13 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
     if (!by_base && (lower(basename(id)) == want_base || slug == want_base)) {
       by_base = Sourced{
           slug, "last path component matches model_id " + first_word(entry.value().model_id), {}};
+    }
+    // A local copy keeps the name it was downloaded under (an alias: the repository's old
+    // name, its ModelScope copy).
+    for (const std::string& alias : entry.value().aliases) {
+      if (!by_base && lower(basename(alias)) == want_base) {
+        by_base = Sourced{slug, "last path component matches alias " + alias, {}};
+      }
     }
   }
   Diagnostics ignored;
@@ -130,10 +148,18 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
                    std::to_string(dp) + " from the logged flags";
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else {
+    // The ranks the prefixes of figure lines and failure lines name (a start-up that fails
+    // at its KV pool prints no figure on most ranks).
+    struct Prefix {
+      std::optional<int> rank, pp, dp;
+    };
+    std::vector<Prefix> prefixes;
+    for (const Observation& o : run.observations) prefixes.push_back({o.rank, o.pp, o.dp});
+    for (const LoggedProblem& p : run.problems) prefixes.push_back({p.rank, p.pp, p.dp});
     int top_tp = -1;
     int top_dp = -1;
     int top_pp = -1;
-    for (const Observation& o : run.observations) {
+    for (const Prefix& o : prefixes) {
       if (o.rank) top_tp = std::max(top_tp, *o.rank);
       if (o.pp) top_pp = std::max(top_pp, *o.pp);
       if (o.dp && o.rank) top_dp = std::max(top_dp, *o.dp);
@@ -143,7 +169,7 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
     // ranks ("DP1 TP0").
     bool dp_attention = top_dp > 0 && (top_tp + 1) % (top_dp + 1) == 0;
     const int per_group = dp_attention ? (top_tp + 1) / (top_dp + 1) : 1;
-    for (const Observation& o : run.observations) {
+    for (const Prefix& o : prefixes) {
       if (o.dp && o.rank) dp_attention = dp_attention && *o.dp == *o.rank / per_group;
     }
     if (top_pp >= 0 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {

@@ -187,10 +187,16 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
   if (!reading.refusal.empty())
     return invalid_input(file + (file.empty() ? "" : ":") + reading.refusal);
   StartupLog& log = reading.log;
-  bool usable = false;
-  for (const LogRun& r : log.runs)
-    usable = usable || !r.observations.empty() || !r.problems.empty();
-  if (!usable) {
+  // A log that prints no memory line but names its model (a launch command, an engine's
+  // config dump) is still usable: replayed from scratch, it answers whether that launch fits.
+  // With figures elsewhere in the log, such a run is the flags of another start-up.
+  bool figures = false;
+  bool named = false;
+  for (const LogRun& r : log.runs) {
+    figures = figures || !r.observations.empty() || !r.problems.empty();
+    named = named || r.model.has_value();
+  }
+  if (!figures && !named) {
     const std::string which = engine ? std::string(log_engine_name(*engine)) + " " : "";
     return invalid_input(
         file + (file.empty() ? "" : ": ") + "nothing usable: no " +
@@ -229,9 +235,11 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
     for (std::string& n : config.notes) before.notes.push_back(std::move(n));
     config.flags.clear();
   }
-  // Runs holding only flags (a command with no start-up after it) explain nothing.
-  std::erase_if(log.runs,
-                [](const LogRun& r) { return r.observations.empty() && r.problems.empty(); });
+  // Runs holding only flags (a command with no start-up after it) explain nothing, unless the
+  // whole log is such commands.
+  std::erase_if(log.runs, [&](const LogRun& r) {
+    return r.observations.empty() && r.problems.empty() && (figures || !r.model);
+  });
   return std::move(log);
 }
 

@@ -226,6 +226,9 @@ void RunCollector::problem(ProblemKind kind, const LogLine& line) {
   p.message = line.message;
   p.line = line.number;
   p.process = line.process;
+  p.rank = line.tp;
+  p.pp = line.pp;
+  p.dp = line.dp;
   if (kind == ProblemKind::kOutOfMemory) read_out_of_memory(line, p);
   current_.problems.push_back(std::move(p));
 }
@@ -290,7 +293,7 @@ void RunCollector::recognised(const LogLine& line) {
 void RunCollector::finish() {
   if (!current_.date.empty()) {
     if (std::optional<VersionClue> c = date_clue(log_.engine, current_.date, current_.date_line)) {
-      clue(c->from, c->before, c->why, c->line);
+      current_.version_clues.push_back(std::move(*c));
     }
   }
   if (!current_.empty()) {

@@ -29,6 +29,18 @@ bool draft_line(const RunCollector& c, const LogLine& l, Quantity target) {
   return c.printed(target, l.process) && !ready(c, l);
 }
 
+// A draft model's class, by the suffix SGLang's speculative models carry (models/
+// deepseek_nextn.py DeepseekV3ForCausalLMNextN, glm4_moe_nextn.py, qwen3_next_mtp.py
+// Qwen3NextForCausalLMMTP, mimo_mtp.py MiMoMTP, llama_eagle.py LlamaForCausalLMEagle,
+// llama_eagle3.py LlamaForCausalLMEagle3): its weight line is the draft's even when the
+// excerpt holds no line of the target's.
+bool draft_architecture(std::string_view type) {
+  for (std::string_view suffix : {"NextN", "MTP", "Eagle", "Eagle3"}) {
+    if (type.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
 std::string word_after(std::string_view m, std::string_view key) {
   const size_t at = m.find(key);
   if (at == std::string_view::npos) return "";
@@ -130,7 +142,7 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
       figure(c, l, "avail mem=", Quantity::kFreeBeforeWeights);
     }
   } else if (starts_with(m, "Load weight end")) {
-    if (draft_line(c, l, Quantity::kWeightUsage)) {
+    if (draft_line(c, l, Quantity::kWeightUsage) || draft_architecture(word_after(m, "type="))) {
       figure(c, l, "mem usage=", Quantity::kDraftWeightUsage);
       c.phase("draft weights", l.number);
     } else {
@@ -139,15 +151,30 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
       c.run().architecture = word_after(m, "type=");
       c.run().dtype = word_after(m, "dtype=");
       c.phase("weights", l.number);
-      // model_runner.py load_model prints "elapsed=" first from v0.5.7; the newest releases
-      // print the quantization instead of the dtype ("quant=fp8, fmt=e4m3").
-      if (!contains(m, "elapsed=")) {
-        c.clue("", "0.5.7", "'Load weight end' without 'elapsed='", l.number);
-      } else {
-        c.clue("0.5.7", "", "'Load weight end. elapsed='", l.number);
-      }
-      if (contains(m, "quant=")) c.clue("0.5.19", "", "'Load weight end' with 'quant='", l.number);
     }
+    // model_runner.py load_model prints "elapsed=" first from v0.5.7; the newest releases
+    // print the quantization instead of the dtype ("quant=fp8, fmt=e4m3").
+    if (!contains(m, "elapsed=")) {
+      c.clue("", "0.5.7", "'Load weight end' without 'elapsed='", l.number);
+    } else {
+      c.clue("0.5.7", "", "'Load weight end. elapsed='", l.number);
+    }
+    if (contains(m, "quant=")) c.clue("0.5.19", "", "'Load weight end' with 'quant='", l.number);
+  } else if (contains(m, "liding window memory pool")) {
+    // model_runner.py (set_num_token_hybrid; memory_pool_config.py in the newest): "Use
+    // Sliding window memory pool. full_layer_tokens=F, swa_layer_tokens=S" ("sliding" in
+    // later releases; "(all SWA). swa_layer_tokens=S" with no full layers). F is
+    // max_total_num_tokens.
+    figure(c, l, "full_layer_tokens=", Quantity::kKvTokens);
+    figure(c, l, "swa_layer_tokens=", Quantity::kSwaKvTokens);
+  } else if (starts_with(m, "KV Cache is allocated") &&
+             c.printed(Quantity::kSwaKvTokens, l.process) && !ready(c, l)) {
+    // memory_pool.py SWAKVPool: its full and sliding-window pools print one line each.
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": one pool of the sliding-window KV cache, not compared on its "
+                            "own (the pool sizes are): " +
+                            std::string(m));
+    c.phase("kv cache", l.number);
   } else if (starts_with(m, "KV Cache is allocated")) {
     // memory_pool.py: "dtype: ..." first from a release after v0.5.9 (sglang.md §9).
     if (contains(m, "dtype:")) c.clue("0.5.10", "", "'KV Cache is allocated. dtype:'", l.number);
@@ -215,6 +242,18 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     read_summary(l, c);
   } else if (contains(m, "Custom allreduce is disabled")) {
     c.run().notes.push_back("line " + std::to_string(l.number) + ": " + std::string(m));
+  } else if (contains(m, "is larger than the profiled value")) {
+    // model_runner.py init_memory_pool with --max-total-tokens: "max_total_tokens=131072 is
+    // larger than the profiled value -561981. Use the profiled value instead." A profiled
+    // value of 0 or less is an empty pool: "Not enough memory" follows.
+    if (const std::optional<PrintedNumber> n = number_after(m, "max_total_tokens=")) {
+      c.printed_count_flag(l, *n, "--max-total-tokens");
+    }
+    const size_t at = m.find("profiled value ");
+    const std::string_view value = m.substr(at + 15);
+    if (value.starts_with('-') || value.starts_with("0.") || value.starts_with("0 ")) {
+      c.problem(ProblemKind::kNotEnoughMemory, l);
+    }
   } else if (contains(m, "Not enough memory. Please try to increase --mem-fraction-static")) {
     c.problem(ProblemKind::kNotEnoughMemory, l);
   } else if (contains(m, "Loaded weights leave no GPU memory for the KV cache")) {

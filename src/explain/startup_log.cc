@@ -49,6 +49,8 @@ std::string_view quantity_name(Quantity q) {
       return "free when ready";
     case Quantity::kKvTokens:
       return "KV cache tokens";
+    case Quantity::kSwaKvTokens:
+      return "sliding-window KV tokens";
     case Quantity::kGraphUsage:
       return "CUDA graphs took";
     case Quantity::kTotalMemory:
@@ -99,6 +101,7 @@ FigureUnit quantity_unit(Quantity q) {
     case Quantity::kEncoderBudget:
     case Quantity::kEncoderItems:
     case Quantity::kKvTokens:
+    case Quantity::kSwaKvTokens:
     case Quantity::kGpuBlocks:
     case Quantity::kKvTokensStorable:
       return FigureUnit::kCount;

@@ -47,8 +47,9 @@ enum class Quantity {
   kFreeAtReady,           // "available_gpu_mem=X GB"
   // Both engines
   kKvTokens,  // SGLang "#tokens: N" / "max_total_num_tokens=N"; vLLM "GPU KV cache size: N tokens"
-  kGraphUsage,  // SGLang "Capture cuda graph end. ... mem usage=X GB"; vLLM "Graph capturing
-                // finished ..., took X GiB"
+  kSwaKvTokens,  // SGLang "Use sliding window memory pool. ..., swa_layer_tokens=N"
+  kGraphUsage,   // SGLang "Capture cuda graph end. ... mem usage=X GB"; vLLM "Graph capturing
+                 // finished ..., took X GiB"
   // vLLM (worker.py / gpu_worker.py, gpu_model_runner.py, kv_cache_utils.py)
   kTotalMemory,            // "total_gpu_memory X GiB"; "Free memory on device (F/T GiB)"
   kFreeAtStartup,          // "Free memory on device (F/T GiB) on startup"
@@ -117,6 +118,9 @@ struct LoggedProblem {
   std::string message;  // the line's text
   int line = 0;
   std::string process;
+  std::optional<int> rank;  // as Observation's: the ranks its prefix names
+  std::optional<int> pp;
+  std::optional<int> dp;
   std::optional<double> requested_gib;  // OOM "Tried to allocate X"
   std::optional<double> free_gib;       // OOM "of which X is free"
 };
@@ -128,6 +132,7 @@ struct VersionClue {
   std::string before;
   std::string why;
   int line = 0;
+  bool from_date = false;  // the bound is the log's date, not the wording of a line
 };
 
 // A start-up phase the log reached, to say where a truncated or failed log stops.

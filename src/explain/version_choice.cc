@@ -97,7 +97,7 @@ std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, in
       return VersionClue{"", r.version,
                          "dated " + std::string(date) + ", before v" + r.version +
                              " was published (" + r.date + ")",
-                         line};
+                         line, true};
     }
   }
   return std::nullopt;
@@ -128,6 +128,7 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
   }
   std::optional<Key> lo;
   std::optional<Key> hi;
+  std::optional<Key> hi_by_wording;
   std::string why;
   for (const VersionClue& c : run.version_clues) {
     if (!c.from.empty()) {
@@ -137,10 +138,24 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
     if (!c.before.empty()) {
       const Key k = *parse(engine, c.before);
       if (!hi || k < *hi) hi = k;
+      if (!c.from_date && (!hi_by_wording || k < *hi_by_wording)) hi_by_wording = k;
     }
     why += (why.empty() ? "" : ", ") + clue_text(c);
   }
   if (!lo && !hi) return {newest, "not printed: the newest release gpumem models", false, false};
+  if (lo && hi && *lo >= *hi && (!hi_by_wording || *lo < *hi_by_wording)) {
+    // Only the date bounds it below what its wording shows: a build from the development
+    // branch before that release was published (users run nightly wheels and images), which
+    // has the release's wording and so its rules.
+    std::string at = oldest;
+    for (const std::string& r : releases) {
+      if (*parse(engine, r) <= *lo) at = r;
+    }
+    return {at,
+            "not printed; the log dates it: " + why + "; a development build before v" +
+                key_text(*lo) + " was published, with its wording",
+            false, *lo >= first_unmodelled(engine)};
+  }
   if (lo && hi && *lo >= *hi) {
     return {newest,
             "not printed; the log's wording is contradictory (" + why +

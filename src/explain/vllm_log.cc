@@ -349,6 +349,33 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     } else {
       read_memory_summary(l, c);
     }
+  } else if (starts_with(m, "Initial free memory:") && contains(m, "Requested memory:")) {
+    // gpu_worker.py determine_available_memory at DEBUG: "Initial free memory: 77.39 GiB;
+    // Requested memory: 0.825000 (util), 65.32 GiB".
+    figure(c, l, "Initial free memory:", Quantity::kFreeAtStartup, true);
+    utilization(c, l, "Requested memory:");
+    requested_memory(c, l, "Requested memory:", true);
+  } else if (starts_with(m, "Memory profiling takes") && contains(m, "Total non KV cache memory")) {
+    // gpu_worker.py determine_available_memory at DEBUG: "... Total non KV cache memory:
+    // 33.68GiB; torch peak memory increase: 0.34GiB; non-torch forward increase memory:
+    // 32.4GiB; weights memory: 0.93GiB." The total is the sum of the three.
+    figure(c, l, "torch peak memory increase:", Quantity::kActivationPeak, true);
+    figure(c, l, "non-torch forward increase memory:", Quantity::kNonTorchMemory, true);
+    figure(c, l, "weights memory:", Quantity::kModelLoading, true);
+    c.phase("profile", l.number);
+  } else if (starts_with(m, "Free memory after profiling:")) {
+    // gpu_worker.py at DEBUG: the free memory after the profile restates the figures above
+    // (free at start-up less what the profile took; within the budget, the KV cache memory).
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": free memory after profiling is not compared (it restates the "
+                            "budget less the profiled memory): " +
+                            std::string(m));
+  } else if (contains(m, "In v0.19, CUDA graph memory profiling will be enabled by default")) {
+    // gpu_worker.py determine_available_memory with the estimate computed but not applied
+    // (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS off; it became the default in v0.21.0):
+    // "... increase --gpu-memory-utilization from 0.9000 to 0.9176 ...".
+    c.clue("0.17.0", "0.21.0", "'In v0.19, CUDA graph memory profiling will be enabled'", l.number);
+    utilization(c, l, "--gpu-memory-utilization from ");
   } else if (contains(m, "CUDA graph memory profiling is enabled (default since v0.21.0)")) {
     c.clue("0.21.0", "", "'CUDA graph memory profiling is enabled (default since v0.21.0)'",
            l.number);

@@ -23,6 +23,7 @@ inline constexpr std::string_view kFreeAfterWeights = "free_after_weights";    /
 inline constexpr std::string_view kWeightsBytes = "weights_bytes";
 inline constexpr std::string_view kWeightsLogicalBytes = "weights_logical_bytes";
 inline constexpr std::string_view kKvTokens = "kv_tokens";
+inline constexpr std::string_view kSwaKvTokens = "swa_kv_tokens";  // SGLang's SWA pool
 inline constexpr std::string_view kKvBytes = "kv_bytes";
 inline constexpr std::string_view kKvCellBytes = "kv_cell_bytes";  // bytes per token
 inline constexpr std::string_view kKvBlocks = "kv_blocks";

@@ -243,6 +243,18 @@ const std::vector<CorpusLog>& logs() {
        "15 rank 2: free after KV pool 22.03 GiB\n"
        "16 rank 4: free after KV pool 22.03 GiB\n"
        "17 rank 5: free after KV pool 22.00 GiB\n"},
+      {"sglang-rocm-x8-deepseek-r1-dp8-negative-profiled-tokens",
+       "start-up 1\n"
+       "6 rank 0: free after weights (A) 21.73 GiB\n"
+       "6 rank 0: weights took 166.59 GiB\n"
+       "7 failed: not enough memory\n"
+       "8 failed: not enough memory\n"
+       "9 failed: not enough memory\n"
+       "10 failed: not enough memory\n"
+       "11 failed: not enough memory\n"
+       "12 failed: not enough memory\n"
+       "13 failed: not enough memory\n"
+       "14 failed: not enough memory\n"},
       {"sglang-rtx4090-x1-olmocr-7b-qwen2vl-wsl",
        "start-up 1\n"
        "11 rank 0: free before weights (F) 22.46 GiB\n"},
@@ -299,6 +311,16 @@ const std::vector<CorpusLog>& logs() {
       {"sglang-rtxpro6000-x8-glm-5.2-nvfp4-prefill-graph",
        "start-up 1\n"
        "8 rank 2: free before weights (F) 93.30 GiB\n"},
+      {"sglang-unknown-x4-mimo-v2-flash-tp4-swa-pool",
+       "start-up 1\n"
+       "7 rank 2: KV cache tokens 375360\n"
+       "7 rank 2: sliding-window KV tokens 300288\n"
+       "8 rank 1: KV cache tokens 375360\n"
+       "8 rank 1: sliding-window KV tokens 300288\n"
+       "9 rank 0: KV cache tokens 375360\n"
+       "9 rank 0: sliding-window KV tokens 300288\n"
+       "10 rank 3: KV cache tokens 375360\n"
+       "10 rank 3: sliding-window KV tokens 300288\n"},
       {"sglang-unknown-x4-qwen3-next-80b-a3b-fp8-deepep-dp4",
        "start-up 1\n"
        "10 rank 2: free after KV pool 34.12 GiB\n"
@@ -316,6 +338,15 @@ const std::vector<CorpusLog>& logs() {
        "16 rank 3: free after KV pool 34.27 GiB\n"
        "19 rank 1: free before CUDA graphs 34.05 GiB\n"
        "20 rank 0: free before CUDA graphs 34.08 GiB\n"},
+      {"sglang-unknown-x8-glm-5.2-fp8-pd-nextn-draft-load",
+       "start-up 1\n"
+       "7 rank 0: draft weights took 1.00 GiB\n"
+       "8 rank 7: draft weights took 1.00 GiB\n"
+       "9 rank 3: draft weights took 1.00 GiB\n"
+       "10 rank 4: draft weights took 1.00 GiB\n"
+       "11 rank 1: draft weights took 1.00 GiB\n"
+       "12 rank 2: draft weights took 1.00 GiB\n"
+       "13 rank 6: draft weights took 1.00 GiB\n"},
   };
   return kLogs;
 }

@@ -161,6 +161,14 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-h100-x1-gpt-oss-120b-v0141-upgrade-oom",
        "start-up 1\n"
        "13 -: model weights 64.38 GiB\n"},
+      {"vllm-h100-x1-sleep-mode-profiling-gross-error",
+       "start-up 1\n"
+       "23 -: free at start-up 77.39 GiB\n"
+       "23 -: budget (total x utilization) 65.32 GiB\n"
+       "25 -: activation peak 0.34 GiB\n"
+       "25 -: non-torch memory 32.4 GiB\n"
+       "25 -: model weights 0.93 GiB\n"
+       "26 -: available KV cache memory 31.65 GiB\n"},
       {"vllm-h100-x4-qwen3-235b-a22b-fp8-kv-vs-sglang",
        "start-up 1\n"
        "11 -: available KV cache memory 8.11 GiB\n"
@@ -389,6 +397,13 @@ const std::vector<CorpusLog>& logs() {
        "start-up 1\n"
        "6 -: maximum concurrency 1.46x\n"
        "7 -: CUDA graphs took 2.02 GiB\n"},
+      {"vllm-unknown-x1-qwen3.5-gguf-v019-kv-override-pr39559",
+       "start-up 1\n"
+       "9 -: CUDA graph estimate 1.62 GiB\n"
+       "10 -: available KV cache memory 6.9 GiB\n"
+       "12 -: KV cache tokens 89760\n"
+       "13 -: maximum concurrency 1.36x\n"},
+      {"vllm-unknown-x1-v0141-llama3.1-8b-block-size-crash", "start-up 1\n"},
       {"vllm-unknown-x2-dp2-v092-kv-size-5000-tokens",
        "start-up 1\n"
        "6 -: KV cache tokens 467520\n"

@@ -7,8 +7,10 @@
 
 #include <string>
 
+#include "calib/calibration_file.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
+#include "explain/explanation_render.h"
 #include "explain/gpu_choice.h"
 #include "explain/implied_scenario.h"
 #include "explain/log_line.h"
@@ -312,6 +314,128 @@ TEST(ReaderClasses, VersionFromWordingAndDate) {
   EXPECT_EQ(newest.version, "0.21.0");
   EXPECT_TRUE(newest.newer_than_modelled);
   EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-09-30", 1), std::nullopt);
+}
+
+// vLLM's DEBUG profile lines (vllm #55169, a sleeping sibling's 32.4 GiB counted as non-torch):
+// the utilization, the budget and the profile's three parts, all read.
+TEST(ReaderClasses, VllmDebugProfileLines) {
+  const StartupLog log = corpus("vllm-h100-x1-sleep-mode-profiling-gross-error");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAtStartup)->value, 77.39);
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.825000"});
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kRequestedMemory)->value, 65.32);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kActivationPeak)->value, 0.34);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kNonTorchMemory)->value, 32.4);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kModelLoading)->value, 0.93);
+  EXPECT_EQ(r.first(Quantity::kModelLoading)->line, 25);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kAvailableKvMemory)->value, 31.65);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_TRUE(r.notes[0].starts_with("line 24: free memory after profiling is not compared"))
+      << r.notes[0];
+}
+
+// "In v0.19, CUDA graph memory profiling will be enabled by default ..." is printed while the
+// estimate exists and is off (v0.17.0 to v0.20.x): it dates the log and states the
+// utilization (vllm PR #39559's log, 0.19.1rc1 per its thread).
+TEST(ReaderClasses, TheEstimateHintOfV017ToV020) {
+  const StartupLog log = corpus("vllm-unknown-x1-qwen3.5-gguf-v019-kv-override-pr39559");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.9000"});
+  const VersionChoice v = choose_version(r, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.17.0");
+  EXPECT_NE(v.note.find("'In v0.19, CUDA graph memory profiling will be enabled' (line 11)"),
+            std::string::npos)
+      << v.note;
+}
+
+// sglang #30609: seven ranks load a NextN draft ("type=DeepseekV3ForCausalLMNextN") on
+// 2026-07-14, with the "quant=" wording of v0.5.19 (published 2026-09-06): the weights are
+// the draft's, and the release is a development build of v0.5.19, not the newest one.
+TEST(ReaderClasses, ADraftsWeightLineAndADevelopmentBuild) {
+  const StartupLog log = corpus("sglang-unknown-x8-glm-5.2-fp8-pd-nextn-draft-load");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.all(Quantity::kDraftWeightUsage).size(), 7u);
+  EXPECT_EQ(r.first(Quantity::kWeightUsage), nullptr);
+  EXPECT_EQ(r.first(Quantity::kFreeAfterWeights), nullptr);
+  const VersionChoice v = choose_version(r, LogEngine::kSglang);
+  EXPECT_EQ(v.version, "0.5.19");
+  EXPECT_FALSE(v.newer_than_modelled);
+  EXPECT_NE(v.note.find("; a development build before v0.5.19 was published, with its wording"),
+            std::string::npos)
+      << v.note;
+}
+
+// sglang #7691 (ROCm, DeepSeek-R1, DP attention over 8 ranks): "max_total_tokens=131072 is
+// larger than the profiled value -561981" on every rank is an empty KV pool, and the ranks of
+// those failure lines count the GPUs.
+TEST(ReaderClasses, ANegativeProfiledPoolOnEveryRank) {
+  const StartupLog log = corpus("sglang-rocm-x8-deepseek-r1-dp8-negative-profiled-tokens");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_EQ(r.problems.size(), 8u);
+  EXPECT_EQ(r.problems[0].kind, ProblemKind::kNotEnoughMemory);
+  EXPECT_EQ(r.problems[0].line, 7);
+  EXPECT_EQ(r.flag("--max-total-tokens")->values, std::vector<std::string>{"131072"});
+  const ImpliedScenario s =
+      infer_scenario(r, LogEngine::kSglang, "dp.log", test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.gpus_per_node, 8);
+  EXPECT_EQ(s.count_note, "rank prefixes up to TP7 in 8 DP groups (DP attention)");
+  // A positive profiled value is only the pool size the flag gives way to.
+  const StartupLog fits = lines(
+      "[2025-07-02 07:41:59 TP0] max_total_tokens=131072 is larger than the profiled value "
+      "86016. Use the profiled value instead.\n"
+      "[2025-07-02 07:41:59 TP0] KV Cache is allocated. #tokens: 86016, K size: 2.33 GB, V size: "
+      "2.33 GB\n");
+  EXPECT_TRUE(fits.runs.at(0).problems.empty());
+}
+
+// sglang PR #18039 (MiMo-V2-Flash, TP 4): the hybrid sliding-window pool's line gives the full
+// pool's tokens (max_total_num_tokens) and the window pool's; the per-pool "KV Cache is
+// allocated" lines after it are not a speculative draft's.
+TEST(ReaderClasses, TheSlidingWindowPoolLine) {
+  const StartupLog log = corpus("sglang-unknown-x4-mimo-v2-flash-tp4-swa-pool");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_EQ(r.all(Quantity::kKvTokens).size(), 4u);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kKvTokens)->value, 375360);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kSwaKvTokens)->value, 300288);
+  EXPECT_EQ(r.first(Quantity::kSwaKvTokens)->rank, 2);
+  ASSERT_EQ(r.notes.size(), 2u);
+  EXPECT_TRUE(r.notes[0].starts_with("line 11: one pool of the sliding-window KV cache"))
+      << r.notes[0];
+}
+
+// vllm #42510: the engine-config line alone names the model, through ModelScope's cache path
+// ('___' for '.'), and the release: the log is replayed from scratch on the GPU given.
+TEST(ReaderClasses, AConfigLineAloneIsReplayedFromScratch) {
+  const StartupLog log = corpus("vllm-unknown-x1-v0141-llama3.1-8b-block-size-crash");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const ImpliedScenario s = infer_scenario(log.runs[0], LogEngine::kVllm, "cfg.log",
+                                           test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.model.value, "llama-3.1-8b-instruct");
+  EXPECT_EQ(s.model.note,
+            "'/root/.cache/modelscope/hub/models/LLM-Research/Meta-Llama-3___1-8B-Instruct' (line "
+            "8): ModelScope's '___' read as '.': last path component matches alias "
+            "meta-llama/Meta-Llama-3.1-8B-Instruct");
+  const auto published = [](const Scenario& sc,
+                            Diagnostics&) -> std::optional<SimulationConstants> {
+    return default_constants(*test_catalogs().gpus.find(sc.hardware.gpu));
+  };
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published, {}};
+  ExplainOverrides gpu;
+  gpu.gpu = "h100-sxm-80gb";
+  const Explanation e = explain_log(log, "cfg.log", nullptr, gpu, ctx);
+  ASSERT_TRUE(e.runs.at(0).replayed());
+  EXPECT_TRUE(e.runs[0].figures.empty());
+  EXPECT_NE(render_explanation_text(e, false).find(
+                "  The log prints no memory figure: the replay starts from scratch.\n"),
+            std::string::npos);
+  // A log naming nothing is still refused.
+  EXPECT_EQ(read_startup_log("INFO 05-13 16:41:24 [vllm.py:630] Asynchronous scheduling is "
+                             "enabled.\n",
+                             LogEngine::kVllm)
+                .status()
+                .message()
+                .substr(0, 38),
+            "nothing usable: no vllm start-up memor");
 }
 
 }  // namespace

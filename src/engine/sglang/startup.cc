@@ -343,7 +343,8 @@ class RankStartup {
     max_running_ = max_running_requests(tokens_, p_.args.max_running_requests, dp, req_rows_);
     env_.fact({std::string(fact_id::kKvTokens), "max_total_num_tokens", tokens_});
     env_.fact({std::string(fact_id::kKvBytes), "K size + V size", k_size + v_size});
-    if (stage_.kv.hybrid_swa) env_.fact({"swa_kv_tokens", "swa tokens", swa_tokens_});
+    if (stage_.kv.hybrid_swa)
+      env_.fact({std::string(fact_id::kSwaKvTokens), "swa tokens", swa_tokens_});
     env_.fact({"req_to_token_rows", "req_to_token rows", req_rows_});
     env_.fact({std::string(fact_id::kMaxRunningRequests), "max_running_requests", max_running_});
     // Not logged by SGLang: requests of the full context length the pool holds at once.
