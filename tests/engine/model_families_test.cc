@@ -520,8 +520,36 @@ TEST(ModelFamilies, Glm5Fp8KvOnBlackwellByRelease) {
   EXPECT_EQ(cell("0.5.9", "    --kv-cache-dtype: bfloat16\n"), 78 * (576 * 2 + 132));
 }
 
-// What SGLang refuses for a DSA model, in its words, and what gpumem does not model, by name;
-// vLLM's DSA is refused whole.
+// DeepSeek Sparse Attention in vLLM on eight H200s: per layer the latent (576 bfloat16 values
+// a token, or fp8_ds_mla's 656 bytes) and the indexer's 132-byte keys form one KV-cache group
+// of 64-token blocks, so a block spans 61 x 64 x (1152 + 132) = 5,012,736 bytes and the token
+// count is whole blocks of it. DeepSeek-V3.2's "auto" cache is fp8_ds_mla in v0.11.0 only.
+// The model keeps a top-k index buffer of max_num_batched_tokens x 2048 int32; from v0.13 the
+// profile's indexer workspace (40 x max_model_len keys of 128 + 4 bytes and 1 MiB) stays.
+TEST(ModelFamilies, DeepSeekSparseAttentionInVllm) {
+  const std::string repo = "deepseek-ai/DeepSeek-V3.2";
+  const Ledger v32 = family_ledger("vllm", repo, 8, "");
+  EXPECT_TRUE(v32.fits());
+  EXPECT_EQ(ledger_fact(v32, "kv_page_bytes"), 61 * 64 * (1152 + 132));
+  EXPECT_EQ(ledger_fact(v32, "kv_layers_per_group"), 1);
+  EXPECT_EQ(ledger_fact(v32, "kv_tokens"), ledger_fact(v32, "kv_blocks") * 64);
+  // max_num_batched_tokens: vllm serve's default on a GPU of 70 GiB or more, 8192.
+  EXPECT_EQ(ledger_fact(v32, "dsa_topk_indices_bytes"), 8192 * 2048 * 4);
+  const std::int64_t keys = 40 * 163'840;
+  EXPECT_EQ(ledger_fact(v32, "dsa_workspace_bytes"), keys * 128 + keys * 4 + (1 << 20));
+  EXPECT_EQ(ledger_fact(family_ledger("vllm", repo, 8, "", "h200", "0.11.0"), "kv_page_bytes"),
+            61 * 64 * (656 + 132));
+  EXPECT_EQ(ledger_fact(family_ledger("vllm", repo, 8, "", "h200", "0.11.1"), "kv_page_bytes"),
+            61 * 64 * (1152 + 132));
+  const Ledger fp8 = family_ledger("vllm", repo, 8, "    --kv-cache-dtype: fp8\n");
+  EXPECT_EQ(ledger_fact(fp8, "kv_page_bytes"), 61 * 64 * (656 + 132));
+  // fp8_ds_mla: FlashMLA sparse's bfloat16 prefill copy of 5 x max_model_len rows is larger.
+  EXPECT_EQ(ledger_fact(fp8, "dsa_workspace_bytes"), 5 * 163'840 * 576 * 2);
+  const Ledger glm = family_ledger("vllm", "zai-org--GLM-5.1-FP8", 8, "");
+  EXPECT_EQ(ledger_fact(glm, "kv_page_bytes"), 78 * 64 * (1152 + 132));
+}
+
+// What SGLang refuses for a DSA model, in its words, and what gpumem does not model, by name.
 TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
   const std::string repo = "deepseek-ai/DeepSeek-V3.2";
   EXPECT_EQ(family_errors("sglang", repo, "    --tp-size: 8\n    --kv-cache-dtype: fp8_e5m2\n", 8),
@@ -556,11 +584,22 @@ TEST(ModelFamilies, DeepSeekSparseAttentionRefusals) {
                           "    --tp-size: 8\n    --nsa-decode-backend: fa3\n", 8),
             "f.yaml:7:27: --nsa-decode-backend chooses DeepSeek DSA kernels; "
             "deepseek-ai/DeepSeek-V3.1 has no sparse-attention indexer\n");
-  EXPECT_EQ(family_errors("vllm", repo, "    --tensor-parallel-size: 8\n", 8),
-            "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM) attends through "
-            "DeepSeek Sparse "
-            "Attention: vLLM's indexer workspaces and its release-dependent KV dtype default are "
-            "not modelled; SGLang is\n");
+  const std::string tp8 = "    --tensor-parallel-size: 8\n";
+  EXPECT_EQ(family_errors("vllm", repo, tp8, 8, "0.10.2"),
+            "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM): DeepSeek Sparse "
+            "Attention needs vLLM 0.11.0 or later (DeepseekV32ForCausalLM, PR #25896)\n");
+  EXPECT_NE(family_errors("vllm", "zai-org--GLM-5.1-FP8", tp8, 8, "0.14.0")
+                .find("(GlmMoeDsaForCausalLM): vLLM 0.14.0 with GlmMoeDsaForCausalLM is not "
+                      "modelled (from 0.17.0; the release that added it is not pinned down)\n"),
+            std::string::npos);
+  EXPECT_EQ(family_errors("vllm", repo, tp8, 8, "", "a100-80gb"),
+            "f.yaml:7:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM): vLLM's sparse MLA "
+            "backend and indexer kernels run on Hopper and datacenter Blackwell only (compute "
+            "capability 9.0 or 10.x); a100-80gb is 8.0\n");
+  EXPECT_EQ(family_errors("vllm", repo, tp8 + "    --kv-cache-dtype: fp8_e5m2\n", 8),
+            "f.yaml:8:8: deepseek-ai/DeepSeek-V3.2 (DeepseekV32ForCausalLM): --kv-cache-dtype "
+            "fp8_e5m2 is not a layout of the sparse MLA cache (fp8_ds_mla is e4m3); fp8 or "
+            "fp8_e4m3 is modelled\n");
 }
 
 // SGLang's NEXTN on DeepSeek-V3: the checkpoint's MTP layer (model.layers.61) is the draft,

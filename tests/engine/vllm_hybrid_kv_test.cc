@@ -58,7 +58,7 @@ TEST(VllmHybridKv, TheLoggedV0_10_2StartUpFollows) {
   const Architecture a = qwen3_next();
   const ModelFacts f = facts(a, {0, 10, 2, 0}, 2);
   EXPECT_EQ(f.mamba_pages_per_request, 1);  // prefix caching off for hybrids before "align"
-  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(a, f, 2, {0, 48}));
+  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(a, f, 2, {0, 48}), true);
   ASSERT_TRUE(layout.ok());
   // 12 attention layers and 36 GDN layers: groups of 12, one attention and three GDN groups.
   EXPECT_EQ(layout->group_size, 12);
@@ -89,7 +89,7 @@ TEST(VllmHybridKv, Qwen35FloatStateAndTheLoggedFigures) {
   const ModelFacts f = facts(*a, {0, 20, 0, 0}, 1);
   EXPECT_EQ(f.mamba_state_bytes, 3 * 10240 * 2 + 48 * 128 * 128 * 4);
   EXPECT_EQ(f.block_size, 784);
-  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(*a, f, 1, {0, 64}));
+  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(*a, f, 1, {0, 64}), true);
   ASSERT_TRUE(layout.ok());
   EXPECT_EQ(layout->group_size, 16);
   EXPECT_EQ(layout->groups.size(), 4u);
@@ -105,7 +105,7 @@ TEST(VllmHybridKv, AlignModeHoldsTwoStatePagesPerRequest) {
   EXPECT_EQ(on.mamba_pages_per_request, 2);
   EXPECT_EQ(facts(a, {0, 21, 0, 0}, 2).mamba_pages_per_request, 1);
   EXPECT_EQ(facts(a, {0, 13, 0, 0}, 2, prefix).mamba_pages_per_request, 1);
-  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(a, on, 2, {0, 48}));
+  Result<KvCacheLayout> layout = group_kv_layers(kv_layer_specs(a, on, 2, {0, 48}), true);
   ASSERT_TRUE(layout.ok());
   // One request: cdiv(262,144, 544) = 482 attention blocks and 2 pages in each GDN group.
   EXPECT_DOUBLE_EQ(max_concurrency(8418, *layout, 262144, 8192), 8418.0 / (482 + 3 * 2));

@@ -6,6 +6,8 @@
 // int(num_blocks / cdiv(len, block) x len) or num_blocks // groups x block.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "engine/vllm/kv_sizing.h"
 #include "engine/vllm/log_lines.h"
 
@@ -46,7 +48,7 @@ KvLayerSpec mla(std::int64_t dtype, std::int64_t block) {
 }
 
 KvCacheLayout uniform(const KvLayerSpec& s, int layers) {
-  Result<KvCacheLayout> l = group_kv_layers(std::vector<KvLayerSpec>(layers, s));
+  Result<KvCacheLayout> l = group_kv_layers(std::vector<KvLayerSpec>(layers, s), true);
   EXPECT_TRUE(l.ok());
   return *l;
 }
@@ -138,7 +140,7 @@ TEST(VllmKvSizing, TokenFormulasDifferWhenTheLengthIsNotAMultipleOfTheBlock) {
 TEST(VllmKvSizing, HybridSlidingWindowGptOss) {
   std::vector<KvLayerSpec> layers;
   for (int i = 0; i < 24; ++i) layers.push_back(i % 2 == 0 ? sliding(8, 64, 128) : full(8, 64));
-  Result<KvCacheLayout> l = group_kv_layers(layers);
+  Result<KvCacheLayout> l = group_kv_layers(layers, true);
   ASSERT_TRUE(l.ok());
   ASSERT_EQ(l->groups.size(), 2u);
   EXPECT_EQ(l->group_size, 12);
@@ -162,7 +164,7 @@ TEST(VllmKvSizing, HybridGroupsArePadded) {
   for (int i = 0; i < 62; ++i) {
     layers.push_back((i + 1) % 6 != 0 ? sliding(16, 128, 1024) : full(16, 128));
   }
-  Result<KvCacheLayout> l = group_kv_layers(layers);
+  Result<KvCacheLayout> l = group_kv_layers(layers, true);
   ASSERT_TRUE(l.ok());
   EXPECT_EQ(l->group_size, 10);
   ASSERT_EQ(l->groups.size(), 7u);
@@ -176,7 +178,7 @@ TEST(VllmKvSizing, HybridGroupsArePadded) {
 }
 
 TEST(VllmKvSizing, PageSizesThatDoNotDivideCannotBeUnified) {
-  Result<KvCacheLayout> l = group_kv_layers({full(8, 128), sliding(3, 128, 128)});
+  Result<KvCacheLayout> l = group_kv_layers({full(8, 128), sliding(3, 128, 128)}, true);
   ASSERT_FALSE(l.ok());
   EXPECT_EQ(l.status().message(),
             "the KV page sizes of the model's layers (24576 and 65536 B) are not multiples of "
@@ -215,6 +217,48 @@ TEST(VllmKvSizing, LongestModelLenWithinTheMemory) {
   EXPECT_EQ(max_model_len_within(bytes(3 * kGiB / 2), bytes(4 * kGiB), 131072, 16), 49152);
   EXPECT_EQ(max_model_len_within(bytes(8 * kGiB), bytes(4 * kGiB), 131072, 16), 131072);
   EXPECT_EQ(max_model_len_within(bytes(-kGiB), bytes(4 * kGiB), 131072, 16), 0);
+}
+
+// DeepSeek Sparse Attention: each layer's latent (576 bfloat16 values) and indexer keys (132
+// bytes) are two MLA specs of unequal pages in one group of 64-token blocks (v0.11.0 on). GLM-5.1
+// (78 layers) on H200s, TP 8, vLLM 0.19.1rc1 (a public bisect log): "Available KV cache memory:
+// 32.11 GiB", "GPU KV cache size: 344,192 tokens", "Maximum concurrency for 202,752 tokens per
+// request: 1.70x"; 34.86 GiB gave 373,696 tokens on 0.20.1.dev1.
+TEST(VllmKvSizing, SparseAttentionLayersShareOneGroup) {
+  KvLayerSpec latent = mla(1, 64);
+  latent.head_size = 1152;
+  KvLayerSpec indexer = latent;
+  indexer.head_size = 132;
+  std::vector<KvLayerSpec> layers;
+  for (int l = 0; l < 78; ++l) {
+    layers.push_back(latent);
+    layers.push_back(indexer);
+  }
+  Result<KvCacheLayout> l = group_kv_layers(layers, true);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->groups.size(), 1u);
+  EXPECT_EQ(l->group_size, 1);
+  EXPECT_EQ(l->page.value(), 78 * 64 * (1152 + 132));  // 6,409,728
+  ASSERT_EQ(l->tensor_pages.size(), 156u);
+  EXPECT_EQ(l->tensor_pages[0].value(), 64 * 1152);
+  EXPECT_EQ(l->tensor_pages[1].value(), 64 * 132);
+  const VersionRules v0_19 = rules_for({0, 19, 1, 0});
+  const std::int64_t blocks = num_blocks(bytes(std::llround(32.11 * kGiB)), *l);
+  EXPECT_EQ(blocks, 5378);
+  EXPECT_EQ(logged_token_count(blocks, *l, 202'752, 8192, v0_19), 344'192);
+  EXPECT_EQ(log_max_concurrency(202'752, max_concurrency(blocks, *l, 202'752, 8192)),
+            "Maximum concurrency for 202,752 tokens per request: 1.70x");
+  EXPECT_EQ(logged_token_count(num_blocks(bytes(std::llround(34.86 * kGiB)), *l), *l, 202'752, 8192,
+                               v0_19),
+            373'696);
+  // One request of 202,752 tokens: 3,168 blocks of the whole group.
+  EXPECT_EQ(max_memory_per_request(*l, 202'752, 8192).value(), 3168LL * 6'409'728);
+  // Before UniformTypeKVCacheSpecs the pages would be unified: not vLLM 0.11's grouping.
+  Result<KvCacheLayout> old = group_kv_layers(layers, false);
+  ASSERT_FALSE(old.ok());
+  EXPECT_EQ(old.status().message(),
+            "the KV page sizes of the model's layers (8448 and 73728 B) are not multiples of each "
+            "other; vLLM cannot unify them");
 }
 
 TEST(VllmKvSizing, BudgetErrorTexts) {

@@ -46,7 +46,8 @@ Bytes max_memory_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
   return page * cdiv(max_model_len, s.block_size);
 }
 
-Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers) {
+Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers,
+                                      bool uniform_type_groups) {
   KvCacheLayout out;
   if (layers.empty()) return Status{StatusCode::kInvalidInput, "the worker has no KV layers"};
   // is_kv_cache_spec_uniform: one group holding every layer.
@@ -58,6 +59,30 @@ Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers) {
     out.group_size = static_cast<std::int64_t>(layers.size());
     out.page = page_size(g.spec);
     out.min_block_size = g.spec.block_size;
+    out.tensor_pages.assign(layers.size(), out.page);
+    out.groups.push_back(std::move(g));
+    return out;
+  }
+  // UniformTypeKVCacheSpecs.from_specs: every layer full attention (MLAAttentionSpec is one)
+  // with one block size. The group stands as one spec whose page is the sum of the layers'
+  // pages, so that the block count, one request's need and the concurrency below hold as for
+  // any group (get_kv_cache_config_from_groups: available // that page).
+  const std::int64_t block = layers.front().block_size;
+  if (uniform_type_groups && std::all_of(layers.begin(), layers.end(), [&](const KvLayerSpec& s) {
+        return (s.kind == KvLayerKind::kFull || s.kind == KvLayerKind::kMla) &&
+               s.block_size == block;
+      })) {
+    KvGroup g;
+    Bytes sum;
+    for (size_t i = 0; i < layers.size(); ++i) {
+      g.layers.push_back(static_cast<int>(i));
+      out.tensor_pages.push_back(page_size(layers[i]));
+      sum += out.tensor_pages.back();
+    }
+    g.spec = KvLayerSpec{KvLayerKind::kMla, block, 1, sum.value() / block, 0, 1, 0, 0, 1};
+    out.group_size = 1;
+    out.page = sum;
+    out.min_block_size = block;
     out.groups.push_back(std::move(g));
     return out;
   }
@@ -102,6 +127,7 @@ Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers) {
   }
   out.group_size = group_size;
   out.page = max_page;
+  out.tensor_pages.assign(static_cast<size_t>(group_size), max_page);
   out.min_block_size = unified.front().block_size;
   for (size_t k = 0; k < kinds.size(); ++k) {
     const std::vector<int>& m = members[k];

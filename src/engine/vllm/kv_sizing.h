@@ -72,13 +72,22 @@ struct KvCacheLayout {
   std::vector<KvPadding> paddings;
   Bytes page;
   std::int64_t min_block_size = 0;  // smallest block size over the groups
+  // The page of each KV tensor the worker allocates (page x num_blocks bytes each): group_size
+  // tensors of `page`, or, for one group of layers of one type with unequal pages, each
+  // layer's own page.
+  std::vector<Bytes> tensor_pages;
 };
 
-// One group when every layer's spec is equal; otherwise (full attention with sliding
-// window) page sizes are unified by scaling the smaller block sizes by the integer ratio
-// and each kind is split into cdiv(n, G) groups, G = min layers per kind, or the maximum
-// when it is below 1.5 x the minimum (_get_kv_cache_groups_uniform_page_size).
-Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers);
+// One group when every layer's spec is equal. From v0.11.0 (`uniform_type_groups`), full
+// attention and MLA layers of one block size whose pages differ (DeepSeek Sparse Attention's
+// latent and indexer caches) are one group too (UniformTypeKVCacheSpecs, PR #25101): a
+// block spans every layer's page, so the group's page is their sum and its group_size 1.
+// Otherwise (full attention with sliding window) page sizes are unified by scaling the
+// smaller block sizes by the integer ratio and each kind is split into cdiv(n, G) groups,
+// G = min layers per kind, or the maximum when it is below 1.5 x the minimum
+// (_get_kv_cache_groups_uniform_page_size).
+Result<KvCacheLayout> group_kv_layers(const std::vector<KvLayerSpec>& layers,
+                                      bool uniform_type_groups);
 
 // vllm v1/worker/utils.py request_memory: ceil(total x util) from PR #30868, before the
 // float product (truncated where vLLM truncates: int(available) at the end).

@@ -169,6 +169,26 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   } else {
     f.attention_backend = major == 10 ? "FLASHINFER" : "FLASH_ATTN";
   }
+  if (f.use_mla && a.mla.sparse_indexer()) {
+    // v1/attention/backends/mla/flashmla_sparse.py FlashMLASparseBackend: 64-token blocks.
+    // config/cache.py: an fp8 cache of a DSA model is fp8_ds_mla, 656 bytes a token (512 fp8
+    // latent values, 4 float32 scales, 64 bfloat16 RoPE values); DeepSeek-V3.2's "auto" is
+    // fp8_ds_mla before v0.11.1. The indexer keys: models/deepseek_v2.py
+    // DeepseekV32IndexerCache, uint8 whatever the KV dtype.
+    f.attention_backend = "FLASHMLA_SPARSE";
+    f.block_size = 64;
+    const bool fp8 = kv.starts_with("fp8") || (kv == "auto" && rules.dsa_auto_kv_fp8 &&
+                                               a.hf_architecture == "DeepseekV32ForCausalLM");
+    if (fp8) {
+      f.kv_cache_dtype = "fp8_ds_mla";
+      f.kv_dtype_bytes = 1;
+      f.dsa_latent_token_bytes =
+          a.mla.kv_lora_rank + a.mla.kv_lora_rank / 128 * 4 + a.mla.qk_rope_head_dim * 2;
+    } else {
+      f.dsa_latent_token_bytes = (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) * f.kv_dtype_bytes;
+    }
+    f.dsa_indexer_token_bytes = a.mla.index_key_bytes();
+  }
   if (a.linear.present()) align_hybrid_block_size(a, flags, gpu, rules, tp, f);
   return f;
 }
@@ -189,6 +209,16 @@ std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts&
       s.num_kv_heads = 0;
       s.mamba_page_bytes = facts.mamba_page_bytes;
       s.mamba_pages_per_request = facts.mamba_pages_per_request;
+    } else if (facts.dsa_latent_token_bytes > 0) {
+      // A DSA layer's two caches, each one byte-wide "head" of the token's bytes: the latent
+      // (as below) and the indexer's keys (deepseek_v2.py DeepseekV32IndexerCache
+      // get_kv_cache_spec: an MLAAttentionSpec of 132 uint8).
+      s.kind = KvLayerKind::kMla;
+      s.num_kv_heads = 1;
+      s.dtype_bytes = 1;
+      s.head_size = facts.dsa_latent_token_bytes;
+      out.push_back(s);
+      s.head_size = facts.dsa_indexer_token_bytes;
     } else if (facts.use_mla) {
       // vllm layers/attention/mla_attention.py get_kv_cache_spec: one latent "head" of
       // kv_lora_rank + qk_rope_head_dim, replicated on every TP rank.

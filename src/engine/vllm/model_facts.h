@@ -38,6 +38,10 @@ struct ModelFacts {
   std::int64_t mamba_state_bytes = 0;
   std::int64_t mamba_page_bytes = 0;
   std::int64_t mamba_pages_per_request = 0;
+  // DeepSeek Sparse Attention (0 without it): one layer's latent cache bytes per token and its
+  // indexer key cache bytes per token, which join the MLA layers' one KV-cache group.
+  std::int64_t dsa_latent_token_bytes = 0;
+  std::int64_t dsa_indexer_token_bytes = 0;
 };
 
 // Resolves the facts; a --max-model-len above the derived one is vLLM's ValueError, reported

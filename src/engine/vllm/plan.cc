@@ -79,6 +79,39 @@ std::string qwen3_vl_profile_refusal(const Plan& p) {
   return "";
 }
 
+// Why a DeepSeek Sparse Attention model (DeepSeek-V3.2, GLM-5) cannot be modelled for this
+// launch; empty when it can.
+std::string sparse_attention_refusal(const Plan& p) {
+  if (!p.rules.dsa_supported) {
+    return "DeepSeek Sparse Attention needs vLLM 0.11.0 or later (DeepseekV32ForCausalLM, PR "
+           "#25896)";
+  }
+  if (p.model.hf_architecture != "DeepseekV32ForCausalLM" && p.version < Version{0, 17, 0, 0}) {
+    // GLM-5's architecture arrived in February 2026; the first release is not pinned down.
+    return "vLLM " + p.version.to_string() + " with " + p.model.hf_architecture +
+           " is not modelled (from 0.17.0; the release that added it is not pinned down)";
+  }
+  const int major = p.gpu.compute_capability_major;
+  if (major != 9 && major != 10) {
+    // platforms/cuda.py: the sparse MLA backends (FlashMLA sparse) and the DeepGEMM indexer
+    // kernels are built for Hopper (sm90) and datacenter Blackwell (sm100) only.
+    return "vLLM's sparse MLA backend and indexer kernels run on Hopper and datacenter "
+           "Blackwell only (compute capability 9.0 or 10.x); " +
+           p.gpu.name + " is " + std::to_string(major) + "." +
+           std::to_string(p.gpu.compute_capability_minor);
+  }
+  if (p.flags.kv_cache_dtype == "fp8_e5m2") {
+    // config/cache.py: a DSA model's fp8 cache is fp8_ds_mla, an e4m3 layout.
+    return "--kv-cache-dtype fp8_e5m2 is not a layout of the sparse MLA cache (fp8_ds_mla is "
+           "e4m3); fp8 or fp8_e4m3 is modelled";
+  }
+  if (p.flags.speculative) {
+    return "--speculative-config with DeepSeek Sparse Attention is not modelled (the MTP layer "
+           "adds a latent and an indexer cache to the one KV-cache group)";
+  }
+  return "";
+}
+
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
@@ -215,17 +248,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     return std::nullopt;
   }
   if (p.model.mla.sparse_indexer()) {
-    // vllm (main after v0.13, read at 002d607 and 0023368) deepseek_v2.py Indexer and
-    // layers/sparse_attn_indexer.py: besides an indexer key cache in the MLA layers' KV group
-    // (132 bytes per token and layer, 64-token blocks), a DSA model keeps a top-k index
-    // buffer and a shared workspace sized from max_model_len whose factor (2 or 40), default
-    // KV dtype (fp8_ds_mla or bfloat16) and fused wk/weights_proj changed between releases
-    // that no stored source pins down.
-    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model"),
-                p.model.name + " (" + p.model.hf_architecture +
-                    ") attends through DeepSeek Sparse Attention: vLLM's indexer workspaces and "
-                    "its release-dependent KV dtype default are not modelled; SGLang is");
-    return std::nullopt;
+    if (const std::string why = sparse_attention_refusal(p); !why.empty()) {
+      diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
+      return std::nullopt;
+    }
   }
   if (p.model.chunked_attention && p.version >= Version{0, 12, 0, 0}) {
     // vllm config/vllm.py VllmConfig.__post_init__: chunked local attention keeps the hybrid
@@ -449,7 +475,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         s.kv_layers.push_back(d);
       }
     }
-    Result<KvCacheLayout> kv = group_kv_layers(s.kv_layers);
+    Result<KvCacheLayout> kv = group_kv_layers(s.kv_layers, p.rules.uniform_type_kv_groups);
     if (!kv.ok()) {
       diags.error(scenario.model.loc, kv.status().message());
       return std::nullopt;

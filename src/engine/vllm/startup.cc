@@ -147,6 +147,13 @@ class RankStartup {
     // gpu_model_runner.py load_model under DeviceMemoryProfiler: the torch-allocated
     // increase, the EAGLE draft included.
     const Bytes before = env_.allocator.memory_allocated();
+    if (p_.facts.dsa_indexer_token_bytes > 0) {
+      // models/deepseek_v2.py DeepseekV2Model.__init__: the layers' shared int32 top-k index
+      // buffer, max_num_batched_tokens x index_topk, built with the model.
+      const Bytes topk = bytes(p_.args.max_num_batched_tokens * p_.model.mla.index_topk * 4);
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(topk, Category::kOther));
+      env_.fact({"dsa_topk_indices_bytes", "sparse attention top-k index buffer", topk});
+    }
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.weights));
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
@@ -187,6 +194,7 @@ class RankStartup {
       env_.fact({"encoder_held_bytes", "dummy pixel values and encoder outputs held",
                  env_.allocator.memory_allocated() - before_encoder});
     }
+    if (p_.facts.dsa_indexer_token_bytes > 0) GPUMEM_RETURN_IF_ERROR(sparse_indexer_profile());
     GPUMEM_RETURN_IF_ERROR(forward_->dummy_run_with_sampler(p_.args.max_num_batched_tokens));
     for (BlockHandle b : encoder_cache) GPUMEM_RETURN_IF_ERROR(free(b));
     const Bytes measured = env_.allocator.max_memory_allocated() - before_peak;
@@ -194,6 +202,40 @@ class RankStartup {
     env_.fact({std::string(fact_id::kActivationPeakBytes), "torch peak increase (activation peak)",
                peak_increase_});
     if (!p_.estimate_cudagraphs) finish_profiling();
+    return {};
+  }
+
+  // The sparse-attention indexer in the profile's first layer (layers/sparse_attn_indexer.py,
+  // its dummy-run branch), before the forward's own activations: what it holds at once is
+  // taken, and what it frees raises the peak only where the forward's own peak is lower.
+  Status sparse_indexer_profile() {
+    const std::int64_t len = p_.args.max_model_len;
+    auto round256 = [](std::int64_t b) { return (b + 255) / 256 * 256; };
+    if (p_.rules.dsa_persistent_workspace) {
+      // v1/worker/workspace.py: one buffer for the largest request, kept. The indexer's
+      // prefill keys for get_max_prefill_buffer_size = 40 x max_model_len tokens (fp8 values
+      // and float32 scales) and the radix top-k's 1 MiB (5036.40 MiB at 1,000,000: vllm
+      // #55221); with an fp8 cache, FlashMLA sparse's bfloat16 prefill copy of 5 x
+      // max_model_len latent rows.
+      const std::int64_t tokens = 40 * len;
+      std::int64_t workspace = round256(tokens * 128) + round256(tokens * 4) + (1 << 20);
+      if (p_.facts.kv_cache_dtype == "fp8_ds_mla") {
+        workspace = std::max<std::int64_t>(workspace, 5 * len * 576 * 2);
+      }
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(bytes(workspace), Category::kWorkspace));
+      env_.fact({"dsa_workspace_bytes", "sparse attention workspace", bytes(workspace)});
+    } else {
+      // Before the workspace manager: 2 x max_model_len rows of 132-byte keys and the
+      // contiguous copies of their fp8 values and scales, freed after the layer.
+      Result<BlockHandle> keys = allocate(bytes(2 * len * 264), Category::kActivations);
+      if (!keys.ok()) return keys.status();
+      GPUMEM_RETURN_IF_ERROR(free(*keys));
+    }
+    if (p_.rules.dsa_profiles_logits_budget) {
+      Result<BlockHandle> logits = allocate(bytes(512LL << 20), Category::kActivations);
+      if (!logits.ok()) return logits.status();
+      GPUMEM_RETURN_IF_ERROR(free(*logits));
+    }
     return {};
   }
 
@@ -213,9 +255,9 @@ class RankStartup {
     // temporary pool, then all of it released.
     const KvCacheLayout& kv = stage_.kv;
     std::vector<BlockHandle> minimal;
-    for (std::int64_t slot = 0; slot < kv.group_size; ++slot) {
+    for (Bytes page : kv.tensor_pages) {
       Result<BlockHandle> t =
-          allocate(kv.page * p_.args.max_cudagraph_capture_size, Category::kKvCache);
+          allocate(page * p_.args.max_cudagraph_capture_size, Category::kKvCache);
       if (!t.ok()) return t.status();
       minimal.push_back(*t);
     }
@@ -356,8 +398,8 @@ class RankStartup {
     }
     // gpu_model_runner.py _allocate_kv_cache_tensors: torch.zeros(size, dtype=int8) per
     // KVCacheTensor, each page x num_blocks.
-    for (std::int64_t slot = 0; slot < kv.group_size; ++slot) {
-      GPUMEM_RETURN_IF_ERROR(allocate_kept(kv.page * num_blocks_, Category::kKvCache));
+    for (Bytes page : kv.tensor_pages) {
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(page * num_blocks_, Category::kKvCache));
     }
     return {};
   }

@@ -60,6 +60,11 @@ VersionRules rules_for(const Version& v) {
   r.nemotron_ssm_dtype_from_config = v >= Version{0, 13, 0, 0};
   r.mamba_blocks_bound_max_num_seqs = v >= Version{0, 19, 0, 0};
   r.online_fp8_per_module = v >= Version{0, 15, 0, 0};
+  r.uniform_type_kv_groups = v >= Version{0, 11, 0, 0};
+  r.dsa_supported = v >= Version{0, 11, 0, 0};
+  r.dsa_auto_kv_fp8 = v < Version{0, 11, 1, 0};
+  r.dsa_persistent_workspace = v >= Version{0, 13, 0, 0};
+  r.dsa_profiles_logits_budget = v >= Version{0, 19, 0, 0};
   return r;
 }
 

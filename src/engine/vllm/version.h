@@ -99,6 +99,21 @@ struct VersionRules {
   // --quantization fp8 on a model-dtype checkpoint quantizes each linear as soon as it is
   // loaded (PR #31914, merged January 2026; 0.15.0 UNCONFIRMED), not after the whole model.
   bool online_fp8_per_module;
+  // v1/core/kv_cache_utils.py get_kv_cache_groups: full-attention and MLA layers of one block
+  // size with unequal pages form one group (UniformTypeKVCacheSpecs, PR #25101, v0.11.0).
+  bool uniform_type_kv_groups;
+  // DeepSeek Sparse Attention (models/deepseek_v2.py Indexer, DeepseekV32ForCausalLM): from
+  // v0.11.0 (PR #25896); --kv-cache-dtype auto keeps DeepSeek-V3.2's latent in fp8_ds_mla
+  // (PR #25988) until PR #27121 (merged 2025-10-17, v0.11.1) makes it the model dtype.
+  bool dsa_supported;
+  bool dsa_auto_kv_fp8;
+  // The workspace manager (PR #27532, merged November 2025; v0.13.0 UNCONFIRMED): the sparse
+  // indexer's buffers become one workspace that the profile's first forward allocates and
+  // that stays; before it they were freed after each forward.
+  bool dsa_persistent_workspace;
+  // PR #36178 (reviewed March 2026; v0.19.0 UNCONFIRMED): the profile run holds the indexer's
+  // logits budget, VLLM_SPARSE_INDEXER_MAX_LOGITS_MB (512 MiB), for a moment.
+  bool dsa_profiles_logits_budget;
 };
 
 VersionRules rules_for(const Version& v);
