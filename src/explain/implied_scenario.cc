@@ -103,6 +103,31 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
   return std::nullopt;
 }
 
+// The catalog entry whose repository name the logged name extends by '-' suffixes
+// ("Kimi-K2-Instruct-0905", "Qwen3-Next-80B-A3B-Instruct-int4-mixed-AutoRound"): a revision,
+// a fine-tune or a quantization of it, which only the user can say; the longest such name.
+std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog& models) {
+  std::string name = lower(basename(logged));
+  for (size_t dash = name.rfind('-'); dash != std::string::npos && dash > 0;
+       dash = name.rfind('-')) {
+    name.resize(dash);
+    for (const std::string& slug : models.slugs()) {
+      Diagnostics ignored;
+      Result<ModelEntry> entry = models.find(slug, ignored);
+      if (!entry.ok()) continue;
+      std::vector<std::string> ids = entry.value().aliases;
+      ids.push_back(first_word(entry.value().model_id));
+      for (const std::string& id : ids) {
+        if (lower(basename(id)) == name) return Sourced{slug, id, {}};
+      }
+    }
+    for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
+      if (lower(basename(b.repo_id)) == name) return Sourced{b.repo_id, b.repo_id, {}};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::int64_t> flag_int(const LogRun& run, std::string_view flag) {
   const LoggedFlag* f = run.flag(flag);
   if (f == nullptr || f->values.size() != 1) return std::nullopt;
@@ -403,10 +428,15 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
                  {run.model_line, 0}};
       s.model_resolved = true;
     } else {
-      s.model = {
-          *run.model,
-          "'" + *run.model + "' (" + line_note(run.model_line) + ") is not in the model catalog",
-          {run.model_line, 0}};
+      std::string note =
+          "'" + *run.model + "' (" + line_note(run.model_line) + ") is not in the model catalog";
+      if (const std::optional<Sourced> base = variant_of(*run.model, models)) {
+        note += "; its name extends " + base->note + "'s" +
+                (base->value == base->note ? "" : " (catalog " + base->value + ")") +
+                ": if it has that architecture and checkpoint format, name it with --model " +
+                base->value;
+      }
+      s.model = {*run.model, note, {run.model_line, 0}};
     }
   } else {
     s.model = {"", "the log names no model", {}};

@@ -347,6 +347,10 @@ const std::vector<CorpusLog>& logs() {
        "11 rank 1: draft weights took 1.00 GiB\n"
        "12 rank 2: draft weights took 1.00 GiB\n"
        "13 rank 6: draft weights took 1.00 GiB\n"},
+      {"sglang-unknown-x8-kimi-k2-instruct-0905-tp8-piecewise-kv-shrink",
+       "start-up 1\n"
+       "7 rank 5: KV cache tokens 8050\n"
+       "7 rank 5: KV cache (MLA) 0.53 GiB\n"},
   };
   return kLogs;
 }

@@ -438,5 +438,19 @@ TEST(ReaderClasses, AConfigLineAloneIsReplayedFromScratch) {
             "nothing usable: no vllm start-up memor");
 }
 
+// sglang PR #13466 serves moonshotai/Kimi-K2-Instruct-0905, a revision the catalog does not
+// hold: the note names the entry whose name it extends, for the user to confirm, and nothing
+// is replayed on a guess.
+TEST(ReaderClasses, AVariantOfACatalogModelIsNamedNotAssumed) {
+  const StartupLog log = corpus("sglang-unknown-x8-kimi-k2-instruct-0905-tp8-piecewise-kv-shrink");
+  const ImpliedScenario s = infer_scenario(log.runs.at(0), LogEngine::kSglang, "k.log",
+                                           test_catalogs().gpus, test_catalogs().models);
+  EXPECT_FALSE(s.model_resolved);
+  EXPECT_EQ(s.model.note,
+            "'moonshotai/Kimi-K2-Instruct-0905' (line 6) is not in the model catalog; its name "
+            "extends moonshotai/Kimi-K2-Instruct's (catalog kimi-k2-instruct): if it has that "
+            "architecture and checkpoint format, name it with --model kimi-k2-instruct");
+}
+
 }  // namespace
 }  // namespace gpumem
