@@ -74,7 +74,9 @@ void scenario_lines(const RunExplanation& r, std::string& out, const std::string
       for (const std::string& v : f.values) flags += " " + v;
     }
     out += bullet + "flags: " + (flags.empty() ? "none logged (engine defaults)" : flags) + "\n";
+    for (const std::string& l : s.left_out) out += bullet + "left out: " + l + "\n";
   }
+  for (const std::string& n : r.run.notes) out += bullet + "note: " + n + "\n";
   std::string pins;
   for (const Pin& p : r.pins) {
     if (r.replayed() && std::find(r.pinned.begin(), r.pinned.end(), p.key) == r.pinned.end()) {
@@ -190,6 +192,8 @@ std::string render_explanation_json(const Explanation& e) {
     jr["replayed"] = r.replayed();
     if (!r.replayed()) jr["not_replayed"] = r.not_replayed;
     if (r.partial) jr["partial_replay"] = r.partial->label;
+    jr["left_out"] = r.implied.left_out;
+    jr["notes"] = r.run.notes;
     jr["figures"] = nlohmann::ordered_json::array();
     for (const FigureCheck& c : r.figures) {
       nlohmann::ordered_json f;

@@ -1,6 +1,7 @@
 #include "explain/log_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "explain/command_line.h"
@@ -15,7 +16,18 @@ bool may_start_command(std::string_view m) {
          contains(m, "sglang.launch_server") || contains(m, "docker run");
 }
 
-// A launch command continued with a trailing backslash spans several lines: joined here.
+// A line that goes on a command whose line ended without a backslash: an option ("--tp 2")
+// alone at its start, as a docker-compose `command: >` block or a post that dropped the
+// backslashes writes one option a line. "---" (a rule) is not one.
+bool continues_without_backslash(const LogLine& l) {
+  std::string_view m = l.message;
+  m.remove_prefix(std::min(m.find_first_not_of(" \t"), m.size()));
+  return !l.framed && m.size() > 2 && m.starts_with("--") &&
+         std::isalpha(static_cast<unsigned char>(m[2]));
+}
+
+// A launch command continued with a trailing backslash spans several lines, and so does one
+// whose options follow one a line without backslashes: joined here.
 std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
   std::vector<LogLine> out;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -23,9 +35,10 @@ std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
     if (may_start_command(l.message)) {
       // A log line after a trailing backslash is not part of the command (a pasted command
       // often keeps its last backslash).
-      while (!l.message.empty() && l.message.back() == '\\' && i + 1 < lines.size() &&
-             !lines[i + 1].framed) {
-        l.message.pop_back();
+      while (i + 1 < lines.size() && !lines[i + 1].framed) {
+        const bool backslash = !l.message.empty() && l.message.back() == '\\';
+        if (!backslash && !continues_without_backslash(lines[i + 1])) break;
+        if (backslash) l.message.pop_back();
         l.message += " ";
         const LogLine& next = lines[++i];
         l.continuations.push_back({l.message.size(), {next.number, next.column}});

@@ -290,6 +290,7 @@ const std::vector<CorpusLog>& logs() {
        "11 rank 1: K cache 3.46 GiB\n"
        "11 rank 1: V cache 3.46 GiB\n"
        "12 rank 1: free after KV pool 7.63 GiB\n"},
+      {"sglang-rtx3090-x2-gpt-oss-120b-cpu-offload-35gb", "start-up 1\n"},
       {"sglang-rtxpro6000-x4-glm-fp8-sm120-init",
        "start-up 1\n"
        "15 rank 3: distributed init took 0.39 GiB\n"

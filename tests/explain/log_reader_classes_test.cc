@@ -452,5 +452,23 @@ TEST(ReaderClasses, AVariantOfACatalogModelIsNamedNotAssumed) {
             "architecture and checkpoint format, name it with --model kimi-k2-instruct");
 }
 
+// sglang #11751: a docker-compose `command:` writes one option a line with no backslashes;
+// they are the command's, and the flag gpumem does not model is stated, not dropped.
+TEST(ReaderClasses, ACommandWithOneOptionALine) {
+  const StartupLog log = corpus("sglang-rtx3090-x2-gpt-oss-120b-cpu-offload-35gb");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const LogRun& r = log.runs[0];
+  EXPECT_EQ(r.model, "unsloth/gpt-oss-120b");
+  EXPECT_EQ(r.flag("--tp-size")->values, std::vector<std::string>{"2"});
+  EXPECT_EQ(r.flag("--tp-size")->line, 13);
+  EXPECT_EQ(r.flag("--mem-fraction-static")->values, std::vector<std::string>{"0.9"});
+  EXPECT_EQ(r.notes, std::vector<std::string>{
+                         "line 7: --cpu-offload-gb is not a flag gpumem models; ignored"});
+  // A rule of dashes after a command is not an option.
+  const StartupLog ruled = lines("vllm serve Qwen/Qwen3-8B\n---\n");
+  EXPECT_EQ(ruled.runs.size(), 1u);
+  EXPECT_TRUE(ruled.runs[0].flags.empty());
+}
+
 }  // namespace
 }  // namespace gpumem
