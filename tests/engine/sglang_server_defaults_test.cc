@@ -68,6 +68,16 @@ TEST(SglangDefaults, PiecewiseGraphsFromV0510) {
   EXPECT_TRUE(r.piecewise_cuda_graph);
   EXPECT_EQ(r.reserved_mib, 15312);
   EXPECT_EQ(r.mem_fraction_static, 0.844);
+  // --piecewise-cuda-graph-max-tokens 2048: 4..32/4, 48..256/16, 288..512/32, 576..1024/64,
+  // 1280..2048/256 = 8 + 14 + 8 + 8 + 4 = 42 sizes, 336 MiB: 15184 -> 0.845.
+  ServerFlags f = tp(8);
+  f.piecewise_cuda_graph_max_tokens = 2048;
+  const ResolvedArgs capped = resolve_server_args(f, {0, 5, 10}, 97871, false, "LlamaForCausalLM");
+  EXPECT_EQ(capped.reserved_mib, 15312 - 464 + 42 * 8);
+  // --piecewise-cuda-graph-tokens gives the sizes themselves.
+  f.piecewise_cuda_graph_tokens = std::vector<std::int64_t>{256, 512, 1024};
+  EXPECT_EQ(resolve_server_args(f, {0, 5, 10}, 97871, false, "LlamaForCausalLM").reserved_mib,
+            15312 - 464 + 3 * 8);
 }
 
 TEST(SglangDefaults, SeedBoxAuto) {

@@ -91,6 +91,11 @@ const std::vector<FlagSpec>& table() {
       {"--enable-multimodal", {}, FlagType::kBool, true, {}},
       {"--enable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
       {"--disable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
+      // server_args.py: the piecewise graphs' token sizes (default: the ladder up to
+      // chunked_prefill_size, 2048 for MLA); each size reserves 8 MiB in the automatic
+      // --mem-fraction-static (the graphs' own pool is slack, not modelled).
+      {"--piecewise-cuda-graph-max-tokens", {}, FlagType::kInt, true, {}},
+      {"--piecewise-cuda-graph-tokens", {}, FlagType::kIntList, true, {}},
       {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
       {"--enable-deterministic-inference", {}, FlagType::kBool, true, {}},
       {"--quantization", {}, FlagType::kString, true, {}},
@@ -428,6 +433,8 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   f.enable_multimodal = v.boolean("--enable-multimodal");
   f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph");
   f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph");
+  f.piecewise_cuda_graph_max_tokens = v.integer("--piecewise-cuda-graph-max-tokens");
+  f.piecewise_cuda_graph_tokens = v.int_list("--piecewise-cuda-graph-tokens");
   f.enable_flashinfer_allreduce_fusion = v.boolean("--enable-flashinfer-allreduce-fusion");
   f.enable_deterministic_inference = v.boolean("--enable-deterministic-inference");
   f.quantization = v.string("--quantization");

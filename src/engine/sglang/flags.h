@@ -59,6 +59,8 @@ struct ServerFlags {
   bool enable_multimodal = false;
   bool enable_piecewise_cuda_graph = false;
   bool disable_piecewise_cuda_graph = false;
+  std::optional<std::int64_t> piecewise_cuda_graph_max_tokens;
+  std::optional<std::vector<std::int64_t>> piecewise_cuda_graph_tokens;
   bool enable_flashinfer_allreduce_fusion = false;
   bool enable_deterministic_inference = false;
   std::optional<std::string> quantization;

@@ -323,8 +323,12 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
       if (rules.piecewise_cuda_graph_default_on && uses_mla) {
         reserved += 1.5 * 1024;  // sglang v0.5.10 server_args.py: MLA piecewise reserve
       } else {
-        const std::int64_t max_tokens = uses_mla ? 2048 : r.chunked_prefill_size;
-        reserved += static_cast<double>(piecewise_cuda_graph_tokens(max_tokens).size() * 8);
+        const std::int64_t max_tokens = flags.piecewise_cuda_graph_max_tokens.value_or(
+            uses_mla ? 2048 : r.chunked_prefill_size);
+        const size_t sizes = flags.piecewise_cuda_graph_tokens
+                                 ? flags.piecewise_cuda_graph_tokens->size()
+                                 : piecewise_cuda_graph_tokens(max_tokens).size();
+        reserved += static_cast<double>(sizes * 8);
       }
     }
     if (gpu_mem_mib > 60 * 1024) reserved = std::max(reserved, 10.0 * 1024);
