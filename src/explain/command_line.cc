@@ -65,7 +65,7 @@ bool is_flag(const std::string& w) { return w.size() > 1 && w[0] == '-' && !is_n
 bool is_placeholder(const std::string& w) { return w.size() > 1 && w.front() == '<'; }
 
 // Where the engine's arguments start: after "vllm serve", "-m vllm.entrypoints...",
-// "-m sglang.launch_server"; npos when the words start no server.
+// "-m sglang.launch_server", "sglang serve"; npos when the words start no server.
 size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
   for (size_t i = 0; i < w.size(); ++i) {
     const std::string& t = w[i];
@@ -86,6 +86,12 @@ size_t arguments_start(const std::vector<std::string>& w, LogEngine& engine) {
     if (t == "sglang.launch_server" || t.rfind("sglang.launch_server", 0) == 0) {
       engine = LogEngine::kSglang;
       return i + 1;
+    }
+    // The `sglang serve` entry point (sglang/cli, as engine/sglang/engine.cc reads it).
+    const bool sglang_bin = t == "sglang" || (t.size() > 7 && t.ends_with("/sglang"));
+    if (sglang_bin && i + 1 < w.size() && w[i + 1] == "serve") {
+      engine = LogEngine::kSglang;
+      return i + 2;
     }
   }
   return std::string::npos;

@@ -15,6 +15,9 @@ bool may_be_negative(Quantity q) {
     case Quantity::kGraphUsage:
     case Quantity::kNonTorchMemory:
     case Quantity::kAvailableKvMemory:
+    // vLLM's CUDA-graph estimate is free memory before the captures less free memory after:
+    // negative where the captures gave memory back (a GB10's unified memory prints -4.74 GiB).
+    case Quantity::kCudaGraphEstimate:
       return true;
     default:
       return false;

@@ -12,8 +12,21 @@ namespace gpumem {
 namespace {
 
 bool may_start_command(std::string_view m) {
+  // After a root shell's "# " prompt a command starts the line ("# vllm serve ..."); a
+  // comment that mentions one ("# launched with sglang serve ...") runs nothing.
+  m.remove_prefix(std::min(m.find_first_not_of(" \t"), m.size()));
+  if (m.starts_with('#')) {
+    m.remove_prefix(std::min(m.find_first_not_of("# \t"), m.size()));
+    const std::string_view word = m.substr(0, m.find(' '));
+    const bool assignment = word.find('=') != std::string_view::npos && !word.starts_with('-');
+    if (!assignment && word != "vllm" && word != "sglang" && word != "docker" &&
+        !word.starts_with("python")) {
+      return false;
+    }
+  }
   return contains(m, "vllm serve") || contains(m, "vllm.entrypoints") ||
-         contains(m, "sglang.launch_server") || contains(m, "docker run");
+         contains(m, "sglang.launch_server") || contains(m, "sglang serve") ||
+         contains(m, "docker run");
 }
 
 // A line that goes on a command whose line ended without a backslash: an option ("--tp 2")

@@ -167,6 +167,12 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     // max_total_num_tokens.
     figure(c, l, "full_layer_tokens=", Quantity::kKvTokens);
     figure(c, l, "swa_layer_tokens=", Quantity::kSwaKvTokens);
+  } else if (starts_with(m, "SWAKVPool mem usage")) {
+    // memory_pool.py SWAKVPool.__init__: the two pools' K and V sizes added up, restated.
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": the sliding-window pool's total restates its pools' K and V "
+                            "sizes: " +
+                            std::string(m));
   } else if (starts_with(m, "KV Cache is allocated") &&
              c.printed(Quantity::kSwaKvTokens, l.process) && !ready(c, l)) {
     // memory_pool.py SWAKVPool: its full and sliding-window pools print one line each.

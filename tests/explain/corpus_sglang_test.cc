@@ -291,6 +291,14 @@ const std::vector<CorpusLog>& logs() {
        "11 rank 1: V cache 3.46 GiB\n"
        "12 rank 1: free after KV pool 7.63 GiB\n"},
       {"sglang-rtx3090-x2-gpt-oss-120b-cpu-offload-35gb", "start-up 1\n"},
+      {"sglang-rtxpro6000-server-x1-gpt-oss-120b-swa-pool-sm120",
+       "start-up 1\n"
+       "12 -: KV cache tokens 318715\n"
+       "12 -: sliding-window KV tokens 254972\n"
+       "16 -: free after KV pool 12.33 GiB\n"
+       "17 -: free before CUDA graphs 12.25 GiB\n"
+       "20 -: CUDA graphs took 0.75 GiB\n"
+       "20 -: free after CUDA graphs 11.49 GiB\n"},
       {"sglang-rtxpro6000-x4-glm-fp8-sm120-init",
        "start-up 1\n"
        "15 rank 3: distributed init took 0.39 GiB\n"

@@ -134,6 +134,11 @@ const std::vector<CorpusLog>& logs() {
        "26 -: CUDA graph estimate 6.24 GiB\n"
        "27 -: available KV cache memory 5.16 GiB\n"
        "28 -: utilization less the graph estimate 0.5413\n"},
+      {"vllm-gb10-x1-qwen3.6-35b-a3b-fp8-negative-cudagraph-estimate",
+       "start-up 1\n"
+       "16 -: CUDA graph estimate -4.74 GiB\n"
+       "17 -: available KV cache memory 52.66 GiB\n"
+       "19 -: KV cache tokens 1253392\n"},
       {"vllm-gb10-x2-glm-5.3-flash-exl3-dgx-spark-kv",
        "start-up 1\n"
        "8 rank 0: available KV cache memory 21.54 GiB\n"

@@ -470,5 +470,20 @@ TEST(ReaderClasses, ACommandWithOneOptionALine) {
   EXPECT_TRUE(ruled.runs[0].flags.empty());
 }
 
+// A DGX Spark's vLLM prints a negative CUDA-graph estimate (spark-vllm-docker PR #200: "-4.74
+// GiB total"): free memory before the captures less free memory after, read with its sign.
+// sglang PR #19718 launches with the `sglang serve` entry point.
+TEST(ReaderClasses, ANegativeGraphEstimateAndSglangServe) {
+  const StartupLog spark = corpus("vllm-gb10-x1-qwen3.6-35b-a3b-fp8-negative-cudagraph-estimate");
+  EXPECT_DOUBLE_EQ(spark.runs.at(0).first(Quantity::kCudaGraphEstimate)->value, -4.74);
+  const StartupLog serve = corpus("sglang-rtxpro6000-server-x1-gpt-oss-120b-swa-pool-sm120");
+  const LogRun& r = serve.runs.at(0);
+  EXPECT_EQ(r.model, "openai/gpt-oss-120b");
+  EXPECT_EQ(r.model_line, 10);
+  ASSERT_EQ(r.notes.size(), 4u);
+  EXPECT_TRUE(r.notes[2].starts_with("line 15: the sliding-window pool's total restates"))
+      << r.notes[2];
+}
+
 }  // namespace
 }  // namespace gpumem
