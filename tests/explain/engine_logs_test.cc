@@ -14,6 +14,7 @@
 #include "explain/explanation.h"
 #include "explain/implied_scenario.h"
 #include "explain/log_reader.h"
+#include "support/published_constants.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -21,16 +22,9 @@ namespace {
 
 const std::string kDir = GPUMEM_SOURCE_DIR "/tests/data/engine-logs/";
 
-// The published constants of the GPU: no case runs on a calibrated GPU (H200).
-std::optional<SimulationConstants> constants_for(const Scenario& s, Diagnostics&) {
-  const GpuSpec* gpu = test_catalogs().gpus.find(s.hardware.gpu);
-  if (gpu == nullptr) return std::nullopt;
-  return default_constants(*gpu);
-}
-
 Explanation explain_case(const std::string& log_file, const ExplainOverrides& fill = {},
                          const std::string& scenario_file = "") {
-  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, constants_for, {}};
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published_constants, {}};
   Result<std::string> text = read_file(kDir + log_file, InputKind::kLog);
   EXPECT_TRUE(text.ok()) << log_file;
   Result<StartupLog> log = read_startup_log(text.value(), std::nullopt);

@@ -7,7 +7,6 @@
 
 #include <string>
 
-#include "calib/calibration_file.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
 #include "explain/explanation_render.h"
@@ -17,6 +16,7 @@
 #include "explain/log_reader.h"
 #include "explain/shell_value.h"
 #include "explain/version_choice.h"
+#include "support/published_constants.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -415,11 +415,7 @@ TEST(ReaderClasses, AConfigLineAloneIsReplayedFromScratch) {
             "'/root/.cache/modelscope/hub/models/LLM-Research/Meta-Llama-3___1-8B-Instruct' (line "
             "8): ModelScope's '___' read as '.': last path component matches alias "
             "meta-llama/Meta-Llama-3.1-8B-Instruct");
-  const auto published = [](const Scenario& sc,
-                            Diagnostics&) -> std::optional<SimulationConstants> {
-    return default_constants(*test_catalogs().gpus.find(sc.hardware.gpu));
-  };
-  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published, {}};
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published_constants, {}};
   ExplainOverrides gpu;
   gpu.gpu = "h100-sxm-80gb";
   const Explanation e = explain_log(log, "cfg.log", nullptr, gpu, ctx);

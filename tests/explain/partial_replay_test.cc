@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
 #include "explain/log_reader.h"
+#include "support/published_constants.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -17,14 +18,8 @@ namespace {
 
 const std::string kDir = GPUMEM_SOURCE_DIR "/tests/data/engine-logs/";
 
-std::optional<SimulationConstants> constants_for(const Scenario& s, Diagnostics&) {
-  const GpuSpec* gpu = test_catalogs().gpus.find(s.hardware.gpu);
-  if (gpu == nullptr) return std::nullopt;
-  return default_constants(*gpu);
-}
-
 Explanation explain(const std::string& log_file, const std::string& gpu = "") {
-  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, constants_for, {}};
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published_constants, {}};
   Result<std::string> text = read_file(kDir + log_file, InputKind::kLog);
   EXPECT_TRUE(text.ok()) << log_file;
   Result<StartupLog> log = read_startup_log(text.value(), std::nullopt);
@@ -229,7 +224,7 @@ TEST(PartialReplay, VllmConcurrencyOfSeveralGroupsIsNotClaimed) {
   h20.gpu = "h20";
   const Explanation e =
       explain_log(log.value(), "renamed.log", nullptr, h20,
-                  {test_catalogs().gpus, test_catalogs().models, constants_for, {}});
+                  {test_catalogs().gpus, test_catalogs().models, published_constants, {}});
   ASSERT_EQ(e.runs.size(), 1u);
   const RunExplanation& r = e.runs[0];
   EXPECT_FALSE(r.partial.has_value());
