@@ -89,6 +89,27 @@ std::string hub_repo_folder(std::string_view repo_id) {
   return out;
 }
 
+std::optional<std::string> repo_id_in_cache_path(std::string_view text) {
+  for (size_t at = text.find(kModelsPrefix); at != std::string_view::npos;
+       at = text.find(kModelsPrefix, at + 1)) {
+    if (at > 0 && text[at - 1] != '/' && text[at - 1] != ' ' && text[at - 1] != '\'' &&
+        text[at - 1] != '"') {
+      continue;
+    }
+    const size_t start = at + kModelsPrefix.size();
+    size_t end = start;
+    while (end < text.size() && repo_name_char(text[end])) ++end;
+    // huggingface_hub validate_repo_id forbids "--" inside an id, so the first one in the
+    // folder's name is the '/' between owner and name.
+    const std::string_view folder = text.substr(start, end - start);
+    const size_t sep = folder.find("--");
+    if (sep == std::string_view::npos) continue;
+    std::string id = std::string(folder.substr(0, sep)) + "/" + std::string(folder.substr(sep + 2));
+    if (is_hub_repo_id(id) && id.find("--") == std::string::npos) return id;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> cached_repo_dir(const std::string& cache_dir, std::string_view repo_id) {
   const std::string want = hub_repo_folder(repo_id);
   const fs::path exact = fs::path(cache_dir) / want;

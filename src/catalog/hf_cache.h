@@ -48,6 +48,11 @@ std::string repo_id_key(std::string_view repo_id);
 // "models--org--name".
 std::string hub_repo_folder(std::string_view repo_id);
 
+// The repository id a path through a cache folder names ("/root/.cache/huggingface/hub/
+// models--Qwen--Qwen3-8B/snapshots/<commit>" -> "Qwen/Qwen3-8B"), the first such component
+// of `text`; nullopt when there is none.
+std::optional<std::string> repo_id_in_cache_path(std::string_view text);
+
 // The cache folder of `repo_id` in `cache_dir`, matching the folder name case-insensitively
 // (the Hub's ids are); nullopt when the cache holds none.
 std::optional<std::string> cached_repo_dir(const std::string& cache_dir, std::string_view repo_id);

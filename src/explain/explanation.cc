@@ -221,9 +221,11 @@ std::string problem_text(const LoggedProblem& p) {
     case ProblemKind::kImbalance:
       return "memory unbalanced between ranks";
     case ProblemKind::kOtherError:
-      return "error";
+      break;
   }
-  return "error";
+  constexpr size_t kShown = 160;
+  return "error: '" +
+         (p.message.size() > kShown ? p.message.substr(0, kShown) + "..." : p.message) + "'";
 }
 
 // The logged figures alone, for a start-up that is not replayed; a figure's GPU is its rank
@@ -245,7 +247,18 @@ void logged_only(RunExplanation& r) {
 // What the log itself says about how the start-up ended.
 void log_outcome(RunExplanation& r) {
   if (!r.run.problems.empty()) {
-    const LoggedProblem& p = r.run.problems.front();
+    // The first failure the reader can name (out of memory, KV cache too small, ...) says
+    // more than an error line before it ("Error executing method ...", "EngineCore failed"),
+    // and so does the exception a traceback ends with.
+    const auto& problems = r.run.problems;
+    auto shown = std::find_if(problems.begin(), problems.end(), [](const LoggedProblem& q) {
+      return q.kind != ProblemKind::kOtherError;
+    });
+    if (shown == problems.end()) {
+      shown = std::find_if(problems.begin(), problems.end(),
+                           [](const LoggedProblem& q) { return q.exception; });
+    }
+    const LoggedProblem& p = shown != problems.end() ? *shown : problems.front();
     std::string text = "the log: start-up failed at line " + std::to_string(p.line) +
                        (p.process.empty() ? "" : " (" + p.process + ")") + ": " + problem_text(p);
     if (p.requested_gib && p.free_gib) {
@@ -315,8 +328,15 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     }
   } else {
     r.diagnosis.push_back("gpumem: every GPU completes its start-up");
-    if (!r.run.problems.empty()) {
+    const bool memory_failure =
+        std::any_of(r.run.problems.begin(), r.run.problems.end(),
+                    [](const LoggedProblem& p) { return p.kind != ProblemKind::kOtherError; });
+    if (memory_failure) {
       r.diagnosis.push_back("MISS: the log shows a failure that gpumem does not predict");
+    } else if (!r.run.problems.empty()) {
+      r.diagnosis.push_back(
+          "the log's error is none that memory explains by its words (an error line, not an "
+          "out-of-memory or a KV cache failure): gpumem does not judge it");
     }
   }
 }

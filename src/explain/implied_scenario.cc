@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "core/comment_text.h"
 #include "core/python_format.h"
@@ -64,52 +66,69 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
                    std::to_string(dp) + " from the logged flags";
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else {
-    // The ranks the prefixes of figure lines and failure lines name (a start-up that fails
-    // at its KV pool prints no figure on most ranks).
-    struct Prefix {
-      std::optional<int> rank, pp, dp;
-    };
-    std::vector<Prefix> prefixes;
-    for (const Observation& o : run.observations) prefixes.push_back({o.rank, o.pp, o.dp});
-    for (const LoggedProblem& p : run.problems) prefixes.push_back({p.rank, p.pp, p.dp});
+    // The ranks the prefixes of the start-up's lines name, and those its figures and
+    // failures carry (vLLM's engine process prints some figures once per worker).
+    std::set<RankPrefix> prefixes = run.rank_prefixes;
+    for (const Observation& o : run.observations)
+      prefixes.insert({o.rank, o.pp, o.dp, std::nullopt, false});
+    for (const LoggedProblem& p : run.problems)
+      prefixes.insert({p.rank, p.pp, p.dp, std::nullopt, false});
     int top_tp = -1;
     int top_dp = -1;
     int top_pp = -1;
-    for (const Prefix& o : prefixes) {
-      if (o.rank) top_tp = std::max(top_tp, *o.rank);
+    bool expert_parallel = false;
+    bool vllm_worker = false;
+    std::optional<int> tp_from_ep;
+    for (const RankPrefix& o : prefixes) {
+      if (o.tp) top_tp = std::max(top_tp, *o.tp);
       if (o.pp) top_pp = std::max(top_pp, *o.pp);
-      if (o.dp && o.rank) top_dp = std::max(top_dp, *o.dp);
+      // SGLang prints DP only beside a TP rank; vLLM's engine core of each replica is
+      // "EngineCore_DP<rank>" whatever else it runs.
+      if (o.dp && (o.tp || !sglang)) top_dp = std::max(top_dp, *o.dp);
+      vllm_worker = vllm_worker || (!sglang && o.tp && o.worker);
+      if (!sglang && o.ep) {
+        expert_parallel = true;
+        // vLLM's expert group spans DP x TP, DP-major (distributed/parallel_state.py
+        // initialize_model_parallel): EP rank = DP rank x TP size + TP rank.
+        if (o.dp > 0 && o.tp && (*o.ep - *o.tp) % *o.dp == 0) tp_from_ep = (*o.ep - *o.tp) / *o.dp;
+      }
     }
+    if (tp_from_ep && *tp_from_ep > top_tp) top_tp = *tp_from_ep - 1;
     // SGLang names a data-parallel-attention rank by its attention group and its global TP
     // rank ("DP1 TP3" of TP 4, DP 2: TP ranks 2 and 3 are group 1); replicas restart their TP
     // ranks ("DP1 TP0").
-    bool dp_attention = top_dp > 0 && (top_tp + 1) % (top_dp + 1) == 0;
+    bool dp_attention = sglang && top_dp > 0 && (top_tp + 1) % (top_dp + 1) == 0;
     const int per_group = dp_attention ? (top_tp + 1) / (top_dp + 1) : 1;
-    for (const Prefix& o : prefixes) {
-      if (o.dp && o.rank) dp_attention = dp_attention && *o.dp == *o.rank / per_group;
+    for (const RankPrefix& o : prefixes) {
+      if (o.dp && o.tp) dp_attention = dp_attention && *o.dp == *o.tp / per_group;
     }
     if (top_pp >= 0 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
       pp = top_pp + 1;
     }
+    if (top_dp > 0 && !dp_attention && !run.flag(dp_flag)) dp = top_dp + 1;
+    const std::string dp_source = "rank prefixes up to DP" + std::to_string(top_dp);
     if (top_tp < 0) {
       total = pp * dp;
-      s.count_note = "no parallelism printed: one GPU";
+      s.count_note = dp > 1 && !run.flag(dp_flag) ? dp_source
+                     : pp * dp > 1 ? "PP " + std::to_string(pp) + " x DP " + std::to_string(dp) +
+                                         " from the logged flags and prefixes, TP 1"
+                                   : "no parallelism printed: one GPU";
+      if (dp > 1 && !run.flag(dp_flag)) {
+        s.args.push_back(implied_flag(dp_flag, std::to_string(dp), dp_source));
+      }
     } else {
       // vllm v1/executor/multiproc_executor.py WorkerProc: a worker's name carries "TP<rank>"
       // only when the TP size is above 1, so a log naming TP0 alone ran at least two.
-      const bool vllm_tp_worker =
-          !sglang && top_tp == 0 &&
-          std::any_of(run.observations.begin(), run.observations.end(), [](const Observation& o) {
-            return o.rank && o.process.find("Worker") != std::string::npos;
-          });
+      const bool vllm_tp_worker = vllm_worker && top_tp == 0;
       const std::string ranks = std::to_string(vllm_tp_worker ? 2 : top_tp + 1);
       const std::string source =
           "rank prefixes up to TP" + std::to_string(top_tp) +
           (vllm_tp_worker ? " (vLLM names a worker by its TP rank only when TP > 1: at least 2)"
-                          : "");
+                          : "") +
+          (tp_from_ep ? " (EP rank = DP rank x TP size + TP rank)" : "");
       if (vllm_tp_worker) top_tp = 1;
       s.tp_from_prefixes = true;
-      if (sglang && dp_attention) {
+      if (dp_attention) {
         const std::string groups = std::to_string(top_dp + 1);
         const std::string why = source + " in " + groups + " DP groups (DP attention)";
         s.args.push_back(implied_flag(tp_flag, ranks, why));
@@ -118,19 +137,22 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
         total = (top_tp + 1) * pp;
         s.count_note = why;
       } else {
-        if (top_dp > 0 && sglang && !run.flag(dp_flag)) dp = top_dp + 1;
         s.args.push_back(implied_flag(tp_flag, ranks, source));
         if (dp > 1 && !run.flag(dp_flag)) {
-          s.args.push_back(implied_flag(dp_flag, std::to_string(dp), source));
+          s.args.push_back(implied_flag(dp_flag, std::to_string(dp), dp_source));
         }
         total = (top_tp + 1) * pp * dp;
-        s.count_note = source;
+        s.count_note = source + (dp > 1 ? ", " + dp_source : "");
       }
       if (pp > 1 && !run.flag(sglang ? "--pp-size" : "--pipeline-parallel-size")) {
         s.args.push_back(implied_flag(sglang ? "--pp-size" : "--pipeline-parallel-size",
                                       std::to_string(pp),
                                       "rank prefixes up to PP" + std::to_string(pp - 1)));
       }
+    }
+    if (expert_parallel && !run.flag("--enable-expert-parallel")) {
+      s.args.push_back(implied_flag("--enable-expert-parallel", "true",
+                                    "rank prefixes name EP ranks (vLLM's Worker_..._EP<rank>)"));
     }
   }
   const std::int64_t nodes = parallel_size(sglang ? flag_int(run, "--nnodes").value_or(1) : 1);

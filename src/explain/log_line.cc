@@ -198,6 +198,7 @@ size_t unframe(std::string_view s, LogLine& out) {
   if (!out.tp) out.tp = labelled_number(who, "rank=");
   out.pp = labelled_number(who, "PP");
   out.dp = labelled_number(who, "DP");
+  out.ep = labelled_number(who, "EP");
   return p;
 }
 
@@ -254,11 +255,20 @@ std::vector<LogLine> split_log_lines(std::string_view text) {
     LogLine line;
     line.number = number;
     std::string clean = strip_ansi(raw, &origin);
-    // A post's Markdown quote ("> " before each line) is not the engine's.
+    // A post's quote is not the engine's: Markdown's "> " before each line, or the bar a
+    // chat or an issue tracker's rendering copies as "▎ " (U+258E) or "│ " / "┃ " (U+2502,
+    // U+2503).
     size_t quoted = 0;
-    while (quoted < clean.size() && clean[quoted] == '>' &&
-           (quoted + 1 == clean.size() || clean[quoted + 1] == ' ')) {
-      quoted += quoted + 1 < clean.size() ? 2 : 1;
+    for (bool more = true; more;) {
+      more = false;
+      for (std::string_view mark : {">", "\xe2\x96\x8e", "\xe2\x94\x82", "\xe2\x94\x83"}) {
+        const std::string_view rest = std::string_view(clean).substr(quoted);
+        if (!rest.starts_with(mark) || (rest.size() > mark.size() && rest[mark.size()] != ' ')) {
+          continue;
+        }
+        quoted += std::min(rest.size(), mark.size() + 1);
+        more = true;
+      }
     }
     const size_t at = quoted + unframe(std::string_view(clean).substr(quoted), line);
     line.column = static_cast<int>(shown + (at < origin.size() ? origin[at] : raw.size()) + 1);

@@ -44,6 +44,7 @@ struct LogLine {
   std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"
   std::optional<int> pp;  // SGLang "PP1"
   std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"
+  std::optional<int> ep;  // vLLM "Worker_DP1_TP1_EP3" (expert parallelism on)
   bool framed = false;    // a timestamp, level or process prefix was taken off
   std::string date;       // "2025-03-08" when the frame or prefix carries a full date
   std::string time;       // the frame's time as printed ("2025-03-08 12:29:13", "12-13 19:54:18")

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "catalog/hf_cache.h"
 #include "explain/command_line.h"
 #include "explain/log_line.h"
 #include "explain/run_collector.h"
@@ -72,14 +73,16 @@ void set_gpu_name(LogRun& run, std::string_view name, int line, bool partial) {
 }
 
 // The device name in a fused-MoE kernel config file SGLang or vLLM looks for
-// ("E=128,N=384,device_name=NVIDIA_H20.json"), or, of a line cut at its start, the end of it
-// ("A_A800-SXM4-80GB.json"): the GPU's name with '_' for ' '.
+// ("E=128,N=384,device_name=NVIDIA_H20.json", "...,device_name=NVIDIA_H200,dtype=fp8_w8a8,
+// block_shape=[128, 128].json", a line that may be cut before ".json"), or, of a line cut at
+// its start, the end of it ("A_A800-SXM4-80GB.json"): the GPU's name with '_' for ' '
+// (fused_moe.py get_config_file_name).
 bool read_config_device_name(const LogLine& l, LogRun& run) {
   const std::string_view m = l.message;
-  const size_t json = m.find(".json");
-  if (json == std::string_view::npos) return false;
-  const size_t key = m.rfind("device_name=", json);
+  const size_t key = m.find("device_name=");
   const bool whole = key != std::string_view::npos;
+  const size_t json = whole ? std::min(m.find(',', key), m.find(".json", key)) : m.find(".json");
+  if (json == std::string_view::npos) return false;
   const size_t start = whole ? key + 12 : m.rfind('_', json);
   if (start == std::string_view::npos || start + (whole ? 0 : 1) >= json) return false;
   const std::string_view name = m.substr(whole ? start : start + 1, json - start - (whole ? 0 : 1));
@@ -144,6 +147,27 @@ bool read_gpu_line(const LogLine& l, RunCollector& c) {
   return false;
 }
 
+// The exception a Python traceback ends with ("RuntimeError: ...", "torch.AcceleratorError:
+// ..."), bare or in an ERROR line: the start-up stopped there. A line of another level (a
+// WARNING quoting an ImportError it recovered from) is no failure.
+bool read_exception_line(const LogLine& l, RunCollector& c) {
+  if (!l.level.empty() && l.level != "ERROR" && l.level != "CRITICAL") return false;
+  const std::string_view m = l.message;
+  const size_t colon = m.find(": ");
+  if (colon == std::string_view::npos || colon == 0) return false;
+  const std::string_view name = m.substr(0, colon);
+  const bool dotted_identifier = std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+  });
+  if (!dotted_identifier || !(name.ends_with("Error") || name.ends_with("Exception"))) {
+    return false;
+  }
+  if (c.repeated_failure(l)) return true;
+  c.problem(is_out_of_memory(m) ? ProblemKind::kOutOfMemory : ProblemKind::kOtherError, l);
+  c.run().problems.back().exception = true;
+  return true;
+}
+
 bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   if (may_start_command(l.message)) {
     if (std::optional<LaunchCommand> cmd = parse_launch_command(l); cmd && cmd->engine == engine) {
@@ -178,9 +202,17 @@ Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
   RunCollector c(r.log);
   for (const LogLine& l : lines) {
     c.line_seen(l);
-    if (!read_line(engine, l, c)) continue;
+    if (!c.run().model_in_cache_path) {
+      if (std::optional<std::string> id = repo_id_in_cache_path(l.message)) {
+        c.run().model_in_cache_path = std::move(id);
+        c.run().model_in_cache_path_line = l.number;
+      }
+    }
+    // A traceback's exception belongs to the start-up but says nothing of which engine wrote it.
+    const bool engine_line = read_line(engine, l, c);
+    if (!engine_line && !read_exception_line(l, c)) continue;
     c.recognised(l);
-    ++r.recognised;
+    if (engine_line) ++r.recognised;
   }
   c.finish();
   std::stable_sort(r.log.runs.begin(), r.log.runs.end(),
@@ -201,10 +233,15 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
     Reading sglang = read_as(LogEngine::kSglang, lines);
     Reading vllm = read_as(LogEngine::kVllm, lines);
     // A tie (a log of one out-of-memory line, which both read) goes to the engine whose
-    // frames the lines carry.
+    // frames the lines carry, or whose process names they print where a paste lost the frame
+    // ("VllmWorker rank=1 pid=254) torch.OutOfMemoryError: ...").
     long frames = 0;
     for (const LogLine& l : lines) {
       frames += l.frame == FrameKind::kVllm ? 1 : l.frame == FrameKind::kSglang ? -1 : 0;
+      if (l.frame == FrameKind::kNone &&
+          (contains(l.message, "VllmWorker") || contains(l.message, "EngineCore"))) {
+        ++frames;
+      }
     }
     const bool vllm_wins =
         vllm.recognised > sglang.recognised || (vllm.recognised == sglang.recognised && frames > 0);

@@ -17,12 +17,12 @@ std::string dashes(std::string_view name) {
 
 // Dump keys whose flag has another name: vllm v0.10.2 config/__init__.py VllmConfig.__str__ prints
 // the resolved max_model_len as max_seq_len in the engine-config line.
+}  // namespace
+
 std::string flag_name_for_key(LogEngine engine, std::string_view key) {
   if (engine == LogEngine::kVllm && key == "max_seq_len") return "--max-model-len";
   return "--" + dashes(key);
 }
-
-}  // namespace
 
 const FlagSpec* find_flag_spec(LogEngine engine, std::string_view flag) {
   const std::span<const FlagSpec> table =

@@ -24,6 +24,9 @@ const FlagSpec* find_flag_spec(LogEngine engine, std::string_view flag);
 // True for a dump key that names the model ("model_path", "model").
 bool is_model_key(LogEngine engine, std::string_view key);
 
+// The flag a dump's key names ("kv_offloading_size" -> "--kv-offloading-size").
+std::string flag_name_for_key(LogEngine engine, std::string_view key);
+
 // The flag a dump's `key=value` states, or nothing when the key is not a modelled or
 // accepted flag, or its value is None (unset) or False (a store_true flag left off). A
 // value of the wrong type is kept as printed, for the scenario's reader to refuse.

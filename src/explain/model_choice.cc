@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/hf_cache.h"
+
 namespace gpumem {
 namespace {
 
@@ -55,6 +57,13 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
     }
     std::optional<Sourced> m = resolve_model(name, models);
     if (m) m->note = "ModelScope's '___' read as '.': " + m->note;
+    return m;
+  }
+  // A path through a Hugging Face cache folder names its repository, whatever the snapshot.
+  if (const std::optional<std::string> id = repo_id_in_cache_path(logged);
+      id && lower(*id) != lower(logged)) {
+    std::optional<Sourced> m = resolve_model(*id, models);
+    if (m) m->note = "the cache folder names " + *id + ": " + m->note;
     return m;
   }
   const std::string want = lower(logged);
@@ -156,6 +165,16 @@ ModelChoice choose_model(const LogRun& run, const ModelCatalog& models) {
                 base->value;
       }
       c.model = {*run.model, note, {run.model_line, 0}};
+    }
+  } else if (const std::optional<std::string>& id = run.model_in_cache_path) {
+    const std::string where = "the Hugging Face cache path on " +
+                              line_note(run.model_in_cache_path_line) + " names " + *id;
+    if (std::optional<Sourced> m = resolve_model(*id, models)) {
+      c.model = {m->value, where + ": " + m->note, {run.model_in_cache_path_line, 0}};
+      c.resolved = true;
+    } else {
+      c.model = {
+          *id, where + ", which is not in the model catalog", {run.model_in_cache_path_line, 0}};
     }
   } else {
     c.model = {"", "the log names no model", {}};

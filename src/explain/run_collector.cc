@@ -57,6 +57,14 @@ bool is_out_of_memory(std::string_view m) {
 }
 
 void RunCollector::line_seen(const LogLine& line) {
+  switch_runs(line);
+  if (line.tp || line.pp || line.dp || line.ep) {
+    current_.rank_prefixes.insert(
+        {line.tp, line.pp, line.dp, line.ep, line.process.find("Worker") != std::string::npos});
+  }
+}
+
+void RunCollector::switch_runs(const LogLine& line) {
   // A process's clock does not go back: an earlier time is another launch pasted after it.
   // (SGLang's full dates and vLLM's month-day times are compared only among themselves: a
   // vLLM kernel's INFO line inside an SGLang log prints the second form.)

@@ -40,7 +40,8 @@ class RunCollector {
   LogRun& run() { return current_; }
   void start_of_run();
   // Called with every line before it is read: starts another run (or takes up an earlier
-  // one) when its process or time says it belongs to another launch.
+  // one) when its process or time says it belongs to another launch, and keeps the line's
+  // rank prefix.
   void line_seen(const LogLine& line);
   // `n` is located in `line.message`. False when it was refused.
   bool add(Quantity q, const PrintedNumber& n, const LogLine& line);
@@ -72,6 +73,8 @@ class RunCollector {
   void finish();
 
  private:
+  // Finishes this run, or takes up an earlier one, when `line` belongs to another launch.
+  void switch_runs(const LogLine& line);
   void push(Quantity q, const PrintedNumber& n, const LogLine& line,
             std::optional<int> rank = std::nullopt);
   bool taken(Quantity q, const PrintedNumber& n, const LogLine& line);

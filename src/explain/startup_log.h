@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,6 +122,7 @@ struct LoggedProblem {
   std::optional<int> rank;  // as Observation's: the ranks its prefix names
   std::optional<int> pp;
   std::optional<int> dp;
+  bool exception = false;  // the exception a traceback ends with: the cause of the lines before
   std::optional<double> requested_gib;  // OOM "Tried to allocate X"
   std::optional<double> free_gib;       // OOM "of which X is free"
 };
@@ -141,6 +143,14 @@ struct PhaseMark {
   int line = 0;
 };
 
+// The ranks one line's prefix names ("Worker_DP1_TP1_EP3": DP rank 1, TP rank 1, EP rank 3),
+// and whether the process is a vLLM worker (named by its TP rank only when TP > 1).
+struct RankPrefix {
+  std::optional<int> tp, pp, dp, ep;
+  bool worker = false;
+  auto operator<=>(const RankPrefix&) const = default;
+};
+
 struct LogRun {
   int first_line = 0;
   int last_line = 0;
@@ -148,6 +158,10 @@ struct LogRun {
   std::vector<LoggedFlag> flags;
   std::optional<std::string> model;  // Hugging Face name or path as logged
   int model_line = 0;
+  // The repository a Hugging Face cache path in any line names ("models--zai-org--GLM-5.1-FP8"):
+  // the model when no line names one.
+  std::optional<std::string> model_in_cache_path;
+  int model_in_cache_path_line = 0;
   std::optional<std::string> version;  // printed release
   int version_line = 0;
   std::vector<VersionClue> version_clues;
@@ -160,6 +174,9 @@ struct LogRun {
   std::string architecture;                    // SGLang "type=Qwen2ForCausalLM"
   std::string dtype;                           // "torch.bfloat16"
   std::vector<LoggedProblem> problems;
+  // The rank prefixes of every line of this start-up, figures or not: a log whose memory
+  // lines are all TP0's names TP7 in its other lines.
+  std::set<RankPrefix> rank_prefixes;
   std::vector<PhaseMark> phases;
   std::vector<std::string> notes;  // other facts a line states (custom all-reduce disabled, ...)
   int recognised_lines = 0;

@@ -1,6 +1,7 @@
 #include "explain/version_choice.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -49,6 +50,33 @@ Key first_unmodelled(LogEngine engine) {
 std::string key_text(const Key& k) {
   return std::to_string(std::get<0>(k)) + "." + std::to_string(std::get<1>(k)) + "." +
          std::to_string(std::get<2>(k));
+}
+
+// A printed version as PEP 440 writes pre-releases and builds: "0.15.0rc1" (a release
+// candidate: the release's code), "0.20.1.dev1+g1a2b3c4" or "0.19.1rc1.dev45+g..." (a
+// development build, which setuptools_scm numbers after the next release: it comes before it).
+struct PrintedRelease {
+  Key key;
+  bool candidate = false;
+  bool development = false;
+};
+
+std::optional<PrintedRelease> printed_release(LogEngine engine, std::string text) {
+  PrintedRelease p;
+  text = text.substr(0, text.find('+'));
+  if (const size_t dev = text.find(".dev"); dev != std::string::npos) {
+    p.development = true;
+    text.resize(dev);
+  }
+  if (const size_t rc = text.find("rc");
+      rc != std::string::npos && rc > 0 && std::isdigit(static_cast<unsigned char>(text[rc - 1]))) {
+    p.candidate = true;
+    text.resize(rc);
+  }
+  const std::optional<Key> k = parse(engine, text);
+  if (!k) return std::nullopt;
+  p.key = *k;
+  return p;
 }
 
 struct Release {
@@ -110,18 +138,33 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
   const Key oldest_key = *parse(engine, oldest);
   if (run.version) {
     const std::string where = " (line " + std::to_string(run.version_line) + ")";
-    if (const std::optional<Key> v = parse(engine, *run.version)) {
-      if (*v < oldest_key) {
+    if (const std::optional<PrintedRelease> p = printed_release(engine, *run.version)) {
+      const std::string printed = "printed " + *run.version + where;
+      if (p->key < oldest_key) {
         return {oldest,
-                "printed " + *run.version + where +
-                    ", older than gpumem models: replayed with the oldest modelled release",
+                printed + ", older than gpumem models: replayed with the oldest modelled release",
                 true, false};
       }
-      if (*v >= first_unmodelled(engine)) {
+      if (p->key >= first_unmodelled(engine)) {
         return {newest,
-                "printed " + *run.version + where +
-                    ", newer than gpumem models: replayed with the newest modelled release",
+                printed + ", newer than gpumem models: replayed with the newest modelled release",
                 false, true};
+      }
+      if (p->development) {
+        // Between the releases before it and the one it names: the rules of the last
+        // release at which they changed below it.
+        std::string at = oldest;
+        for (const std::string& r : releases) {
+          if (*parse(engine, r) < p->key) at = r;
+        }
+        return {at,
+                printed + ", a development build before v" + key_text(p->key) + ": the rules of v" +
+                    at + ", the last release below it at which they changed",
+                false, false};
+      }
+      if (p->candidate) {
+        return {key_text(p->key), printed + ", a release candidate of v" + key_text(p->key), false,
+                false};
       }
       return {*run.version, "printed" + where, false, false};
     }

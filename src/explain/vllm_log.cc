@@ -78,6 +78,14 @@ void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunC
                    flag_from_python(LogEngine::kVllm, item.key, item.value, l.number, source)) {
       f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
+    } else if (source == "non-default args" && item.key != "model_tag" &&
+               find_flag_spec(LogEngine::kVllm, flag_name_for_key(LogEngine::kVllm, item.key)) ==
+                   nullptr) {
+      // A flag the user gave (the dump holds only those) that gpumem does not know: said, so
+      // that a replay without it is not taken for one with it.
+      c.run().notes.push_back("line " + std::to_string(l.number) + ": " +
+                              flag_name_for_key(LogEngine::kVllm, item.key) +
+                              " is not a flag gpumem models; ignored");
     }
   }
 }
@@ -402,6 +410,16 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     c.problem(ProblemKind::kNoKvMemory, l);
   } else if (is_out_of_memory(m)) {
     c.problem(ProblemKind::kOutOfMemory, l);
+  } else if (starts_with(m, "Enforce eager set") ||
+             starts_with(m, "Cudagraph is disabled under eager mode")) {
+    // config/vllm.py VllmConfig.__post_init__ (v0.11+: "Enforce eager set, disabling
+    // torch.compile and CUDAGraphs", or "..., overriding optimization level to -O0"; v0.7 to
+    // v0.10: "Cudagraph is disabled under eager mode"): --enforce-eager was given.
+    c.printed_flag(l, "--enforce-eager", "true");
+  } else if (starts_with(m, "Error executing method ")) {
+    // v1/worker/worker_base.py execute_method: a worker's call failed ('load_model',
+    // 'determine_available_memory', 'initialize_from_config' (the KV tensors), ...).
+    c.problem(ProblemKind::kOtherError, l);
   } else if (starts_with(m, "EngineCore failed to start") ||
              starts_with(m, "WorkerProc hit an exception")) {
     // v1/engine/core.py run_engine_core, v1/executor/multiproc_executor.py: the start-up

@@ -206,6 +206,12 @@ const std::vector<CorpusLog>& logs() {
        "8 -: total GPU memory 139.72 GiB\n"
        "8 -: budget (total x utilization) 125.75 GiB\n"
        "8 failed: free memory below the budget\n"},
+      {"vllm-h200-x8-glm-5.1-fp8-v020-runai-eager",
+       "start-up 1\n"
+       "17 rank 0: model weights 89.39 GiB\n"
+       "27 rank 0: available KV cache memory 34.86 GiB\n"
+       "28 -: KV cache tokens 373696\n"
+       "29 -: maximum concurrency 1.84x\n"},
       {"vllm-l40s-x2-qwen2.5-32b-instruct-v071-v0-profiling",
        "start-up 1\n"
        "13 -: model weights 30.7098 GiB\n"
@@ -415,6 +421,11 @@ const std::vector<CorpusLog>& logs() {
        "7 -: maximum concurrency 93.35x\n"
        "8 -: KV cache tokens 467520\n"
        "9 -: maximum concurrency 93.35x\n"},
+      {"vllm-unknown-x32-deepseek-v3.2-tp8-pp4-ray-init-error",
+       "start-up 1\n"
+       "10 -: KV cache tokens 1214464\n"
+       "11 -: maximum concurrency 7.41x\n"
+       "12 failed: error\n"},
       {"vllm-unknown-x4-qwen3-30b-a3b-v085-docker-cudagraph-fail",
        "start-up 1\n"
        "11 rank 0: model weights 14.2474 GiB\n"

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "catalog/hf_cache.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
 #include "explain/explanation_render.h"
@@ -479,6 +480,124 @@ TEST(ReaderClasses, ANegativeGraphEstimateAndSglangServe) {
   ASSERT_EQ(r.notes.size(), 4u);
   EXPECT_TRUE(r.notes[2].starts_with("line 15: the sliding-window pool's total restates"))
       << r.notes[2];
+}
+
+// A bisect repository's GLM-5.1-FP8 run on 8 x H200 (bbartels/vllm_runai_reproduction, for
+// vllm #43163): its memory lines are all TP0's, the other workers name TP1 to TP7 in lines
+// explain does not read; the model is named only by a Hugging Face cache path, the GPU only
+// by the fused-MoE config file (followed by ",dtype=..."), --enforce-eager only by vLLM's own
+// warning.
+TEST(ReaderClasses, WhatLinesExplainDoesNotReadStillSay) {
+  const StartupLog log = corpus("vllm-h200-x8-glm-5.1-fp8-v020-runai-eager");
+  const LogRun& r = log.runs.at(0);
+  const ImpliedScenario s =
+      infer_scenario(r, LogEngine::kVllm, "glm.log", test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.gpus_per_node, 8);
+  EXPECT_EQ(s.count_note, "rank prefixes up to TP7");
+  EXPECT_EQ(r.gpu_name, "NVIDIA_H200");
+  EXPECT_EQ(s.gpu.value, "h200-sxm-141gb");
+  EXPECT_EQ(r.model_in_cache_path, "zai-org/GLM-5.1-FP8");
+  EXPECT_EQ(s.model.value, "zai-org/GLM-5.1-FP8");
+  EXPECT_TRUE(s.model.note.starts_with(
+      "the Hugging Face cache path on line 12 names zai-org/GLM-5.1-FP8: bundled config "))
+      << s.model.note;
+  ASSERT_NE(r.flag("--enforce-eager"), nullptr);
+  EXPECT_EQ(r.flag("--enforce-eager")->line, 34);
+  EXPECT_EQ(repo_id_in_cache_path("/root/.cache/huggingface/hub/models--Qwen--Qwen3-8B/"
+                                  "snapshots/abc"),
+            "Qwen/Qwen3-8B");
+  EXPECT_FALSE(repo_id_in_cache_path("/data/mymodels--x").has_value());
+}
+
+// vLLM names a worker by every parallel rank it has ("Worker_DP1_TP1_EP3": vLLM's expert
+// group spans DP x TP, so EP rank 3 of DP rank 1 and TP rank 1 means TP 2), and each data-
+// parallel engine core "EngineCore_DP<rank>"; data parallelism is then a flag the replay
+// refuses by name.
+TEST(ReaderClasses, DataAndExpertParallelPrefixes) {
+  const StartupLog log = lines(
+      "(Worker_DP1_TP1_EP3 pid=3585771) INFO 06-01 10:00:00 [gpu_model_runner.py:4566] Model "
+      "loading took 60.1 GiB memory and 80.2 seconds\n");
+  const ImpliedScenario s = infer_scenario(log.runs.at(0), LogEngine::kVllm, "ep.log",
+                                           test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.gpus_per_node, 4);
+  EXPECT_EQ(s.count_note,
+            "rank prefixes up to TP1 (EP rank = DP rank x TP size + TP rank), rank prefixes up "
+            "to DP1");
+  ASSERT_EQ(s.args.size(), 3u);
+  EXPECT_EQ(s.args[0].flag, "--tensor-parallel-size");
+  EXPECT_EQ(s.args[0].values, std::vector<std::string>{"2"});
+  EXPECT_EQ(s.args[1].flag, "--data-parallel-size");
+  EXPECT_EQ(s.args[1].values, std::vector<std::string>{"2"});
+  EXPECT_EQ(s.args[2].flag, "--enable-expert-parallel");
+  const StartupLog cores = lines(
+      "(EngineCore_DP0 pid=1) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
+      "100,000 tokens\n"
+      "(EngineCore_DP3 pid=4) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
+      "100,000 tokens\n");
+  const ImpliedScenario c = infer_scenario(cores.runs.at(0), LogEngine::kVllm, "dp.log",
+                                           test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(c.gpus_per_node, 4);
+  EXPECT_EQ(c.count_note, "rank prefixes up to DP3");
+}
+
+// vllm #31903 (DeepSeek-V3.2, TP 8 x PP 4 over Ray): the KV lines, then a worker's "Error
+// executing method 'initialize_from_config'" (the KV tensors' allocation): not "no error".
+// A traceback's last line is the failure it names; an exception a WARNING quotes is none.
+TEST(ReaderClasses, ErrorsAfterTheFigures) {
+  const StartupLog log = corpus("vllm-unknown-x32-deepseek-v3.2-tp8-pp4-ray-init-error");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].kind, ProblemKind::kOtherError);
+  EXPECT_TRUE(
+      r.problems[0].message.starts_with("Error executing method 'initialize_from_config'."));
+  const StartupLog traceback = lines(
+      "(EngineCore_DP0 pid=5) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
+      "100,000 tokens\n"
+      "(EngineCore_DP0 pid=5) ERROR 06-01 10:00:01 [core.py:708] EngineCore failed to start.\n"
+      "(EngineCore_DP0 pid=5) ERROR 06-01 10:00:01 [core.py:708] RuntimeError: CUDA error: an "
+      "illegal memory access was encountered\n");
+  ASSERT_EQ(traceback.runs.at(0).problems.size(), 2u);
+  EXPECT_FALSE(traceback.runs[0].problems[0].exception);
+  EXPECT_TRUE(traceback.runs[0].problems[1].exception);
+  const StartupLog warned = lines(
+      "WARNING 06-01 10:00:00 [utils.py:1] ImportError: No module named 'flash_attn'\n"
+      "INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: 100,000 tokens\n");
+  EXPECT_TRUE(warned.runs.at(0).problems.empty());
+  // The exception line alone says nothing of the engine; its frame-less worker name does.
+  const StartupLog bare = lines(
+      "VllmWorker rank=1 pid=254) torch.OutOfMemoryError: CUDA out of memory. Tried to "
+      "allocate 1.00 GiB.\n");
+  EXPECT_EQ(bare.engine, LogEngine::kVllm);
+}
+
+// What a post puts around the engine's lines and versions: a quote bar ("▎ ", as a chat copies
+// it), a release candidate ("0.15.0rc1": that release's rules), a development build
+// ("0.20.1.dev1+g...": the rules before it), and flags of the non-default args gpumem does
+// not know (said, not dropped).
+TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
+  const StartupLog quoted = lines(
+      "\xe2\x96\x8e (EngineCore_DP0 pid=1) INFO 06-01 10:00:00 [gpu_worker.py:436] Available KV "
+      "cache memory: 22.5 GiB\n");
+  EXPECT_DOUBLE_EQ(quoted.runs.at(0).first(Quantity::kAvailableKvMemory)->value, 22.5);
+  LogRun run;
+  run.version = "0.15.0rc1";
+  run.version_line = 7;
+  VersionChoice v = choose_version(run, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.15.0");
+  EXPECT_EQ(v.note, "printed 0.15.0rc1 (line 7), a release candidate of v0.15.0");
+  run.version = "0.21.1.dev1+g1a2b3c4";
+  v = choose_version(run, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.21.0");
+  EXPECT_EQ(v.note,
+            "printed 0.21.1.dev1+g1a2b3c4 (line 7), a development build before v0.21.1: the "
+            "rules of v0.21.0, the last release below it at which they changed");
+  const StartupLog args = lines(
+      "INFO 06-01 10:00:00 [utils.py:233] non-default args: {'model_tag': 'Qwen/Qwen3-8B', "
+      "'model': 'Qwen/Qwen3-8B', 'kv_offloading_size': 16.0, 'max_num_seqs': 16}\n"
+      "INFO 06-01 10:00:01 [kv_cache_utils.py:1305] GPU KV cache size: 100,000 tokens\n");
+  EXPECT_EQ(args.runs.at(0).notes,
+            std::vector<std::string>{
+                "line 1: --kv-offloading-size is not a flag gpumem models; ignored"});
 }
 
 }  // namespace

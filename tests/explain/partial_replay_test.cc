@@ -58,7 +58,8 @@ TEST(PartialReplay, VllmNegativeKvWithoutModel) {
   EXPECT_EQ(at(r, Quantity::kAvailableKvMemory, 14).verdict, Verdict::kPinned);
   EXPECT_EQ(r.diagnosis,
             (std::vector<std::string>{
-                "the log: start-up failed at line 15 (EngineCore_0 pid=5839): error",
+                "the log: start-up failed at line 15 (EngineCore_0 pid=5839): error: 'EngineCore "
+                "failed to start.'",
                 "the log's arithmetic: budget = total 79.19 GiB (h100-sxm-80gb's) x "
                 "--gpu-memory-utilization 0.9 (vLLM 0.10.2's default) = 71.27 GiB",
                 "the log's arithmetic: what it does not print (activation peak, non-torch memory) "
@@ -91,12 +92,14 @@ TEST(PartialReplay, VllmKvTooSmallWithoutGpu) {
   EXPECT_FALSE(r.partial->fits);
   EXPECT_EQ(at(r, Quantity::kAvailableKvMemory, 8).verdict, Verdict::kPinned);
   EXPECT_EQ(at(r, Quantity::kKvCacheNeeded, 39).verdict, Verdict::kPinned);
-  EXPECT_EQ(r.diagnosis,
-            (std::vector<std::string>{
-                "the log: start-up failed at line 9 (EngineCore_DP0 pid=6880): error",
-                "the log's arithmetic: one request of the maximum length needs 4.54 GiB of KV "
-                "cache, 1.71 GiB is available: short by 2.83 GiB",
-                "agrees with the log: the start-up does not fit"}));
+  EXPECT_EQ(
+      r.diagnosis,
+      (std::vector<std::string>{
+          "the log: start-up failed at line 39 (EngineCore_DP0 pid=6880): the KV cache cannot "
+          "hold one request of the maximum length",
+          "the log's arithmetic: one request of the maximum length needs 4.54 GiB of KV "
+          "cache, 1.71 GiB is available: short by 2.83 GiB",
+          "agrees with the log: the start-up does not fit"}));
   EXPECT_EQ(r.advice,
             "by the log's own figures (each alone):\n"
             "  --gpu-memory-utilization: not determined (the GPU's total memory is not known: "
