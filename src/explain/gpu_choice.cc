@@ -69,6 +69,15 @@ GpuChoice unlisted_gpu(const GpuCatalog& gpus, double total_gib, const std::stri
 }
 
 GpuChoice choose_gpu(const LogRun& run, const GpuCatalog& gpus) {
+  if (run.platform) {
+    return {"",
+            "the log runs on " + *run.platform + " (" + line_note(run.platform_line) +
+                "), not an NVIDIA GPU: gpumem models NVIDIA GPUs only (--gpu replays it as if on "
+                "the one named)",
+            {run.platform_line, 0},
+            std::nullopt,
+            ""};
+  }
   const LogPosition name_at{run.gpu_name_line, 0};
   std::string unknown_name;
   if (run.gpu_name) {

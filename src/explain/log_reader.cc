@@ -7,6 +7,7 @@
 #include "catalog/hf_cache.h"
 #include "explain/command_line.h"
 #include "explain/log_line.h"
+#include "explain/platform_clue.h"
 #include "explain/run_collector.h"
 
 namespace gpumem {
@@ -202,6 +203,12 @@ Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
   RunCollector c(r.log);
   for (const LogLine& l : lines) {
     c.line_seen(l);
+    if (!c.run().platform && !l.message.starts_with('#')) {
+      if (std::optional<std::string> p = non_cuda_platform(l.message)) {
+        c.run().platform = std::move(p);
+        c.run().platform_line = l.number;
+      }
+    }
     if (!c.run().model_in_cache_path) {
       if (std::optional<std::string> id = repo_id_in_cache_path(l.message)) {
         c.run().model_in_cache_path = std::move(id);

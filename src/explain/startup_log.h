@@ -167,6 +167,9 @@ struct LogRun {
   std::vector<VersionClue> version_clues;
   std::string date;  // the first full date a recognised line carries ("2025-10-16"); "" if none
   int date_line = 0;
+  // An accelerator other than an NVIDIA GPU that a line names (explain/platform_clue.h).
+  std::optional<std::string> platform;
+  int platform_line = 0;
   std::optional<std::string> gpu_name;  // as nvidia-smi / torch prints it
   int gpu_name_line = 0;
   bool gpu_name_partial = false;               // only the end of the name (a line cut at its start)

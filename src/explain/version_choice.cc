@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -26,15 +27,12 @@ std::optional<Key> parse(LogEngine engine, const std::string& text) {
   return Key{v->major, v->minor, v->patch, v->hotfix};
 }
 
-// The releases at which gpumem's rules for the engine change (engine/sglang/version.cc,
-// engine/vllm/version.cc) and the newest one modelled: a release between two of them has
-// the rules of the earlier.
+// The releases at which gpumem's rules for the engine change and the newest one modelled.
 std::vector<std::string> rule_releases(LogEngine engine) {
   if (engine == LogEngine::kSglang) {
-    return {"0.4.6",  "0.4.6.post3", "0.4.7",  "0.5.3",  "0.5.7",  "0.5.10",
-            "0.5.12", "0.5.14",      "0.5.17", "0.5.18", "0.5.19", "0.5.20"};
+    return {std::begin(sglang::kRuleChanges), std::end(sglang::kRuleChanges)};
   }
-  return {"0.10.1", "0.10.2", "0.11.0", "0.11.1", "0.14.0", "0.17.0", "0.21.0"};
+  return {std::begin(vllm::kRuleChanges), std::end(vllm::kRuleChanges)};
 }
 
 // The first release past the modelled range.

@@ -95,6 +95,95 @@ Status add_wna16(TensorList& list, const BuildContext& ctx, const MoeModule& m,
   return Status::ok_status();
 }
 
+// AWQ and GPTQ experts on Marlin (vllm awq_marlin.py AWQMarlinMoEMethod, gptq_marlin.py
+// GPTQMarlinMoEMethod; sglang v0.5.9 awq.py AWQMoEMethod and gptq.py GPTQMarlinMoEMethod, the
+// same tensors): the checkpoint's packed weights, scales and zero points per expert, AWQ's
+// packed along N ([E, K, N / pack]), GPTQ's along K ([E, K / pack, N]) with its g_idx.
+Status add_int4_marlin_moe(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                           PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const bool awq = q.method == QuantMethod::kAwq;
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  const std::int64_t pack = 32 / q.num_bits;
+  const std::int64_t group = q.group_size > 0 ? q.group_size : 0;
+  if (h % pack != 0 || i % pack != 0 || (group > 0 && (h % group != 0 || i % group != 0))) {
+    return invalid_input(m.prefix + ": hidden size " + std::to_string(h) +
+                         " and intermediate size per rank " + std::to_string(i) +
+                         " must be multiples of the pack factor " + std::to_string(pack) +
+                         " and the group size " + std::to_string(q.group_size));
+  }
+  if (!awq && q.desc_act) {
+    return invalid_input(m.prefix +
+                         ": GPTQ experts with desc_act (activation order) are not "
+                         "modelled");
+  }
+  const std::int64_t groups13 = group > 0 ? h / group : 1;
+  const std::int64_t groups2 = group > 0 ? i / group : 1;
+  const std::string& p = m.prefix;
+  const int w13 = awq ? list.add(p + ".w13_qweight", {e, h, 2 * i / pack}, DType::kInt32)
+                      : list.add(p + ".w13_qweight", {e, h / pack, 2 * i}, DType::kInt32);
+  const int w2 = awq ? list.add(p + ".w2_qweight", {e, i, h / pack}, DType::kInt32)
+                     : list.add(p + ".w2_qweight", {e, i / pack, h}, DType::kInt32);
+  const int s13 = list.add(p + ".w13_scales", {e, groups13, 2 * i}, ctx.dtype);
+  const int s2 = list.add(p + ".w2_scales", {e, groups2, h}, ctx.dtype);
+  const int z13 = list.add(p + ".w13_qzeros", {e, groups13, 2 * i / pack}, DType::kInt32);
+  const int z2 = list.add(p + ".w2_qzeros", {e, groups2, h / pack}, DType::kInt32);
+  std::vector<int> g_idx;
+  if (!awq) {
+    g_idx = {list.add(p + ".w13_g_idx", {e, h}, DType::kInt32),
+             list.add(p + ".w2_g_idx", {e, i}, DType::kInt32),
+             list.add(p + ".w13_g_idx_sort_indices", {e, h}, DType::kInt32),
+             list.add(p + ".w2_g_idx_sort_indices", {e, i}, DType::kInt32)};
+  }
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_blocks_per_sm;
+  list.add(p + ".workspace", {workspace}, DType::kInt32);
+  // ... .process_weights_after_loading: without activation order GPTQ's g_idx and sort
+  // indices become empty tensors; the Marlin-repacked weights and permuted scales (same
+  // sizes) replace the loaded ones one by one, and AWQ's zero points are converted likewise
+  // (replace_parameter: the new tensor registered, the old one freed). GPTQ keeps its zero
+  // points as loaded.
+  post_load.emplace_back([=](TensorList& l) {
+    for (int idx : g_idx) l.release(idx);
+    std::vector<int> replaced = {w13, w2, s13, s2};
+    if (awq) replaced.insert(replaced.end(), {z13, z2});
+    for (int idx : replaced) {
+      l.add(l.at(idx).name + "_marlin", l.at(idx).shape, l.at(idx).dtype);
+      l.release(idx);
+    }
+  });
+  return Status::ok_status();
+}
+
+// ModelOpt FP8 experts with per-tensor scales (sglang v0.5.9 modelopt_quant.py
+// ModelOptFp8MoEMethod; vLLM's modelopt.py alike): e4m3 weights, two float32 weight scales per
+// expert for w13 (w1, w3) and one for w2, one float32 input scale per expert for each.
+Status add_modelopt_fp8(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                        PostLoadSteps& post_load) {
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  const std::string& p = m.prefix;
+  list.add(p + ".w13_weight", {e, 2 * i, h}, DType::kFloat8E4M3);
+  list.add(p + ".w2_weight", {e, h, i}, DType::kFloat8E4M3);
+  const int s13 = list.add(p + ".w13_weight_scale", {e, 2}, DType::kFloat32);
+  list.add(p + ".w2_weight_scale", {e}, DType::kFloat32);
+  const int in13 = list.add(p + ".w13_input_scale", {e}, DType::kFloat32);
+  const int in2 = list.add(p + ".w2_input_scale", {e}, DType::kFloat32);
+  // ... .process_weights_after_loading: w1 and w3 requantized in place to the larger of their
+  // scales, which replaces the pair; each input scale becomes its maximum, a scalar.
+  post_load.emplace_back([=](TensorList& l) {
+    l.add(p + ".w13_weight_scale_max", {e}, DType::kFloat32);
+    l.release(s13);
+    l.add(p + ".w13_input_scale_max", {}, DType::kFloat32);
+    l.release(in13);
+    l.add(p + ".w2_input_scale_max", {}, DType::kFloat32);
+    l.release(in2);
+  });
+  return Status::ok_status();
+}
+
 Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
   const std::int64_t e = m.num_local_experts;
   // sglang v0.5.9 layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights: E2M1 pairs in
@@ -203,16 +292,18 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
     case QuantMethod::kModelOptNvfp4:
     case QuantMethod::kCompressedTensorsNvfp4:
       return add_nvfp4(list, ctx, m, post_load);
+    case QuantMethod::kAwq:
+    case QuantMethod::kGptq:
+      return add_int4_marlin_moe(list, ctx, m, post_load);
+    case QuantMethod::kModelOptFp8:
+      return add_modelopt_fp8(list, ctx, m, post_load);
     case QuantMethod::kCompressedTensorsW8a8:
     case QuantMethod::kFp8PerTensor:
+    case QuantMethod::kModelOptFp8PerChannel:
     // vllm bitsandbytes.py BitsAndBytesMoEMethod fuses the experts' quant states and
     // dequantizes every expert of a layer at each forward; sglang's loader builds no fused
     // state for them.
     case QuantMethod::kBitsAndBytes4:
-    case QuantMethod::kModelOptFp8:
-    case QuantMethod::kModelOptFp8PerChannel:
-    case QuantMethod::kAwq:
-    case QuantMethod::kGptq:
       break;
   }
   return invalid_input(m.prefix + ": " + std::string(quant_method_name(method)) +

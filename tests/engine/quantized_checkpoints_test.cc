@@ -57,10 +57,20 @@ const std::string& modelopt_nemo() {
   return dir;
 }
 
-// The diagnostics and, when it ran, the weights one GPU holds.
+// A ModelOpt FP8 checkpoint calibrated for an FP8 KV cache (kv_cache_quant_algo, as
+// nvidia/Llama-3.1-70B-Instruct-FP8's hf_quant_config.json has it).
+const std::string& modelopt_fp8_kv_nemo() {
+  static const std::string dir = nemo_snapshot("nemo-fp8-kv-modelopt",
+                                               R"({"quant_method": "modelopt", "quant_algo": "FP8",
+          "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]})");
+  return dir;
+}
+
+// The diagnostics and, when it ran, the weights one GPU holds and its KV cache dtype.
 struct Outcome {
   std::string errors;
   std::int64_t weights = -1;
+  std::string kv_cache_dtype;
 };
 
 Outcome run(const std::string& engine, const std::string& version, const std::string& gpu,
@@ -77,6 +87,11 @@ Outcome run(const std::string& engine, const std::string& version, const std::st
     if (l && !l->gpus.empty()) {
       const Fact* f = l->gpus.front().fact("weights_logical_bytes");
       if (f != nullptr) r.weights = std::get<Bytes>(f->value).value();
+      for (const Fact& resolved : l->facts) {
+        if (resolved.id == "kv_cache_dtype") {
+          r.kv_cache_dtype = std::get<std::string>(resolved.value);
+        }
+      }
     }
   }
   r.errors = diags.to_string();
@@ -94,6 +109,21 @@ TEST(QuantizedCheckpoints, Nvfp4VllmKeepsOneScaleCopyFrom0_10_2AndMarlinBeforeBl
   // Marlin on the H100: a workspace of 132 int32 and one global scale per linear, where
   // CUTLASS keeps two scalars.
   EXPECT_EQ(h100.weights - b200.weights, 40 * 4 * (4 * 132 + 4 - 8));
+}
+
+// vLLM's --kv-cache-dtype auto takes a ModelOpt checkpoint's kv_cache_quant_algo from
+// v0.14.0 (PR #30785); SGLang has since the oldest modelled release.
+TEST(QuantizedCheckpoints, AutoKvCacheDtypeFollowsAModelOptCheckpoint) {
+  const Outcome now = run("vllm", "0.21.0", "h100-sxm-80gb", modelopt_fp8_kv_nemo());
+  const Outcome before = run("vllm", "0.11.1", "h100-sxm-80gb", modelopt_fp8_kv_nemo());
+  const Outcome asked = run("vllm", "0.21.0", "h100-sxm-80gb", modelopt_fp8_kv_nemo(),
+                            "{--kv-cache-dtype: bfloat16}");
+  const Outcome sglang = run("sglang", "0.4.6", "h100-sxm-80gb", modelopt_fp8_kv_nemo());
+  ASSERT_EQ(now.errors + before.errors + asked.errors + sglang.errors, "");
+  EXPECT_EQ(now.kv_cache_dtype, "auto (fp8_e4m3: the checkpoint's kv_cache_quant_algo)");
+  EXPECT_EQ(before.kv_cache_dtype, "auto (torch.bfloat16)");
+  EXPECT_EQ(asked.kv_cache_dtype, "bfloat16");
+  EXPECT_EQ(sglang.kv_cache_dtype, "torch.float8_e4m3fn");
 }
 
 TEST(QuantizedCheckpoints, Nvfp4SglangServesNvfp4OnBlackwellOnly) {

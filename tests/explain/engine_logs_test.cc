@@ -369,7 +369,7 @@ TEST(EngineLogs, ImpliedScenarioYamlReadsBack) {
   ASSERT_TRUE(s && diags.empty()) << diags.to_string();
   EXPECT_EQ(s->hardware.gpu, "rtx-4090");
   EXPECT_EQ(s->hardware.gpus_per_node, 4);
-  EXPECT_EQ(s->engine.version, "0.5.3");  // "Load weight end" without "elapsed=": before 0.5.7
+  EXPECT_EQ(s->engine.version, "0.5.6");  // "Load weight end" without "elapsed=": before 0.5.7
   EXPECT_EQ(s->model.catalog_name, "qwen3-14b");
   ASSERT_NE(s->engine.arg("--mem-fraction-static"), nullptr);
   EXPECT_EQ(s->engine.arg("--mem-fraction-static")->values, std::vector<std::string>{"0.80"});

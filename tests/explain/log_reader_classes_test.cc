@@ -343,7 +343,7 @@ TEST(ReaderClasses, TheEstimateHintOfV017ToV020) {
   const LogRun& r = log.runs.at(0);
   EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.9000"});
   const VersionChoice v = choose_version(r, LogEngine::kVllm);
-  EXPECT_EQ(v.version, "0.17.0");
+  EXPECT_EQ(v.version, "0.19.0");
   EXPECT_NE(v.note.find("'In v0.19, CUDA graph memory profiling will be enabled' (line 11)"),
             std::string::npos)
       << v.note;
@@ -598,6 +598,33 @@ TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
   EXPECT_EQ(args.runs.at(0).notes,
             std::vector<std::string>{
                 "line 1: --kv-offloading-size is not a flag gpumem models; ignored"});
+}
+
+// An accelerator other than an NVIDIA GPU is named, not guessed: an MI300X's MoE config file,
+// vllm-ascend's lines; collect_env's "ROCM used to build PyTorch: N/A" on a CUDA machine is no
+// clue.
+TEST(ReaderClasses, AcceleratorsOtherThanNvidiaGpus) {
+  const StartupLog amd = lines(
+      "[2025-02-01 10:00:00 TP0] Using configuration from /sgl/configs/E=256,N=256,"
+      "device_name=AMD_Instinct_MI300X,dtype=fp8_w8a8.json for MoE layer.\n"
+      "[2025-02-01 10:00:05 TP0] Load weight end. type=DeepseekV3ForCausalLM, "
+      "dtype=torch.bfloat16, avail mem=100.00 GB, mem usage=80.00 GB.\n");
+  const GpuChoice g = choose_gpu(amd.runs.at(0), test_catalogs().gpus);
+  EXPECT_EQ(g.name, "");
+  EXPECT_EQ(g.note,
+            "the log runs on AMD ROCm (line 1), not an NVIDIA GPU: gpumem models NVIDIA GPUs "
+            "only (--gpu replays it as if on the one named)");
+  const StartupLog ascend = lines(
+      "(Worker_DP0_TP6_EP6 pid=2322) INFO 06-24 10:01:36 [worker.py:437] [vllm-ascend] - ACL "
+      "graph memory profiling is enabled (default since v0.21.0).\n"
+      "(Worker_DP0_TP6_EP6 pid=2322) INFO 06-24 10:01:37 [gpu_worker.py:436] Available KV "
+      "cache memory: 20.5 GiB\n");
+  EXPECT_EQ(ascend.runs.at(0).platform, "Huawei Ascend NPU");
+  const StartupLog cuda = lines(
+      "ROCM used to build PyTorch: N/A\n"
+      "Is XPU available: False\n"
+      "INFO 06-24 10:01:37 [gpu_worker.py:436] Available KV cache memory: 20.5 GiB\n");
+  EXPECT_FALSE(cuda.runs.at(0).platform.has_value());
 }
 
 }  // namespace

@@ -335,7 +335,7 @@ TEST(PartialReplay, SglangDefaultFractionOfTheNamedGpu) {
   EXPECT_EQ(r.diagnosis[1],
             "the log's arithmetic: rest = A - F x (1 - 0.834) = 172.51 - 265.57 x 0.17 = 128.43 "
             "GiB for the KV pool (F = A + weights took = 172.51 + 93.06); --mem-fraction-static "
-            "0.834 is SGLang 0.5.3's default for b300 (memory.total 275040 MiB, reserving 45568 "
+            "0.834 is SGLang 0.5.6's default for b300 (memory.total 275040 MiB, reserving 45568 "
             "MiB) (the log shows no launch command: a --mem-fraction-static given there replaces "
             "it)");
 }

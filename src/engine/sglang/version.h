@@ -41,6 +41,14 @@ std::optional<Version> parse_version(std::string_view text);
 
 inline constexpr Version kOldestModelled{0, 4, 6};
 inline constexpr Version kNewestModelled{0, 5, 20};
+// The releases at which a memory rule of the SGLang model changes (a `Version{...}`
+// comparison in engine/sglang/), oldest first, ending with the newest modelled: a release
+// between two of them runs the rules of the earlier. Explain picks a logged start-up's
+// release among them.
+inline constexpr const char* kRuleChanges[] = {
+    "0.4.6",  "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0",  "0.5.2",
+    "0.5.3",  "0.5.4",       "0.5.6",       "0.5.7",  "0.5.9",  "0.5.10", "0.5.12",
+    "0.5.14", "0.5.17",      "0.5.18",      "0.5.19", "0.5.20"};
 // A release is modelled from kOldestModelled up to kNewestModelled and its post releases.
 bool is_modelled(const Version& v);
 

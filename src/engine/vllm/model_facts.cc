@@ -95,6 +95,13 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
       rules.hybrid_prefix_caching_align && flags.enable_prefix_caching_given ? 2 : 1;
 }
 
+// NVIDIA ModelOpt's formats (vllm quantization/modelopt.py), whose checkpoints name the KV
+// cache dtype they were calibrated for.
+bool is_modelopt(QuantMethod m) {
+  return m == QuantMethod::kModelOptFp8 || m == QuantMethod::kModelOptFp8PerChannel ||
+         m == QuantMethod::kModelOptNvfp4;
+}
+
 }  // namespace
 
 ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, const GpuSpec& gpu,
@@ -143,6 +150,10 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   } else if (kv == "bfloat16") {
     f.kv_dtype_bytes = 2;
     f.kv_cache_dtype = "bfloat16";
+  } else if (rules.auto_kv_from_modelopt_checkpoint && a.quantization.kv_cache_fp8 &&
+             is_modelopt(a.quantization.method)) {
+    f.kv_dtype_bytes = 1;
+    f.kv_cache_dtype = "auto (fp8_e4m3: the checkpoint's kv_cache_quant_algo)";
   } else {
     f.kv_dtype_bytes = element_size(f.served_dtype).value();
     f.kv_cache_dtype = "auto (" + f.served_dtype_name + ")";

@@ -62,6 +62,7 @@ VersionRules rules_for(const Version& v) {
   r.online_fp8_per_module = v >= Version{0, 15, 0, 0};
   r.uniform_type_kv_groups = v >= Version{0, 11, 0, 0};
   r.dsa_supported = v >= Version{0, 11, 0, 0};
+  r.auto_kv_from_modelopt_checkpoint = v >= Version{0, 14, 0, 0};
   r.dsa_auto_kv_fp8 = v < Version{0, 11, 1, 0};
   r.dsa_persistent_workspace = v >= Version{0, 13, 0, 0};
   r.dsa_profiles_logits_budget = v >= Version{0, 19, 0, 0};

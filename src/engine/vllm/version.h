@@ -34,6 +34,13 @@ bool is_modelled(const Version& v);
 // "0.10.1 to 0.21.x", for error messages.
 std::string modelled_range();
 
+// The releases at which a memory rule of the vLLM model changes (a `Version{...}` comparison
+// in engine/vllm/), oldest first, ending with the newest modelled: a release between two of
+// them runs the rules of the earlier. Explain picks a logged start-up's release among them.
+inline constexpr const char* kRuleChanges[] = {"0.10.1", "0.10.2", "0.11.0", "0.11.1",
+                                               "0.12.0", "0.13.0", "0.14.0", "0.15.0",
+                                               "0.16.0", "0.17.0", "0.19.0", "0.21.0"};
+
 // The version-dependent rules the model consults.
 struct VersionRules {
   // CacheConfig.gpu_memory_utilization default: 0.9, 0.92 from PR #38284 (v0.21.0).
@@ -106,6 +113,12 @@ struct VersionRules {
   // v0.11.0 (PR #25896); --kv-cache-dtype auto keeps DeepSeek-V3.2's latent in fp8_ds_mla
   // (PR #25988) until PR #27121 (merged 2025-10-17, v0.11.1) makes it the model dtype.
   bool dsa_supported;
+  // --kv-cache-dtype auto takes a ModelOpt checkpoint's kv_cache_quant_algo FP8 (or its
+  // config.json form kv_cache_scheme) as fp8_e4m3 (engine/arg_utils.py, utils/torch_utils.py
+  // resolve_kv_cache_dtype_string; PR #30785, merged 2025-12-16: v0.14.0, v0.13.0
+  // UNCONFIRMED). Other formats' KV scales (compressed-tensors kv_cache_scheme) are not read
+  // that way: auto stays the model dtype.
+  bool auto_kv_from_modelopt_checkpoint;
   bool dsa_auto_kv_fp8;
   // The workspace manager (PR #27532, merged November 2025; v0.13.0 UNCONFIRMED): the sparse
   // indexer's buffers become one workspace that the profile's first forward allocates and
