@@ -4,11 +4,6 @@ namespace gpumem {
 
 std::string apply_online_fp8(Architecture& model, const GpuSpec& gpu, std::string_view engine) {
   const std::string what = "--quantization fp8 on " + model.name + " (online FP8) ";
-  if (model.moe.num_experts > 0) {
-    // vllm quantization/online/fp8.py Fp8PerTensorOnlineMoEMethod and sglang fp8.py
-    // Fp8MoEMethod allocate float8 experts beside the loaded ones while quantizing.
-    return what + "is not modelled for its experts";
-  }
   if (gpu.compute_capability_major * 10 + gpu.compute_capability_minor < 89) {
     // vllm fp8_linear.process_weights_after_loading repacks for Marlin; sglang takes Marlin
     // (PR #8990) from a release not pinned down.

@@ -16,8 +16,7 @@
 namespace gpumem {
 
 // Turns `model` (unquantized) into its online-FP8 form and returns "", or returns why gpumem
-// does not model it: experts (each engine's online FP8 MoE method keeps both copies while it
-// quantizes) and GPUs without FP8 tensor cores (the Marlin repack of the result).
+// does not model it: GPUs without FP8 tensor cores (the Marlin repack of the result).
 std::string apply_online_fp8(Architecture& model, const GpuSpec& gpu, std::string_view engine);
 
 // The same for vLLM's in-flight bitsandbytes (model_loader/bitsandbytes_loader.py

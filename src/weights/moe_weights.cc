@@ -156,32 +156,116 @@ Status add_int4_marlin_moe(TensorList& list, const BuildContext& ctx, const MoeM
   return Status::ok_status();
 }
 
-// ModelOpt FP8 experts with per-tensor scales (sglang v0.5.9 modelopt_quant.py
-// ModelOptFp8MoEMethod; vLLM's modelopt.py alike): e4m3 weights, two float32 weight scales per
-// expert for w13 (w1, w3) and one for w2, one float32 input scale per expert for each.
-Status add_modelopt_fp8(TensorList& list, const BuildContext& ctx, const MoeModule& m,
-                        PostLoadSteps& post_load) {
+// 8-bit experts with one float32 scale per expert and projection (per-tensor FP8: vllm
+// quantization/fp8.py Fp8MoEMethod without weight_block_size, compressed_tensors_moe.py
+// CompressedTensorsW8A8Fp8MoEMethod's "tensor" strategy, modelopt.py ModelOptFp8MoEMethod; sglang
+// v0.5.x fp8.py, compressed_tensors_moe.py and modelopt_quant.py alike) or one per output row
+// ("channel": the FP8 method's channel strategy, and INT8's CompressedTensorsW8A8Int8MoEMethod
+// and sglang w8a8_int8.py W8A8Int8MoEMethod); a static input scale per expert and projection.
+Status add_w8_experts(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                      PostLoadSteps& post_load) {
+  const Quantization& q = ctx.arch.quantization;
+  const bool per_tensor = q.method != QuantMethod::kCompressedTensorsW8a8 || q.per_tensor_scale;
+  const bool float8 = q.method != QuantMethod::kCompressedTensorsW8a8 || q.float_weights;
+  const bool statics = q.method == QuantMethod::kModelOptFp8 || q.activation_scales;
+  if (statics && !per_tensor) {
+    // compressed_tensors_moe.py CompressedTensorsW8A8Fp8MoEMethod.__init__ (both engines).
+    return invalid_input(m.prefix +
+                         ": For FP8 Fused MoE layer, static input quantization requires "
+                         "per-tensor weight scales");
+  }
+  if (!float8 && (statics || per_tensor)) {
+    // compressed_tensors_moe.py CompressedTensorsW8A8Int8MoEMethod.__init__ (both engines).
+    return invalid_input(m.prefix +
+                         ": For INT8 Fused MoE layers, only per-channel scales for weights and "
+                         "per-token scales for activations are supported");
+  }
   const std::int64_t e = m.num_local_experts;
   const std::int64_t h = ctx.arch.hidden_size;
   const std::int64_t i = m.intermediate_per_rank;
   const std::string& p = m.prefix;
-  list.add(p + ".w13_weight", {e, 2 * i, h}, DType::kFloat8E4M3);
-  list.add(p + ".w2_weight", {e, h, i}, DType::kFloat8E4M3);
-  const int s13 = list.add(p + ".w13_weight_scale", {e, 2}, DType::kFloat32);
-  list.add(p + ".w2_weight_scale", {e}, DType::kFloat32);
-  const int in13 = list.add(p + ".w13_input_scale", {e}, DType::kFloat32);
-  const int in2 = list.add(p + ".w2_input_scale", {e}, DType::kFloat32);
-  // ... .process_weights_after_loading: w1 and w3 requantized in place to the larger of their
-  // scales, which replaces the pair; each input scale becomes its maximum, a scalar.
+  const DType weight_dtype = float8 ? DType::kFloat8E4M3 : DType::kInt8;
+  const int w13 = list.add(p + ".w13_weight", {e, 2 * i, h}, weight_dtype);
+  const int w2 = list.add(p + ".w2_weight", {e, h, i}, weight_dtype);
+  const int s13 = list.add(
+      p + ".w13_weight_scale",
+      per_tensor ? std::vector<std::int64_t>{e, 2} : std::vector<std::int64_t>{e, 2 * i, 1},
+      DType::kFloat32);
+  const int s2 =
+      list.add(p + ".w2_weight_scale",
+               per_tensor ? std::vector<std::int64_t>{e} : std::vector<std::int64_t>{e, h, 1},
+               DType::kFloat32);
+  const int in13 = statics ? list.add(p + ".w13_input_scale", {e}, DType::kFloat32) : -1;
+  const int in2 = statics ? list.add(p + ".w2_input_scale", {e}, DType::kFloat32) : -1;
+  // ModelOpt's FP8 method has no Marlin path (modelopt.py ModelOptFp8Config: capability 8.9).
+  const bool marlin = float8 && ctx.rules.fp8_marlin && q.method != QuantMethod::kModelOptFp8;
+  const std::int64_t workspace = ctx.rules.device_sm_count * ctx.rules.marlin_blocks_per_sm;
+  const DType dtype = ctx.dtype;
+  // ... .process_weights_after_loading: per-tensor w1 and w3 are requantized in place to the
+  // larger of their scales, which replaces the pair; each static input scale becomes its
+  // maximum, a scalar. The per-expert dequantized temporaries are not modelled.
   post_load.emplace_back([=](TensorList& l) {
-    l.add(p + ".w13_weight_scale_max", {e}, DType::kFloat32);
-    l.release(s13);
-    l.add(p + ".w13_input_scale_max", {}, DType::kFloat32);
-    l.release(in13);
-    l.add(p + ".w2_input_scale_max", {}, DType::kFloat32);
-    l.release(in2);
+    int s13_loaded = s13;
+    if (per_tensor) {
+      s13_loaded = l.add(p + ".w13_weight_scale_max", {e}, DType::kFloat32);
+      l.release(s13);
+    }
+    for (const auto& [index, name] :
+         {std::pair{in13, ".w13_input_scale_max"}, std::pair{in2, ".w2_input_scale_max"}}) {
+      if (index < 0) continue;
+      if (!marlin) l.add(p + name, {}, DType::kFloat32);
+      l.release(index);
+    }
+    if (!marlin) return;
+    // vllm marlin_utils_fp8.py prepare_moe_fp8_layer_for_marlin, below FP8 tensor cores: each
+    // projection repacked (same bytes, concatenated over the experts), the scales expanded to
+    // one per output column in the model dtype, a workspace; the input scales dropped.
+    l.add(p + ".workspace", {workspace}, DType::kInt32);
+    for (int index : {w13, w2}) {
+      l.add(l.at(index).name + "_marlin", l.at(index).shape, l.at(index).dtype);
+      l.release(index);
+    }
+    l.add(p + ".w13_weight_scale_marlin", {e, 1, 2 * i}, dtype);
+    l.release(s13_loaded);
+    l.add(p + ".w2_weight_scale_marlin", {e, 1, h}, dtype);
+    l.release(s2);
   });
   return Status::ok_status();
+}
+
+// Online FP8 experts (--quantization fp8 on a model-dtype checkpoint): each projection is
+// loaded in the model dtype, then a float8 copy and one float32 scale per expert replace it.
+// vllm quantization/online/fp8.py Fp8PerTensorOnlineMoEMethod (PR #31914) does it per layer as
+// soon as the layer's weights are in; before it vLLM's fp8.py Fp8MoEMethod, and sglang's still,
+// keep the loaded experts (and a [E, 2] w13 scale) until process_weights_after_loading, which
+// allocates both float8 copies and a [E] w13 scale before the loaded ones are freed.
+void add_fp8_online_experts(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                            PostLoadSteps& post_load) {
+  const std::int64_t e = m.num_local_experts;
+  const std::int64_t h = ctx.arch.hidden_size;
+  const std::int64_t i = m.intermediate_per_rank;
+  const std::string& p = m.prefix;
+  const int w13 = list.add(p + ".w13_weight", {e, 2 * i, h}, ctx.dtype);
+  const int w2 = list.add(p + ".w2_weight", {e, h, i}, ctx.dtype);
+  if (ctx.rules.online_fp8_per_module) {
+    list.add(p + ".w13_weight_fp8", {e, 2 * i, h}, DType::kFloat8E4M3);
+    list.add(p + ".w2_weight_fp8", {e, h, i}, DType::kFloat8E4M3);
+    list.add(p + ".w13_weight_scale", {e}, DType::kFloat32);
+    list.add(p + ".w2_weight_scale", {e}, DType::kFloat32);
+    list.release(w13);
+    list.release(w2);
+    return;
+  }
+  const int s13 = list.add(p + ".w13_weight_scale", {e, 2}, DType::kFloat32);
+  list.add(p + ".w2_weight_scale", {e}, DType::kFloat32);
+  post_load.emplace_back([=](TensorList& l) {
+    l.add(p + ".w13_weight_fp8", {e, 2 * i, h}, DType::kFloat8E4M3);
+    l.add(p + ".w2_weight_fp8", {e, h, i}, DType::kFloat8E4M3);
+    l.add(p + ".w13_weight_scale_merged", {e}, DType::kFloat32);
+    l.release(s13);
+    l.release(w13);
+    l.release(w2);
+  });
 }
 
 Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
@@ -295,10 +379,15 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
     case QuantMethod::kAwq:
     case QuantMethod::kGptq:
       return add_int4_marlin_moe(list, ctx, m, post_load);
-    case QuantMethod::kModelOptFp8:
-      return add_modelopt_fp8(list, ctx, m, post_load);
-    case QuantMethod::kCompressedTensorsW8a8:
     case QuantMethod::kFp8PerTensor:
+      if (ctx.arch.quantization.online) {
+        add_fp8_online_experts(list, ctx, m, post_load);
+        return Status::ok_status();
+      }
+      return add_w8_experts(list, ctx, m, post_load);
+    case QuantMethod::kModelOptFp8:
+    case QuantMethod::kCompressedTensorsW8a8:
+      return add_w8_experts(list, ctx, m, post_load);
     case QuantMethod::kModelOptFp8PerChannel:
     // vllm bitsandbytes.py BitsAndBytesMoEMethod fuses the experts' quant states and
     // dequantizes every expert of a layer at each forward; sglang's loader builds no fused

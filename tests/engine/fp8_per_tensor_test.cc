@@ -37,6 +37,16 @@ std::int64_t fp8_bytes(std::int64_t bf16, std::int64_t per_linear, std::int64_t 
   return bf16 - kLayers * kLinearParams + kLayers * (kLinears * per_linear + per_layer_rows);
 }
 
+// The weights step's rise to its peak above the memory in use before it.
+std::int64_t weights_load_peak(const Ledger& l) {
+  const std::vector<LedgerStep>& steps = l.gpus.front().steps;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    if (steps[i].name == "weights")
+      return steps[i].peak_used.value() - steps[i - 1].used_after.value();
+  }
+  return -1;
+}
+
 TEST(Fp8PerTensor, ReadsAutoFp8Configs) {
   Diagnostics diags;
   Result<Architecture> a = load_hf_config(autofp8("static") + "/config.json", diags);
@@ -104,24 +114,14 @@ TEST(Fp8PerTensor, OnlineQuantizationKeepsTheDynamicLayout) {
   const Ledger vllm = family_ledger("vllm", kLlama3, 1, online);
   ASSERT_TRUE(vllm.fits());
   EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"), fp8_bytes(vllm_bf16, 4, 0));
-  // The weights step's rise to its peak above the memory in use before it.
-  const auto load_peak = [](const Ledger& l) {
-    const std::vector<LedgerStep>& steps = l.gpus.front().steps;
-    for (size_t i = 1; i < steps.size(); ++i) {
-      if (steps[i].name == "weights") {
-        return steps[i].peak_used.value() - steps[i - 1].used_after.value();
-      }
-    }
-    return std::int64_t{-1};
-  };
   const std::int64_t fp8 = fp8_bytes(vllm_bf16, 4, 0);
-  EXPECT_GT(load_peak(vllm), fp8);
+  EXPECT_GT(weights_load_peak(vllm), fp8);
   // The freed bfloat16 blocks stay cached for later linears, never the whole model's.
-  EXPECT_LT(load_peak(vllm), fp8 + 2 * gate_up);
+  EXPECT_LT(weights_load_peak(vllm), fp8 + 2 * gate_up);
   const Ledger old = family_ledger("vllm", kLlama3, 1, online, "h200", "0.14.0");
   ASSERT_TRUE(old.fits());
   EXPECT_EQ(ledger_fact(old, "weights_logical_bytes"), fp8);
-  EXPECT_GE(load_peak(old), vllm_bf16);
+  EXPECT_GE(weights_load_peak(old), vllm_bf16);
 
   const std::int64_t sglang_bf16 =
       ledger_fact(family_ledger("sglang", kLlama3, 1, ""), "weights_logical_bytes");
@@ -136,11 +136,47 @@ TEST(Fp8PerTensor, OnlineQuantizationGpumemDoesNotModelIsRefused) {
             "f.yaml:6:21: --quantization fp8 on " + public_config_dir(kLlama3) +
                 " (online FP8) is not modelled on a100-80gb, which has no FP8 tensor "
                 "cores (compute capability below 8.9): vLLM runs the result on Marlin\n");
-  EXPECT_EQ(family_errors("sglang", "Qwen--Qwen3-30B-A3B-Instruct-2507",
-                          "    --tp-size: 1\n    --quantization: fp8\n"),
-            "f.yaml:7:21: --quantization fp8 on " +
-                public_config_dir("Qwen--Qwen3-30B-A3B-Instruct-2507") +
-                " (online FP8) is not modelled for its experts\n");
+}
+
+// Online FP8 experts (weights/moe_weights.cc add_fp8_online_experts) keep what a per-tensor FP8
+// checkpoint's experts keep once loaded: one byte a weight and one float32 scale per expert and
+// projection, in both engines (Qwen3-30B-A3B, 48 layers of 128 experts, hidden 2048,
+// intermediate 768, on an H200). vLLM from 0.15 quantizes each layer as its weights arrive, so
+// its load peaks near the float8 model; before, and in SGLang, every bfloat16 expert is
+// loaded before any is quantized.
+TEST(Fp8PerTensor, OnlineQuantizationOfExperts) {
+  const std::string qwen3 = "Qwen--Qwen3-30B-A3B-Instruct-2507";
+  const std::string checkpoint =
+      config_variant(qwen3, "qwen3-moe-autofp8-dynamic", "\"use_cache\": true,",
+                     "\"use_cache\": true,\n  \"quantization_config\": {\"activation_scheme\": "
+                     "\"dynamic\", \"ignored_layers\": [\"lm_head\"], \"quant_method\": \"fp8\"},");
+  const std::string online = "    --quantization: fp8\n";
+  constexpr std::int64_t e = 128, h = 2048, i = 768, layers = 48;
+  const std::int64_t bf16_experts = layers * 2 * e * 3 * h * i;
+  for (const std::string engine : {"vllm", "sglang"}) {
+    SCOPED_TRACE(engine);
+    const Ledger bf16 = family_ledger(engine, qwen3, 1, "");
+    const Ledger quantized = family_ledger(engine, qwen3, 1, online);
+    const Ledger serialized = family_ledger(engine, checkpoint, 1, "");
+    ASSERT_TRUE(quantized.fits());
+    ASSERT_TRUE(serialized.fits());
+    const std::int64_t fp8 = ledger_fact(quantized, "weights_logical_bytes");
+    EXPECT_EQ(fp8, ledger_fact(serialized, "weights_logical_bytes"));
+    // The experts alone halve, less their scales; the attention's linears shrink too.
+    EXPECT_LT(fp8,
+              ledger_fact(bf16, "weights_logical_bytes") - bf16_experts / 2 + layers * 2 * 4 * e);
+  }
+  const std::int64_t layer_bf16 = 2 * e * 3 * h * i;
+  const Ledger per_layer = family_ledger("vllm", qwen3, 1, online);
+  const std::int64_t fp8 = ledger_fact(per_layer, "weights_logical_bytes");
+  EXPECT_GT(weights_load_peak(per_layer), fp8);
+  EXPECT_LT(weights_load_peak(per_layer), fp8 + layer_bf16 + layer_bf16 / 2);
+  const Ledger whole_model = family_ledger("vllm", qwen3, 1, online, "h200", "0.14.0");
+  EXPECT_EQ(ledger_fact(whole_model, "weights_logical_bytes"), fp8);
+  EXPECT_GE(weights_load_peak(whole_model),
+            ledger_fact(family_ledger("vllm", qwen3, 1, ""), "weights_logical_bytes"));
+  EXPECT_GE(weights_load_peak(family_ledger("sglang", qwen3, 1, online)),
+            ledger_fact(family_ledger("sglang", qwen3, 1, ""), "weights_logical_bytes"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Quantized experts per rank (weights/moe_weights.cc): AWQ and GPTQ experts on Marlin
-// (add_int4_marlin_moe) and ModelOpt FP8 experts with per-tensor scales (add_modelopt_fp8),
+// (add_int4_marlin_moe) and 8-bit experts with per-tensor or per-channel scales
+// (add_w8_experts: ModelOpt FP8, AutoFP8, compressed-tensors FP8 and INT8),
 // on Qwen3-30B-A3B's published config (128 experts of hidden 2048, intermediate 768, 48
 // layers) with the quantization block each exporter writes; every byte count is derived here
 // from those numbers.
@@ -18,6 +19,7 @@ namespace gpumem {
 namespace {
 
 using weight_tests::bytes_of;
+using weight_tests::find;
 using weight_tests::resident;
 
 const std::string kQwen3Moe = "Qwen--Qwen3-30B-A3B-Instruct-2507";
@@ -105,17 +107,84 @@ TEST(QuantizedExperts, ModelOptFp8PerTensor) {
   EXPECT_EQ(resident_under(w, experts), 603'980'808);
 }
 
-// Formats whose experts are not modelled are refused by name, not taken for another's.
-TEST(QuantizedExperts, OtherFormatsAreRefusedByName) {
-  const Architecture w8a8 = quantized_config(
-      kQwen3Moe, R"({"quant_method": "compressed-tensors", "format": "float-quantized",
-          "ignore": ["lm_head"], "config_groups": {"group_0": {"targets": ["Linear"],
-          "weights": {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true},
-          "input_activations": {"num_bits": 8, "type": "float", "strategy": "token",
-                                "symmetric": true, "dynamic": true}}}})");
-  Result<WeightList> refused = rank_weights(w8a8, {}, {});
+// compressed-tensors' FP8-dynamic export (llm-compressor's FP8_DYNAMIC scheme: float weights
+// per channel, float activations per token, dynamic).
+const char* kFp8Dynamic = R"({"quant_method": "compressed-tensors", "format": "float-quantized",
+    "ignore": ["lm_head"], "config_groups": {"group_0": {"targets": ["Linear"],
+    "weights": {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true},
+    "input_activations": {"num_bits": 8, "type": "float", "strategy": "token",
+                          "symmetric": true, "dynamic": true}}}})";
+
+// ... and the INT8 W8A8 export alike (int weights per channel, int activations per token).
+const char* kInt8Dynamic = R"({"quant_method": "compressed-tensors", "format": "int-quantized",
+    "ignore": ["lm_head"], "config_groups": {"group_0": {"targets": ["Linear"],
+    "weights": {"num_bits": 8, "type": "int", "strategy": "channel", "symmetric": true},
+    "input_activations": {"num_bits": 8, "type": "int", "strategy": "token",
+                          "symmetric": true, "dynamic": true}}}})";
+
+// Per-tensor FP8 experts as AutoFP8 writes them (quant_method fp8, no weight_block_size): one
+// byte a weight, a [E, 2] w13 scale that loading requantizes to one per expert, a [E] w2
+// scale; a static checkpoint's [E] input scales become scalars. Below FP8 tensor cores vLLM
+// repacks both projections for Marlin (same bytes), expands the scales to one per output
+// column in bfloat16 and adds a workspace of SM count x 4 int32 entries (an A100's 108 SMs).
+TEST(QuantizedExperts, Fp8PerTensorCheckpoints) {
+  constexpr std::int64_t e = 128, h = 2048, i = 768;
+  const std::string experts = "model.layers.0.mlp.experts";
+  const std::vector<WeightTensor> dynamic =
+      weights(quantized_config(kQwen3Moe, R"({"quant_method": "fp8",
+          "activation_scheme": "dynamic", "ignored_layers": ["lm_head"]})"));
+  EXPECT_EQ(bytes_of(dynamic, experts + ".w13_weight_scale"), 4 * e * 2);
+  EXPECT_FALSE(resident(dynamic, experts + ".w13_weight_scale"));
+  EXPECT_EQ(find(dynamic, experts + ".w13_input_scale"), nullptr);
+  EXPECT_EQ(resident_under(dynamic, experts), e * 3 * h * i + 4 * e + 4 * e);
+  EXPECT_EQ(resident_under(dynamic, experts), 603'980'800);
+  const Architecture static_fp8 = quantized_config(kQwen3Moe, R"({"quant_method": "fp8",
+      "activation_scheme": "static", "ignored_layers": ["lm_head"]})");
+  const std::vector<WeightTensor> with_inputs = weights(static_fp8);
+  EXPECT_EQ(bytes_of(with_inputs, experts + ".w2_input_scale"), 4 * e);
+  EXPECT_FALSE(resident(with_inputs, experts + ".w2_input_scale"));
+  EXPECT_EQ(resident_under(with_inputs, experts), 603'980'800 + 4 + 4);
+
+  WeightRules ampere;
+  ampere.fp8_marlin = true;
+  ampere.device_sm_count = 108;
+  Result<WeightList> marlin = rank_weights(static_fp8, {}, ampere);
+  ASSERT_TRUE(marlin.ok()) << marlin.status().message();
+  const std::vector<WeightTensor>& m = **marlin;
+  EXPECT_FALSE(resident(m, experts + ".w13_weight"));
+  EXPECT_TRUE(resident(m, experts + ".w13_weight_marlin"));
+  EXPECT_FALSE(resident(m, experts + ".w13_weight_scale_max"));
+  EXPECT_EQ(find(m, experts + ".w13_input_scale_max"), nullptr);
+  EXPECT_EQ(resident_under(m, experts), e * 3 * h * i + 2 * e * 2 * i + 2 * e * h + 4 * 108 * 4);
+  EXPECT_EQ(resident_under(m, experts), 604'899'008);
+}
+
+// Channel-wise 8-bit experts keep their loaded tensors: the FP8-dynamic export (e4m3) and
+// compressed-tensors W8A8 INT8 (int8), each with a float32 scale per output row of both
+// projections ([E, 2I, 1] and [E, H, 1]).
+TEST(QuantizedExperts, ChannelWiseW8A8) {
+  constexpr std::int64_t e = 128, h = 2048, i = 768;
+  const std::string experts = "model.layers.0.mlp.experts";
+  const std::int64_t layer = e * 3 * h * i + 4 * e * 2 * i + 4 * e * h;
+  EXPECT_EQ(layer, 605'814'784);
+  const std::vector<WeightTensor> fp8 = weights(quantized_config(kQwen3Moe, kFp8Dynamic));
+  EXPECT_EQ(bytes_of(fp8, experts + ".w2_weight_scale"), 4 * e * h);
+  EXPECT_EQ(resident_under(fp8, experts), layer);
+  const std::vector<WeightTensor> w8a8 = weights(quantized_config(kQwen3Moe, kInt8Dynamic));
+  const WeightTensor* w13 = find(w8a8, experts + ".w13_weight");
+  ASSERT_NE(w13, nullptr);
+  EXPECT_EQ(w13->dtype, DType::kInt8);
+  EXPECT_EQ(resident_under(w8a8, experts), layer);
+  // Static activations need per-tensor weight scales (compressed_tensors_moe.py, both
+  // engines).
+  std::string channel_static = kFp8Dynamic;
+  const std::string dynamic = "\"dynamic\": true";
+  channel_static.replace(channel_static.find(dynamic), dynamic.size(), "\"dynamic\": false");
+  Result<WeightList> refused = rank_weights(quantized_config(kQwen3Moe, channel_static), {}, {});
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("experts are not modelled"), std::string::npos)
+  EXPECT_NE(refused.status().message().find(
+                "static input quantization requires per-tensor weight scales"),
+            std::string::npos)
       << refused.status().message();
 }
 
