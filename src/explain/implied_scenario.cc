@@ -128,6 +128,7 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
           (tp_from_ep ? " (EP rank = DP rank x TP size + TP rank)" : "");
       if (vllm_tp_worker) top_tp = 1;
       s.tp_from_prefixes = true;
+      s.tp_exact = tp_from_ep.has_value() && *tp_from_ep == top_tp + 1;
       if (dp_attention) {
         const std::string groups = std::to_string(top_dp + 1);
         const std::string why = source + " in " + groups + " DP groups (DP attention)";
@@ -262,9 +263,18 @@ void set_gpu_count(ImpliedScenario& s, int count) {
   const std::string dp_flag = sglang ? "--dp-size" : "--data-parallel-size";
   const std::int64_t pp =
       std::max<std::int64_t>(value(sglang ? "--pp-size" : "--pipeline-parallel-size"), 1);
+  const std::string source = "--gpu-count " + std::to_string(count);
+  if (s.tp_exact && !dp_attention && !logged(dp_flag)) {
+    const std::int64_t replicas = std::max<std::int64_t>(count / (pp * value(tp_flag)), 1);
+    std::erase_if(s.args, [&](const LoggedFlag& f) { return f.line == 0 && f.flag == dp_flag; });
+    if (replicas > 1) {
+      s.args.push_back(implied_flag(dp_flag, std::to_string(replicas),
+                                    source + " over the TP the EP ranks fix"));
+    }
+    return;
+  }
   const std::int64_t dp = dp_attention ? 1 : std::max<std::int64_t>(value(dp_flag), 1);
   const std::string tp = std::to_string(std::max<std::int64_t>(count / (pp * dp), 1));
-  const std::string source = "--gpu-count " + std::to_string(count);
   std::erase_if(s.args, [&](const LoggedFlag& f) {
     return f.line == 0 && (f.flag == tp_flag || (dp_attention && f.flag == dp_flag));
   });

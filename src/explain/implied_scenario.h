@@ -51,6 +51,9 @@ struct ImpliedScenario {
   std::string count_note;
   LogPosition count_at;           // the flag the count follows from
   bool tp_from_prefixes = false;  // no TP flag: `args` carries the one the rank prefixes imply
+  // ... and that TP is exact, not a lower bound (vLLM's EP ranks fix it): a GPU count the user
+  // gives fills DP instead.
+  bool tp_exact = false;
   Sourced model;  // a catalog slug when resolved, else the name as logged (or empty)
   bool model_resolved = false;
   std::vector<LoggedFlag> args;       // flags that change start-up memory
@@ -64,7 +67,8 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
                                const GpuCatalog& gpus, const ModelCatalog& models);
 
 // `count` GPUs in all, as the user gives them (--gpu-count). Where no TP size was logged, the
-// scenario's TP (and, with DP attention, its DP) becomes what fills them.
+// scenario's TP (and, with DP attention, its DP) becomes what fills them; where the rank
+// prefixes fix TP exactly, DP does.
 void set_gpu_count(ImpliedScenario& s, int count);
 
 // The pins of a run (also used on a scenario the user gives).

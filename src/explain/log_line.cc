@@ -73,8 +73,23 @@ size_t match_sglang_frame(std::string_view s, size_t pos, std::string& labels) {
 
 // vLLM: "INFO 12-13 19:54:18 worker.py:243] " or "INFO 09-23 18:12:21 [gpu_worker.py:298] ";
 // also as posts abbreviate it, without the time: "INFO [kv_cache_utils.py:1319] " (a log
-// collector that keeps only the level and the source) or "INFO  [kv_cache_utils.py]  ".
+// collector that keeps only the level and the source) or "INFO  [kv_cache_utils.py]  ", or at
+// the start of a line without the level: "[kv_cache_utils.py:868] ".
 size_t match_vllm_frame(std::string_view s, size_t pos, std::string& level) {
+  // A post that cut the level and the time keeps "[kv_cache_utils.py:868] " at the start of
+  // the line: the frame, with no level.
+  if (pos < s.size() && s[pos] == '[' && s.find_first_not_of(' ') == pos) {
+    const size_t close = s.find(']', pos);
+    const std::string_view source =
+        close == std::string_view::npos ? std::string_view() : s.substr(pos + 1, close - pos - 1);
+    const size_t colon = source.rfind(':');
+    if (colon != std::string_view::npos && source.substr(0, colon).ends_with(".py") &&
+        digits_at(source, colon + 1, 1) &&
+        source.find_first_not_of("0123456789", colon + 1) == std::string_view::npos) {
+      level.clear();
+      return close + 1;
+    }
+  }
   static constexpr std::array<std::string_view, 6> kLevels = {"INFO",  "WARNING",  "ERROR",
                                                               "DEBUG", "CRITICAL", "WARN"};
   for (std::string_view l : kLevels) {

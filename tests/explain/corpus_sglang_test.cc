@@ -360,6 +360,21 @@ const std::vector<CorpusLog>& logs() {
        "start-up 1\n"
        "7 rank 5: KV cache tokens 8050\n"
        "7 rank 5: KV cache (MLA) 0.53 GiB\n"},
+      {"sglang-unknown-x1-qwen3-8b-fp8-capture-oom",
+       "start-up 1\n"
+       "7 -: free after weights (A) 21.96 GiB\n"
+       "7 -: weights took 8.81 GiB\n"
+       "8 -: KV cache tokens 132681\n"
+       "8 -: K cache 9.11 GiB\n"
+       "8 -: V cache 9.11 GiB\n"
+       "9 -: free after KV pool 3.46 GiB\n"
+       "10 -: free before CUDA graphs 2.85 GiB\n"
+       "13 failed: error\n"},
+      {"sglang-unknown-x4-r1-distill-qwen-7b-pp2-dp2-gpu-id-overlap",
+       "start-up 1\n"
+       "17 -: free after weights (A) 14.53 GiB\n"
+       "17 -: weights took 7.21 GiB\n"
+       "18 -: free before CUDA graphs 8.73 GiB\n"},
   };
   return kLogs;
 }

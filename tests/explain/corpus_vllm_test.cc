@@ -450,6 +450,38 @@ const std::vector<CorpusLog>& logs() {
        "18 rank 5: KV cache tokens 106640\n"
        "19 rank 5: maximum concurrency 13.02x\n"
        "20 rank 6: KV cache tokens 106640\n"},
+      {"vllm-gb300-x8-qwen3.8-2.4t-nvfp4-tp2-dp4-ep-cudagraph-estimate-no-cache-blocks",
+       "start-up 1\n"
+       "6 rank 1: CUDA graph estimate 118.65 GiB\n"
+       "8 failed: no KV cache memory\n"},
+      {"vllm-rtx3090-x1-qwen3-30b-a3b-w4a16-v0-profiling",
+       "start-up 1\n"
+       "10 -: model weights 15.6841 GiB\n"
+       "13 -: total GPU memory 23.56 GiB\n"
+       "13 -: budget (total x utilization) 21.20 GiB\n"
+       "14 -: non-torch memory 0.06 GiB\n"
+       "14 -: activation peak 0.12 GiB\n"
+       "14 -: available KV cache memory 5.34 GiB\n"},
+      {"vllm-unknown-x1-fp8-kv-maxlen-221000-kv-too-small",
+       "start-up 1\n"
+       "7 -: available KV cache memory 10.55 GiB\n"
+       "8 -: KV cache tokens 230528\n"
+       "9 -: maximum concurrency 2.31x\n"
+       "11 -: KV cache one request needs 10.12 GiB\n"
+       "11 -: KV tokens storable 122080\n"
+       "11 failed: KV cache too small\n"},
+      {"vllm-unknown-x1-hybrid-mamba-v018-cudagraph-estimate-kv",
+       "start-up 1\n"
+       "5 -: CUDA graph estimate 0.26 GiB\n"
+       "6 -: available KV cache memory 17.36 GiB\n"
+       "8 -: KV cache tokens 188640\n"
+       "9 -: maximum concurrency 5.23x\n"},
+      {"vllm-unknown-x8-glm-4.7-fp8-pp8-v015-kv-too-small",
+       "start-up 1\n"
+       "25 -: KV cache one request needs 71.16 GiB\n"
+       "25 -: available KV cache memory 28.57 GiB\n"
+       "25 -: KV tokens storable 81392\n"
+       "25 failed: KV cache too small\n"},
   };
   return kLogs;
 }

@@ -48,6 +48,17 @@ TEST(ReaderClasses, AVllmFrameWithoutTime) {
   // "INFO  [gpu_worker.py:642]  Available KV cache memory": two spaces, as the post has them.
   const StartupLog laptop = corpus("vllm-rtx5090laptop-x1-qwen3.8-27b-nvfp4-cudagraph-oom");
   EXPECT_DOUBLE_EQ(laptop.runs.at(0).first(Quantity::kAvailableKvMemory)->value, 2.97);
+  // vllm #25350's post keeps the source of a line and cuts its level and time.
+  const StartupLog cut = lines(
+      "GPU KV cache size: 230,528 tokens\n"
+      "[kv_cache_utils.py:868] Maximum concurrency for 100,000 tokens per request: 2.31x\n");
+  EXPECT_DOUBLE_EQ(cut.runs.at(0).first(Quantity::kMaxConcurrency)->value, 2.31);
+  EXPECT_EQ(cut.runs.at(0).first(Quantity::kMaxConcurrency)->line, 2);
+  // Not in the middle of a line, nor a bracket that is no source location.
+  EXPECT_EQ(split_log_lines("see [kv_cache_utils.py:868] for it")[0].message,
+            "see [kv_cache_utils.py:868] for it");
+  EXPECT_EQ(split_log_lines("[notes.py] the engine is up")[0].message,
+            "[notes.py] the engine is up");
   // A level before a sentence is not a frame.
   EXPECT_EQ(split_log_lines("INFO [note] the engine is up")[0].message,
             "INFO [note] the engine is up");
@@ -529,6 +540,16 @@ TEST(ReaderClasses, DataAndExpertParallelPrefixes) {
   EXPECT_EQ(s.args[1].flag, "--data-parallel-size");
   EXPECT_EQ(s.args[1].values, std::vector<std::string>{"2"});
   EXPECT_EQ(s.args[2].flag, "--enable-expert-parallel");
+  // Eight GPUs given (vllm #53013's GB300 box): the EP rank fixes TP at 2, so DP fills them.
+  ImpliedScenario eight = s;
+  set_gpu_count(eight, 8);
+  EXPECT_EQ(eight.gpus_per_node, 8);
+  ASSERT_EQ(eight.args.size(), 3u);
+  EXPECT_EQ(eight.args[0].flag, "--tensor-parallel-size");
+  EXPECT_EQ(eight.args[0].values, std::vector<std::string>{"2"});
+  EXPECT_EQ(eight.args[2].flag, "--data-parallel-size");
+  EXPECT_EQ(eight.args[2].values, std::vector<std::string>{"4"});
+  EXPECT_EQ(eight.args[2].source, "--gpu-count 8 over the TP the EP ranks fix");
   const StartupLog cores = lines(
       "(EngineCore_DP0 pid=1) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
       "100,000 tokens\n"
