@@ -48,6 +48,9 @@ std::optional<long long> seconds_of(const std::string& time) {
 // The ranks of one start-up print a phase's line within seconds of each other; two minutes
 // apart, the same line of another rank belongs to another launch.
 constexpr long long kSamePhaseSeconds = 120;
+// A draft follows its target's KV pool within minutes (its load and pool); half an hour
+// later, a weight or pool line is another launch's.
+constexpr long long kAnotherLaunchSeconds = 1800;
 
 }  // namespace
 
@@ -135,6 +138,12 @@ void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line,
   o.dp = line.dp;
   current_.observations.push_back(std::move(o));
   seen_.insert({q, line.process});
+}
+
+bool RunCollector::long_after(Quantity q, const LogLine& line) const {
+  const std::optional<long long> now = seconds_of(line.time);
+  const auto first = first_time_.find(q);
+  return now && first != first_time_.end() && *now - first->second > kAnotherLaunchSeconds;
 }
 
 bool RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {

@@ -56,6 +56,9 @@ class RunCollector {
   // "12:34: message" for the first refusal; "" when there was none.
   const std::string& refusal() const { return refusal_; }
   bool printed(Quantity q, const std::string& process) const;
+  // Whether `line` comes so long after this run first printed `q` (half an hour) that it is
+  // another launch's, whatever the process: a speculative draft loads right after its target.
+  bool long_after(Quantity q, const LogLine& line) const;
   // The first statement of a flag wins; a different later one is noted.
   void flag(LoggedFlag f);
   // A flag's value that a log line printed outside the argument dump.

@@ -24,9 +24,26 @@ bool ready(const RunCollector& c, const LogLine& l) {
 }
 
 // A second weight or pool line of a process before its summary is the speculative draft's
-// (speculative/eagle_worker.py builds a second ModelRunner on the same rank).
+// (speculative/eagle_worker.py builds a second ModelRunner on the same rank), unless it comes
+// hours later: another launch pasted below a cut one.
 bool draft_line(const RunCollector& c, const LogLine& l, Quantity target) {
-  return c.printed(target, l.process) && !ready(c, l);
+  return c.printed(target, l.process) && !ready(c, l) && !c.long_after(target, l);
+}
+
+// A pool line after the process's draft weights is the draft's: the target's pool comes
+// before the draft is loaded.
+bool draft_pool_line(const RunCollector& c, const LogLine& l, Quantity target) {
+  return draft_line(c, l, target) ||
+         (c.printed(Quantity::kDraftWeightUsage, l.process) && !ready(c, l));
+}
+
+// A weight line after the process's KV pool (and before its summary) is a draft's, which
+// speculative/eagle_worker.py loads once its target's pool is allocated; hours later it starts
+// another launch (`another`).
+bool after_target_pool(const RunCollector& c, const LogLine& l, bool& another) {
+  if (!c.printed(Quantity::kKvTokens, l.process) || ready(c, l)) return false;
+  another = c.long_after(Quantity::kKvTokens, l);
+  return !another;
 }
 
 // A draft model's class, by the suffix SGLang's speculative models carry (models/
@@ -35,7 +52,8 @@ bool draft_line(const RunCollector& c, const LogLine& l, Quantity target) {
 // llama_eagle3.py LlamaForCausalLMEagle3): its weight line is the draft's even when the
 // excerpt holds no line of the target's.
 bool draft_architecture(std::string_view type) {
-  for (std::string_view suffix : {"NextN", "MTP", "Eagle", "Eagle3"}) {
+  // ... and Gemma 4's MTP assistants (Gemma4AssistantForCausalLM, sglang #24589).
+  for (std::string_view suffix : {"NextN", "MTP", "Eagle", "Eagle3", "AssistantForCausalLM"}) {
     if (type.ends_with(suffix)) return true;
   }
   return false;
@@ -138,11 +156,18 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
       c.clue("", "0.5.7", "'Init torch distributed ends' without 'elapsed='", l.number);
     }
   } else if (starts_with(m, "Load weight begin")) {
-    if (!draft_line(c, l, Quantity::kFreeBeforeWeights)) {
+    bool another = false;
+    const bool draft = after_target_pool(c, l, another);
+    if (another) c.start_of_run();
+    if (!draft && !draft_line(c, l, Quantity::kFreeBeforeWeights)) {
       figure(c, l, "avail mem=", Quantity::kFreeBeforeWeights);
     }
   } else if (starts_with(m, "Load weight end")) {
-    if (draft_line(c, l, Quantity::kWeightUsage) || draft_architecture(word_after(m, "type="))) {
+    bool another = false;
+    const bool after_pool = after_target_pool(c, l, another);
+    if (another) c.start_of_run();
+    if (after_pool || draft_line(c, l, Quantity::kWeightUsage) ||
+        draft_architecture(word_after(m, "type="))) {
       figure(c, l, "mem usage=", Quantity::kDraftWeightUsage);
       c.phase("draft weights", l.number);
     } else {
@@ -184,7 +209,7 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "KV Cache is allocated")) {
     // memory_pool.py: "dtype: ..." first from a release after v0.5.9 (sglang.md §9).
     if (contains(m, "dtype:")) c.clue("0.5.10", "", "'KV Cache is allocated. dtype:'", l.number);
-    if (!draft_line(c, l, Quantity::kKvTokens)) {
+    if (!draft_pool_line(c, l, Quantity::kKvTokens)) {
       figure(c, l, "#tokens:", Quantity::kKvTokens);
       // MHA pools print K and V; MLA pools one "KV size" (which holds "V size:" too).
       if (contains(m, " K size:")) {
@@ -200,7 +225,7 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
           ": the speculative draft's KV pool is not compared: " + std::string(m));
     }
   } else if (starts_with(m, "Memory pool end")) {
-    if (!draft_line(c, l, Quantity::kFreeAfterPool)) {
+    if (!draft_pool_line(c, l, Quantity::kFreeAfterPool)) {
       figure(c, l, "avail mem=", Quantity::kFreeAfterPool);
     } else {
       c.run().notes.push_back("line " + std::to_string(l.number) +

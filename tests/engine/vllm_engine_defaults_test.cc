@@ -120,6 +120,37 @@ TEST(VllmDefaults, GraphsPerModeFromTheDispatcher) {
   EXPECT_EQ(none.max_num_batched_tokens, 8192);
 }
 
+// -O<n> (PR #26847, v0.12.0): O0 captures nothing, O1 PIECEWISE graphs only (51 at 256
+// sequences), O2 and O3 the default FULL_AND_PIECEWISE; an explicit cudagraph_mode or
+// --enforce-eager wins. Before v0.12.0 the level was the compilation level: below 3 nothing is
+// captured, 3 is the release's default.
+TEST(VllmDefaults, OptimizationLevels) {
+  const DeviceClass h200{mib(143156), "NVIDIA H200"};
+  const auto mode_at = [&](const VersionRules& rules, int level) {
+    EngineFlags f = flags_with(256);
+    f.optimization_level = level;
+    return resolve_engine_args(f, rules, h200, 131072);
+  };
+  EXPECT_EQ(mode_at(kV0_21, 0).cudagraph_mode, CudagraphMode::kNone);
+  EXPECT_TRUE(mode_at(kV0_21, 0).capture_sizes.empty());
+  const ResolvedArgs o1 = mode_at(kV0_21, 1);
+  EXPECT_EQ(o1.cudagraph_mode, CudagraphMode::kPiecewise);
+  EXPECT_EQ(o1.piecewise_sizes.size(), 51u);
+  EXPECT_TRUE(o1.full_sizes.empty());
+  EXPECT_EQ(mode_at(kV0_21, 2).cudagraph_mode, CudagraphMode::kFullAndPiecewise);
+  EXPECT_EQ(mode_at(kV0_21, 3).full_sizes.size(), 35u);
+  EXPECT_EQ(mode_at(kV0_10_2, 2).cudagraph_mode, CudagraphMode::kNone);
+  EXPECT_EQ(mode_at(kV0_10_2, 3).cudagraph_mode, CudagraphMode::kPiecewise);
+  const VersionRules v0_11 = rules_for({0, 11, 0, 0});
+  EXPECT_EQ(mode_at(v0_11, 3).cudagraph_mode, CudagraphMode::kFullAndPiecewise);
+  EngineFlags full = flags_with(256);
+  full.optimization_level = 1;
+  full.cudagraph_mode = CudagraphMode::kFull;
+  EXPECT_EQ(resolve_engine_args(full, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kFull);
+  full.enforce_eager = true;
+  EXPECT_EQ(resolve_engine_args(full, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kNone);
+}
+
 TEST(VllmModelFacts, DerivedMaxModelLen) {
   const ModelCatalog& models = test_catalogs().models;
   Diagnostics diags;

@@ -375,6 +375,22 @@ const std::vector<CorpusLog>& logs() {
        "17 -: free after weights (A) 14.53 GiB\n"
        "17 -: weights took 7.21 GiB\n"
        "18 -: free before CUDA graphs 8.73 GiB\n"},
+      {"sglang-mi355x-x1-qwen3-30b-a3b-2507-aiter-kv-overalloc",
+       "start-up 1\n"
+       "7 -: KV cache tokens 2227073\n"
+       "7 -: K cache 101.95 GiB\n"
+       "7 -: V cache 101.95 GiB\n"
+       "8 -: free after KV pool 60.65 GiB\n"
+       "start-up 2\n"
+       "11 -: free after weights (A) 230.20 GiB\n"
+       "11 -: weights took 56.98 GiB\n"
+       "15 -: KV cache tokens 1669816\n"
+       "15 -: K cache 76.44 GiB\n"
+       "15 -: V cache 76.44 GiB\n"
+       "16 -: free after KV pool 74.01 GiB\n"},
+      {"sglang-rtx3090-x8-gemma4-assistant-draft-tp4-dp2",
+       "start-up 1\n"
+       "11 -: draft weights took 0.29 GiB\n"},
   };
   return kLogs;
 }

@@ -648,5 +648,33 @@ TEST(ReaderClasses, AcceleratorsOtherThanNvidiaGpus) {
   EXPECT_FALSE(cuda.runs.at(0).platform.has_value());
 }
 
+// SGLang loads a speculative draft once its target's KV pool is allocated: a weight line after
+// the pool is the draft's (sglang #24589's excerpt: Gemma 4's MTP assistant, its 64-token pool),
+// unless it comes hours later, when it starts another launch (sglang PR #18263's two runs on
+// one GPU, four hours apart, the first cut after its pool).
+TEST(ReaderClasses, AWeightLineAfterThePoolIsADraftsOrAnotherLaunch) {
+  const StartupLog runs = corpus("sglang-mi355x-x1-qwen3-30b-a3b-2507-aiter-kv-overalloc");
+  ASSERT_EQ(runs.runs.size(), 2u);
+  EXPECT_EQ(runs.runs[0].first(Quantity::kKvTokens)->value, 2227073);
+  EXPECT_EQ(runs.runs[1].first(Quantity::kFreeAfterWeights)->line, 11);
+  EXPECT_EQ(runs.runs[1].first(Quantity::kKvTokens)->value, 1669816);
+  const StartupLog draft = corpus("sglang-rtx3090-x8-gemma4-assistant-draft-tp4-dp2");
+  ASSERT_EQ(draft.runs.size(), 1u);
+  const LogRun& d = draft.runs[0];
+  EXPECT_DOUBLE_EQ(d.first(Quantity::kDraftWeightUsage)->value, 0.29);
+  EXPECT_EQ(d.first(Quantity::kKvTokens), nullptr);
+  EXPECT_EQ(d.first(Quantity::kFreeAfterWeights), nullptr);
+  const StartupLog near = lines(
+      "[2026-06-09 09:30:00] Load weight end. elapsed=9.1 s, type=Qwen3ForCausalLM, "
+      "dtype=torch.bfloat16, avail mem=60.00 GB, mem usage=15.30 GB.\n"
+      "[2026-06-09 09:30:05] KV Cache is allocated. dtype: torch.bfloat16, #tokens: 200000, K "
+      "size: 13.73 GB, V size: 13.73 GB\n"
+      "[2026-06-09 09:30:06] Load weight end. elapsed=1.2 s, type=LlamaForCausalLM, "
+      "dtype=torch.bfloat16, avail mem=32.20 GB, mem usage=0.80 GB.\n");
+  ASSERT_EQ(near.runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(near.runs[0].first(Quantity::kDraftWeightUsage)->value, 0.80);
+  EXPECT_DOUBLE_EQ(near.runs[0].first(Quantity::kWeightUsage)->value, 15.30);
+}
+
 }  // namespace
 }  // namespace gpumem

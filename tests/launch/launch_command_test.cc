@@ -325,8 +325,9 @@ TEST(LaunchCommand, KvCacheMemoryBytesIsHumanReadable) {
 }
 
 // argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O
-// is --compilation-config; cli case simulate_launch_optimization_level shows the level
-// refused); a longer short form takes no attached value ("-tp1" is no flag).
+// is --compilation-config, whose bare number is a level; cli case
+// simulate_launch_optimization_level simulates one); a longer short form takes no attached
+// value ("-tp1" is no flag).
 TEST(LaunchCommand, AOneLetterOptionTakesItsValueAttached) {
   const EngineLaunch l = read(words("vllm serve m -O3"));
   EXPECT_EQ(args_of(l), std::vector<std::string>{"--compilation-config=3"});

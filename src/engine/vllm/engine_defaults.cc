@@ -81,14 +81,23 @@ ResolvedArgs resolve_engine_args(const EngineFlags& flags, const VersionRules& r
   r.num_speculative_tokens = flags.speculative ? flags.speculative->num_speculative_tokens : 0;
 
   // vllm config/vllm.py: --enforce-eager sets cudagraph_mode NONE; the default mode is
-  // FULL_AND_PIECEWISE from v0.11.0, PIECEWISE before.
+  // FULL_AND_PIECEWISE from v0.11.0, PIECEWISE before. An optimization level only fills an
+  // unset mode (_set_config_default); before v0.12.0 a level below 3 captures nothing.
+  const CudagraphMode default_mode = rules.full_and_piecewise_default
+                                         ? CudagraphMode::kFullAndPiecewise
+                                         : CudagraphMode::kPiecewise;
   if (flags.enforce_eager) {
     r.cudagraph_mode = CudagraphMode::kNone;
   } else if (flags.cudagraph_mode) {
     r.cudagraph_mode = *flags.cudagraph_mode;
+  } else if (flags.optimization_level && rules.optimization_levels) {
+    r.cudagraph_mode = *flags.optimization_level == 0   ? CudagraphMode::kNone
+                       : *flags.optimization_level == 1 ? CudagraphMode::kPiecewise
+                                                        : CudagraphMode::kFullAndPiecewise;
+  } else if (flags.optimization_level) {
+    r.cudagraph_mode = *flags.optimization_level == 3 ? default_mode : CudagraphMode::kNone;
   } else {
-    r.cudagraph_mode = rules.full_and_piecewise_default ? CudagraphMode::kFullAndPiecewise
-                                                        : CudagraphMode::kPiecewise;
+    r.cudagraph_mode = default_mode;
   }
   if (r.cudagraph_mode == CudagraphMode::kNone) return r;
 

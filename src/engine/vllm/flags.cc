@@ -36,8 +36,10 @@ const std::vector<FlagSpec>& table() {
       {"--cuda-graph-sizes", {}, FlagType::kIntList, true, {}},
       {"--cudagraph-capture-sizes", {}, FlagType::kIntList, true, {}},
       {"--max-cudagraph-capture-size", {}, FlagType::kInt, true, {}},
-      // vllm v0.21 engine/arg_utils.py add_cli_args: "--compilation-config", "-cc".
+      // vllm v0.21 engine/arg_utils.py add_cli_args: "--compilation-config", "-cc"; "-O<n>" is
+      // --optimization-level from v0.12.0, a compilation level before (read_compilation_config).
       {"--compilation-config", {"-O", "-cc"}, FlagType::kString, true, {}},
+      {"--optimization-level", {}, FlagType::kInt, true, {}},
       {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
       {"--speculative-config", {}, FlagType::kString, true, {}},
       {"--dtype",
@@ -322,16 +324,6 @@ std::optional<YAML::Node> json_object(const FlagValues& v, std::string_view flag
                                       Diagnostics& diags) {
   std::optional<std::string> text = v.string(flag);
   if (!text) return std::nullopt;
-  // vllm config/compilation.py CompilationConfig.from_cli takes a bare number as a level
-  // ("-O3"), whose compilation and CUDA-graph modes differ by release.
-  if (!text->empty() && text->find_first_not_of("0123456789") == std::string::npos) {
-    diags.error(*v.location(flag),
-                std::string(flag) + " " + *text +
-                    ": an optimization level is not modelled (its compilation and CUDA-graph "
-                    "modes differ by release); give the modes as a JSON object, e.g. "
-                    "'{\"cudagraph_mode\": \"FULL_AND_PIECEWISE\"}', or --enforce-eager");
-    return std::nullopt;
-  }
   YAML::Node node;
   try {
     node = YAML::Load(*text);
@@ -365,6 +357,17 @@ std::optional<std::int64_t> json_int(const YAML::Node& n) {
 // others a user may set (accepted and ignored).
 void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
   constexpr std::string_view kFlag = "--compilation-config";
+  // A bare number ("-O3") is a level: vllm config/compilation.py CompilationConfig.from_cli
+  // before v0.12.0, the optimization level after (engine/arg_utils.py, PR #26847).
+  const std::string text = v.string(kFlag).value_or("");
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    if (text.size() > 1 || text[0] > '3') {
+      diags.error(*v.location(kFlag), "-O " + text + ": the level must be 0, 1, 2 or 3");
+    } else {
+      f.optimization_level = text[0] - '0';
+    }
+    return;
+  }
   std::optional<YAML::Node> config = json_object(v, kFlag, diags);
   if (!config) return;
   static const std::vector<std::string> kIgnored = {"level",
@@ -623,6 +626,18 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
     }
   }
   if (v.location("--compilation-config")) read_compilation_config(v, f, diags);
+  if (const std::optional<SourceLoc> at = v.location("--optimization-level")) {
+    const std::int64_t level = v.integer("--optimization-level").value_or(-1);
+    if (!rules.optimization_levels) {
+      diags.error(*at,
+                  "--optimization-level needs vLLM 0.12.0 or newer; older releases take "
+                  "-O<level> (a compilation level)");
+    } else if (level < 0 || level > 3) {
+      diags.error(*at, "--optimization-level must be 0, 1, 2 or 3, got " + std::to_string(level));
+    } else {
+      f.optimization_level = static_cast<int>(level);
+    }
+  }
   if (rules.two_step_capture_sizes && f.cuda_graph_sizes && !f.cudagraph_capture_sizes) {
     f.cudagraph_capture_sizes = f.cuda_graph_sizes;
     f.cuda_graph_sizes.reset();

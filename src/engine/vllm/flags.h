@@ -68,6 +68,7 @@ struct EngineFlags {
   std::optional<std::vector<std::int64_t>> cudagraph_capture_sizes;  // v0.11.1 on
   std::optional<std::int64_t> max_cudagraph_capture_size;            // v0.11.1 on
   std::optional<CudagraphMode> cudagraph_mode;
+  std::optional<int> optimization_level;  // -O<n> or --optimization-level, 0 to 3
   bool disable_custom_all_reduce = false;
   std::optional<SpeculativeFlags> speculative;
   std::string dtype = "auto";

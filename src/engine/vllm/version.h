@@ -62,6 +62,11 @@ struct VersionRules {
   bool symm_mem_default_on;
   // cudagraph_mode FULL_AND_PIECEWISE by default (v0.11.0 release notes); PIECEWISE before.
   bool full_and_piecewise_default;
+  // -O<n> is the optimization level (config/vllm.py OptimizationLevel, PR #26847, v0.12.0):
+  // O0 no compilation and no CUDA graphs, O1 PIECEWISE, O2 (the default) and O3
+  // FULL_AND_PIECEWISE. Before, it was CompilationConfig's level, and the V1 runner captured
+  // graphs only at level 3 (PR #19340, v0.10.1).
+  bool optimization_levels;
   // PR #26016 (v0.11.1): --max-cudagraph-capture-size / --cudagraph-capture-sizes, capture
   // sizes step 8 below 256 and 16 above; the default maximum counts speculative tokens.
   // Before: --cuda-graph-sizes, [1, 2, 4] + multiples of 8 up to min(2 max_num_seqs, 512).
