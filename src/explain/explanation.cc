@@ -28,6 +28,7 @@ std::optional<Quantity> pinned_quantity(const std::string& key) {
   if (key == "non_torch_memory") return Quantity::kNonTorchMemory;
   if (key == "cuda_graph_estimate") return Quantity::kCudaGraphEstimate;
   if (key == "kv_cache_memory") return Quantity::kAvailableKvMemory;
+  if (key == "cuda_total") return Quantity::kTotalMemory;  // the replay's GPU has it
   return std::nullopt;
 }
 
@@ -413,6 +414,19 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   fill_gaps(r.implied, overrides, ctx);
   r.from_scratch = overrides.from_scratch;
   if (!r.from_scratch) r.pins = r.implied.pins;
+  // A pinned replay runs on the box's own CUDA total where the log prints one (a partial
+  // replay checks that total against the catalog GPU instead).
+  const GpuSpec* chosen = r.implied.unlisted_gpu ? nullptr : ctx.gpus.find(r.implied.gpu.value);
+  std::optional<GpuChoice> own_total;
+  if (!r.from_scratch && user == nullptr && chosen != nullptr && r.implied.model_resolved) {
+    own_total = with_logged_total(*chosen, run);
+  }
+  if (own_total) {
+    r.implied.gpu = {own_total->name, r.implied.gpu.note + "; " + own_total->note,
+                     r.implied.gpu.at};
+    r.implied.unlisted_gpu = std::move(own_total->unlisted);
+    r.implied.gpu_template = own_total->template_name;
+  }
   Diagnostics diags;
   std::optional<Scenario> scenario;
   const std::string yaml_file = name + ".yaml";
@@ -450,6 +464,7 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
     scenario->observed.loc = loc;
   }
   r.pinned = apply_pins(*scenario, r.pins);
+  if (own_total) r.pinned.push_back("cuda_total");
   // Values the user's scenario pins itself drive the replay as well.
   const ScenarioObserved& o = scenario->observed;
   const std::pair<const char*, bool> own[] = {

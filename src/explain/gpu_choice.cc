@@ -157,6 +157,32 @@ GpuChoice choose_gpu(const LogRun& run, const GpuCatalog& gpus) {
   return unlisted_gpu(gpus, total->value, why + " matches no GPU in the catalog", at);
 }
 
+std::optional<GpuChoice> with_logged_total(const GpuSpec& chosen, const LogRun& run) {
+  const Observation* total = run.first(Quantity::kTotalMemory);
+  if (total == nullptr || !chosen.cuda_total ||
+      same_printed(total->value, total->decimals, gib(*chosen.cuda_total))) {
+    return std::nullopt;
+  }
+  GpuSpec g = chosen;
+  const std::string printed = python_fixed(total->value, 2);
+  g.name = chosen.name + "-cuda-" + printed + "gib";
+  g.nvidia_smi_name.clear();
+  g.aliases.clear();
+  g.file.clear();
+  const Bytes cuda = bytes(std::llround(total->value * kBytesPerGib));
+  g.memory_total = cuda + (chosen.memory_total - *chosen.cuda_total);
+  g.cuda_total = cuda;
+  GpuChoice c;
+  c.name = g.name;
+  c.template_name = chosen.name;
+  c.note = "replayed with the CUDA total the log prints (" + printed + " GiB, " +
+           line_note(total->line) + ") instead of the catalog's " +
+           python_fixed(gib(*chosen.cuda_total), 2) + " GiB";
+  c.at = {total->line, 0};
+  c.unlisted = std::move(g);
+  return c;
+}
+
 std::optional<GpuChoice> gpu_from_option(const GpuCatalog& gpus, const std::string& value) {
   if (const GpuSpec* g = gpus.find_by_any_name(value)) {
     return GpuChoice{g->name, "given with --gpu", {}, std::nullopt, ""};

@@ -35,6 +35,12 @@ GpuChoice unlisted_gpu(const GpuCatalog& gpus, double total_gib, const std::stri
 // The GPU of `run`.
 GpuChoice choose_gpu(const LogRun& run, const GpuCatalog& gpus);
 
+// The GPU `chosen` (a catalog GPU) with the CUDA total `run` prints, where that differs from
+// the catalog's beyond the print's rounding: the same card on a box whose driver, display or
+// ECC setting keeps a different share (an RTX 3090 prints 23.56 GiB beside the catalog's
+// 23.69). Its other properties and constants are `chosen`'s. Nothing when the totals agree.
+std::optional<GpuChoice> with_logged_total(const GpuSpec& chosen, const LogRun& run);
+
 // What `--gpu VALUE` names: a GPU of the catalog by any of its names, or a size ("8GiB",
 // "47.37GiB") for an unlisted GPU of that CUDA total. Nothing when it is neither.
 std::optional<GpuChoice> gpu_from_option(const GpuCatalog& gpus, const std::string& value);

@@ -64,20 +64,30 @@ TEST(EngineLogs, Case02VllmH100Llama3TwoRuns) {
   ASSERT_EQ(e.runs.size(), 2u);  // "$ vllm serve" twice: TP 1, then TP 2
   const RunExplanation& tp1 = e.runs[0];
   ASSERT_TRUE(tp1.replayed()) << tp1.not_replayed;
-  EXPECT_EQ(tp1.implied.gpu.value, "h100-sxm-80gb");  // 79.22 GiB: nearest CUDA total 79.19
+  // 79.22 GiB: nearest the H100's CUDA total, 79.19, and replayed with the logged one.
+  EXPECT_EQ(tp1.implied.gpu.value, "h100-sxm-80gb-cuda-79.22gib");
+  EXPECT_EQ(tp1.implied.gpu_template, "h100-sxm-80gb");
   EXPECT_EQ(tp1.implied.model.value, "meta-llama-3-8b");
   EXPECT_EQ(tp1.implied.version.value, "0.10.1");  // V0 wording: older than modelled
-  EXPECT_EQ(tp1.pinned, (std::vector<std::string>{"model_loading", "activation_peak",
-                                                  "non_torch_memory", "kv_cache_memory"}));
-  // 79.19 GiB x 0.90 = 71.27 GiB against the logged 71.29 (79.22 x 0.90).
-  EXPECT_NEAR(*at(tp1, Quantity::kRequestedMemory, 14).predicted, 71.27, kPrinted);
+  EXPECT_EQ(tp1.pinned,
+            (std::vector<std::string>{"model_loading", "activation_peak", "non_torch_memory",
+                                      "kv_cache_memory", "cuda_total"}));
+  EXPECT_EQ(at(tp1, Quantity::kTotalMemory, 12).verdict, Verdict::kPinned);
+  // 79.22 GiB x 0.90 = 71.30 GiB against the logged 71.29 (the catalog's 79.19 gave 71.27).
+  EXPECT_NEAR(*at(tp1, Quantity::kRequestedMemory, 14).predicted, 71.30, kPrinted);
   EXPECT_EQ(at(tp1, Quantity::kRequestedMemory, 14).verdict, Verdict::kMatch);
   const RunExplanation& tp2 = e.runs[1];
   ASSERT_TRUE(tp2.replayed()) << tp2.not_replayed;
   EXPECT_EQ(tp2.implied.gpus_per_node, 2);
   // The TP 2 copy ends before its KV figure: nothing pins the KV cache.
-  EXPECT_EQ(tp2.pinned,
-            (std::vector<std::string>{"model_loading", "activation_peak", "non_torch_memory"}));
+  EXPECT_EQ(tp2.pinned, (std::vector<std::string>{"model_loading", "activation_peak",
+                                                  "non_torch_memory", "cuda_total"}));
+  // From scratch, gpumem's own GPU: the catalog's total.
+  ExplainOverrides from_scratch;
+  from_scratch.from_scratch = true;
+  const Explanation scratch =
+      explain_case("case02-vllm-h100-llama3-8b-tp1-tp2-pr10511.log", from_scratch);
+  EXPECT_EQ(scratch.runs[0].implied.gpu.value, "h100-sxm-80gb");
   EXPECT_EQ(explanation_exit_code(e), kExitOk);
 }
 
