@@ -88,8 +88,14 @@ std::string_view quant_method_name(QuantMethod m) {
       return "fp8 per-tensor";
     case QuantMethod::kBitsAndBytes4:
       return "bitsandbytes 4-bit";
+    case QuantMethod::kFbgemmFp8:
+      return "fbgemm_fp8";
   }
   return "?";
+}
+
+bool named_method_skips_marlin(QuantMethod m) {
+  return m == QuantMethod::kAwq || m == QuantMethod::kGptq;
 }
 
 bool Architecture::is_moe_layer(std::int64_t layer) const {

@@ -152,9 +152,15 @@ enum class QuantMethod : unsigned char {
   kCompressedTensorsW8a8,   // compressed-tensors int-/float-quantized: 8-bit weights, fp32 scales
   kFp8PerTensor,            // quant_method fp8 without weight_block_size (AutoFP8): fp32 scalars
   kBitsAndBytes4,           // bitsandbytes load_in_4bit: nf4/fp4 pairs in uint8, absmax per 64
+  kFbgemmFp8,               // fbgemm_fp8 (Meta's FP8 Llamas): e4m3 weights, fp32 scale per row
 };
 
 std::string_view quant_method_name(QuantMethod m);
+
+// AWQ and GPTQ: an unset --quantization runs them as awq_marlin / gptq_marlin, while naming the
+// method itself picks the engines' older kernels (sglang and vllm awq_marlin.py / gptq_marlin.py
+// override_quantization_method); every other method runs the same either way.
+bool named_method_skips_marlin(QuantMethod m);
 
 struct Quantization {
   QuantMethod method = QuantMethod::kNone;

@@ -402,6 +402,25 @@ void read_bnb_skip_modules(const ConfigMap& m, Quantization& q) {
   }
 }
 
+// vllm quantization/fbgemm_fp8.py FBGEMMFp8Config.from_config (sglang fpgemm_fp8.py alike): both
+// keys are required (get_from_keys raises without them); a null module list keeps none. The
+// weights are e4m3 with a float32 scale per output row, the activations quantized per token at
+// run time under activation_scale_ub.
+void parse_fbgemm_fp8(const ConfigMap& m, Quantization& q) {
+  for (const char* key : {"modules_to_not_convert", "activation_scale_ub"}) {
+    if (!m.has(key) && !m.is_null(key)) {
+      m.error("quant_method", std::string("Cannot find any of ['") + key +
+                                  "'] in the model's quantization config.");
+      return;
+    }
+  }
+  if (!m.is_null("modules_to_not_convert")) {
+    read_module_patterns(m, "modules_to_not_convert", q.not_converted);
+  }
+  q.method = QuantMethod::kFbgemmFp8;
+  q.float_weights = true;
+}
+
 // vllm quantization/bitsandbytes.py BitsAndBytesConfig.from_config (sglang's copy alike):
 // load_in_4bit (the default) keeps nf4 or fp4 pairs in a uint8 column and one absmax per 64
 // weights, nested (double quant) or float32; quant_type changes no byte.
@@ -476,6 +495,8 @@ void parse_quantization(const ConfigMap& m, Quantization& q) {
     parse_auto_round(m, q);
   } else if (*method == "bitsandbytes") {
     parse_bitsandbytes(m, q);
+  } else if (*method == "fbgemm_fp8") {
+    parse_fbgemm_fp8(m, q);
   } else {
     m.error("quant_method", "quant_method '" + *method +
                                 "' is not modelled; gpumem models fp8, modelopt, "

@@ -152,6 +152,10 @@ class CheckpointBuilder {
             dtype_);
         if (q.activation_scales) add(module + ".input_scale", {1}, dtype_);
         break;
+      case QuantMethod::kFbgemmFp8:
+        // transformers' FbgemmFp8Linear saves its activation bound too, in a shape not
+        // recorded here.
+        return invalid_input(module + ": the layout of an fbgemm_fp8 checkpoint is not derived");
       case QuantMethod::kBitsAndBytes4:
         // bitsandbytes QuantState.as_dict(packed=True): besides the tensors, each module
         // stores quant_state.bitsandbytes__<type>, a uint8 tensor of JSON whose length

@@ -357,7 +357,10 @@ Result<bool> is_converted(const Quantization& q, const std::string& prefix,
 Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule& m,
                   PostLoadSteps& post_load) {
   const Quantization& q = ctx.arch.quantization;
-  Result<bool> converted = is_converted(q, m.prefix, m.checkpoint_names);
+  const bool literal = q.method == QuantMethod::kFbgemmFp8 &&
+                       ctx.rules.fbgemm_fused_names_literal && m.checkpoint_names.size() > 1;
+  Result<bool> converted = literal ? Result<bool>(!q.not_converted.matches(m.prefix))
+                                   : is_converted(q, m.prefix, m.checkpoint_names);
   if (!converted.ok()) return converted.status();
   // MXFP4 checkpoints quantize experts only; their linear layers stay in the model dtype.
   const QuantMethod method =
@@ -431,6 +434,18 @@ Status add_linear(TensorList& list, const BuildContext& ctx, const LinearModule&
     case QuantMethod::kBitsAndBytes4:
       GPUMEM_RETURN_IF_ERROR(add_bnb_4bit(list, ctx, m, out, post_load));
       break;
+    case QuantMethod::kFbgemmFp8: {
+      // vllm fbgemm_fp8.py FBGEMMFp8LinearMethod.create_weights (sglang fpgemm_fp8.py alike):
+      // what channel-wise dynamic FP8 keeps (below FP8 tensor cores vLLM's Marlin repack),
+      // then the activation bound as a float32 scalar, made on the GPU beside the module;
+      // process_weights_after_loading only re-wraps (weight.t() is a view), and after a
+      // Marlin repack deletes the bound.
+      add_w8a8(list, ctx, m, out, post_load);
+      const int bound = list.add(p + ".input_scale_ub", {}, DType::kFloat32);
+      if (ctx.rules.fp8_marlin)
+        post_load.emplace_back([bound](TensorList& l) { l.release(bound); });
+      break;
+    }
     case QuantMethod::kFp8PerTensor:
       // vllm quantization/fp8.py Fp8LinearMethod (non-block) keeps what compressed-tensors'
       // per-tensor FP8 scheme keeps: requantized to the largest part's scale, or Marlin below

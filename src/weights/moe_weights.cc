@@ -394,6 +394,12 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
     // state for them.
     case QuantMethod::kBitsAndBytes4:
       break;
+    // vllm fbgemm_fp8.py get_quant_method returns no method for a FusedMoE, whose __init__
+    // asserts one (sglang alike): such a model does not start.
+    case QuantMethod::kFbgemmFp8:
+      return invalid_input(m.prefix +
+                           ": fbgemm_fp8 has no method for fused experts; the engines stop at "
+                           "this layer");
   }
   return invalid_input(m.prefix + ": " + std::string(quant_method_name(method)) +
                        " experts are not modelled");

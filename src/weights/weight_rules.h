@@ -104,6 +104,11 @@ struct WeightRules {
   // its weights are loaded; before it vLLM, and SGLang still, load the whole model in the model
   // dtype and quantize in process_weights_after_loading.
   bool online_fp8_per_module = false;
+  // fbgemm_fp8's modules_to_not_convert: vllm fbgemm_fp8.py (from PR #18002, v0.9.0) skips a
+  // fused linear when all its shards are listed (is_layer_skipped with the model's
+  // packed_modules_mapping); sglang fpgemm_fp8.py compares the fused name itself, which
+  // Hugging Face lists never hold, so fused linears are always quantized there.
+  bool fbgemm_fused_names_literal = true;
 
   // sglang v0.5.9 speculative/eagle_worker.py EAGLEWorker.__init__: a draft's own embedding
   // (and a NextN draft's head) is freed when the worker hands it the target's, after the

@@ -232,6 +232,37 @@ TEST(ModelFamilies, AQuantizationFlagMustNameTheMarlinMethod) {
             "");
 }
 
+// A method without a Marlin override runs the same whether --quantization names it or not
+// (sglang v0.5.9 and vllm configs/model_config.py _verify_quantization accept the checkpoint's
+// own name): gpt-oss's mxfp4, a block-FP8 checkpoint's fp8.
+TEST(ModelFamilies, NamingTheCheckpointsOwnMethodChangesNothing) {
+  struct Case {
+    std::string engine;
+    std::string model;
+    std::string flag;
+    std::string args;
+  };
+  const Case cases[] = {
+      {"sglang", "gpt-oss-20b", "mxfp4", ""},
+      {"vllm", "gpt-oss-20b", "mxfp4", "    --max-model-len: 4096\n"},
+      {"sglang", "Qwen--Qwen3-8B-FP8", "fp8", ""},
+      {"vllm", "Qwen--Qwen3-8B-FP8", "fp8", "    --max-model-len: 4096\n"},
+  };
+  for (const Case& c : cases) {
+    const Ledger unset = family_ledger(c.engine, c.model, 1, c.args);
+    const Ledger named =
+        family_ledger(c.engine, c.model, 1, c.args + "    --quantization: " + c.flag + "\n");
+    ASSERT_FALSE(unset.gpus.empty()) << c.engine << " " << c.model;
+    ASSERT_FALSE(named.gpus.empty()) << c.engine << " " << c.model;
+    EXPECT_EQ(ledger_fact(named, "weights_logical_bytes"),
+              ledger_fact(unset, "weights_logical_bytes"))
+        << c.engine << " " << c.model;
+    EXPECT_EQ(named.gpus.front().steps.back().free_after.value(),
+              unset.gpus.front().steps.back().free_after.value())
+        << c.engine << " " << c.model;
+  }
+}
+
 // sglang v0.5.9 configs/model_config.py is_hybrid_swa_model names the architectures whose
 // KV pool splits into sliding and full layers (gpt-oss among them); Gemma 3 is not one, so
 // its 52 sliding and 10 global layers all keep full K and V.

@@ -39,6 +39,8 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
       return flag == "compressed-tensors";
     case QuantMethod::kBitsAndBytes4:
       return flag == "bitsandbytes";
+    case QuantMethod::kFbgemmFp8:
+      return flag == "fbgemm_fp8";
     case QuantMethod::kNone:
       return false;
   }
@@ -96,6 +98,13 @@ bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostic
                     "modelled");
     return false;
   }
+  if (q.method == QuantMethod::kFbgemmFp8 && capability < 89) {
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name +
+                    " has no FP8 tensor cores (compute capability below 8.9): SGLang's fallback "
+                    "for fbgemm_fp8 weights is not modelled");
+    return false;
+  }
   if (q.method == QuantMethod::kFp8PerTensor && capability < 89) {
     // sglang fp8_utils.py can_auto_enable_marlin_fp8 (PR #8990, August 2025): Marlin on sm80
     // to sm88; before it, only under SGLANG_FORCE_FP8_MARLIN. The release is not pinned.
@@ -149,7 +158,8 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
                   "--quantization " + *f.quantization + " quantizes " + model.name +
                       " online, which gpumem does not model; name a quantized checkpoint instead");
       ok = false;
-    } else if (*f.quantization == quant_method_name(model.quantization.method)) {
+    } else if (*f.quantization == quant_method_name(model.quantization.method) &&
+               named_method_skips_marlin(model.quantization.method)) {
       // awq.py / gptq.py override_quantization_method: only an unset flag or the Marlin name
       // lets the checkpoint run as awq_marlin / gptq_marlin.
       diags.error(*f.raw.location("--quantization"),

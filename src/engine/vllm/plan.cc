@@ -38,6 +38,8 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
       return flag == "compressed-tensors";
     case QuantMethod::kBitsAndBytes4:
       return flag == "bitsandbytes";
+    case QuantMethod::kFbgemmFp8:
+      return flag == "fbgemm_fp8";
     case QuantMethod::kNone:
       return false;
   }
@@ -121,6 +123,7 @@ WeightRules weight_rules(const Plan& p) {
   r.fp8_per_tensor_channelwise = false;
   r.bnb_dequantized_absmax = true;
   r.online_fp8_per_module = p.rules.online_fp8_per_module;
+  r.fbgemm_fused_names_literal = false;
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
@@ -352,7 +355,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                       "instead";
     if (!why.empty()) diags.error(*p.flags.raw.location("--quantization"), why);
   } else if (p.flags.quantization &&
-             *p.flags.quantization == quant_method_name(p.model.quantization.method)) {
+             *p.flags.quantization == quant_method_name(p.model.quantization.method) &&
+             named_method_skips_marlin(p.model.quantization.method)) {
     // vllm awq_marlin.py / gptq_marlin.py override_quantization_method: only an unset flag or
     // the Marlin name lets the checkpoint run as awq_marlin / gptq_marlin.
     diags.error(*p.flags.raw.location("--quantization"),
