@@ -82,29 +82,36 @@ std::string last_part(std::string_view s) {
   return std::string(slash == std::string_view::npos ? s : s.substr(slash + 1));
 }
 
-// The longest repository id that `reference` extends by a '-' suffix, compared
-// case-insensitively: a release or variant of a known checkpoint ("DeepSeek-V3-0324",
-// "DeepSeek-V3-Base" of "DeepSeek-V3") is nearer to it than to any id spelt alike.
-std::optional<std::string> extended_id(const std::string& reference,
-                                       const std::vector<std::string>& ids) {
-  const std::string want = repo_id_key(reference);
-  std::optional<std::string> best;
-  for (const std::string& id : ids) {
-    const std::string key = repo_id_key(id);
-    if (want.size() > key.size() && want.starts_with(key) && want[key.size()] == '-' &&
-        (!best || id.size() > best->size())) {
-      best = id;
-    }
-  }
-  return best;
+// Whether `longer` is `shorter` followed by a '-' suffix, compared case-insensitively.
+bool extends_by_dash(const std::string& longer, const std::string& shorter) {
+  const std::string l = repo_id_key(longer);
+  const std::string s = repo_id_key(shorter);
+  return l.size() > s.size() && l.starts_with(s) && l[s.size()] == '-';
 }
 
-// A suggestion for a repository id nothing matched: the id it extends, else the closest slug
-// or repository id by spelling, else one whose name part (after the '/') is the reference's.
+// The repository id nearest to `reference` by '-' suffixes: the longest one it extends (a
+// release or variant of a known checkpoint, "DeepSeek-V3-0324" or "DeepSeek-V3-Base" of
+// "DeepSeek-V3", is nearer to it than any id spelt alike), else the shortest one that extends
+// it (the named checkpoint's own variant, "Llama-3.2-1B-Instruct" for "Llama-3.2-1B", is
+// nearer than a sibling spelt alike, "Llama-3.1-8B").
+std::optional<std::string> dash_relative_id(const std::string& reference,
+                                            const std::vector<std::string>& ids) {
+  std::optional<std::string> base;
+  std::optional<std::string> variant;
+  for (const std::string& id : ids) {
+    if (extends_by_dash(reference, id) && (!base || id.size() > base->size())) base = id;
+    if (extends_by_dash(id, reference) && (!variant || id.size() < variant->size())) variant = id;
+  }
+  return base ? base : variant;
+}
+
+// A suggestion for a repository id nothing matched: the id it extends, else the id that
+// extends it, else the closest slug or repository id by spelling, else one whose name part
+// (after the '/') is the reference's.
 std::optional<std::string> suggestion(const std::string& reference, const ModelCatalog& catalog) {
   std::vector<std::string> candidates = catalog.slugs();
   const std::vector<std::string> ids = catalog.repo_ids();
-  if (std::optional<std::string> base = extended_id(reference, ids)) return base;
+  if (std::optional<std::string> near = dash_relative_id(reference, ids)) return near;
   candidates.insert(candidates.end(), ids.begin(), ids.end());
   if (std::optional<std::string> s = closest_spelling(reference, candidates)) return s;
   const std::string want = repo_id_key(last_part(reference));

@@ -8,6 +8,7 @@
 #include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
+#include "explain/model_from_figures.h"
 #include "explain/partial_replay.h"
 #include "runtime/fact_ids.h"
 #include "simulate/fit_advice.h"
@@ -387,6 +388,111 @@ std::string join_diagnostics(const Diagnostics& d, const std::string& yaml_file,
   return out;
 }
 
+// The GPUs one copy of the weights is split over: TP x PP as the scenario states them.
+int weight_shards(const ImpliedScenario& s) {
+  const bool sglang = s.engine == LogEngine::kSglang;
+  std::int64_t shards = 1;
+  for (const LoggedFlag& f : s.args) {
+    const bool split = f.flag == (sglang ? "--tp-size" : "--tensor-parallel-size") ||
+                       f.flag == (sglang ? "--pp-size" : "--pipeline-parallel-size");
+    if (!split || f.values.size() != 1) continue;
+    try {
+      shards *= std::clamp<std::int64_t>(std::stoll(f.values.front()), 1, 4096);
+    } catch (const std::exception&) {
+      continue;
+    }
+  }
+  return static_cast<int>(std::min<std::int64_t>(shards, 1 << 20));
+}
+
+RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                          const std::string& name, const Scenario* user,
+                          const ExplainOverrides& overrides, const ExplainContext& ctx,
+                          bool advise);
+
+// The weights a trial replay predicts for the log's weights line, and its bytes per KV token on
+// the GPU that printed it.
+std::optional<std::pair<double, std::optional<double>>> trial_figures(const RunExplanation& t,
+                                                                      const ModelEvidence& e,
+                                                                      LogEngine engine) {
+  for (const FigureCheck& c : t.figures) {
+    if (c.line != e.weights.line || c.quantity != e.weights.quantity || !c.predicted) continue;
+    for (const GpuLedger& g : t.ledger->gpus) {
+      if (g.rank == c.gpu) return std::pair{*c.predicted, bytes_per_token(g, engine)};
+    }
+  }
+  return std::nullopt;
+}
+
+// A model for a start-up whose log names none, found from its figures
+// (explain/model_from_figures.h): each model of the size the weights show is replayed from
+// scratch with the log's launch, and taken when it alone prints the log's figures.
+void identify_model(ImpliedScenario& s, const LogRun& run, LogEngine engine,
+                    const std::string& log_file, const std::string& name,
+                    const ExplainOverrides& overrides, const ExplainContext& ctx) {
+  const std::optional<ModelEvidence> e = model_evidence(run, engine);
+  if (!e) return;
+  const std::vector<std::string> candidates = size_candidates(*e, weight_shards(s), ctx.models);
+  std::vector<std::string> fit;
+  // Each fitting replay's free memory after every step of every GPU: models whose replays
+  // agree to the byte are the same model to this launch.
+  std::vector<std::vector<std::int64_t>> replays;
+  for (const std::string& ref : candidates) {
+    ExplainOverrides trial = overrides;
+    trial.model = ref;
+    trial.from_scratch = true;
+    const RunExplanation t = replay_run(run, engine, log_file, name, nullptr, trial, ctx, false);
+    if (!t.replayed()) continue;
+    const auto figures = trial_figures(t, *e, engine);
+    if (!figures || !figures_agree(*e, figures->first, figures->second)) continue;
+    fit.push_back(ref);
+    std::vector<std::int64_t>& free = replays.emplace_back();
+    for (const GpuLedger& g : t.ledger->gpus) {
+      for (const LedgerStep& step : g.steps) free.push_back(step.free_after.value());
+    }
+  }
+  const bool alike =
+      !fit.empty() && std::all_of(replays.begin(), replays.end(),
+                                  [&](const auto& r) { return r == replays.front(); });
+  const std::string evidence =
+      "the weights (" + python_fixed(e->weights.value, std::max(e->weights.decimals, 0)) +
+      " GiB, line " + std::to_string(e->weights.line) + ")" +
+      (e->architecture.empty() ? "" : ", the class " + e->architecture) +
+      (e->kv_bytes_per_token
+           ? ", " + python_fixed(*e->kv_bytes_per_token, 0) + " bytes per KV token"
+           : "");
+  std::string names;
+  for (const std::string& f : fit) names += (names.empty() ? "" : ", ") + f;
+  if (alike) {
+    Diagnostics ignored;
+    const Result<ResolvedModel> m = ctx.models.resolve(fit.front(), "", ignored);
+    const std::string which =
+        fit.size() == 1 ? "the only one whose replay prints them"
+                        : "the " + std::to_string(fit.size()) + " whose replays print them (" +
+                              names + ") replay this launch to the byte alike; the first is taken";
+    s.model = {fit.front(),
+               "the log names no model; inferred from " + evidence + ": of the " +
+                   std::to_string(candidates.size()) +
+                   " catalog and bundled models of that size, " + which +
+                   (m.ok() ? " (" + m.value().origin + ")" : "") +
+                   "; if it ran another, name it with --model",
+               {e->weights.line, 0}};
+    s.model_resolved = true;
+    return;
+  }
+  std::string sized;
+  for (const std::string& c : candidates) sized += (sized.empty() ? "" : ", ") + c;
+  if (candidates.empty()) {
+    s.model.note += "; no catalog or bundled model comes near " + evidence;
+  } else if (fit.empty()) {
+    s.model.note += "; no replay of the " + std::to_string(candidates.size()) +
+                    " catalog and bundled models near that size (" + sized + ") prints " + evidence;
+  } else {
+    s.model.note += "; " + evidence + " fit " + std::to_string(fit.size()) + " models (" + names +
+                    "), whose replays differ: name one with --model";
+  }
+}
+
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {
@@ -406,12 +512,25 @@ std::string_view verdict_name(Verdict v) {
 RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
                            const std::string& name, const Scenario* user,
                            const ExplainOverrides& overrides, const ExplainContext& ctx) {
+  return replay_run(run, engine, log_file, name, user, overrides, ctx, true);
+}
+
+namespace {
+
+RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string& log_file,
+                          const std::string& name, const Scenario* user,
+                          const ExplainOverrides& overrides, const ExplainContext& ctx,
+                          bool advise) {
   RunExplanation r;
   r.run = run;
   r.first_line = run.first_line;
   r.last_line = run.last_line;
   r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
   fill_gaps(r.implied, overrides, ctx);
+  if (user == nullptr && overrides.model.empty() && !r.implied.model_resolved &&
+      r.implied.model.value.empty() && !r.implied.gpu.value.empty()) {
+    identify_model(r.implied, run, engine, log_file, name, overrides, ctx);
+  }
   r.from_scratch = overrides.from_scratch;
   if (!r.from_scratch) r.pins = r.implied.pins;
   // A pinned replay runs on the box's own CUDA total where the log prints one (a partial
@@ -504,9 +623,11 @@ RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::strin
   }
   r.ledger = std::move(ledger);
   compare(r, engine, ctx.tolerances);
-  diagnose(r, *scenario, inputs);
+  if (advise) diagnose(r, *scenario, inputs);
   return r;
 }
+
+}  // namespace
 
 Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,
                         const ExplainOverrides& overrides, const ExplainContext& ctx) {

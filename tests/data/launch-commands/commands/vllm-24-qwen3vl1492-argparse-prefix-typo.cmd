@@ -3,7 +3,7 @@
 # gpu: h100x8
 # gpu-note: the README's comment says FP8 requires H100+; H100 chosen
 # forms: python-m-vllm.entrypoints.openai.api_server, argparse-prefix, backslash-after-word, multi-line
-# outcome: refused-model
+# outcome: refused-flag
 python -m vllm.entrypoints.openai.api_server \
   --model Qwen/Qwen3-VL-235B-A22B-Instruct\
   --served-model-name Qwen/Qwen3-VL-235B-A22B-Instruct \
