@@ -78,7 +78,18 @@ for log in tests/data/engine-logs/*.log; do
   args+=("${extra[@]}")
   rc=0
   "$gpumem" explain "${args[@]}" --format markdown > "$work/pinned.md" 2>&1 || rc=$?
-  "$gpumem" explain "${args[@]}" --from-scratch --format markdown > "$work/scratch.md" 2>&1 || true
+  scratch_rc=0
+  "$gpumem" explain "${args[@]}" --from-scratch --format markdown > "$work/scratch.md" 2>&1 ||
+    scratch_rc=$?
+  # explain exits 0, 1 or 2; anything else (a crash, a binary replaced mid-run) must not
+  # become a row of the report.
+  for code in "$rc" "$scratch_rc"; do
+    if ((code > 2)); then
+      echo "explain-logs: gpumem explain $log exited $code" >&2
+      cat "$work/pinned.md" >&2
+      exit 1
+    fi
+  done
   table_errors pinned "$work/pinned.md" >> "$errors"
   table_errors "from scratch" "$work/scratch.md" >> "$errors"
   engine="$(sed -n '3s/ log,.*//p' "$work/pinned.md")"

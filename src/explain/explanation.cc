@@ -232,14 +232,21 @@ std::string problem_text(const LoggedProblem& p) {
 
 // The logged figures alone, for a start-up that is not replayed; a figure's GPU is its rank
 // within its pipeline stage, the stages as wide as the highest rank the log names (as the
-// implied scenario reads the TP size).
+// implied scenario reads the TP size). vLLM lays its data-parallel engines out one after the
+// other, each a PP x TP group (vllm v0.11.0 config/parallel.py world_size_across_dp; its EP
+// rank, "Worker_DP1_TP1_EP3", is that global rank); SGLang's "DP1 TP3" names the TP rank
+// across its DP-attention groups, which is the GPU.
 void logged_only(RunExplanation& r) {
   int per_stage = 1;
-  for (const Observation& o : r.run.observations)
+  int stages = 1;
+  for (const Observation& o : r.run.observations) {
     per_stage = std::max(per_stage, o.rank.value_or(0) + 1);
+    stages = std::max(stages, o.pp.value_or(0) + 1);
+  }
+  const int dp_stride = r.implied.engine == LogEngine::kVllm ? stages * per_stage : 0;
   for (const Observation& o : r.run.observations) {
     FigureCheck c = logged_figure(o);
-    c.gpu = o.pp.value_or(0) * per_stage + o.rank.value_or(0);
+    c.gpu = o.dp.value_or(0) * dp_stride + o.pp.value_or(0) * per_stage + o.rank.value_or(0);
     r.figures.push_back(c);
   }
   std::stable_sort(r.figures.begin(), r.figures.end(),

@@ -258,10 +258,14 @@ TEST(EngineLogs, Case29DraftModelIsNotInTheCatalog) {
   EXPECT_EQ(r.pins[0].size, "75.98GiB");  // F = A + mem usage = 35.52 + 40.46 (line 11)
   EXPECT_EQ(r.pins[1].size, "35.52GiB");  // the lowest A of the ranks (TP7 printed 36.63)
   EXPECT_FALSE(r.replayed());
-  // Reported where the log states the draft: line 11, the value of the flag; the log dates
-  // from 2025-03 (older than modelled: v0.4.6 rules), whose speculative defaults are refused.
+  // Reported where the log states each: FlashInfer's MLA backend of the 0.4 releases on line
+  // 10, the draft on line 11, the value of the flag; the log dates from 2025-03 (older than
+  // modelled: v0.4.6 rules), whose speculative defaults are refused.
   EXPECT_EQ(r.not_replayed,
             "the replay was refused: case29-sglang-h100-2nodes-x16-deepseek-r1-tp16-nextn.log:"
+            "10:8: '--enable-flashinfer-mla' is not modelled: FlashInfer's MLA backend of the 0.4 "
+            "releases has workspaces gpumem does not model; "
+            "case29-sglang-h100-2nodes-x16-deepseek-r1-tp16-nextn.log:"
             "11:69: unknown model 'lmsys/DeepSeek-R1-NextN'; "
             "case29-sglang-h100-2nodes-x16-deepseek-r1-tp16-nextn.log:11:32: "
             "--speculative-algorithm with SGLang 0.4.6 is not modelled (from 0.4.7)");

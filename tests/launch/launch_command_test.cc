@@ -256,6 +256,17 @@ TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
   EXPECT_EQ(vllm_diags.to_string(),
             "<launch command>:1:105: '--cpu-offload-gb' is not modelled: that many GiB of "
             "weights stay in CPU memory (read over UVA), so fewer weights are on the GPU\n");
+  Diagnostics offload_diags;
+  const EngineLaunch o = read(words(
+      "python3 -m sglang.launch_server --model-path m --cpu-offload-gb 35 --torchao-config "
+      "int8dq --device cuda --default-chat-template-kwargs x"));
+  (void)read_flags(o.args, find_engine("sglang")->flags(), "SGLang", offload_diags);
+  EXPECT_EQ(offload_diags.to_string(),
+            "<launch command>:1:48: '--cpu-offload-gb' is not modelled: that many GiB of each "
+            "rank's decoder layers stay in CPU memory, so fewer weights are on the GPU\n"
+            "<launch command>:1:68: '--torchao-config' is not modelled: torchao quantizes every "
+            "linear layer after the weights are loaded, which shrinks them before the KV pool is "
+            "sized\n");
 }
 
 // More of the flags real launch commands carry: SGLang's overlap scheduler, sampling and

@@ -96,6 +96,10 @@ const std::vector<FlagSpec>& table() {
       // --mem-fraction-static (the graphs' own pool is slack, not modelled).
       {"--piecewise-cuda-graph-max-tokens", {}, FlagType::kInt, true, {}},
       {"--piecewise-cuda-graph-tokens", {}, FlagType::kIntList, true, {}},
+      // sglang v0.5.9 server_args.py piecewise_cuda_graph_compiler: "eager" (the default, what
+      // gpumem models) runs the pieces as they are; "inductor" compiles them (refused in
+      // plan_checks.cc).
+      {"--piecewise-cuda-graph-compiler", {}, FlagType::kString, true, {"eager", "inductor"}},
       {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
       {"--enable-deterministic-inference", {}, FlagType::kBool, true, {}},
       {"--quantization", {}, FlagType::kString, true, {}},
@@ -125,6 +129,11 @@ const std::vector<FlagSpec>& table() {
       // sglang v0.5.9 server_args.py tool_server: gpt-oss's built-in tool servers ("demo" or
       // URLs), called by the HTTP server; no device memory.
       {"--tool-server", {}, FlagType::kString, false, {}},
+      // sglang v0.5.9 server_args.py default_chat_template_kwargs: keyword arguments for the
+      // chat template, applied by the tokenizer manager; device: the platform, of which gpumem
+      // models CUDA only.
+      {"--default-chat-template-kwargs", {}, FlagType::kString, false, {}},
+      {"--device", {}, FlagType::kString, false, {"cuda"}},
       // sglang v0.5.9 server_args.py: the HTTP API key, request and metrics logging, the
       // tokenizer's mode, file and dump folders, the server's warm-up request, scheduling
       // policy knobs (admission conservativeness, mixing prefill chunks into decode batches,
@@ -242,6 +251,33 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "LoRA adapter weights and their buffers (lora/mem_pool.py) are not modelled"},
+      // sglang v0.5.9 server_args.py cpu_offload_gb (utils/offloader.py: whole decoder layers
+      // from the first stay in pinned CPU memory until the budget is spent), torchao_config
+      // (layers/torchao_utils.py quantizes each linear after loading), enable_flashinfer_mla
+      // (v0.4.x: FlashInfer's MLA backend, later --attention-backend flashinfer).
+      {"--cpu-offload-gb",
+       {},
+       FlagType::kFloat,
+       true,
+       {},
+       false,
+       "that many GiB of each rank's decoder layers stay in CPU memory, so fewer weights are on "
+       "the GPU"},
+      {"--torchao-config",
+       {},
+       FlagType::kString,
+       true,
+       {},
+       false,
+       "torchao quantizes every linear layer after the weights are loaded, which shrinks them "
+       "before the KV pool is sized"},
+      {"--enable-flashinfer-mla",
+       {},
+       FlagType::kBool,
+       true,
+       {},
+       false,
+       "FlashInfer's MLA backend of the 0.4 releases has workspaces gpumem does not model"},
       {"--lora-paths",
        {},
        FlagType::kString,

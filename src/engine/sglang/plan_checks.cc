@@ -176,6 +176,12 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
       ok = false;
     }
   }
+  if (f.raw.string("--piecewise-cuda-graph-compiler") == "inductor") {
+    diags.error(*f.raw.location("--piecewise-cuda-graph-compiler"),
+                "--piecewise-cuda-graph-compiler inductor compiles the piecewise CUDA graphs with "
+                "torch.compile's inductor, whose buffers gpumem does not model");
+    ok = false;
+  }
   if (f.enable_flashinfer_allreduce_fusion) {
     diags.error(*f.raw.location("--enable-flashinfer-allreduce-fusion"),
                 "--enable-flashinfer-allreduce-fusion allocates FlashInfer's fused all-reduce "

@@ -66,6 +66,11 @@ const std::vector<FlagSpec>& table() {
       {"--revision", {}, FlagType::kString, false, {}},
       {"--seed", {}, FlagType::kInt, false, {}},
       {"--chat-template", {}, FlagType::kString, false, {}},
+      // vllm v0.11.0 entrypoints/openai/cli_args.py default_chat_template_kwargs: passed to the
+      // chat template by the API server. config/model.py runner: "auto" and "generate" serve a
+      // generative model as gpumem models it; "pooling" (no KV cache) and "draft" are refused.
+      {"--default-chat-template-kwargs", {}, FlagType::kString, false, {}},
+      {"--runner", {}, FlagType::kString, true, {"auto", "generate", "pooling", "draft"}},
       // Prefix caching changes start-up memory only for hybrid models, whose state pages per
       // request it doubles ("align" mode: model_facts.h).
       {"--enable-prefix-caching", {}, FlagType::kBool, true, {}},

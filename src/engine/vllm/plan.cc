@@ -344,6 +344,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
   }
+  // vllm v0.11.0 config/model.py: a pooling runner keeps no KV cache and captures its own
+  // graphs; a draft runner serves a speculative proposer alone.
+  if (const std::optional<std::string> runner = p.flags.raw.string("--runner");
+      runner && (*runner == "pooling" || *runner == "draft")) {
+    diags.error(*p.flags.raw.location("--runner"),
+                "--runner " + *runner + " is not modelled: gpumem models vLLM's generative runner");
+  }
   if (p.flags.quantization && p.model.quantization.method == QuantMethod::kNone) {
     const std::string& method = *p.flags.quantization;
     const std::string why = method == "fp8" ? apply_online_fp8(p.model, p.gpu, "vLLM")
