@@ -364,9 +364,9 @@ TEST(PartialReplay, VllmConcurrencyInWholeBlocks) {
 // vllm #53013 (TP 2 x DP 4 x EP on eight GB300s): "Worker_DP1_TP1_EP3" is TP rank 1 of the
 // second data-parallel engine, GPU 3, not GPU 1.
 TEST(PartialReplay, AVllmDataParallelWorkerIsShownOnItsGlobalGpu) {
-  const Explanation e = explain(
-      "vllm-gb300-x8-qwen3.8-2.4t-nvfp4-tp2-dp4-ep-cudagraph-estimate-no-cache-blocks.log",
-      "gb300");
+  const Explanation e =
+      explain("vllm-gb300-x8-qwen3.8-2.4t-nvfp4-tp2-dp4-ep-cudagraph-estimate-no-cache-blocks.log",
+              "gb300");
   ASSERT_EQ(e.runs.size(), 1u);
   const FigureCheck& estimate = at(e.runs[0], Quantity::kCudaGraphEstimate, 6);
   EXPECT_EQ(estimate.process, "Worker_DP1_TP1_EP3 pid=3585771");
