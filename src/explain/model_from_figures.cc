@@ -38,7 +38,7 @@ std::optional<ModelEvidence> model_evidence(const LogRun& run, LogEngine engine)
   if (w == nullptr || w->value <= 0) return std::nullopt;
   ModelEvidence e;
   e.weights = *w;
-  if (sglang) e.architecture = run.architecture;
+  e.architecture = run.architecture;
   if (sglang) {
     // sglang v0.5.9 mem_cache/memory_pool.py MHATokenToKVPool._create_buffers prints the K and
     // V buffers (MLA: one latent buffer) beside the pool's token count on one line.

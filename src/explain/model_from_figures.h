@@ -3,11 +3,12 @@
 // Users often paste the memory lines of a start-up without the command that launched it. Those
 // lines still describe the model closely: the bytes its weights took on one GPU (SGLang's
 // "Load weight end. type=..., mem usage", vLLM's "Model loading took"), the bytes one KV token
-// takes (SGLang's K and V sizes over its token count, vLLM's KV memory over its tokens), and in
-// SGLang the model class. A model of the catalog or of the bundled configs is taken for the
-// log's when the replay of the same launch with it prints the same weights and the same
-// bytes per KV token, and no other model does; several that fit are named for the user to
-// choose with --model, and none is taken without both figures (or the weights and the class).
+// takes (SGLang's K and V sizes over its token count, vLLM's KV memory over its tokens), and the
+// model class where printed (SGLang's "type=", vLLM's "Resolved architecture:"). A model of the
+// catalog or of the bundled configs is taken for the log's when the replay of the same launch with
+// it prints the same weights and the same bytes per KV token, and no other model does; several that
+// fit are named for the user to choose with --model, and none is taken without both figures (or the
+// weights and the class).
 //
 // This file holds the evidence and the tests; the replays are explain's (explanation.cc), which
 // runs one from scratch per model that survives the cheap filters below.
@@ -25,7 +26,7 @@ namespace gpumem {
 
 struct ModelEvidence {
   Observation weights;       // the first GPU's weights figure, in GiB
-  std::string architecture;  // SGLang's "type=" (empty when not printed)
+  std::string architecture;  // SGLang's "type=", vLLM's "Resolved architecture:" (or empty)
   // Bytes one KV token takes on that GPU, as the log's figures give it, and how far the print
   // rounding lets it stray.
   std::optional<double> kv_bytes_per_token;

@@ -174,8 +174,8 @@ struct LogRun {
   int gpu_name_line = 0;
   bool gpu_name_partial = false;               // only the end of the name (a line cut at its start)
   std::optional<double> gpu_memory_total_mib;  // nvidia-smi memory.total
-  std::string architecture;                    // SGLang "type=Qwen2ForCausalLM"
-  std::string dtype;                           // "torch.bfloat16"
+  std::string architecture;  // SGLang "type=Qwen2ForCausalLM"; vLLM "Resolved architecture: "
+  std::string dtype;         // "torch.bfloat16"
   std::vector<LoggedProblem> problems;
   // The rank prefixes of every line of this start-up, figures or not: a log whose memory
   // lines are all TP0's names TP7 in its other lines.

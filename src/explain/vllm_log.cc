@@ -238,6 +238,11 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
       c.run().version = std::string(m.substr(at, end == std::string_view::npos ? end : end - at));
       c.run().version_line = l.number;
     }
+  } else if (starts_with(m, "Resolved architecture: ")) {
+    // vllm v0.10.2 config/__init__.py ModelConfig.__post_init__: the model class it serves.
+    std::string_view name = m.substr(m.find(':') + 2);
+    name = name.substr(0, name.find_first_of(" \t"));
+    c.run().architecture = std::string(name);
   } else if (starts_with(m, "Loading model weights took")) {
     figure(c, l, "took", Quantity::kModelLoading);
     c.clue("", "0.10.1", "V0 wording 'Loading model weights took'", l.number);

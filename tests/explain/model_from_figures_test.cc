@@ -69,8 +69,8 @@ TEST(ModelFromFigures, SglangEvidenceIsTheWeightsTheClassAndTheKvToken) {
   EXPECT_FALSE(figures_agree(*e, 56.90 + 2.29, 98304.0));
 }
 
-TEST(ModelFromFigures, VllmEvidenceNeedsTheKvToken) {
-  // vLLM prints no class: the weights alone would take any model of that size.
+TEST(ModelFromFigures, VllmEvidenceNeedsTheKvTokenOrTheClass) {
+  // Without the class the weights alone would take any model of that size.
   const StartupLog alone = read_log(
       "INFO 10-11 10:42:13 [gpu_model_runner.py:2653] Model loading took 15.2683 GiB and "
       "3.1 seconds\n");
@@ -88,6 +88,17 @@ TEST(ModelFromFigures, VllmEvidenceNeedsTheKvToken) {
   EXPECT_TRUE(e->architecture.empty());
   EXPECT_DOUBLE_EQ(*e->kv_bytes_per_token, 13.69 * kGiB / 99680);
   EXPECT_DOUBLE_EQ(e->kv_bytes_rounding, 0.005 * kGiB / 99680);
+  // vLLM names the class it resolved (model.py, from v0.10.2).
+  const StartupLog with_class = read_log(
+      "(APIServer pid=1) INFO 01-28 00:06:26 [model.py:541] Resolved architecture: "
+      "Qwen3ForCausalLM\n"
+      "(EngineCore_DP0 pid=2) INFO 01-28 00:07:00 [gpu_model_runner.py:2653] Model loading took "
+      "15.27 GiB memory and 3.1 seconds\n");
+  ASSERT_EQ(with_class.runs.size(), 1u);
+  const std::optional<ModelEvidence> c = model_evidence(with_class.runs[0], LogEngine::kVllm);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->architecture, "Qwen3ForCausalLM");
+  EXPECT_FALSE(c->kv_bytes_per_token.has_value());
 }
 
 // sglang #7227: the memory lines of a 32 GB card without the launch command. Qwen3-8B-FP8's

@@ -471,7 +471,7 @@ TEST(CheckpointTensors, EveryBundledConfigDerivesItsCheckpointSize) {
         << b.repo_id;
     ++checked;
   }
-  EXPECT_EQ(checked, 29);
+  EXPECT_EQ(checked, 31);
 }
 
 TEST(CheckpointTensors, NemotronHSingleModuleLayers) {
