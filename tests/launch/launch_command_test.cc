@@ -257,9 +257,9 @@ TEST(LaunchCommand, ServerOptionsAreReadAndUnmodelledMemoryOptionsRefused) {
             "<launch command>:1:105: '--cpu-offload-gb' is not modelled: that many GiB of "
             "weights stay in CPU memory (read over UVA), so fewer weights are on the GPU\n");
   Diagnostics offload_diags;
-  const EngineLaunch o = read(words(
-      "python3 -m sglang.launch_server --model-path m --cpu-offload-gb 35 --torchao-config "
-      "int8dq --device cuda --default-chat-template-kwargs x"));
+  const EngineLaunch o = read(
+      words("python3 -m sglang.launch_server --model-path m --cpu-offload-gb 35 --torchao-config "
+            "int8dq --device cuda --default-chat-template-kwargs x"));
   (void)read_flags(o.args, find_engine("sglang")->flags(), "SGLang", offload_diags);
   EXPECT_EQ(offload_diags.to_string(),
             "<launch command>:1:48: '--cpu-offload-gb' is not modelled: that many GiB of each "
