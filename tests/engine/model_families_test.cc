@@ -263,6 +263,20 @@ TEST(ModelFamilies, NamingTheCheckpointsOwnMethodChangesNothing) {
   }
 }
 
+// A runner other than the generative one (vLLM) and the inductor compiler for SGLang's
+// piecewise graphs are refused by name; the defaults they replace simulate.
+TEST(ModelFamilies, UnmodelledRunnersAndCompilersAreRefused) {
+  const std::string m = "Qwen--Qwen3-8B-FP8";
+  EXPECT_EQ(family_errors("vllm", m, "    --runner: pooling\n    --max-model-len: 4096\n"),
+            "f.yaml:6:15: --runner pooling is not modelled: gpumem models vLLM's generative "
+            "runner\n");
+  EXPECT_EQ(family_errors("vllm", m, "    --runner: generate\n    --max-model-len: 4096\n"), "");
+  EXPECT_EQ(family_errors("sglang", m, "    --piecewise-cuda-graph-compiler: inductor\n"),
+            "f.yaml:6:38: --piecewise-cuda-graph-compiler inductor compiles the piecewise CUDA "
+            "graphs with torch.compile's inductor, whose buffers gpumem does not model\n");
+  EXPECT_EQ(family_errors("sglang", m, "    --piecewise-cuda-graph-compiler: eager\n"), "");
+}
+
 // sglang v0.5.9 configs/model_config.py is_hybrid_swa_model names the architectures whose
 // KV pool splits into sliding and full layers (gpt-oss among them); Gemma 3 is not one, so
 // its 52 sliding and 10 global layers all keep full K and V.
