@@ -80,7 +80,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 13> kUnmodelled = {{
+constexpr std::array<Unmodelled, 16> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -107,6 +107,20 @@ constexpr std::array<Unmodelled, 13> kUnmodelled = {{
     {"Exaone4ForCausalLM",
      "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
      "sliding-window/global layer pattern"},
+    // vllm gemma4.py Gemma4Attention: global layers take global_head_dim and
+    // num_global_key_value_heads, so their KV pages differ from the sliding layers'; the last
+    // num_kv_shared_layers reuse earlier layers' KV; hidden_size_per_layer_input adds per-layer
+    // embeddings.
+    {"Gemma4ForConditionalGeneration",
+     "Gemma 4's global layers with their own head size and KV heads, layers that share another "
+     "layer's KV cache, per-layer input embeddings and its vision tower"},
+    {"Gemma4ForCausalLM",
+     "Gemma 4's global layers with their own head size and KV heads, layers that share another "
+     "layer's KV cache and per-layer input embeddings"},
+    // vllm v1/core/kv_cache_utils.py: DeepSeek-V4's KV cache groups are laid out by their own
+    // rule (_get_kv_cache_groups_uniform_groups, fp8_ds_mla pages of 584 bytes a stored token).
+    {"DeepseekV4ForCausalLM",
+     "DeepSeek-V4's compressed sparse attention and the KV cache layout the engines give it"},
     {"Ernie4_5_ForCausalLM",
      "ERNIE 4.5's layout as SGLang's ernie4.py and vLLM's ernie45.py build it (not yet checked "
      "against Llama's)"},

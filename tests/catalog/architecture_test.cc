@@ -539,6 +539,13 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
        "and the engines' multimodal memory reservation"},
       {"xai-org--grok-2",
        "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
+      {"google--gemma-4-26B-A4B",
+       "'Gemma4ForConditionalGeneration' is not modelled: gpumem does not model Gemma 4's global "
+       "layers with their own head size and KV heads, layers that share another layer's KV "
+       "cache, per-layer input embeddings and its vision tower"},
+      {"deepseek-ai--DeepSeek-V4-Flash",
+       "'DeepseekV4ForCausalLM' is not modelled: gpumem does not model DeepSeek-V4's compressed "
+       "sparse attention and the KV cache layout the engines give it"},
   };
   for (const auto& [repo, message] : cases) {
     const std::string path = public_config_dir(repo) + "/config.json";
