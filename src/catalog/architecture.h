@@ -265,6 +265,7 @@ struct VisionTower {
   std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
   std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
   std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
+  std::int64_t window_size = 0;          // Qwen2.5-VL: a window attention's side, in pixels
   std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL: the learned position table's rows
   // Qwen3-VL: the blocks after which a deepstack merger taps the stream, ascending; one

@@ -94,6 +94,7 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
   t.temporal_patch_size = patch_dimension(v, "temporal_patch_size", 2);
   t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
   t.out_hidden_size = v.positive("out_hidden_size", 3584);
+  t.window_size = v.positive("window_size", 112);
   check_heads(v, "num_heads", t);
 }
 

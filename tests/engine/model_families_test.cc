@@ -294,7 +294,7 @@ TEST(ModelFamilies, SglangSplitsItsPoolForHybridSwaArchitecturesOnly) {
 // of 16 heads of 80 and proj, gate/up of 3420 / 2 and down, all biased, the merger's norm and
 // linears over 4 x 1280 = 5120 (split rows, then split inputs to 3584), the float32 inv_freq
 // buffer of 80 / 4 entries. Served multimodal by default, the automatic fraction shrinks. vLLM
-// is refused as for every vision tower.
+// loads the same tower.
 TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
   const std::string repo = "Qwen--Qwen2.5-VL-7B-Instruct";
   const std::int64_t text = 2 * (dense_rank_params(3584, 28, 28, 4, 128, 18944, 152064, 2, false) +
@@ -319,9 +319,15 @@ TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
   // SGLang reads the ViT's layers as getattr(vision_config, "num_hidden_layers", 24), and
   // Qwen2.5-VL names them "depth": 0.95 x (1 - 0.1 x (24 x 1280^2 / (24 x 1024^2) - 1)).
   EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(qwen2) * 0.8965625);
-  EXPECT_NE(family_errors("vllm", repo, "    --max-model-len: 8192\n")
-                .find("is multimodal: vLLM profiles"),
-            std::string::npos);
+  // vLLM (0.16.0 on) builds the same tower, profiled on its dummy image
+  // (vllm_encoder_profile_test.cc); with 0 images and 0 videos it builds none.
+  const Ledger vllm_mm = family_ledger("vllm", repo, 2, "    --max-model-len: 8192\n");
+  const Ledger vllm_text = family_ledger(
+      "vllm", repo, 2,
+      "    --max-model-len: 8192\n    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
+  EXPECT_EQ(ledger_fact(vllm_mm, "weights_logical_bytes") -
+                ledger_fact(vllm_text, "weights_logical_bytes"),
+            vit);
 }
 
 // Qwen3-VL-8B-Instruct at TP 2 in SGLang: the Qwen3 language model (text_config: q/k norms,

@@ -1,11 +1,16 @@
-// vLLM's profile of a Qwen3-VL vision tower (engine/vllm/encoder_profile.h): the dummy image
+// vLLM's profile of a Qwen vision tower (engine/vllm/encoder_profile.h): the dummy image
 // and item count its encoder budget admits, the ViT forward's peak byte for byte, the tower's
 // weights, the log line, and the launches it refuses by name. Qwen3.6-27B (Qwen3.5's tower:
-// 27 blocks of 1,152 wide, MLP 4,304, 16 heads, patch 16, merge 2, out 5,120, no deepstack)
-// and Qwen3-VL-8B (the same blocks, out 4,096, deepstack after blocks 8, 16 and 24).
+// 27 blocks of 1,152 wide, MLP 4,304, 16 heads, patch 16, merge 2, out 5,120, no deepstack),
+// Qwen3-VL-8B (the same blocks, out 4,096, deepstack after blocks 8, 16 and 24) and
+// Qwen2.5-VL-7B (32 blocks of 1,280 wide, gated MLP 3,420, 16 heads, patch 14, merge 2,
+// windows of 112 pixels, out 3,584).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "catalog/architecture.h"
+#include "catalog/model_catalog.h"
 #include "engine/vllm/encoder_profile.h"
 #include "support/family_simulation.h"
 
@@ -14,6 +19,13 @@ namespace {
 
 using vllm::EncoderLimits;
 using vllm::EncoderProfile;
+
+VisionTower catalog_tower(const std::string& slug) {
+  Diagnostics diags;
+  Result<ModelEntry> e = test_catalogs().models.find(slug, diags);
+  EXPECT_TRUE(e.ok()) << diags.to_string();
+  return e.ok() ? e->architecture.vision : VisionTower{};
+}
 
 VisionTower tower(const std::string& repo) {
   Diagnostics diags;
@@ -27,13 +39,32 @@ VisionTower tower(const std::string& repo) {
 TEST(VllmEncoderProfile, TheLargestImageOutweighsTheLargestVideo) {
   const VisionTower v = tower("Qwen--Qwen3.6-27B");
   ASSERT_EQ(v.kind, VisionKind::kQwen3Vit);
-  EXPECT_EQ(vllm::qwen3_vl_max_image_tokens(v), 16384);
+  EXPECT_EQ(vllm::qwen_vl_max_image_tokens(v), 16384);
   EXPECT_EQ(vllm::qwen3_vl_max_video_tokens(v), 12288);
   // With 14-pixel patches the limit is 16,777,216 / 784 = 21,399 = 21 x 1,019: its closest
   // factor pair's aspect ratio (48.5) is within 200, so it is the count.
   VisionTower small = v;
   small.patch_size = 14;
-  EXPECT_EQ(vllm::qwen3_vl_max_image_tokens(small), 21399);
+  EXPECT_EQ(vllm::qwen_vl_max_image_tokens(small), 21399);
+}
+
+// Qwen2.5-VL's processor allows 12,845,056 pixels: 16,384 merged patches of 28 x 28 pixels,
+// 128 x 128.
+TEST(VllmEncoderProfile, QwenTwoPointFiveVlsLargestImageIsItsMaxPixels) {
+  const VisionTower v = catalog_tower("qwen2.5-vl-7b-instruct");
+  ASSERT_EQ(v.kind, VisionKind::kQwen25Vit);
+  EXPECT_EQ(v.window_size, 112);
+  EXPECT_EQ(vllm::qwen_vl_max_image_tokens(v), 16384);
+  EXPECT_EQ(vllm::qwen_vl_max_image_grid(v), std::make_pair(std::int64_t{128}, std::int64_t{128}));
+  // A processor of 12,845,056 pixels with 16-pixel patches: 3,136 merged patches of 32 x 32 (56
+  // x 56); one with 14-pixel patches and merge 1: 65,536 (256 x 256).
+  VisionTower other = v;
+  other.patch_size = 16;
+  EXPECT_EQ(vllm::qwen_vl_max_image_tokens(other), 12544);
+  other.patch_size = 14;
+  other.spatial_merge_size = 1;
+  EXPECT_EQ(vllm::qwen_vl_max_image_grid(other),
+            std::make_pair(std::int64_t{256}, std::int64_t{256}));
 }
 
 // budget = max(max_num_batched_tokens, 16384); items = max(1, min(budget // 16384, requests x
@@ -41,7 +72,7 @@ TEST(VllmEncoderProfile, TheLargestImageOutweighsTheLargestVideo) {
 TEST(VllmEncoderProfile, TheBudgetAdmitsWholeImagesUpToTheRequestsAndTheirLimit) {
   const VisionTower v = tower("Qwen--Qwen3.6-27B");
   const auto profile = [&](EncoderLimits l) {
-    const EncoderProfile p = vllm::plan_qwen3_vl_profile(v, l);
+    const EncoderProfile p = vllm::plan_qwen_vl_profile(v, l);
     return std::to_string(p.budget) + " tokens, " + std::to_string(p.items) + " items, " +
            std::to_string(p.patches()) + " patches";
   };
@@ -77,6 +108,43 @@ TEST(VllmEncoderProfile, TheVitPeaksInAttentionWithThePixelValuesHeld) {
   // the proj moment (stream, norm1, qkv 1.5u, the q/k copies 2u, context 0.5u, proj) is it.
   const Ledger tp2 = family_ledger("vllm", "Qwen--Qwen3.6-27B", 2, "");
   EXPECT_EQ(ledger_fact(tp2, "encoder_peak_bytes"), pixels + rotary + 7 * u);
+}
+
+// Qwen2.5-VL-7B on one H200 at TP 1, one image of 65,536 patches, u = 65,536 x 1,280 x 2 B:
+// held through the blocks are the bf16 pixel values (65,536 x 1,176 x 2 B), the rotary
+// tables (2 x 65,536 x 40 x 2 B), cu_seqlens (2 int32, one 512 B block), cu_window_seqlens
+// (32 x 32 windows of 4 x 4 merged patches, 1,025 int32: 4,608 B) and the window index and its
+// inverse (16,384 int64 each). The peak is the MLP's down projection: the stream, the
+// attention's projection and down (u each) beside gate_up and the SiLU-and-mul output
+// (65,536 x 3,420 x 2 B x 3), above attention's 11u. Held after it: the pixel values and the
+// output in raster order (16,384 x 3,584 x 2 B). The pixel values (147 MiB) and gate_up
+// (855 MiB) each take a new segment rounded up to 2 MiB, whose 1 MiB remainder the caching
+// allocator leaves in the block (it splits a large block only when more than 1 MiB would
+// remain): 1 MiB more each; the SiLU output is cut from attention's freed qkv block.
+TEST(VllmEncoderProfile, QwenTwoPointFiveVlsVitPeaksInItsGatedMlp) {
+  const std::int64_t mib = 1 << 20;
+  const std::int64_t u = 65536LL * 1280 * 2;
+  const std::int64_t pixels = 65536LL * 1176 * 2 + mib;
+  const std::int64_t rotary = 2 * 65536LL * 40 * 2;
+  const std::int64_t indexes = 512 + 4608 + 2 * 16384LL * 8;
+  const Ledger l = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, "");
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 1);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"),
+            pixels + rotary + indexes + 3 * u + 3 * 65536LL * 3420 * 2 + mib);
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 16384LL * 3584 * 2);
+  // At TP 2 the MLP's widths halve (3 x 65,536 x 1,710 x 2 B) and still top attention's 7u;
+  // gate_up's new segment (427.5 MiB) leaves half a MiB in its block.
+  const Ledger tp2 = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 2, "");
+  EXPECT_EQ(ledger_fact(tp2, "encoder_peak_bytes"),
+            pixels + rotary + indexes + 3 * u + 3 * 65536LL * 1710 * 2 + mib / 2);
+  // With 0 images and 0 videos the tower is not built and nothing is profiled: the weights
+  // drop by the ViT and merger's 676,550,144 bf16 parameters (the catalog entry's count) and
+  // the float32 rotary inv_freq (20 entries).
+  const Ledger text = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1,
+                                    "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes") - ledger_fact(text, "weights_logical_bytes"),
+            2 * 676'550'144LL + 20 * 4);
 }
 
 // Qwen3-VL-8B's deepstack features (16,384 x 4,096 x 2 B each) stay from their block to the
@@ -148,6 +216,13 @@ TEST(VllmEncoderProfile, LaunchesItDoesNotModelAreRefusedByName) {
                 " (Qwen3_5ForConditionalGeneration): --mm-processor-kwargs sets the multimodal "
                 "processor's image size, which sizes the encoder profile's dummy image; gpumem "
                 "models the checkpoint's default processor\n");
+  // Qwen2.5-VL's profile follows the same rules.
+  EXPECT_EQ(family_errors("vllm", "qwen2.5-vl-7b-instruct", "    --tensor-parallel-size: 1\n", 1,
+                          "0.15.1"),
+            "f.yaml:7:8: qwen2.5-vl-7b-instruct (Qwen2_5_VLForConditionalGeneration): vLLM "
+            "0.15.1's profile of its vision encoder is not modelled (from 0.16.0); "
+            "--limit-mm-per-prompt with 0 images and 0 videos serves its language model alone, "
+            "which is modelled\n");
   // A model without a multimodal processor ignores it.
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --mm-processor-kwargs: '{\"max_pixels\": 1}'\n"),
             "");

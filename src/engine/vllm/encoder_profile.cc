@@ -10,15 +10,21 @@ constexpr std::int64_t kMaxAspectRatio = 200;
 // qwen3_vl.py Qwen3VLDummyInputsBuilder: the dummy video has two frames.
 constexpr std::int64_t kDummyVideoFrames = 2;
 
+// The closest factor pair of `s`: its largest divisor h with h * h <= s, and s / h.
+std::pair<std::int64_t, std::int64_t> closest_factor_pair(std::int64_t s) {
+  std::int64_t h = 1;
+  for (std::int64_t d = 1; d * d <= s; ++d) {
+    if (s % d == 0) h = d;
+  }
+  return {h, s / h};
+}
+
 // The largest count of merged patches up to `limit` whose closest factor pair (h <= w) has
 // w / h <= kMaxAspectRatio.
 std::int64_t largest_factorable(std::int64_t limit) {
   for (std::int64_t s = limit; s > 0; --s) {
-    std::int64_t h = 1;
-    for (std::int64_t d = 1; d * d <= s; ++d) {
-      if (s % d == 0) h = d;
-    }
-    if (s / h <= kMaxAspectRatio * h) return s;
+    const auto [h, w] = closest_factor_pair(s);
+    if (w <= kMaxAspectRatio * h) return s;
   }
   return 1;
 }
@@ -32,8 +38,14 @@ std::int64_t merged_patch_pixels(const VisionTower& v) {
 
 std::int64_t EncoderProfile::patches() const { return items * tokens_per_item * merge * merge; }
 
-std::int64_t qwen3_vl_max_image_tokens(const VisionTower& v) {
-  return largest_factorable(kQwen3VlMaxImagePixels / merged_patch_pixels(v));
+std::int64_t qwen_vl_max_image_tokens(const VisionTower& v) {
+  const std::int64_t max_pixels =
+      v.kind == VisionKind::kQwen25Vit ? kQwen25VlMaxImagePixels : kQwen3VlMaxImagePixels;
+  return largest_factorable(max_pixels / merged_patch_pixels(v));
+}
+
+std::pair<std::int64_t, std::int64_t> qwen_vl_max_image_grid(const VisionTower& v) {
+  return closest_factor_pair(qwen_vl_max_image_tokens(v));
 }
 
 std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v) {
@@ -45,10 +57,10 @@ std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v) {
   return per_frame_group * groups;
 }
 
-EncoderProfile plan_qwen3_vl_profile(const VisionTower& v, const EncoderLimits& limits) {
+EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits) {
   EncoderProfile p;
   p.merge = v.spatial_merge_size;
-  p.tokens_per_item = qwen3_vl_max_image_tokens(v);
+  p.tokens_per_item = qwen_vl_max_image_tokens(v);
   const std::int64_t t = p.tokens_per_item;
   p.budget = std::max(limits.max_num_batched_tokens, t);
   const std::int64_t per_prompt = std::max<std::int64_t>(
@@ -98,8 +110,41 @@ std::vector<Activation> vit_attention_activations(const VisionTower& v, int tp, 
   l.dies_after({out}, context);
   const int proj = l.add("attn.proj", n * d, eb);
   l.dies_after({norm, qkv, qk, rotated, context}, proj);
+  if (v.kind == VisionKind::kQwen25Vit) return l.take();
   const int stream = l.add("hidden_states", n * d, eb);
   l.dies_after({proj}, stream);
+  return l.take();
+}
+
+std::vector<Activation> qwen25_vit_mlp_activations(const VisionTower& v, int tp, std::int64_t n,
+                                                   std::int64_t eb) {
+  // norm2(x, residual=x_attn) normalizes in place (fused_add_rms_norm); the MLP's gate_up and
+  // activation stay referenced until it returns; residual + down is the new stream.
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size / tp;
+  const int gate_up = l.add("mlp.gate_up_proj", n * 2 * inter, eb);
+  const int act = l.add("mlp.act_fn", n * inter, eb);
+  const int down = l.add("mlp.down_proj", n * d, eb);
+  l.dies_after({gate_up, act}, down);
+  const int stream = l.add("hidden_states", n * d, eb);
+  l.dies_after({down}, stream);
+  return l.take();
+}
+
+std::vector<Activation> qwen25_vit_merger_activations(const VisionTower& v, int tp, std::int64_t n,
+                                                      std::int64_t eb) {
+  // ln_q's output stays the merger's local until it returns; nn.Sequential frees each stage's
+  // input once the next exists.
+  ActivationList l;
+  const std::int64_t rows = n / (v.spatial_merge_size * v.spatial_merge_size);
+  const std::int64_t width = v.hidden_size * v.spatial_merge_size * v.spatial_merge_size;
+  const int norm = l.add("merger.ln_q", n * v.hidden_size, eb);
+  const int fc1 = l.add("merger.mlp.0", rows * width / tp, eb);
+  const int act = l.add("merger.mlp.1", rows * width / tp, eb);
+  l.dies_after({fc1}, act);
+  const int fc2 = l.add("merger.mlp.2", rows * v.out_hidden_size, eb);
+  l.dies_after({norm, act}, fc2);
   return l.take();
 }
 

@@ -5,14 +5,18 @@
 // therefore the larger of the encoder's own peak and the language model's with those held.
 // This file decides what the profile runs (gpu_model_runner.py profile_run and
 // _get_mm_dummy_batch, multimodal/encoder_budget.py MultiModalBudget, qwen3_vl.py
-// Qwen3VLDummyInputsBuilder, read in their 2026 copies) and lists the tensors Qwen3-VL's
-// vision transformer allocates (qwen3_vl.py Qwen3_VisionTransformer.forward): the ViT of
-// Qwen3-VL, Qwen3.5 and Qwen3.6. Other towers are refused by the plan.
+// Qwen3VLDummyInputsBuilder, read in their 2026 copies) and lists the tensors the Qwen vision
+// transformers allocate: Qwen3-VL's (qwen3_vl.py Qwen3_VisionTransformer.forward), the ViT of
+// Qwen3-VL, Qwen3.5 and Qwen3.6, and Qwen2.5-VL's (qwen2_5_vl.py
+// Qwen2_5_VisionTransformer.forward, read at fb33ec8, with the cos/sin tables of the 2026 rotary
+// refactor that Qwen3-VL's attention, the same Qwen2_5_VisionAttention class, reads). Other
+// towers are refused by the plan.
 #ifndef GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 #define GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "catalog/architecture.h"
@@ -24,7 +28,10 @@ namespace gpumem::vllm {
 // Qwen3-VL's image processor (Qwen2VLImageProcessorFast, the preprocessor_config.json that
 // Qwen3-VL, Qwen3.5 and Qwen3.6 checkpoints ship): size.longest_edge, in pixels.
 inline constexpr std::int64_t kQwen3VlMaxImagePixels = 16777216;
-// ... and the video processor's longest_edge over t x h x w pixels.
+// Qwen2.5-VL's (Qwen2VLImageProcessor, the preprocessor_config.json Qwen2.5-VL checkpoints
+// ship): max_pixels.
+inline constexpr std::int64_t kQwen25VlMaxImagePixels = 12845056;
+// ... and Qwen3-VL's video processor's longest_edge over t x h x w pixels.
 inline constexpr std::int64_t kQwen3VlMaxVideoPixels = 25165824;
 // vllm multimodal/encoder_budget.py: a modality without --limit-mm-per-prompt allows 999
 // items per prompt.
@@ -48,10 +55,13 @@ struct EncoderLimits {
   bool chunked_prefill = true;
 };
 
-// Qwen3-VL's largest image in tokens (qwen2_vl.py get_image_size_with_most_features, the
-// factor-pair form of v0.16 on): the largest count of merged patches within max_pixels
-// whose closest factor pair has an aspect ratio of at most 200.
-std::int64_t qwen3_vl_max_image_tokens(const VisionTower& v);
+// A Qwen ViT's largest image in tokens (qwen2_vl.py get_image_size_with_most_features, the
+// factor-pair form of v0.16 on, which Qwen2.5-VL and Qwen3-VL inherit): the largest count of
+// merged patches within the processor's max_pixels whose closest factor pair has an aspect
+// ratio of at most 200.
+std::int64_t qwen_vl_max_image_tokens(const VisionTower& v);
+// That image's grid in merged patches, rows <= columns (its closest factor pair).
+std::pair<std::int64_t, std::int64_t> qwen_vl_max_image_grid(const VisionTower& v);
 // ... and the largest video, two frames (qwen3_vl.py get_max_video_tokens, DUMMY frames 2).
 std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);
 
@@ -59,8 +69,11 @@ std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);
 // T), items = max(1, min(budget // T, requests x per prompt)), requests max_num_seqs (or, with
 // chunked prefill off, at most max_num_batched_tokens // T), per prompt
 // max(1, min(limit, max_model_len // T)). The image is profiled: Qwen3-VL's largest image
-// outweighs its largest video.
-EncoderProfile plan_qwen3_vl_profile(const VisionTower& v, const EncoderLimits& limits);
+// outweighs its largest video; Qwen2.5-VL's dummy video (qwen2_vl.py
+// get_num_frames_with_most_features: the frames left once 999 images are counted, at least 2)
+// is one temporal patch of the same grid, a tie that encoder_budget.py's max() resolves to
+// the image, the first modality.
+EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits);
 
 // The tensors of the ViT's forward over `patches` patches on one rank (TP shards qkv, fc1 and
 // the mergers' fc1; the stream, norms and outputs are whole on every rank). Each list leaves
@@ -69,7 +82,8 @@ EncoderProfile plan_qwen3_vl_profile(const VisionTower& v, const EncoderLimits& 
 std::vector<Activation> vit_embedding_activations(const VisionTower& v, std::int64_t patches,
                                                   std::int64_t element_bytes);
 // - a block's attention half, then its MLP half: each ends in the new stream (the caller
-//   frees the old one);
+//   frees the old one); Qwen2.5-VL's attention half ends in its projection instead, which
+//   the fused norm2 adds to the stream in place;
 std::vector<Activation> vit_attention_activations(const VisionTower& v, int tp,
                                                   std::int64_t patches, std::int64_t element_bytes);
 std::vector<Activation> vit_mlp_activations(const VisionTower& v, int tp, std::int64_t patches,
@@ -77,6 +91,17 @@ std::vector<Activation> vit_mlp_activations(const VisionTower& v, int tp, std::i
 // - a patch merger (deepstack or final): the merged features, out_hidden_size wide.
 std::vector<Activation> vit_merger_activations(const VisionTower& v, int tp, std::int64_t patches,
                                                std::int64_t element_bytes);
+
+// Qwen2.5-VL's own lists (qwen2_5_vl.py at fb33ec8):
+// - Qwen2_5_VisionMLP over the normalized stream (gate_up, SiLU-and-mul, down, all held until
+//   it returns), then residual + its output: the new stream;
+std::vector<Activation> qwen25_vit_mlp_activations(const VisionTower& v, int tp,
+                                                   std::int64_t patches,
+                                                   std::int64_t element_bytes);
+// - Qwen2_5_VisionPatchMerger: ln_q (held until it returns), mlp.0, GELU, mlp.2.
+std::vector<Activation> qwen25_vit_merger_activations(const VisionTower& v, int tp,
+                                                      std::int64_t patches,
+                                                      std::int64_t element_bytes);
 
 // The rotary tables the blocks share: cos and sin, [patches, head_dim / 2] each, gathered from
 // get_rope's cache in the model dtype (partial_rotary_factor 0.5).

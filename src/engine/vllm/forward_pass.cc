@@ -142,10 +142,80 @@ Status ForwardPass::vit_step(const std::vector<Activation>& list, BlockHandle& s
   return {};
 }
 
+// vllm qwen2_5_vl.py Qwen2_5_VisionTransformer.forward (read at fb33ec8): the patch embedding,
+// the window order's index tensors and cu_seqlens copied to the GPU beside the rotary tables,
+// the patch embedding gathered into window order, every block (norm2 adds the attention's
+// projection to the stream in place), the merger, then the merged features gathered back into
+// raster order: the output, kept in the encoder cache.
+Status ForwardPass::qwen25_encoder_forward(const EncoderProfile& e,
+                                           std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  const std::int64_t rows = n / (v.spatial_merge_size * v.spatial_merge_size);
+  std::vector<BlockHandle> small;  // cu_seqlens, cu_window_seqlens, the rotary tables, indexes
+  const auto allocate_small = [&](Bytes size) -> Status {
+    Result<BlockHandle> b = env_.allocator.allocate(size, Category::kActivations);
+    if (!b.ok()) return b.status();
+    small.push_back(*b);
+    return {};
+  };
+  // patch_embed (a ReplicatedLinear over the flattened patches), then the index tensors
+  // below, then hidden_states[window_index]: the merge groups gathered into window order.
+  Result<BlockHandle> patch =
+      env_.allocator.allocate(bytes(n * v.hidden_size * eb), Category::kActivations);
+  if (!patch.ok()) return patch.status();
+  // get_window_index_thw: windows of window_size // merge // patch merged patches a side; a
+  // padded window that holds none is dropped (unique_consecutive), so an item of r x c merged
+  // patches has ceil(r / w) x ceil(c / w) windows. cu_seqlens holds items + 1 int32 entries,
+  // cu_window_seqlens windows + 1; window_index and its inverse one int64 per merged patch.
+  const std::int64_t side =
+      std::max<std::int64_t>(1, v.window_size / v.spatial_merge_size / v.patch_size);
+  const auto [grid_rows, grid_columns] = qwen_vl_max_image_grid(v);
+  const std::int64_t windows =
+      e.items * ((grid_rows + side - 1) / side) * ((grid_columns + side - 1) / side);
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes((e.items + 1) * 4)));
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes((windows + 1) * 4)));
+  for (int table = 0; table < 2; ++table) {
+    GPUMEM_RETURN_IF_ERROR(allocate_small(vit_rotary_bytes(v, n, eb)));
+  }
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes(rows * 8)));
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes(rows * 8)));
+  Result<BlockHandle> window_order =
+      env_.allocator.allocate(bytes(n * v.hidden_size * eb), Category::kActivations);
+  if (!window_order.ok()) return window_order.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*patch));
+  BlockHandle stream = *window_order;
+  std::vector<BlockHandle> step;
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  for (std::int64_t block = 0; block < v.num_hidden_layers; ++block) {
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(vit_attention_activations(v, tp, n, eb), &step));
+    const BlockHandle projection = step.front();
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(projection, stream_bytes, nullptr));
+    GPUMEM_RETURN_IF_ERROR(vit_step(qwen25_vit_mlp_activations(v, tp, n, eb), stream));
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(stream, stream_bytes, nullptr));
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(projection));
+  }
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(replay(qwen25_vit_merger_activations(v, tp, n, eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  // hidden_states[reverse_indices, :]: the merged rows back in raster order.
+  Result<BlockHandle> out =
+      env_.allocator.allocate(bytes(rows * v.out_hidden_size * eb), Category::kActivations);
+  if (!out.ok()) return out.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+  for (BlockHandle b : small) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  held.push_back(*out);
+  return {};
+}
+
 // vllm qwen3_vl.py Qwen3_VisionTransformer.forward under the profile's inference_mode: every
 // block (the stream, its rotary tables and the deepstack features held across them), the
 // deepstack mergers after their blocks, the final merger, then the features concatenated
-// into one output per item (kept in the encoder cache).
+// into one output per item (kept in the encoder cache). Qwen2.5-VL's tower runs its own
+// forward after the same pixel values.
 Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHandle>& held) {
   const VisionTower& v = p_.model.vision;
   const std::int64_t n = e.patches();
@@ -160,6 +230,7 @@ Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHa
       env_.allocator.allocate(bytes(n * patch_values * eb), Category::kActivations);
   if (!pixels.ok()) return pixels.status();
   held.push_back(*pixels);
+  if (v.kind == VisionKind::kQwen25Vit) return qwen25_encoder_forward(e, held);
   std::vector<BlockHandle> step;
   GPUMEM_RETURN_IF_ERROR(replay(vit_embedding_activations(v, n, eb), &step));
   BlockHandle stream = step.front();

@@ -58,9 +58,14 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
 }
 
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
-// Why vLLM's profile of a Qwen3-VL tower (encoder_profile.h) cannot be modelled for this
-// launch; empty when it can.
-std::string qwen3_vl_profile_refusal(const Plan& p) {
+// Whether vLLM's profile of the model's tower is modelled (encoder_profile.h): the Qwen ViTs.
+bool profiles_qwen_vit(const VisionTower& v) {
+  return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit;
+}
+
+// Why vLLM's profile of a Qwen ViT (encoder_profile.h) cannot be modelled for this launch;
+// empty when it can.
+std::string qwen_vl_profile_refusal(const Plan& p) {
   if (p.version < Version{0, 16, 0, 0}) {
     // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form) and
     // qwen3_vl.py's two-frame dummy video date from v0.16; before, the dummy video was sized
@@ -211,10 +216,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   const SourceLoc tp_loc =
       p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
-  if (p.model.vision.present() && p.model.vision.kind == VisionKind::kQwen3Vit &&
-      p.flags.multimodal_off) {
+  if (profiles_qwen_vit(p.model.vision) && p.flags.multimodal_off) {
     // vllm models/qwen3_vl.py and qwen3_5.py build the tower inside _mark_tower_model, which
-    // skips it when every modality's limit is 0; profile_run then runs no encoder
+    // skips it when every modality's limit is 0, and qwen2_5_vl.py leaves `visual` None
+    // (load_weights then skips "visual."); profile_run then runs no encoder
     // (supports_multimodal_inputs is false).
     p.model.vision = VisionTower{};
   }
@@ -227,11 +232,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
   const SourceLoc model_loc =
       scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model");
-  if (p.model.vision.kind == VisionKind::kQwen3Vit) {
+  if (profiles_qwen_vit(p.model.vision)) {
     // vllm v1/worker/gpu_model_runner.py profile_run: the ViT runs on dummy images before the
     // language model's dummy forward (encoder_profile.h), sized below once the batch limits
     // are resolved.
-    if (const std::string why = qwen3_vl_profile_refusal(p); !why.empty()) {
+    if (const std::string why = qwen_vl_profile_refusal(p); !why.empty()) {
       diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
       return std::nullopt;
     }
@@ -408,10 +413,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     ") must be greater than or equal to max_num_seqs (" +
                     std::to_string(p.args.max_num_seqs) + ").");
   }
-  if (p.model.vision.kind == VisionKind::kQwen3Vit) {
+  if (profiles_qwen_vit(p.model.vision)) {
     const bool chunked_prefill = !p.flags.raw.location("--enable-chunked-prefill") ||
                                  p.flags.raw.boolean("--enable-chunked-prefill");
-    p.encoder = plan_qwen3_vl_profile(
+    p.encoder = plan_qwen_vl_profile(
         p.model.vision, {p.args.max_num_batched_tokens, p.args.max_num_seqs, p.args.max_model_len,
                          p.flags.image_limit, chunked_prefill});
   }
