@@ -25,12 +25,25 @@ std::vector<Word> shell_words(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (!in_word) begin = i;
-    if (c == '\'' || c == '"') {
+    if (c == '\'') {
       const size_t close = s.find(c, i + 1);
       const size_t end = close == std::string_view::npos ? s.size() : close;
       word += s.substr(i + 1, end - i - 1);
       in_word = true;
       i = end;
+    } else if (c == '"') {
+      // Inside double quotes a backslash escapes only $ ` " \ (POSIX 2.2.3): "{\"image\":1}"
+      // is {"image":1}.
+      size_t j = i + 1;
+      for (; j < s.size() && s[j] != '"'; ++j) {
+        if (s[j] == '\\' && j + 1 < s.size() &&
+            std::string_view("$`\"\\").find(s[j + 1]) != std::string_view::npos) {
+          ++j;
+        }
+        word += s[j];
+      }
+      in_word = true;
+      i = j;
     } else if (c == '\\' && i + 1 < s.size() &&
                !std::isspace(static_cast<unsigned char>(s[i + 1]))) {
       word += s[++i];

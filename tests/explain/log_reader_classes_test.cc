@@ -111,6 +111,19 @@ TEST(ReaderClasses, HumanReadableAndShellArithmeticFlagValues) {
   EXPECT_EQ(sglang.runs.at(0).flag("--context-length")->values, std::vector<std::string>{"32K"});
 }
 
+// Inside double quotes a backslash escapes only $ ` " and itself, as the shell reads it; in
+// single quotes it is literal (a real RTX 4090 notebook quotes its JSON this way).
+TEST(ReaderClasses, DoubleQuotedValuesKeepTheShellsEscapes) {
+  const StartupLog log = lines(
+      "$ vllm serve Qwen/Qwen2.5-VL-7B-Instruct --limit-mm-per-prompt \"{\\\"image\\\":1}\" "
+      "--served-model-name \"a\\\\b\\$c\\d\" --chat-template '\\n'\n"
+      "INFO 05-28 08:00:26 [gpu_worker.py:462] Available KV cache memory: 6.37 GiB\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.flag("--limit-mm-per-prompt")->values, std::vector<std::string>{"{\"image\":1}"});
+  EXPECT_EQ(r.flag("--served-model-name")->values, std::vector<std::string>{"a\\b$c\\d"});
+  EXPECT_EQ(r.flag("--chat-template")->values, std::vector<std::string>{"\\n"});
+}
+
 TEST(ReaderClasses, LaunchesPastedTogetherAreToldApart) {
   // The same rank's KV line again, at an earlier time: the post's second run (on main).
   const StartupLog b200 = corpus("sglang-b200-x8-deepseek-v3.2-exp-dp8-indexer-kv");
