@@ -161,6 +161,9 @@ TEST(VllmModelFacts, DerivedMaxModelLen) {
   EXPECT_EQ(len("llama-3.1-8b-instruct"), 131072);
   EXPECT_EQ(len("deepseek-v3"), 163840);
   EXPECT_EQ(len("qwen3-8b"), 40960);
+  // Gemma 3's linear factor 8 is already in its 131,072 positions (config/model.py skips the
+  // scaling for a gemma3 model_type).
+  EXPECT_EQ(len("gemma-3-27b-it"), 131072);
 }
 
 // The length a run serves, as its ledger states it.

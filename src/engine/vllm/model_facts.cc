@@ -5,6 +5,9 @@
 namespace gpumem::vllm {
 
 std::int64_t derived_max_model_len(const Architecture& a) {
+  // vllm config/model.py _get_and_verify_max_len: "Gemma3's max_model_len (128K) is already
+  // scaled by RoPE scaling": a model_type naming gemma3 is not scaled again.
+  if (a.model_type.find("gemma3") != std::string::npos) return a.max_position_embeddings;
   const RopeScaling& r = a.rope_scaling;
   const auto positions = static_cast<double>(a.max_position_embeddings);
   switch (r.type) {
