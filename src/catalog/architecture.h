@@ -263,6 +263,7 @@ struct VisionTower {
   std::int64_t num_channels = 0;  // SigLIP num_channels, Qwen in_chans
   std::int64_t patch_size = 0;
   std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
+  std::int64_t tokens_per_image = 0;     // Gemma 3: mm_tokens_per_image, a square number
   std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
   std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
   std::int64_t window_size = 0;          // Qwen2.5-VL: a window attention's side, in pixels

@@ -57,7 +57,7 @@ void read_vit_dimensions(const ConfigMap& v, const VitDefaults& d, VisionTower& 
 
 // Gemma 3: sglang v0.5.9 gemma3_mm.py Gemma3ForConditionalGeneration.__init__ (read at
 // 017f5d4) builds SiglipVisionModel(config.vision_config) beside the language model.
-void parse_siglip(const ConfigMap& v, VisionTower& t) {
+void parse_siglip(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
   const std::string type = v.string("model_type").value_or("siglip_vision_model");
   if (type != "siglip_vision_model") {
     v.error("model_type", "vision tower '" + type +
@@ -78,6 +78,22 @@ void parse_siglip(const ConfigMap& v, VisionTower& t) {
   if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
     v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
                               " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
+    return;
+  }
+  // transformers Gemma3Config.__init__ default; gemma3_mm.py Gemma3MultiModalProjector pools
+  // the patch grid to sqrt(mm_tokens_per_image) a side with a kernel of the quotient.
+  t.tokens_per_image = top.positive("mm_tokens_per_image", 256);
+  const std::int64_t side = t.patch_size > 0 ? t.image_size / t.patch_size : 0;
+  std::int64_t tokens_side = 0;
+  while (tokens_side < side && (tokens_side + 1) * (tokens_side + 1) <= t.tokens_per_image) {
+    ++tokens_side;
+  }
+  if (t.tokens_per_image > 0 && side > 0 &&
+      (tokens_side * tokens_side != t.tokens_per_image || side % tokens_side != 0)) {
+    top.error("mm_tokens_per_image", "'mm_tokens_per_image' " + std::to_string(t.tokens_per_image) +
+                                         " is not the square of a divisor of the " +
+                                         std::to_string(side) +
+                                         " patches a side of the vision tower's image");
   }
 }
 
@@ -179,7 +195,7 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   ConfigMap v(top.file(), node, "'vision_config'", top.diags());
   if (!v.valid()) return;
   if (gemma) {
-    parse_siglip(v, a.vision);
+    parse_siglip(top, v, a.vision);
   } else if (llama4) {
     parse_llama4_vit(v, a.vision);
   } else if (mistral3) {

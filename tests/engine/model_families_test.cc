@@ -389,8 +389,8 @@ TEST(ModelFamilies, Qwen3VlMoeIsQwen3MoeBesideTheQwen3Vit) {
 // Gemma3ForConditionalGeneration: SGLang builds the SigLIP tower and projector beside the
 // language model (gemma3_mm.py) whether or not multimodal serving is on; only
 // --enable-multimodal shrinks the automatic fraction (server_args.py
-// adjust_mem_fraction_for_vlm). vLLM's encoder profiling is refused by name.
-TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRefusedInVllm) {
+// adjust_mem_fraction_for_vlm).
+TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodal) {
   const Ledger text = family_ledger("sglang", "gemma-3-27b-it", 1, "");
   const Ledger mm = family_ledger("sglang", "gemma-3-27b-it", 1, "    --enable-multimodal: true\n");
   // 27 x 1152^2 against ViT-L/14's 24 x 1024^2 is 1.423828125: 0.95 x (1 - 0.0423828125).
@@ -402,10 +402,8 @@ TEST(ModelFamilies, Gemma3VisionShrinksSglangsFractionOnlyWhenMultimodalAndIsRef
       family_ledger("sglang", "gemma-3-27b-it", 1,
                     "    --enable-multimodal: true\n    --mem-fraction-static: 0.8\n");
   EXPECT_DOUBLE_EQ(mem_fraction(given), 0.8);
-  EXPECT_EQ(family_errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"),
-            "f.yaml:7:8: gemma-3-27b-it (Gemma3ForConditionalGeneration) is multimodal: vLLM "
-            "profiles its vision encoder on dummy images, which gpumem does not model; its "
-            "text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled\n");
+  // vLLM profiles the tower (vllm_encoder_profile_test.cc) and loads the same bytes of it.
+  EXPECT_EQ(family_errors("vllm", "gemma-3-27b-it", "    --max-model-len: 8192\n"), "");
   EXPECT_EQ(
       family_errors("sglang", "gemma-3-27b-it", "    --enable-multimodal: true\n", 1, "0.4.9"),
       "f.yaml:6:26: serving Gemma3ForConditionalGeneration multimodal with SGLang 0.4.9 is "

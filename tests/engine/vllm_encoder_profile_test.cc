@@ -76,18 +76,18 @@ TEST(VllmEncoderProfile, TheBudgetAdmitsWholeImagesUpToTheRequestsAndTheirLimit)
     return std::to_string(p.budget) + " tokens, " + std::to_string(p.items) + " items, " +
            std::to_string(p.patches()) + " patches";
   };
-  EXPECT_EQ(profile({8192, 1024, 262144, {}, true}), "16384 tokens, 1 items, 65536 patches");
-  EXPECT_EQ(profile({32768, 1024, 262144, {}, true}), "32768 tokens, 2 items, 131072 patches");
-  EXPECT_EQ(profile({65536, 1024, 262144, {}, true}), "65536 tokens, 4 items, 262144 patches");
+  EXPECT_EQ(profile({8192, 1024, 262144, {}, true, {}}), "16384 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({32768, 1024, 262144, {}, true, {}}), "32768 tokens, 2 items, 131072 patches");
+  EXPECT_EQ(profile({65536, 1024, 262144, {}, true, {}}), "65536 tokens, 4 items, 262144 patches");
   // One request of one image each.
-  EXPECT_EQ(profile({65536, 1, 262144, 1, true}), "65536 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({65536, 1, 262144, 1, true, {}}), "65536 tokens, 1 items, 65536 patches");
   // One request whose context holds two images.
-  EXPECT_EQ(profile({65536, 1, 32768, {}, true}), "65536 tokens, 2 items, 131072 patches");
+  EXPECT_EQ(profile({65536, 1, 32768, {}, true, {}}), "65536 tokens, 2 items, 131072 patches");
   // A context shorter than one image still profiles one.
-  EXPECT_EQ(profile({8192, 256, 4096, {}, true}), "16384 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({8192, 256, 4096, {}, true, {}}), "16384 tokens, 1 items, 65536 patches");
   // Without chunked prefill a step holds max_num_batched_tokens // 16384 requests' images.
-  EXPECT_EQ(profile({49152, 1024, 262144, {}, false}), "49152 tokens, 3 items, 196608 patches");
-  EXPECT_EQ(profile({8192, 1024, 262144, {}, false}), "16384 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({49152, 1024, 262144, {}, false, {}}), "49152 tokens, 3 items, 196608 patches");
+  EXPECT_EQ(profile({8192, 1024, 262144, {}, false, {}}), "16384 tokens, 1 items, 65536 patches");
 }
 
 // One image (65,536 patches) on one H200 at TP 1, u = 65,536 x 1,152 x 2 B: the bf16 pixel
@@ -110,41 +110,150 @@ TEST(VllmEncoderProfile, TheVitPeaksInAttentionWithThePixelValuesHeld) {
   EXPECT_EQ(ledger_fact(tp2, "encoder_peak_bytes"), pixels + rotary + 7 * u);
 }
 
-// Qwen2.5-VL-7B on one H200 at TP 1, one image of 65,536 patches, u = 65,536 x 1,280 x 2 B:
-// held through the blocks are the bf16 pixel values (65,536 x 1,176 x 2 B), the rotary
-// tables (2 x 65,536 x 40 x 2 B), cu_seqlens (2 int32, one 512 B block), cu_window_seqlens
-// (32 x 32 windows of 4 x 4 merged patches, 1,025 int32: 4,608 B) and the window index and its
-// inverse (16,384 int64 each). The peak is the MLP's down projection: the stream, the
-// attention's projection and down (u each) beside gate_up and the SiLU-and-mul output
-// (65,536 x 3,420 x 2 B x 3), above attention's 11u. Held after it: the pixel values and the
-// output in raster order (16,384 x 3,584 x 2 B). The pixel values (147 MiB) and gate_up
+// Qwen2.5-VL-7B on one H200 at TP 1 with an 8,192-token context: its dummy video is one frame
+// group, a tie that profiles the image, 65,536 patches; u = 65,536 x 1,280 x 2 B. Held through
+// the blocks are the bf16 pixel values (65,536 x 1,176 x 2 B), the rotary tables
+// (2 x 65,536 x 40 x 2 B), cu_seqlens (2 int32, one 512 B block), cu_window_seqlens (32 x 32
+// windows of 4 x 4 merged patches, 1,025 int32: 4,608 B) and the window index and its inverse
+// (16,384 int64 each). The peak is the MLP's down projection: the stream, the attention's
+// projection and down (u each) beside gate_up and the SiLU-and-mul output (65,536 x 3,420 x
+// 2 B x 3), and, with torch.compile on (custom ops off), norm2's native outputs: 2u more. With
+// --enforce-eager the fused kernel normalizes in place. Held after it: the pixel values and
+// the output in raster order (16,384 x 3,584 x 2 B). The pixel values (147 MiB) and gate_up
 // (855 MiB) each take a new segment rounded up to 2 MiB, whose 1 MiB remainder the caching
 // allocator leaves in the block (it splits a large block only when more than 1 MiB would
-// remain): 1 MiB more each; the SiLU output is cut from attention's freed qkv block.
+// remain): 1 MiB more each.
 TEST(VllmEncoderProfile, QwenTwoPointFiveVlsVitPeaksInItsGatedMlp) {
   const std::int64_t mib = 1 << 20;
   const std::int64_t u = 65536LL * 1280 * 2;
   const std::int64_t pixels = 65536LL * 1176 * 2 + mib;
   const std::int64_t rotary = 2 * 65536LL * 40 * 2;
   const std::int64_t indexes = 512 + 4608 + 2 * 16384LL * 8;
-  const Ledger l = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, "");
+  const std::int64_t mlp = 3 * 65536LL * 3420 * 2 + mib;
+  const std::string context = "    --max-model-len: 8192\n";
+  const Ledger l = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, context);
   EXPECT_TRUE(l.fits());
   EXPECT_EQ(ledger_fact(l, "encoder_items"), 1);
-  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"),
-            pixels + rotary + indexes + 3 * u + 3 * 65536LL * 3420 * 2 + mib);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"), pixels + rotary + indexes + 5 * u + mlp);
   EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 16384LL * 3584 * 2);
-  // At TP 2 the MLP's widths halve (3 x 65,536 x 1,710 x 2 B) and still top attention's 7u;
-  // gate_up's new segment (427.5 MiB) leaves half a MiB in its block.
-  const Ledger tp2 = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 2, "");
+  const Ledger eager =
+      family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, context + "    --enforce-eager: true\n");
+  EXPECT_EQ(ledger_fact(eager, "encoder_peak_bytes"), pixels + rotary + indexes + 3 * u + mlp);
+  // The same when compilation is off (mode 0) or the rms_norm custom op is turned on; turned
+  // off, or all ops off, it runs native even eagerly.
+  const auto peak = [&](const std::string& args) {
+    return ledger_fact(family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, context + args),
+                       "encoder_peak_bytes");
+  };
+  const std::int64_t fused = pixels + rotary + indexes + 3 * u + mlp;
+  const std::int64_t native = fused + 2 * u;
+  EXPECT_EQ(peak("    --compilation-config: '{\"mode\": 0}'\n"), fused);
+  EXPECT_EQ(peak("    --compilation-config: '{\"custom_ops\": [\"+rms_norm\"]}'\n"), fused);
+  EXPECT_EQ(peak("    --compilation-config: '{\"custom_ops\": [\"all\", \"-rms_norm\"]}'\n"),
+            native);
+  EXPECT_EQ(peak("    --enforce-eager: true\n    --compilation-config: '{\"custom_ops\": "
+                 "[\"none\"]}'\n"),
+            native);
+  EXPECT_EQ(family_errors("vllm", "qwen2.5-vl-7b-instruct",
+                          "    --compilation-config: '{\"custom_ops\": \"all\"}'\n"),
+            "f.yaml:6:27: custom_ops in --compilation-config must be a list of names\n");
+  // At TP 2 the MLP's widths halve (3 x 65,536 x 1,710 x 2 B); gate_up's (427.5 MiB) and the
+  // SiLU output's (213.75 MiB) new segments leave half and a quarter of a MiB in their blocks.
+  const Ledger tp2 = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 2, context);
   EXPECT_EQ(ledger_fact(tp2, "encoder_peak_bytes"),
-            pixels + rotary + indexes + 3 * u + 3 * 65536LL * 1710 * 2 + mib / 2);
+            pixels + rotary + indexes + 5 * u + 3 * 65536LL * 1710 * 2 + mib / 2 + mib / 4);
   // With 0 images and 0 videos the tower is not built and nothing is profiled: the weights
   // drop by the ViT and merger's 676,550,144 bf16 parameters (the catalog entry's count) and
   // the float32 rotary inv_freq (20 entries).
-  const Ledger text = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1,
-                                    "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
+  const Ledger text =
+      family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1,
+                    context + "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");
   EXPECT_EQ(ledger_fact(l, "weights_logical_bytes") - ledger_fact(text, "weights_logical_bytes"),
             2 * 676'550'144LL + 20 * 4);
+}
+
+// Qwen2.5-VL's dummy video grows with the context, up to 14 frames (qwen2_vl.py
+// _MAX_FRAMES_PER_VIDEO): frames pad to pairs, each pair one 128 x 128 grid of 16,384 tokens.
+// At the default 128,000 tokens it is 14 frames, 7 x 16,384 = 114,688 tokens, the budget and
+// item a real vLLM 0.23 log prints ("budget of 114688 tokens, and profiled with 1 video
+// items", tests/data/engine-logs/vllm-a100-80gb-x1-qwen2.5-vl-7b-gmu022-no-kv-memory.log).
+TEST(VllmEncoderProfile, QwenTwoPointFiveVlsVideoGrowsWithTheContext) {
+  const VisionTower v = catalog_tower("qwen2.5-vl-7b-instruct");
+  EXPECT_EQ(vllm::qwen25_vl_max_video_frames(v, 8192), 1);
+  EXPECT_EQ(vllm::qwen25_vl_max_video_frames(v, 16384), 2);
+  EXPECT_EQ(vllm::qwen25_vl_max_video_frames(v, 32768), 4);
+  EXPECT_EQ(vllm::qwen25_vl_max_video_frames(v, 128000), 14);
+  EXPECT_EQ(vllm::qwen25_vl_max_video_frames(v, 1000000), 14);
+  const auto profile = [&](vllm::EncoderLimits l) {
+    const EncoderProfile p = vllm::plan_qwen_vl_profile(v, l);
+    return std::string(p.modality) + ": " + std::to_string(p.budget) + " tokens, " +
+           std::to_string(p.items) + " items, " + std::to_string(p.patches()) + " patches";
+  };
+  EXPECT_EQ(profile({8192, 1024, 128000, {}, true, {}}),
+            "video: 114688 tokens, 1 items, 458752 patches");
+  EXPECT_EQ(profile({8192, 1024, 32768, {}, true, {}}),
+            "video: 32768 tokens, 1 items, 131072 patches");
+  // Equal tokens: the image, the first modality.
+  EXPECT_EQ(profile({8192, 1024, 16384, {}, true, {}}),
+            "image: 16384 tokens, 1 items, 65536 patches");
+  // Videos limited to 0 profile the image; images limited to 0 the video.
+  EXPECT_EQ(profile({8192, 1024, 128000, {}, true, 0}),
+            "image: 16384 tokens, 1 items, 65536 patches");
+  EXPECT_EQ(profile({8192, 1024, 16384, 0, true, {}}),
+            "video: 16384 tokens, 1 items, 65536 patches");
+  // A 14-frame video on one H200: 458,752 patches in 7 frame groups that each attend alone
+  // (cu_seqlens 8 int32, cu_window_seqlens 7 x 1,024 + 1: 29,184 B). The pixel values
+  // (1,029 MiB) keep their segment's 1 MiB remainder; the peak is the same MLP moment as the
+  // image's, with a few MiB of such remainders (the caching allocator splits a block only when
+  // more than 1 MiB would remain).
+  const Ledger l = family_ledger("vllm", "qwen2.5-vl-7b-instruct", 1, "");
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 1);
+  const std::int64_t n = 458752;
+  const std::int64_t mib = 1 << 20;
+  const std::int64_t pixels = n * 1176 * 2 + mib;
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 114688LL * 3584 * 2);
+  const std::int64_t peak = pixels + 2 * n * 40 * 2 + 512 + 29184 + 2 * 114688LL * 8 +
+                            5 * n * 1280 * 2 + 3 * n * 3420 * 2;
+  EXPECT_GE(ledger_fact(l, "encoder_peak_bytes"), peak);
+  EXPECT_LE(ledger_fact(l, "encoder_peak_bytes"), peak + 4 * mib);
+}
+
+// Gemma 3 27B on one H200 at TP 1: 256 embeddings an image (an 896-pixel image's 64 x 64
+// patches pooled 4 x 4), so the default 8,192-token budget admits 32 images: 131,072 patches;
+// d = 131,072 x 1,152 x 2 B, i = 131,072 x 4,304 x 2 B. The pixel values (32 x 3 x 896 x 896
+// x 2 B, 147 MiB in a 148 MiB segment: 1 MiB kept in the block) and num_patches (one 512 B
+// block) are held; the embeddings stay in the encoder's pool through every layer, each layer
+// holds its input, and from the second layer on the peak is the MLP's activation: the
+// embeddings, the layer's input, out_proj (with the residual added in place), layer_norm2,
+// fc1 and gelu: 4d + 2i. Held after: the pixel values and the projector's output, 32 x 256
+// rows of the language model's 5,376.
+TEST(VllmEncoderProfile, GemmaThreesSiglipPeaksInTheMlpWithTheEmbeddingsHeld) {
+  const std::int64_t mib = 1 << 20;
+  const std::int64_t d = 131072LL * 1152 * 2;
+  const std::int64_t i = 131072LL * 4304 * 2;
+  const std::int64_t held = 32LL * 3 * 896 * 896 * 2 + mib + 512;
+  const Ledger l = family_ledger("vllm", "gemma-3-27b-it", 1, "");
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 32);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"), held + 4 * d + 2 * i);
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), held + 32LL * 256 * 5376 * 2);
+  // One request of one image: one item, 4,096 patches.
+  const Ledger one =
+      family_ledger("vllm", "gemma-3-27b-it", 1,
+                    "    --max-num-seqs: 1\n    --limit-mm-per-prompt: '{\"image\": 1}'\n");
+  EXPECT_EQ(ledger_fact(one, "encoder_items"), 1);
+  // With images limited to 0 the tower is not built: the weights drop by the SigLIP tower's
+  // and projector's bf16 parameters (the patch embedding 1,152 x 3 x 14 x 14 and its bias,
+  // 4,096 position rows, 27 layers of two LayerNorms, q/k/v, out_proj, fc1 and fc2 with
+  // biases, post_layernorm, the 1,152 x 5,376 projection and its norm) and the int64
+  // position_ids buffer.
+  const Ledger text =
+      family_ledger("vllm", "gemma-3-27b-it", 1, "    --limit-mm-per-prompt: '{\"image\": 0}'\n");
+  const std::int64_t h = 1152;
+  const std::int64_t layer = 4 * h + 3 * h * h + 3 * h + h * h + h + 2 * 4304 * h + 4304 + h;
+  const std::int64_t tower = h * 3 * 14 * 14 + h + 4096 * h + 27 * layer + 2 * h + h * 5376 + h;
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes") - ledger_fact(text, "weights_logical_bytes"),
+            2 * tower + 4096 * 8);
 }
 
 // Qwen3-VL-8B's deepstack features (16,384 x 4,096 x 2 B each) stay from their block to the

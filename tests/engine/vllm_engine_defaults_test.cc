@@ -149,6 +149,17 @@ TEST(VllmDefaults, OptimizationLevels) {
   EXPECT_EQ(resolve_engine_args(full, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kFull);
   full.enforce_eager = true;
   EXPECT_EQ(resolve_engine_args(full, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kNone);
+  // A --compilation-config mode below VLLM_COMPILE (3) runs no piecewise graphs: the default
+  // FULL_AND_PIECEWISE becomes NONE, while an explicit FULL stays.
+  EngineFlags mode = flags_with(256);
+  mode.compilation_mode = 0;
+  EXPECT_EQ(resolve_engine_args(mode, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kNone);
+  mode.compilation_mode = 3;
+  EXPECT_EQ(resolve_engine_args(mode, kV0_21, h200, 131072).cudagraph_mode,
+            CudagraphMode::kFullAndPiecewise);
+  mode.compilation_mode = 1;
+  mode.cudagraph_mode = CudagraphMode::kFull;
+  EXPECT_EQ(resolve_engine_args(mode, kV0_21, h200, 131072).cudagraph_mode, CudagraphMode::kFull);
 }
 
 TEST(VllmModelFacts, DerivedMaxModelLen) {

@@ -106,6 +106,17 @@ const std::vector<CorpusLog>& logs() {
        "13 rank 3: model weights 19.82 GiB\n"
        "15 rank 6: model weights 19.82 GiB\n"
        "17 rank 1: model weights 19.82 GiB\n"},
+      {"vllm-a100-80gb-x1-qwen2.5-vl-7b-video-profile-no-kv-memory",
+       "start-up 1\n"
+       "42 -: model weights 15.67 GiB\n"
+       "43 -: encoder budget (tokens) 114688\n"
+       "43 -: encoder profile items 1\n"
+       "52 -: CUDA graph estimate 0.53 GiB\n"
+       "53 -: available KV cache memory -14.28 GiB\n"
+       "54 -: utilization less the graph estimate 0.2133\n"
+       "55 failed: error\n"
+       "57 failed: no KV cache memory\n"
+       "59 failed: error\n"},
       {"vllm-a100-x1-gemma-4-26b-a4b-128k-blog",
        "start-up 1\n"
        "21 -: model weights 48.5 GiB\n"
@@ -345,6 +356,11 @@ const std::vector<CorpusLog>& logs() {
        "16 -: available KV cache memory 0.3 GiB\n"
        "16 -: KV tokens storable 720\n"
        "16 failed: KV cache too small\n"},
+      {"vllm-rtx4090-x1-qwen2.5-vl-7b-len8192-image-limit-1",
+       "start-up 1\n"
+       "9 -: model weights 15.67 GiB\n"
+       "10 -: KV cache tokens 62736\n"
+       "11 -: maximum concurrency 7.66x\n"},
       {"vllm-rtx4090-x32-deepseek-v3-tp8-pp4-4nodes",
        "start-up 1\n"
        "15 -: model weights 16.9583 GiB\n"

@@ -29,6 +29,12 @@ std::int64_t largest_factorable(std::int64_t limit) {
   return 1;
 }
 
+std::int64_t integer_sqrt(std::int64_t x) {
+  std::int64_t r = 0;
+  while ((r + 1) * (r + 1) <= x) ++r;
+  return r;
+}
+
 std::int64_t merged_patch_pixels(const VisionTower& v) {
   const std::int64_t unit = v.patch_size * v.spatial_merge_size;
   return unit * unit;
@@ -57,19 +63,60 @@ std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v) {
   return per_frame_group * groups;
 }
 
-EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits) {
+std::int64_t qwen25_vl_max_video_frames(const VisionTower& v, std::int64_t max_model_len) {
+  const std::int64_t per_group = qwen_vl_max_image_tokens(v);
+  const auto tokens = [&](std::int64_t frames) {
+    const std::int64_t padded = frames + frames % v.temporal_patch_size;
+    return std::max<std::int64_t>(1, padded / v.temporal_patch_size) * per_group;
+  };
+  // _get_max_video_frames: from one frame, add frames while the next count still fits.
+  std::int64_t frames = 1;
+  while (frames < kQwen2VlMaxFramesPerVideo && tokens(frames + 1) <= max_model_len) ++frames;
+  return frames;
+}
+
+namespace {
+
+// vllm multimodal/encoder_budget.py MultiModalBudget for items of `tokens` embeddings made of
+// `merge` x `merge` patches each; `limit` is the modality's --limit-mm-per-prompt.
+EncoderProfile plan_profile(std::int64_t tokens, std::int64_t merge,
+                            std::optional<std::int64_t> limit, const EncoderLimits& limits) {
   EncoderProfile p;
-  p.merge = v.spatial_merge_size;
-  p.tokens_per_item = qwen_vl_max_image_tokens(v);
+  p.merge = merge;
+  p.tokens_per_item = tokens;
   const std::int64_t t = p.tokens_per_item;
   p.budget = std::max(limits.max_num_batched_tokens, t);
   const std::int64_t per_prompt = std::max<std::int64_t>(
-      1, std::min(limits.image_limit.value_or(kDefaultItemsPerPrompt), limits.max_model_len / t));
+      1, std::min(limit.value_or(kDefaultItemsPerPrompt), limits.max_model_len / t));
   const std::int64_t requests =
       limits.chunked_prefill ? limits.max_num_seqs
                              : std::min(limits.max_num_seqs, limits.max_num_batched_tokens / t);
   p.items = std::max<std::int64_t>(1, std::min(p.budget / t, requests * per_prompt));
   return p;
+}
+
+}  // namespace
+
+EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits) {
+  const std::int64_t image = qwen_vl_max_image_tokens(v);
+  if (v.kind == VisionKind::kQwen25Vit && limits.video_limit != 0) {
+    const std::int64_t frames = qwen25_vl_max_video_frames(v, limits.max_model_len);
+    const std::int64_t groups = (frames + frames % v.temporal_patch_size) / v.temporal_patch_size;
+    if (limits.image_limit == 0 || groups * image > image) {
+      EncoderProfile p =
+          plan_profile(groups * image, v.spatial_merge_size, limits.video_limit, limits);
+      p.modality = "video";
+      p.temporal_groups = groups;
+      return p;
+    }
+  }
+  return plan_profile(image, v.spatial_merge_size, limits.image_limit, limits);
+}
+
+EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& limits) {
+  const std::int64_t side = v.image_size / v.patch_size;
+  const std::int64_t tokens_side = integer_sqrt(v.tokens_per_image);
+  return plan_profile(v.tokens_per_image, side / tokens_side, limits.image_limit, limits);
 }
 
 std::vector<Activation> vit_embedding_activations(const VisionTower& v, std::int64_t n,
@@ -117,18 +164,25 @@ std::vector<Activation> vit_attention_activations(const VisionTower& v, int tp, 
 }
 
 std::vector<Activation> qwen25_vit_mlp_activations(const VisionTower& v, int tp, std::int64_t n,
-                                                   std::int64_t eb) {
-  // norm2(x, residual=x_attn) normalizes in place (fused_add_rms_norm); the MLP's gate_up and
-  // activation stay referenced until it returns; residual + down is the new stream.
+                                                   std::int64_t eb, bool native_rms_norm) {
+  // The fused norm2 (fused_add_rms_norm) writes its outputs into x and x_attn; the native one
+  // allocates both. The MLP's gate_up and activation stay referenced until it returns;
+  // residual + down is the new stream.
   ActivationList l;
   const std::int64_t d = v.hidden_size;
   const std::int64_t inter = v.intermediate_size / tp;
+  std::vector<int> block_locals;
+  if (native_rms_norm) {
+    block_locals.push_back(l.add("norm2", n * d, eb));
+    block_locals.push_back(l.add("norm2.residual", n * d, eb));
+  }
   const int gate_up = l.add("mlp.gate_up_proj", n * 2 * inter, eb);
   const int act = l.add("mlp.act_fn", n * inter, eb);
   const int down = l.add("mlp.down_proj", n * d, eb);
   l.dies_after({gate_up, act}, down);
   const int stream = l.add("hidden_states", n * d, eb);
   l.dies_after({down}, stream);
+  for (int t : block_locals) l.dies_after(t, stream);
   return l.take();
 }
 
@@ -181,6 +235,49 @@ std::vector<Activation> vit_merger_activations(const VisionTower& v, int tp, std
   l.dies_after({fc1}, act);
   const int fc2 = l.add("merger.linear_fc2", rows * v.out_hidden_size, eb);
   l.dies_after({act}, fc2);
+  return l.take();
+}
+
+std::vector<Activation> siglip_attention_activations(const VisionTower& v, int tp, std::int64_t n,
+                                                     std::int64_t eb) {
+  // SiglipAttention under MMEncoderAttention's varlen flash attention: q, k and v are views
+  // of qkv, and the output is the kernel's; layer_norm1's output is the call's argument, held
+  // until it returns; the residual is added into out_proj's output in place.
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const int norm = l.add("layer_norm1", n * d, eb);
+  const int qkv = l.add("self_attn.qkv_proj", n * 3 * d / tp, eb);
+  const int out = l.add("self_attn.attn", n * d / tp, eb);
+  const int proj = l.add("self_attn.out_proj", n * d, eb);
+  l.dies_after({norm, qkv, out}, proj);
+  return l.take();
+}
+
+std::vector<Activation> siglip_mlp_activations(const VisionTower& v, int tp, std::int64_t n,
+                                               std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size / tp;
+  const int norm = l.add("layer_norm2", n * d, eb);
+  const int fc1 = l.add("mlp.fc1", n * inter, eb);
+  const int act = l.add("mlp.activation_fn", n * inter, eb);
+  l.dies_after({fc1}, act);
+  const int fc2 = l.add("mlp.fc2", n * d, eb);
+  l.dies_after({norm, act}, fc2);
+  return l.take();
+}
+
+std::vector<Activation> gemma3_projector_activations(const VisionTower& v, std::int64_t text_hidden,
+                                                     std::int64_t items, std::int64_t n,
+                                                     std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t tokens = items * v.tokens_per_image;
+  const int reshaped = l.add("multi_modal_projector.contiguous", n * d, eb);
+  const int pooled = l.add("multi_modal_projector.avg_pool", tokens * d, eb);
+  const int normed = l.add("multi_modal_projector.mm_soft_emb_norm", tokens * d, eb);
+  const int projected = l.add("multi_modal_projector.matmul", tokens * text_hidden, eb);
+  l.dies_after({reshaped, pooled, normed}, projected);
   return l.take();
 }
 

@@ -5,17 +5,19 @@
 // therefore the larger of the encoder's own peak and the language model's with those held.
 // This file decides what the profile runs (gpu_model_runner.py profile_run and
 // _get_mm_dummy_batch, multimodal/encoder_budget.py MultiModalBudget, qwen3_vl.py
-// Qwen3VLDummyInputsBuilder, read in their 2026 copies) and lists the tensors the Qwen vision
-// transformers allocate: Qwen3-VL's (qwen3_vl.py Qwen3_VisionTransformer.forward), the ViT of
-// Qwen3-VL, Qwen3.5 and Qwen3.6, and Qwen2.5-VL's (qwen2_5_vl.py
-// Qwen2_5_VisionTransformer.forward, read at fb33ec8, with the cos/sin tables of the 2026 rotary
-// refactor that Qwen3-VL's attention, the same Qwen2_5_VisionAttention class, reads). Other
-// towers are refused by the plan.
+// Qwen3VLDummyInputsBuilder, gemma3_mm.py Gemma3ProcessingInfo, read in their 2026 copies) and
+// lists the tensors the vision towers allocate: Qwen3-VL's (qwen3_vl.py
+// Qwen3_VisionTransformer.forward), the ViT of Qwen3-VL, Qwen3.5 and Qwen3.6; Qwen2.5-VL's
+// (qwen2_5_vl.py Qwen2_5_VisionTransformer.forward, read at fb33ec8, with the cos/sin tables of
+// the 2026 rotary refactor that Qwen3-VL's attention, the same Qwen2_5_VisionAttention class,
+// reads); Gemma 3's SigLIP and projector (siglip.py at 0c028ba, gemma3_mm.py
+// Gemma3MultiModalProjector). Other towers are refused by the plan.
 #ifndef GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 #define GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,13 +39,19 @@ inline constexpr std::int64_t kQwen3VlMaxVideoPixels = 25165824;
 // items per prompt.
 inline constexpr std::int64_t kDefaultItemsPerPrompt = 999;
 
+// Qwen2-VL's processing info (qwen2_vl.py _MAX_FRAMES_PER_VIDEO, read at 7b4dd80): the most
+// frames a dummy video has.
+inline constexpr std::int64_t kQwen2VlMaxFramesPerVideo = 14;
+
 // What the profile runs, and the log line that says so.
 struct EncoderProfile {
-  std::int64_t budget = 0;           // encoder budget, tokens
-  std::int64_t items = 0;            // dummy images encoded as one batch
-  std::int64_t tokens_per_item = 0;  // embeddings one maximum-size image makes
-  std::int64_t patches() const;      // the ViT's sequence over all items
-  std::int64_t merge = 1;            // spatial_merge_size
+  std::string_view modality = "image";  // the modality profiled: "image" or "video"
+  std::int64_t budget = 0;              // encoder budget, tokens
+  std::int64_t items = 0;               // dummy items encoded as one batch
+  std::int64_t tokens_per_item = 0;     // embeddings one maximum-size item makes
+  std::int64_t temporal_groups = 1;     // a video's frames / temporal_patch_size; 1 for images
+  std::int64_t patches() const;         // the ViT's sequence over all items
+  std::int64_t merge = 1;  // patches a side per embedding: spatial_merge_size, Gemma 3's pooling
 };
 
 // The launch values the profile's size depends on.
@@ -53,6 +61,7 @@ struct EncoderLimits {
   std::int64_t max_model_len = 0;
   std::optional<std::int64_t> image_limit;  // --limit-mm-per-prompt image
   bool chunked_prefill = true;
+  std::optional<std::int64_t> video_limit;  // --limit-mm-per-prompt video
 };
 
 // A Qwen ViT's largest image in tokens (qwen2_vl.py get_image_size_with_most_features, the
@@ -64,16 +73,27 @@ std::int64_t qwen_vl_max_image_tokens(const VisionTower& v);
 std::pair<std::int64_t, std::int64_t> qwen_vl_max_image_grid(const VisionTower& v);
 // ... and the largest video, two frames (qwen3_vl.py get_max_video_tokens, DUMMY frames 2).
 std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);
+// Qwen2.5-VL's largest video within a context of `max_model_len` tokens, in frames
+// (qwen2_vl.py get_num_frames_with_most_features for one video: the most frames, up to
+// kQwen2VlMaxFramesPerVideo, whose tokens fit the context, each temporal_patch_size frames
+// (padded up) one grid of the largest image; at least 1).
+std::int64_t qwen25_vl_max_video_frames(const VisionTower& v, std::int64_t max_model_len);
 
 // vllm multimodal/encoder_budget.py MultiModalBudget: budget = max(max_num_batched_tokens,
 // T), items = max(1, min(budget // T, requests x per prompt)), requests max_num_seqs (or, with
 // chunked prefill off, at most max_num_batched_tokens // T), per prompt
-// max(1, min(limit, max_model_len // T)). The image is profiled: Qwen3-VL's largest image
-// outweighs its largest video; Qwen2.5-VL's dummy video (qwen2_vl.py
-// get_num_frames_with_most_features: the frames left once 999 images are counted, at least 2)
-// is one temporal patch of the same grid, a tie that encoder_budget.py's max() resolves to
-// the image, the first modality.
+// max(1, min(limit, max_model_len // T)), for the modality whose item has the most tokens
+// (max() over image, then video: a tie profiles the image). Qwen3-VL's largest image outweighs
+// its largest video; Qwen2.5-VL's video grows with the context (a 128,000-token context holds
+// 14 frames: 7 x 16,384 tokens, as a real vLLM 0.23 log profiles it) and outweighs the image
+// from 32,768 tokens on. A modality limited to 0 is not a candidate.
 EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits);
+
+// Gemma 3: one dummy image of the processor's size (pan-and-scan off, gemma3_mm.py
+// get_num_crops) is mm_tokens_per_image embeddings, and the budget counts only those
+// (PromptUpdateDetails.select_token_id), not the <start_of_image>/<end_of_image> around
+// them; items as plan_qwen_vl_profile's.
+EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& limits);
 
 // The tensors of the ViT's forward over `patches` patches on one rank (TP shards qkv, fc1 and
 // the mergers' fc1; the stream, norms and outputs are whole on every rank). Each list leaves
@@ -93,15 +113,38 @@ std::vector<Activation> vit_merger_activations(const VisionTower& v, int tp, std
                                                std::int64_t element_bytes);
 
 // Qwen2.5-VL's own lists (qwen2_5_vl.py at fb33ec8):
-// - Qwen2_5_VisionMLP over the normalized stream (gate_up, SiLU-and-mul, down, all held until
-//   it returns), then residual + its output: the new stream;
+// - norm2(x, residual=x_attn), then Qwen2_5_VisionMLP over its output (gate_up, SiLU-and-mul,
+//   down, all held until it returns), then residual + the MLP's output: the new stream. The
+//   fused CUDA kernel normalizes in place; RMSNorm's native forward (custom ops off, the
+//   default under torch.compile) returns a new normalized tensor and a new residual, held
+//   until the block returns: two more stream-sized tensors beside the MLP. Two real vLLM logs
+//   of Qwen2.5-VL-7B (an image on an RTX 4090, a 14-frame video on an A100) each show the
+//   profile 2 x the stream above the fused form.
 std::vector<Activation> qwen25_vit_mlp_activations(const VisionTower& v, int tp,
-                                                   std::int64_t patches,
-                                                   std::int64_t element_bytes);
+                                                   std::int64_t patches, std::int64_t element_bytes,
+                                                   bool native_rms_norm);
 // - Qwen2_5_VisionPatchMerger: ln_q (held until it returns), mlp.0, GELU, mlp.2.
 std::vector<Activation> qwen25_vit_merger_activations(const VisionTower& v, int tp,
                                                       std::int64_t patches,
                                                       std::int64_t element_bytes);
+
+// Gemma 3's SigLIP (siglip.py at 0c028ba) over `patches` patches (all items), the layer's
+// input held by the caller:
+// - SiglipEncoderLayer's attention half: layer_norm1, qkv, the varlen flash attention's output
+//   (q/k/v are views), out_proj (row-parallel), to which the residual is added in place;
+std::vector<Activation> siglip_attention_activations(const VisionTower& v, int tp,
+                                                     std::int64_t patches,
+                                                     std::int64_t element_bytes);
+// - its MLP half: layer_norm2, fc1, gelu_pytorch_tanh (out of place), fc2, residual added in
+//   place: fc2's output is the layer's;
+std::vector<Activation> siglip_mlp_activations(const VisionTower& v, int tp, std::int64_t patches,
+                                               std::int64_t element_bytes);
+// - Gemma3MultiModalProjector over `items` images: the contiguous [D, side, side] copy, the
+//   average pool to mm_tokens_per_image, the soft-embedding norm and the projection to the
+//   language model's width (`text_hidden`); every stage is held until it returns.
+std::vector<Activation> gemma3_projector_activations(const VisionTower& v, std::int64_t text_hidden,
+                                                     std::int64_t items, std::int64_t patches,
+                                                     std::int64_t element_bytes);
 
 // The rotary tables the blocks share: cos and sin, [patches, head_dim / 2] each, gathered from
 // get_rope's cache in the model dtype (partial_rotary_factor 0.5).

@@ -99,6 +99,13 @@ ResolvedArgs resolve_engine_args(const EngineFlags& flags, const VersionRules& r
   } else {
     r.cudagraph_mode = default_mode;
   }
+  // ... and a --compilation-config mode other than VLLM_COMPILE (3) cannot run piecewise
+  // graphs: a mode that needs them becomes NONE (mode NONE's default is no graphs at all).
+  if (flags.compilation_mode && *flags.compilation_mode != 3 &&
+      (r.cudagraph_mode == CudagraphMode::kPiecewise ||
+       r.cudagraph_mode == CudagraphMode::kFullAndPiecewise)) {
+    r.cudagraph_mode = CudagraphMode::kNone;
+  }
   if (r.cudagraph_mode == CudagraphMode::kNone) return r;
 
   std::vector<std::int64_t> explicit_sizes;

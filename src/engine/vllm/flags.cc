@@ -375,10 +375,7 @@ void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
   }
   std::optional<YAML::Node> config = json_object(v, kFlag, diags);
   if (!config) return;
-  static const std::vector<std::string> kIgnored = {"level",
-                                                    "mode",
-                                                    "backend",
-                                                    "custom_ops",
+  static const std::vector<std::string> kIgnored = {"backend",
                                                     "splitting_ops",
                                                     "use_inductor",
                                                     "compile_sizes",
@@ -395,8 +392,12 @@ void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
                                                     "cudagraph_specialize_lora",
                                                     "compile_ranges_split_points",
                                                     "dynamic_shapes_config"};
-  std::vector<std::string> known = {"cudagraph_capture_sizes", "max_cudagraph_capture_size",
-                                    "cudagraph_mode"};
+  std::vector<std::string> known = {"cudagraph_capture_sizes",
+                                    "max_cudagraph_capture_size",
+                                    "cudagraph_mode",
+                                    "mode",
+                                    "level",
+                                    "custom_ops"};
   known.insert(known.end(), kIgnored.begin(), kIgnored.end());
   const SourceLoc where = *v.location(kFlag);
   for (auto it = config->begin(); it != config->end(); ++it) {
@@ -439,6 +440,22 @@ void read_compilation_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
       } else {
         f.cudagraph_mode = static_cast<CudagraphMode>(m - kModes.begin());
       }
+    } else if (key == "mode" || key == "level") {
+      // config/compilation.py CompilationMode: NONE 0, STOCK_TORCH_COMPILE 1,
+      // DYNAMO_TRACE_ONCE 2, VLLM_COMPILE 3 (the same numbers as the older levels).
+      const std::optional<std::int64_t> mode = json_int(value);
+      if (!mode || *mode < 0 || *mode > 3) {
+        diags.error(where, key + " in --compilation-config must be 0, 1, 2 or 3");
+      } else {
+        f.compilation_mode = static_cast<int>(*mode);
+      }
+    } else if (key == "custom_ops") {
+      bool ok = value.IsSequence();
+      for (size_t i = 0; ok && i < value.size(); ++i) {
+        ok = value[i].IsScalar();
+        if (ok) f.custom_ops.push_back(value[i].Scalar());
+      }
+      if (!ok) diags.error(where, "custom_ops in --compilation-config must be a list of names");
     } else if (std::find(kIgnored.begin(), kIgnored.end(), key) == kIgnored.end()) {
       unknown_key(v, kFlag, key, known, diags);
     }

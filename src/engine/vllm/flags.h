@@ -69,6 +69,9 @@ struct EngineFlags {
   std::optional<std::int64_t> max_cudagraph_capture_size;            // v0.11.1 on
   std::optional<CudagraphMode> cudagraph_mode;
   std::optional<int> optimization_level;  // -O<n> or --optimization-level, 0 to 3
+  // --compilation-config's mode (level before v0.12.0), 0 to 3, and custom_ops as given.
+  std::optional<int> compilation_mode;
+  std::vector<std::string> custom_ops;
   bool disable_custom_all_reduce = false;
   std::optional<SpeculativeFlags> speculative;
   std::string dtype = "auto";

@@ -1,5 +1,7 @@
 #include "engine/vllm/plan.h"
 
+#include <algorithm>
+
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "weights/draft_weights.h"
@@ -57,19 +59,32 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
                                                : Nvfp4Layout::kSwizzledBesideRaw;
 }
 
-// vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
-// Whether vLLM's profile of the model's tower is modelled (encoder_profile.h): the Qwen ViTs.
-bool profiles_qwen_vit(const VisionTower& v) {
-  return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit;
+// Whether vLLM's profile of the model's tower is modelled (encoder_profile.h): the Qwen ViTs
+// and Gemma 3's SigLIP.
+bool profiles_vit(const VisionTower& v) {
+  return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit ||
+         v.kind == VisionKind::kSiglip;
 }
 
-// Why vLLM's profile of a Qwen ViT (encoder_profile.h) cannot be modelled for this launch;
+// Whether this launch leaves the tower unbuilt: vllm models/qwen3_vl.py, qwen3_5.py and
+// gemma3_mm.py build it inside _mark_tower_model, which skips it when every modality the
+// model takes has a limit of 0 (Gemma 3 takes images only), and qwen2_5_vl.py leaves `visual`
+// None (load_weights then skips "visual."); profile_run then runs no encoder.
+bool tower_skipped(const Plan& p) {
+  if (p.model.vision.kind == VisionKind::kSiglip) {
+    return p.flags.images_off || p.flags.multimodal_off;
+  }
+  return profiles_vit(p.model.vision) && p.flags.multimodal_off;
+}
+
+// Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch;
 // empty when it can.
-std::string qwen_vl_profile_refusal(const Plan& p) {
+std::string vit_profile_refusal(const Plan& p) {
   if (p.version < Version{0, 16, 0, 0}) {
-    // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form) and
-    // qwen3_vl.py's two-frame dummy video date from v0.16; before, the dummy video was sized
-    // from the sequence length and may have been the modality profiled.
+    // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form),
+    // qwen3_vl.py's two-frame dummy video and multimodal/encoder_budget.py MultiModalBudget
+    // are read in their v0.16-on form; before, the dummy video was sized from the sequence
+    // length and may have been the modality profiled.
     return "vLLM " + p.version.to_string() +
            "'s profile of its vision encoder is not modelled (from 0.16.0); --limit-mm-per-prompt "
            "with 0 images and 0 videos serves its language model alone, which is modelled";
@@ -78,7 +93,7 @@ std::string qwen_vl_profile_refusal(const Plan& p) {
     return "--mm-processor-kwargs sets the multimodal processor's image size, which sizes the "
            "encoder profile's dummy image; gpumem models the checkpoint's default processor";
   }
-  if (p.flags.image_limit == 0) {
+  if (p.flags.image_limit == 0 && p.model.vision.kind == VisionKind::kQwen3Vit) {
     return "with --limit-mm-per-prompt's image limit 0, vLLM profiles the vision encoder on "
            "dummy videos, which gpumem does not model; limit videos to 0 as well to serve the "
            "language model alone";
@@ -119,6 +134,21 @@ std::string sparse_attention_refusal(const Plan& p) {
   return "";
 }
 
+// vllm config/vllm.py VllmConfig.__post_init__ (2026): --enforce-eager and -O0 compile nothing
+// (mode NONE), otherwise the mode is VLLM_COMPILE; custom_ops without "all" or "none" gets
+// "none" under Inductor with a mode above NONE, "all" otherwise. model_executor/custom_op.py
+// CustomOp.enabled: "+rms_norm" or the default on, and no "-rms_norm".
+bool rms_norm_runs_native(const EngineFlags& f) {
+  const bool compiled = !f.enforce_eager && f.optimization_level.value_or(3) != 0 &&
+                        f.compilation_mode.value_or(3) != 0;
+  const auto has = [&](std::string_view op) {
+    return std::find(f.custom_ops.begin(), f.custom_ops.end(), op) != f.custom_ops.end();
+  };
+  const bool default_on = has("all") || (!has("none") && !compiled);
+  return !((has("+rms_norm") || default_on) && !has("-rms_norm"));
+}
+
+// vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
@@ -216,13 +246,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   const SourceLoc tp_loc =
       p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
-  if (profiles_qwen_vit(p.model.vision) && p.flags.multimodal_off) {
-    // vllm models/qwen3_vl.py and qwen3_5.py build the tower inside _mark_tower_model, which
-    // skips it when every modality's limit is 0, and qwen2_5_vl.py leaves `visual` None
-    // (load_weights then skips "visual."); profile_run then runs no encoder
-    // (supports_multimodal_inputs is false).
-    p.model.vision = VisionTower{};
-  }
+  if (tower_skipped(p)) p.model.vision = VisionTower{};
   const bool images_off = p.flags.images_off || p.flags.multimodal_off;
   if (p.model.vision.kind == VisionKind::kPixtral && images_off &&
       p.version >= Version{0, 10, 2, 0}) {
@@ -232,11 +256,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
   const SourceLoc model_loc =
       scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model");
-  if (profiles_qwen_vit(p.model.vision)) {
+  if (profiles_vit(p.model.vision)) {
     // vllm v1/worker/gpu_model_runner.py profile_run: the ViT runs on dummy images before the
     // language model's dummy forward (encoder_profile.h), sized below once the batch limits
     // are resolved.
-    if (const std::string why = qwen_vl_profile_refusal(p); !why.empty()) {
+    if (const std::string why = vit_profile_refusal(p); !why.empty()) {
       diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
       return std::nullopt;
     }
@@ -247,9 +271,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                 p.model.name + " (" + p.model.hf_architecture +
                     ") is multimodal: vLLM profiles its vision encoder on dummy images, which "
                     "gpumem does not model; " +
-                    (p.model.family == ArchitectureFamily::kGemma3
-                         ? "its text-only checkpoint (Gemma3ForCausalLM) or SGLang is modelled"
-                     : p.model.vision.kind == VisionKind::kPixtral
+                    (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
                          : "SGLang is modelled"));
@@ -413,12 +435,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     ") must be greater than or equal to max_num_seqs (" +
                     std::to_string(p.args.max_num_seqs) + ").");
   }
-  if (profiles_qwen_vit(p.model.vision)) {
+  if (profiles_vit(p.model.vision)) {
     const bool chunked_prefill = !p.flags.raw.location("--enable-chunked-prefill") ||
                                  p.flags.raw.boolean("--enable-chunked-prefill");
-    p.encoder = plan_qwen_vl_profile(
-        p.model.vision, {p.args.max_num_batched_tokens, p.args.max_num_seqs, p.args.max_model_len,
-                         p.flags.image_limit, chunked_prefill});
+    const EncoderLimits limits{
+        p.args.max_num_batched_tokens, p.args.max_num_seqs, p.args.max_model_len,
+        p.flags.image_limit,           chunked_prefill,     p.flags.video_limit};
+    p.native_rms_norm = rms_norm_runs_native(p.flags);
+    p.encoder = p.model.vision.kind == VisionKind::kSiglip
+                    ? plan_gemma3_profile(p.model.vision, limits)
+                    : plan_qwen_vl_profile(p.model.vision, limits);
   }
   p.estimate_cudagraphs =
       p.rules.cudagraph_estimate_exists &&

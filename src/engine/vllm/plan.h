@@ -68,6 +68,9 @@ struct Plan {
   // A multimodal model's encoder run by the memory profile; its language model then reads
   // the model runner's inputs_embeds buffer instead of embedding token ids.
   std::optional<EncoderProfile> encoder;
+  // vLLM's RMSNorm runs its PyTorch-native forward, out of place, instead of the fused CUDA
+  // kernel: custom ops are off by default under Inductor (rms_norm_runs_native).
+  bool native_rms_norm = false;
   std::vector<StagePlan> stages;  // one per pipeline stage
 
   ScenarioObserved observed;

@@ -185,10 +185,10 @@ class RankStartup {
     }
     std::vector<BlockHandle> encoder_cache;
     if (p_.encoder) {
-      env_.log(log_encoder_cache(p_.encoder->budget, p_.encoder->items, "image"));
+      env_.log(log_encoder_cache(p_.encoder->budget, p_.encoder->items, p_.encoder->modality));
       const Bytes before_encoder = env_.allocator.memory_allocated();
       GPUMEM_RETURN_IF_ERROR(forward_->encoder_forward(*p_.encoder, encoder_cache));
-      env_.fact({"encoder_items", "dummy images the encoder profile runs", p_.encoder->items});
+      env_.fact({"encoder_items", "dummy items the encoder profile runs", p_.encoder->items});
       env_.fact({"encoder_peak_bytes", "encoder forward's peak above what was allocated before it",
                  env_.allocator.max_memory_allocated() - before_encoder});
       env_.fact({"encoder_held_bytes", "dummy pixel values and encoder outputs held",

@@ -1,0 +1,200 @@
+// ForwardPass's encoder step (forward_pass.h encoder_forward): vLLM's profile_run runs a
+// multimodal model's vision tower once, eagerly, on the dummy images encoder_profile.h sizes;
+// here each modelled tower's forward is replayed tensor by tensor through the allocator.
+#include <algorithm>
+
+#include "engine/vllm/forward_pass.h"
+
+namespace gpumem::vllm {
+
+Status ForwardPass::vit_step(const std::vector<Activation>& list, BlockHandle& stream) {
+  std::vector<BlockHandle> survivors;
+  GPUMEM_RETURN_IF_ERROR(replay(list, &survivors));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  stream = survivors.front();
+  return {};
+}
+
+// vllm qwen2_5_vl.py Qwen2_5_VisionTransformer.forward (read at fb33ec8): the patch embedding,
+// the window order's index tensors and cu_seqlens copied to the GPU beside the rotary tables,
+// the patch embedding gathered into window order, every block (norm2 adds the attention's
+// projection to the stream in place), the merger, then the merged features gathered back into
+// raster order: the output, kept in the encoder cache.
+Status ForwardPass::qwen25_encoder_forward(const EncoderProfile& e,
+                                           std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  const std::int64_t rows = n / (v.spatial_merge_size * v.spatial_merge_size);
+  std::vector<BlockHandle> small;  // cu_seqlens, cu_window_seqlens, the rotary tables, indexes
+  const auto allocate_small = [&](Bytes size) -> Status {
+    Result<BlockHandle> b = env_.allocator.allocate(size, Category::kActivations);
+    if (!b.ok()) return b.status();
+    small.push_back(*b);
+    return {};
+  };
+  // patch_embed (a ReplicatedLinear over the flattened patches), then the index tensors
+  // below, then hidden_states[window_index]: the merge groups gathered into window order.
+  Result<BlockHandle> patch =
+      env_.allocator.allocate(bytes(n * v.hidden_size * eb), Category::kActivations);
+  if (!patch.ok()) return patch.status();
+  // get_window_index_thw: windows of window_size // merge // patch merged patches a side; a
+  // padded window that holds none is dropped (unique_consecutive), so a grid of r x c merged
+  // patches (an image, or a video's frame group) has ceil(r / w) x ceil(c / w) windows.
+  // cu_seqlens holds grids + 1 int32 entries (each grid attends alone in the full-attention
+  // blocks), cu_window_seqlens windows + 1; window_index and its inverse one int64 per merged
+  // patch.
+  const std::int64_t side =
+      std::max<std::int64_t>(1, v.window_size / v.spatial_merge_size / v.patch_size);
+  const auto [grid_rows, grid_columns] = qwen_vl_max_image_grid(v);
+  const std::int64_t grids = e.items * e.temporal_groups;  // a video's frame groups attend apart
+  const std::int64_t windows =
+      grids * ((grid_rows + side - 1) / side) * ((grid_columns + side - 1) / side);
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes((grids + 1) * 4)));
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes((windows + 1) * 4)));
+  for (int table = 0; table < 2; ++table) {
+    GPUMEM_RETURN_IF_ERROR(allocate_small(vit_rotary_bytes(v, n, eb)));
+  }
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes(rows * 8)));
+  GPUMEM_RETURN_IF_ERROR(allocate_small(bytes(rows * 8)));
+  Result<BlockHandle> window_order =
+      env_.allocator.allocate(bytes(n * v.hidden_size * eb), Category::kActivations);
+  if (!window_order.ok()) return window_order.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*patch));
+  BlockHandle stream = *window_order;
+  std::vector<BlockHandle> step;
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  for (std::int64_t block = 0; block < v.num_hidden_layers; ++block) {
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(vit_attention_activations(v, tp, n, eb), &step));
+    const BlockHandle projection = step.front();
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(projection, stream_bytes, nullptr));
+    GPUMEM_RETURN_IF_ERROR(
+        vit_step(qwen25_vit_mlp_activations(v, tp, n, eb, p_.native_rms_norm), stream));
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(stream, stream_bytes, nullptr));
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(projection));
+  }
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(replay(qwen25_vit_merger_activations(v, tp, n, eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  // hidden_states[reverse_indices, :]: the merged rows back in raster order.
+  Result<BlockHandle> out =
+      env_.allocator.allocate(bytes(rows * v.out_hidden_size * eb), Category::kActivations);
+  if (!out.ok()) return out.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+  for (BlockHandle b : small) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  held.push_back(*out);
+  return {};
+}
+
+// vllm gemma3_mm.py _process_image_input over siglip.py SiglipVisionModel (read at 0c028ba):
+// the patch embedding (a convolution's output, N x 1152 x 64 x 64 for 896-pixel images) gets
+// the position embedding added in place and stays in the encoder's hidden_states_pool through
+// every layer; each layer's input is held while it runs, the residuals are added in place;
+// post_layernorm, then Gemma3MultiModalProjector's output, kept in the encoder cache.
+Status ForwardPass::gemma3_encoder_forward(const EncoderProfile& e,
+                                           std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  const std::int64_t per_image = v.num_patches();
+  // num_patches: one int64 per item, batched with the pixel values.
+  Result<BlockHandle> counts = env_.allocator.allocate(bytes(e.items * 8), Category::kActivations);
+  if (!counts.ok()) return counts.status();
+  held.push_back(*counts);
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  Result<BlockHandle> embedded = env_.allocator.allocate(stream_bytes, Category::kActivations);
+  if (!embedded.ok()) return embedded.status();
+  // position_embedding(position_ids): one image's rows, freed after the in-place add.
+  Result<BlockHandle> positions =
+      env_.allocator.allocate(bytes(per_image * v.hidden_size * eb), Category::kActivations);
+  if (!positions.ok()) return positions.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*positions));
+  BlockHandle stream = *embedded;
+  std::vector<BlockHandle> step;
+  for (std::int64_t layer = 0; layer < v.num_hidden_layers; ++layer) {
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(siglip_attention_activations(v, tp, n, eb), &step));
+    const BlockHandle residual = step.front();
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(residual, stream_bytes, nullptr));
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(siglip_mlp_activations(v, tp, n, eb), &step));
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(step.front(), stream_bytes, nullptr));
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(residual));
+    if (layer > 0) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+    stream = step.front();
+  }
+  Result<BlockHandle> normed = env_.allocator.allocate(stream_bytes, Category::kActivations);
+  if (!normed.ok()) return normed.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*embedded));
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(
+      replay(gemma3_projector_activations(v, p_.model.hidden_size, e.items, n, eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*normed));
+  held.push_back(step.front());
+  return {};
+}
+
+// vllm qwen3_vl.py Qwen3_VisionTransformer.forward under the profile's inference_mode: every
+// block (the stream, its rotary tables and the deepstack features held across them), the
+// deepstack mergers after their blocks, the final merger, then the features concatenated
+// into one output per item (kept in the encoder cache). Qwen2.5-VL's and Gemma 3's towers
+// run their own forwards after the same pixel values.
+Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  // _get_mm_dummy_batch: the processor's pixel values, cast to the model dtype on the CPU
+  // (InputProcessingContext._postprocess_output), batched on the GPU; profile_run keeps them
+  // until the language model's dummy run is over.
+  // SigLIP's pixels have no temporal patch.
+  const std::int64_t patch_values = v.num_channels *
+                                    std::max<std::int64_t>(1, v.temporal_patch_size) *
+                                    v.patch_size * v.patch_size;
+  Result<BlockHandle> pixels =
+      env_.allocator.allocate(bytes(n * patch_values * eb), Category::kActivations);
+  if (!pixels.ok()) return pixels.status();
+  held.push_back(*pixels);
+  if (v.kind == VisionKind::kQwen25Vit) return qwen25_encoder_forward(e, held);
+  if (v.kind == VisionKind::kSiglip) return gemma3_encoder_forward(e, held);
+  std::vector<BlockHandle> step;
+  GPUMEM_RETURN_IF_ERROR(replay(vit_embedding_activations(v, n, eb), &step));
+  BlockHandle stream = step.front();
+  std::vector<BlockHandle> live;  // the rotary tables, then each deepstack feature
+  for (int table = 0; table < 2; ++table) {
+    Result<BlockHandle> t =
+        env_.allocator.allocate(vit_rotary_bytes(v, n, eb), Category::kActivations);
+    if (!t.ok()) return t.status();
+    live.push_back(*t);
+  }
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  const std::vector<std::int64_t>& taps = v.deepstack_visual_indexes;
+  for (std::int64_t block = 0; block < v.num_hidden_layers; ++block) {
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_attention_activations(v, tp, n, eb), stream));
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_mlp_activations(v, tp, n, eb), stream));
+    for (int reduce = 0; reduce < 2 && tp > 1; ++reduce) {
+      GPUMEM_RETURN_IF_ERROR(all_reduce(stream, stream_bytes, nullptr));
+    }
+    if (std::find(taps.begin(), taps.end(), block) != taps.end()) {
+      GPUMEM_RETURN_IF_ERROR(replay(vit_merger_activations(v, tp, n, eb), &live));
+    }
+  }
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(replay(vit_merger_activations(v, tp, n, eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  // torch.cat([merged] + deepstack features, dim=1): one row per merged patch.
+  const std::int64_t rows = n / (v.spatial_merge_size * v.spatial_merge_size);
+  Result<BlockHandle> out = env_.allocator.allocate(
+      bytes(rows * v.out_hidden_size * (1 + v.deepstack_mergers()) * eb), Category::kActivations);
+  if (!out.ok()) return out.status();
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+  for (BlockHandle b : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  held.push_back(*out);
+  return {};
+}
+
+}  // namespace gpumem::vllm
