@@ -18,8 +18,9 @@ Status ForwardPass::vit_step(const std::vector<Activation>& list, BlockHandle& s
 // vllm qwen2_5_vl.py Qwen2_5_VisionTransformer.forward (read at fb33ec8): the patch embedding,
 // the window order's index tensors and cu_seqlens copied to the GPU beside the rotary tables,
 // the patch embedding gathered into window order, every block (norm2 adds the attention's
-// projection to the stream in place), the merger, then the merged features gathered back into
-// raster order: the output, kept in the encoder cache.
+// projection to the stream in place, or into new tensors when RMSNorm runs natively), the
+// merger, then the merged features gathered back into raster order: the output, kept in the
+// encoder cache.
 Status ForwardPass::qwen25_encoder_forward(const EncoderProfile& e,
                                            std::vector<BlockHandle>& held) {
   const VisionTower& v = p_.model.vision;
