@@ -84,8 +84,11 @@ void parse_siglip(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
   // the patch grid to sqrt(mm_tokens_per_image) a side with a kernel of the quotient.
   t.tokens_per_image = top.positive("mm_tokens_per_image", 256);
   const std::int64_t side = t.patch_size > 0 ? t.image_size / t.patch_size : 0;
+  // The side is bounded as the patches per side are (read_vit_dimensions), so the root's
+  // search stays short for any mm_tokens_per_image.
   std::int64_t tokens_side = 0;
-  while (tokens_side < side && (tokens_side + 1) * (tokens_side + 1) <= t.tokens_per_image) {
+  while (tokens_side < std::min(side, kMaxPatchDimension) &&
+         (tokens_side + 1) * (tokens_side + 1) <= t.tokens_per_image) {
     ++tokens_side;
   }
   if (t.tokens_per_image > 0 && side > 0 &&

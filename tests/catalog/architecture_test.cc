@@ -358,6 +358,26 @@ TEST(ArchitectureErrors, VisionTowerDimensionsAreBounded) {
                           "vision_config: {image_size: 67108864, patch_size: 1, "
                           "vision_use_head: false}\n"),
             "t.json:3:29: 'image_size' 67108864 makes more than 1024 patches per side\n");
+  // Gemma 3's projector pools the 896-pixel image's 64 x 64 patches to a square of
+  // mm_tokens_per_image: 200 is no square, 9 (3 x 3) does not divide 64, and a count beyond
+  // any grid is refused without searching it.
+  const std::string gemma =
+      "architectures: [Gemma3ForConditionalGeneration]\n"
+      "text_config: {hidden_size: 64, num_hidden_layers: 1, num_attention_heads: 2, "
+      "intermediate_size: 128}\n"
+      "vision_config: {image_size: 896, patch_size: 14, vision_use_head: false}\n";
+  const auto tokens = [&](const std::string& n) {
+    return config_errors(gemma + "mm_tokens_per_image: " + n + "\n");
+  };
+  EXPECT_EQ(tokens("200"),
+            "t.json:4:22: 'mm_tokens_per_image' 200 is not the square of a divisor of the 64 "
+            "patches a side of the vision tower's image\n");
+  EXPECT_NE(tokens("9").find("'mm_tokens_per_image' 9 is not the square"), std::string::npos);
+  EXPECT_EQ(tokens("9223372036854775807"),
+            "t.json:4:22: 'mm_tokens_per_image' is 9223372036854775807; gpumem reads model "
+            "dimensions up to 67108864 (2^26)\n");
+  EXPECT_NE(tokens("67108864").find("'mm_tokens_per_image' 67108864 is not the square"),
+            std::string::npos);
 }
 
 TEST(ArchitectureErrors, KvHeadsMustDivideHeads) {
