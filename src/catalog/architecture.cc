@@ -1,5 +1,7 @@
 #include "catalog/architecture.h"
 
+#include <algorithm>
+
 namespace gpumem {
 
 std::string_view family_name(ArchitectureFamily f) {
@@ -96,6 +98,14 @@ std::string_view quant_method_name(QuantMethod m) {
 
 bool named_method_skips_marlin(QuantMethod m) {
   return m == QuantMethod::kAwq || m == QuantMethod::kGptq;
+}
+
+std::int64_t VisionTower::clip_layers_built() const {
+  std::int64_t built = 0;
+  for (const std::int64_t index : feature_layers) {
+    built = std::max(built, index < 0 ? num_hidden_layers + index + 1 : index);
+  }
+  return built;
 }
 
 bool Architecture::is_moe_layer(std::int64_t layer) const {

@@ -250,6 +250,7 @@ enum class VisionKind : unsigned char {
   kQwen3Vit,  // Qwen3-VL's ViT (Qwen3VLVisionConfig): LayerNorms, position table, deepstack mergers
   kLlama4Vit,  // Llama 4's ViT (Llama4VisionConfig): read so engines that build it can say so
   kPixtral,    // Mistral 3's Pixtral ViT (PixtralVisionConfig) and patch-merging projector
+  kClip,       // LLaVA's CLIP ViT (CLIPVisionConfig) and its two-linear projector
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -274,7 +275,13 @@ struct VisionTower {
   std::vector<std::int64_t> deepstack_visual_indexes;
   std::int64_t projector_input_dim = 0;   // Llama 4: the pixel-shuffle adapter's output width
   std::int64_t projector_output_dim = 0;  // Llama 4: its second linear's width
-  bool projector_bias = false;            // Mistral 3: multimodal_projector_bias
+  bool projector_bias = false;            // Mistral 3, LLaVA: multimodal_projector_bias
+  // LLaVA: vision_feature_layer, one index or a list (negative counts from the last layer's
+  // output), and whether vision_feature_select_strategy keeps the class token ("full").
+  std::vector<std::int64_t> feature_layers;
+  bool keep_class_token = false;
+  // LLaVA-NeXT: image_grid_pinpoints as (height, width) pairs, flattened; empty for LLaVA.
+  std::vector<std::int64_t> grid_pinpoints;
 
   bool present() const { return kind != VisionKind::kNone; }
   std::int64_t deepstack_mergers() const {
@@ -282,6 +289,9 @@ struct VisionTower {
   }
   // SigLIP: patches of one image, the position embedding's rows.
   std::int64_t num_patches() const { return (image_size / patch_size) * (image_size / patch_size); }
+  // LLaVA: the CLIP layers vLLM builds, up to the deepest feature layer (vllm llava.py
+  // _get_num_hidden_layers: N + index + 1 for a negative index).
+  std::int64_t clip_layers_built() const;
   friend bool operator==(const VisionTower&, const VisionTower&) = default;
 };
 

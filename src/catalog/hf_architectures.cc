@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 41> kFamilies = {{
+constexpr std::array<FamilyByName, 43> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -63,6 +63,10 @@ constexpr std::array<FamilyByName, 41> kFamilies = {{
     // Mistral Small 3.1/3.2: the Mistral (Llama-layout) language model beside a Pixtral ViT
     // (hf_vision.h), which vLLM skips when images are limited to 0.
     {"Mistral3ForConditionalGeneration", ArchitectureFamily::kLlama},
+    // LLaVA and LLaVA-NeXT: a Llama or Mistral language model (text_config) beside a CLIP ViT
+    // and a two-linear projector (hf_vision.h).
+    {"LlavaForConditionalGeneration", ArchitectureFamily::kLlama},
+    {"LlavaNextForConditionalGeneration", ArchitectureFamily::kLlama},
     {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
     {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
@@ -80,7 +84,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 16> kUnmodelled = {{
+constexpr std::array<Unmodelled, 14> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -88,10 +92,6 @@ constexpr std::array<Unmodelled, 16> kUnmodelled = {{
     {"FalconH1ForCausalLM",
      "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
     {"Qwen2VLForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"LlavaForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
-    {"LlavaNextForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},

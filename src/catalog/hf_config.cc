@@ -28,6 +28,13 @@ namespace {
 // Values a Hugging Face config class fills in when config.json omits the key. Only families
 // whose real config.json files rely on such defaults need entries.
 struct FamilyDefaults {
+  // Set only where a config may leave the model's dimensions to its class (LLaVA's
+  // text_config); elsewhere they are required.
+  std::optional<std::int64_t> hidden_size;
+  std::optional<std::int64_t> intermediate_size;
+  std::optional<std::int64_t> num_hidden_layers;
+  std::optional<std::int64_t> num_attention_heads;
+  std::optional<std::int64_t> num_key_value_heads;
   std::optional<std::int64_t> vocab_size;
   std::optional<std::int64_t> max_position_embeddings;
   std::optional<std::int64_t> sliding_window;
@@ -110,6 +117,35 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       break;
   }
   return d;
+}
+
+// LLaVA's text_config holds only what differs from its class's defaults: transformers
+// LlavaConfig.__init__ builds CONFIG_MAPPING[text_config["model_type"]](**text_config), so the
+// rest are LlamaConfig's (models/llama/configuration_llama.py) or MistralConfig's
+// (models/mistral/configuration_mistral.py) __init__ defaults. Nullopt for another language
+// model, which gpumem does not serve under LLaVA.
+std::optional<FamilyDefaults> llava_text_defaults(const ConfigMap& text) {
+  const std::string type = text.string("model_type").value_or("llama");
+  FamilyDefaults d;
+  d.hidden_size = 4096;
+  d.num_hidden_layers = 32;
+  d.num_attention_heads = 32;
+  d.vocab_size = 32000;
+  if (type == "llama") {
+    d.intermediate_size = 11008;
+    d.max_position_embeddings = 2048;
+    return d;
+  }
+  if (type == "mistral") {
+    d.intermediate_size = 14336;
+    d.num_key_value_heads = 8;
+    d.max_position_embeddings = 4096 * 32;
+    return d;
+  }
+  text.error("model_type", "a LLaVA language model of type '" + type +
+                               "' is not modelled: gpumem serves LLaVA's llama and mistral "
+                               "text models");
+  return std::nullopt;
 }
 
 std::optional<RopeType> rope_type_of(std::string_view name) {
@@ -424,7 +460,8 @@ void parse_mla(const ConfigMap& text, Architecture& a) {
 }
 
 void parse_heads(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
-  a.num_key_value_heads = text.positive("num_key_value_heads", a.num_attention_heads);
+  a.num_key_value_heads =
+      text.positive("num_key_value_heads", d.num_key_value_heads.value_or(a.num_attention_heads));
   if (a.num_attention_heads > 0 && a.num_key_value_heads > 0 &&
       a.num_attention_heads % a.num_key_value_heads != 0) {
     text.error("num_key_value_heads", "'num_attention_heads' " +
@@ -525,7 +562,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   }
   a.family = *family;
   a.model_type = top.string("model_type").value_or("");
-  const FamilyDefaults d = defaults_for(a.family);
+  FamilyDefaults d = defaults_for(a.family);
 
   // Multimodal configs (Gemma 3) nest the language model under text_config.
   const YAML::Node text_node = top.get("text_config");
@@ -535,6 +572,12 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
     if (!nested->valid()) return config_failure(local, diags);
   }
   const ConfigMap& text = nested ? *nested : top;
+  if (nested && (a.hf_architecture == "LlavaForConditionalGeneration" ||
+                 a.hf_architecture == "LlavaNextForConditionalGeneration")) {
+    std::optional<FamilyDefaults> llava = llava_text_defaults(text);
+    if (!llava) return config_failure(local, diags);
+    d = *llava;
+  }
 
   std::optional<DType> dtype = read_dtype(text);
   if (!dtype && nested) dtype = read_dtype(top);
@@ -545,15 +588,16 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
     return a;
   }
 
-  a.hidden_size = text.positive("hidden_size");
-  a.num_hidden_layers = text.positive("num_hidden_layers");
-  a.num_attention_heads = text.positive("num_attention_heads");
+  a.hidden_size = text.positive("hidden_size", d.hidden_size);
+  a.num_hidden_layers = text.positive("num_hidden_layers", d.num_hidden_layers);
+  a.num_attention_heads = text.positive("num_attention_heads", d.num_attention_heads);
   // Qwen3_5MoeTextConfig has no dense MLP width: every layer is sparse (transformers
   // configuration_qwen3_5_moe.py), and its published configs carry no intermediate_size.
   const bool every_layer_sparse =
       a.family == ArchitectureFamily::kQwen35 && text.has("num_experts");
-  a.intermediate_size = every_layer_sparse ? text.integer("intermediate_size").value_or(0)
-                                           : text.positive("intermediate_size");
+  a.intermediate_size = every_layer_sparse
+                            ? text.integer("intermediate_size").value_or(0)
+                            : text.positive("intermediate_size", d.intermediate_size);
   a.vocab_size = text.positive("vocab_size", d.vocab_size);
   a.max_position_embeddings = text.positive("max_position_embeddings", d.max_position_embeddings);
   a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);

@@ -175,6 +175,90 @@ void parse_pixtral(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
   t.projector_bias = top.boolean("multimodal_projector_bias").value_or(false);
 }
 
+// LLaVA-NeXT's default grid (transformers LlavaNextConfig.__init__, image_grid_pinpoints None).
+constexpr std::int64_t kLlavaNextPinpoints[] = {336, 672, 672, 336, 672, 672, 1008, 336, 336, 1008};
+
+// image_grid_pinpoints: a list of [height, width] pairs of positive pixel counts, each
+// bounded as an image side is.
+std::vector<std::int64_t> read_pinpoints(const ConfigMap& top) {
+  const YAML::Node list = top.get("image_grid_pinpoints");
+  if (!list.IsDefined() || list.IsNull()) {
+    return {std::begin(kLlavaNextPinpoints), std::end(kLlavaNextPinpoints)};
+  }
+  std::vector<std::int64_t> out;
+  const auto bad = [&] {
+    top.error("image_grid_pinpoints",
+              "'image_grid_pinpoints' must be a non-empty list of [height, width] pairs of "
+              "positive pixel counts up to " +
+                  std::to_string(kMaxPatchDimension * kMaxPatchDimension));
+    return std::vector<std::int64_t>{};
+  };
+  if (!list.IsSequence() || list.size() == 0) return bad();
+  for (const YAML::Node& pair : list) {
+    if (!pair.IsSequence() || pair.size() != 2) return bad();
+    for (const YAML::Node& side : pair) {
+      std::int64_t n = 0;
+      if (!side.IsScalar() || !YAML::convert<std::int64_t>::decode(side, n) || n <= 0 ||
+          n > kMaxPatchDimension * kMaxPatchDimension) {
+        return bad();
+      }
+      out.push_back(n);
+    }
+  }
+  return out;
+}
+
+// LLaVA and LLaVA-NeXT: a CLIP ViT (transformers models/clip/configuration_clip.py
+// CLIPVisionConfig.__init__ defaults, which a vision_config given as a mapping keeps) and the
+// wrapper's projector fields (LlavaConfig.__init__: vision_feature_layer -2, strategy
+// "default", multimodal_projector_bias true).
+void parse_clip(const ConfigMap& top, const ConfigMap& v, bool next, VisionTower& t) {
+  const std::string type = v.string("model_type").value_or("clip_vision_model");
+  if (type != "clip_vision_model") {
+    v.error("model_type",
+            "vision tower '" + type + "' is not modelled: gpumem models LLaVA's clip_vision_model");
+    return;
+  }
+  t.kind = VisionKind::kClip;
+  read_vit_dimensions(v, {768, 3072, 12, 12, 224, 32}, t);
+  if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
+    v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
+                              " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
+  }
+  const YAML::Node layers = top.get("vision_feature_layer");
+  if (layers.IsSequence()) {
+    t.feature_layers = top.integers("vision_feature_layer").value_or(std::vector<std::int64_t>{});
+  } else {
+    t.feature_layers = {top.integer("vision_feature_layer").value_or(-2)};
+  }
+  for (const std::int64_t index : t.feature_layers) {
+    if (index < -t.num_hidden_layers || index > t.num_hidden_layers) {
+      top.error("vision_feature_layer",
+                "'vision_feature_layer' " + std::to_string(index) + " is not a layer of the " +
+                    std::to_string(t.num_hidden_layers) + " in 'vision_config'");
+    }
+  }
+  if (layers.IsSequence() && t.feature_layers.empty()) {
+    top.error("vision_feature_layer", "'vision_feature_layer' is an empty list");
+  }
+  if (!next && t.feature_layers.size() > 1) {
+    // vllm llava.py LlavaForConditionalGeneration sizes its projector for one layer's features
+    // (transformers concatenates the listed layers): the checkpoint would not load.
+    top.error("vision_feature_layer",
+              "a list of feature layers under LlavaForConditionalGeneration is not modelled: "
+              "vLLM's llava.py projects one layer's features");
+  }
+  const std::string strategy = top.string("vision_feature_select_strategy").value_or("default");
+  if (strategy != "default" && strategy != "full") {
+    top.error("vision_feature_select_strategy",
+              "'vision_feature_select_strategy' must be \"default\" or \"full\", got \"" +
+                  strategy + "\"");
+  }
+  t.keep_class_token = strategy == "full";
+  t.projector_bias = top.boolean("multimodal_projector_bias").value_or(true);
+  if (next) t.grid_pinpoints = read_pinpoints(top);
+}
+
 }  // namespace
 
 void parse_vision_tower(const ConfigMap& top, Architecture& a) {
@@ -187,7 +271,9 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool qwen = qwen25 || qwen3;
   const bool llama4 = a.hf_architecture == "Llama4ForConditionalGeneration";
   const bool mistral3 = a.hf_architecture == "Mistral3ForConditionalGeneration";
-  if (!gemma && !qwen && !llama4 && !mistral3) return;
+  const bool llava_next = a.hf_architecture == "LlavaNextForConditionalGeneration";
+  const bool llava = llava_next || a.hf_architecture == "LlavaForConditionalGeneration";
+  if (!gemma && !qwen && !llama4 && !mistral3 && !llava) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -203,6 +289,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
     parse_llama4_vit(v, a.vision);
   } else if (mistral3) {
     parse_pixtral(top, v, a.vision);
+  } else if (llava) {
+    parse_clip(top, v, llava_next, a.vision);
   } else if (qwen25) {
     parse_qwen25_vit(v, a.vision);
   } else {

@@ -89,6 +89,20 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
            v.num_hidden_layers * (2 * h + 4 * h * h + 3 * h * i) + h + h * m * h +
            (h + b) * text_hidden + (text_hidden + b) * text_hidden;
   }
+  if (v.kind == VisionKind::kClip) {
+    // HF CLIPVisionModel (transformers modeling_clip.py): class embedding, a bias-free Conv2d,
+    // a position table of patches + 1 rows, pre_layrnorm; per layer two LayerNorms, biased
+    // q/k/v/out and fc1/fc2; post_layernorm. LlavaMultiModalProjector: linear_1 over the
+    // feature layers' concatenation and linear_2 (biased per multimodal_projector_bias);
+    // LLaVA-NeXT adds image_newline, one text-width vector.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t b = v.projector_bias ? 1 : 0;
+    const std::int64_t features = h * static_cast<std::int64_t>(v.feature_layers.size());
+    const std::int64_t block = 4 * h + 4 * (h * h + h) + 2 * i * h + i + h;
+    return h + h * v.num_channels * v.patch_size * v.patch_size + (v.num_patches() + 1) * h +
+           2 * h + v.num_hidden_layers * block + 2 * h + (features + b) * text_hidden +
+           (text_hidden + b) * text_hidden + (v.grid_pinpoints.empty() ? 0 : text_hidden);
+  }
   if (v.kind == VisionKind::kLlama4Vit) {
     // HF Llama4VisionModel: the unfold patch linear (no bias), class embedding, position table
     // of (image / patch)^2 + 1 rows, LayerNorms before and after; per layer two LayerNorms and

@@ -15,14 +15,34 @@ void add_layer_norm(TensorList& list, const BuildContext& ctx, const std::string
   list.add(prefix + ".bias", {size}, ctx.dtype);
 }
 
-// sglang distributed/utils.py ensure_divisibility asserts while the tower is built.
-Status not_divisible(const std::string& what, std::int64_t n, int tp) {
+// sglang and vllm distributed/utils.py ensure_divisibility assert while the tower is built.
+Status not_divisible(const std::string& what, std::int64_t n, int tp,
+                     const char* engine = "SGLang") {
   const std::string count = std::to_string(n);
   const std::string ranks = std::to_string(tp);
   return invalid_input("the vision tower's " + what + " (" + count +
-                       ") is not divisible by the tensor-parallel size " + ranks +
-                       "; SGLang stops with AssertionError: " + count + " is not divisible by " +
-                       ranks);
+                       ") is not divisible by the tensor-parallel size " + ranks + "; " + engine +
+                       " stops with AssertionError: " + count + " is not divisible by " + ranks);
+}
+
+// A ViT attention's biased q_proj/k_proj/v_proj, fused into one column-parallel qkv_proj of
+// `rows` rows each over `group` ranks, and its biased row-parallel output projection (the
+// checkpoint's out_proj, `out` in the engine's naming).
+Status add_qkv_attention(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load,
+                         const std::string& attn, const std::string& out, std::int64_t hidden,
+                         std::int64_t rows, int group) {
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {attn + ".qkv_proj",
+                                     {attn + ".q_proj", attn + ".k_proj", attn + ".v_proj"},
+                                     {rows, rows, rows},
+                                     hidden,
+                                     LinearParallel::kColumn,
+                                     group,
+                                     true},
+                                    post_load));
+  return add_linear(list, ctx,
+                    {out, {attn + ".out_proj"}, {hidden}, rows, LinearParallel::kRow, group, true},
+                    post_load);
 }
 
 // SigLIP and Gemma 3's projector.
@@ -58,24 +78,8 @@ Status add_siglip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post
     add_layer_norm(list, ctx, layer + ".layer_norm1", v.hidden_size);
     add_layer_norm(list, ctx, layer + ".layer_norm2", v.hidden_size);
     const std::string attn = layer + ".self_attn";
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {attn + ".qkv_proj",
-                                       {attn + ".q_proj", attn + ".k_proj", attn + ".v_proj"},
-                                       {heads * head_dim, heads * head_dim, heads * head_dim},
-                                       v.hidden_size,
-                                       LinearParallel::kColumn,
-                                       attn_tp,
-                                       true},
-                                      post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {attn + ".proj",
-                                       {attn + ".out_proj"},
-                                       {v.hidden_size},
-                                       heads * head_dim,
-                                       LinearParallel::kRow,
-                                       attn_tp,
-                                       true},
-                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_qkv_attention(list, ctx, post_load, attn, attn + ".proj",
+                                             v.hidden_size, heads * head_dim, attn_tp));
     GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
                                       {layer + ".mlp.fc1",
                                        {layer + ".mlp.fc1"},
@@ -113,6 +117,66 @@ Status add_linear_pair(TensorList& list, const BuildContext& ctx, PostLoadSteps&
       list, ctx, {first, {first}, {width / tp}, in, LinearParallel::kColumn, tp, true}, post_load));
   return add_linear(
       list, ctx, {second, {second}, {out}, width / tp, LinearParallel::kRow, tp, true}, post_load);
+}
+
+// LLaVA's CLIP tower and projector as vLLM builds them (llava.py init_vision_tower_for_llava
+// with require_post_norm False, clip.py CLIPVisionModel, LlavaMultiModalProjector; read in
+// their 2026 copies): the class embedding, a bias-free Conv2d, the position table (an
+// nn.Embedding of patches + 1 rows, whole on every rank) and its int64 position_ids buffer
+// (created on the device, not persistent), pre_layrnorm; the layers up to the deepest feature
+// layer, each two LayerNorms, a biased QKVParallelLinear and out_proj, biased fc1/fc2, split
+// over the TP group; no post_layernorm. The projector's linear_1 is column-parallel, linear_2
+// row-parallel; LLaVA-NeXT's image_newline is one text-width vector. SGLang serves neither
+// (its plan refuses them).
+Status add_clip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+  const VisionTower& v = ctx.arch.vision;
+  const int tp = ctx.layout.tp_size;
+  if (v.num_attention_heads % tp != 0) {
+    return not_divisible("attention heads", v.num_attention_heads, tp, "vLLM");
+  }
+  if (v.intermediate_size % tp != 0) {
+    return not_divisible("intermediate size", v.intermediate_size, tp, "vLLM");
+  }
+  const std::int64_t h = v.hidden_size;
+  const std::string tower = "vision_tower.vision_model";
+  list.add(tower + ".embeddings.class_embedding", {h}, ctx.dtype);
+  list.add(tower + ".embeddings.patch_embedding.weight",
+           {h, v.num_channels, v.patch_size, v.patch_size}, ctx.dtype);
+  list.add(tower + ".embeddings.position_embedding.weight", {v.num_patches() + 1, h}, ctx.dtype);
+  list.add(tower + ".embeddings.position_ids", {1, v.num_patches() + 1}, DType::kInt64);
+  add_layer_norm(list, ctx, tower + ".pre_layrnorm", h);
+  const std::int64_t rows = h / tp;
+  for (std::int64_t i = 0; i < v.clip_layers_built(); ++i) {
+    const std::string layer = tower + ".encoder.layers." + std::to_string(i);
+    const std::string attn = layer + ".self_attn";
+    GPUMEM_RETURN_IF_ERROR(
+        add_qkv_attention(list, ctx, post_load, attn, attn + ".out_proj", h, rows, tp));
+    add_layer_norm(list, ctx, layer + ".layer_norm1", h);
+    GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, layer + ".mlp.fc1",
+                                           layer + ".mlp.fc2", h, v.intermediate_size, h));
+    add_layer_norm(list, ctx, layer + ".layer_norm2", h);
+  }
+  const std::int64_t text = ctx.arch.hidden_size;
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {"multi_modal_projector.linear_1",
+                                     {"multi_modal_projector.linear_1"},
+                                     {text / tp},
+                                     h * static_cast<std::int64_t>(v.feature_layers.size()),
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     v.projector_bias},
+                                    post_load));
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {"multi_modal_projector.linear_2",
+                                     {"multi_modal_projector.linear_2"},
+                                     {text},
+                                     text / tp,
+                                     LinearParallel::kRow,
+                                     tp,
+                                     v.projector_bias},
+                                    post_load));
+  if (!v.grid_pinpoints.empty()) list.add("image_newline", {text}, ctx.dtype);
+  return Status::ok_status();
 }
 
 // The Qwen ViTs' shared parts (sglang qwen2_5_vl.py Qwen2_5_VisionTransformer, read at
@@ -222,6 +286,8 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kQwen25Vit:
     case VisionKind::kQwen3Vit:
       return add_qwen_vit(list, ctx, post_load);
+    case VisionKind::kClip:
+      return add_clip(list, ctx, post_load);
     case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
       // SGLang's plan refuses both (sglang/plan_checks.cc check_llama4, sglang/plan.cc for

@@ -554,9 +554,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"llava-hf--llava-1.5-7b-hf",
-       "'LlavaForConditionalGeneration' is not modelled: gpumem does not model the vision tower "
-       "and the engines' multimodal memory reservation"},
       {"xai-org--grok-2",
        "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
       {"google--gemma-4-26B-A4B",

@@ -257,6 +257,21 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "'{\"image\": 0}' serves its language model alone, which is");
     return std::nullopt;
   }
+  if (p.model.vision.kind == VisionKind::kClip) {
+    // sglang llava.py LlavaForConditionalGeneration resolves its vision tower through
+    // SGLang's model registry, where clip.py registers CLIPModel only; LLaVA-NeXT has no SGLang
+    // class and falls back to the Transformers backend (model_loader/utils.py).
+    const bool next = !p.model.vision.grid_pinpoints.empty();
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
+                p.model.name + " (" + p.model.hf_architecture + "): " +
+                    (next ? "SGLang has no LLaVA-NeXT model class (sglang issue #4062) and would "
+                            "serve it through its Transformers backend, which is not modelled"
+                          : "SGLang resolves LLaVA's CLIP tower through its model registry, "
+                            "which holds no CLIPVisionModel (sglang issue #13999: llava-1.5 "
+                            "fails to start)") +
+                    "; vLLM is modelled");
+    return std::nullopt;
+  }
   if (!check_quantized_kernels(p, scenario, diags)) return std::nullopt;
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.

@@ -139,6 +139,70 @@ Status ForwardPass::gemma3_encoder_forward(const EncoderProfile& e,
   return {};
 }
 
+// vllm llava.py _process_image_input over clip.py CLIPVisionTransformer (2026 copies): the
+// patch embedding as Conv2dLayer's unfold-and-linear form (kernel equal to stride: the
+// unfolded patches copied, then the linear's output, held until the embeddings return), the
+// class token concatenated, one image's position rows added into a new tensor; pre_layrnorm's
+// output, held by the encoder's hidden_states_pool until the last layer returns; each layer
+// adds its residuals into new tensors; the last layer's output, less the class token, feeds
+// the projector, whose output is kept in the encoder cache.
+Status ForwardPass::llava_encoder_forward(const EncoderProfile& e, std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t patches = e.items * v.num_patches();
+  const std::int64_t positions = e.items * (v.num_patches() + 1);
+  const Bytes stream_bytes = bytes(positions * d * eb);
+  const auto allocate = [&](std::int64_t elements) {
+    return env_.allocator.allocate(bytes(elements * eb), Category::kActivations);
+  };
+  std::vector<BlockHandle> step;
+  {
+    ActivationList l;
+    const int unfolded = l.add("embeddings.patch_embedding.unfold",
+                               patches * v.num_channels * v.patch_size * v.patch_size, eb);
+    const int linear = l.add("embeddings.patch_embedding", patches * d, eb);
+    l.dies_after(unfolded, linear);
+    const int cat = l.add("embeddings.cat", positions * d, eb);
+    const int rows = l.add("embeddings.position_embedding", (v.num_patches() + 1) * d, eb);
+    const int sum = l.add("embeddings", positions * d, eb);
+    l.dies_after({linear, cat, rows}, sum);
+    const int normed = l.add("pre_layrnorm", positions * d, eb);
+    l.dies_after(sum, normed);
+    GPUMEM_RETURN_IF_ERROR(replay(l.take(), &step));
+  }
+  const BlockHandle pooled = step.front();
+  BlockHandle stream = pooled;
+  bool stream_is_pooled = true;
+  for (std::int64_t layer = 0; layer < v.clip_layers_built(); ++layer) {
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(siglip_attention_activations(v, tp, positions, eb), &step));
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(step.front(), stream_bytes, nullptr));
+    Result<BlockHandle> attended = allocate(positions * d);
+    if (!attended.ok()) return attended.status();
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(
+        replay(clip_mlp_activations(v, tp, positions, eb, p_.native_quick_gelu), &step));
+    if (tp > 1) GPUMEM_RETURN_IF_ERROR(all_reduce(step.front(), stream_bytes, nullptr));
+    Result<BlockHandle> out = allocate(positions * d);
+    if (!out.ok()) return out.status();
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(step.front()));
+    GPUMEM_RETURN_IF_ERROR(env_.allocator.free(*attended));
+    if (!stream_is_pooled) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+    stream = *out;
+    stream_is_pooled = false;
+  }
+  if (!stream_is_pooled) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(pooled));
+  step.clear();
+  GPUMEM_RETURN_IF_ERROR(replay(
+      llava_projector_activations(v, p_.model.hidden_size, tp, e.items, e.patches(), eb), &step));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  held.push_back(step.front());
+  return {};
+}
+
 // vllm qwen3_vl.py Qwen3_VisionTransformer.forward under the profile's inference_mode: every
 // block (the stream, its rotary tables and the deepstack features held across them), the
 // deepstack mergers after their blocks, the final merger, then the features concatenated
@@ -156,12 +220,15 @@ Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHa
   const std::int64_t patch_values = v.num_channels *
                                     std::max<std::int64_t>(1, v.temporal_patch_size) *
                                     v.patch_size * v.patch_size;
+  // LLaVA's embeddings may count the class token, which has no pixels.
+  const std::int64_t pixel_patches = v.kind == VisionKind::kClip ? e.items * v.num_patches() : n;
   Result<BlockHandle> pixels =
-      env_.allocator.allocate(bytes(n * patch_values * eb), Category::kActivations);
+      env_.allocator.allocate(bytes(pixel_patches * patch_values * eb), Category::kActivations);
   if (!pixels.ok()) return pixels.status();
   held.push_back(*pixels);
   if (v.kind == VisionKind::kQwen25Vit) return qwen25_encoder_forward(e, held);
   if (v.kind == VisionKind::kSiglip) return gemma3_encoder_forward(e, held);
+  if (v.kind == VisionKind::kClip) return llava_encoder_forward(e, held);
   std::vector<BlockHandle> step;
   GPUMEM_RETURN_IF_ERROR(replay(vit_embedding_activations(v, n, eb), &step));
   BlockHandle stream = step.front();

@@ -119,6 +119,11 @@ EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& li
   return plan_profile(v.tokens_per_image, side / tokens_side, limits.image_limit, limits);
 }
 
+EncoderProfile plan_llava_profile(const VisionTower& v, const EncoderLimits& limits) {
+  return plan_profile(v.num_patches() + (v.keep_class_token ? 1 : 0), 1, limits.image_limit,
+                      limits);
+}
+
 std::vector<Activation> vit_embedding_activations(const VisionTower& v, std::int64_t n,
                                                   std::int64_t eb) {
   // Qwen3_VisionPatchEmbed (kernel = stride), then fast_pos_embed_interpolate: the four
@@ -264,6 +269,41 @@ std::vector<Activation> siglip_mlp_activations(const VisionTower& v, int tp, std
   l.dies_after({fc1}, act);
   const int fc2 = l.add("mlp.fc2", n * d, eb);
   l.dies_after({norm, act}, fc2);
+  return l.take();
+}
+
+std::vector<Activation> clip_mlp_activations(const VisionTower& v, int tp, std::int64_t n,
+                                             std::int64_t eb, bool native_quick_gelu) {
+  if (!native_quick_gelu) return siglip_mlp_activations(v, tp, n, eb);
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size / tp;
+  const int norm = l.add("layer_norm2", n * d, eb);
+  const int fc1 = l.add("mlp.fc1", n * inter, eb);
+  const int scaled = l.add("mlp.activation_fn.scaled", n * inter, eb);
+  const int sigmoid = l.add("mlp.activation_fn.sigmoid", n * inter, eb);
+  l.dies_after(scaled, sigmoid);
+  const int act = l.add("mlp.activation_fn", n * inter, eb);
+  l.dies_after({sigmoid, fc1}, act);
+  const int fc2 = l.add("mlp.fc2", n * d, eb);
+  l.dies_after({norm, act}, fc2);
+  return l.take();
+}
+
+std::vector<Activation> llava_projector_activations(const VisionTower& v, std::int64_t text_hidden,
+                                                    int tp, std::int64_t items, std::int64_t tokens,
+                                                    std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t width = text_hidden / tp;
+  const bool copied = !v.keep_class_token && items > 1;
+  const int features =
+      copied ? l.add("multi_modal_projector.contiguous", tokens * v.hidden_size, eb) : -1;
+  const int first = l.add("multi_modal_projector.linear_1", tokens * width, eb);
+  if (copied) l.dies_after(features, first);
+  const int act = l.add("multi_modal_projector.act", tokens * width, eb);
+  l.dies_after(first, act);
+  const int second = l.add("multi_modal_projector.linear_2", tokens * text_hidden, eb);
+  l.dies_after(act, second);
   return l.take();
 }
 

@@ -71,6 +71,10 @@ struct EncoderLimits {
 std::int64_t qwen_vl_max_image_tokens(const VisionTower& v);
 // That image's grid in merged patches, rows <= columns (its closest factor pair).
 std::pair<std::int64_t, std::int64_t> qwen_vl_max_image_grid(const VisionTower& v);
+// LLaVA's dummy image: the CLIP processor's image_size square (llava.py
+// BaseLlavaProcessingInfo.get_image_size_with_most_features), num_patches embeddings, one
+// more when vision_feature_select_strategy keeps the class token (get_num_image_tokens).
+EncoderProfile plan_llava_profile(const VisionTower& v, const EncoderLimits& limits);
 // ... and the largest video, two frames (qwen3_vl.py get_max_video_tokens, DUMMY frames 2).
 std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);
 // Qwen2.5-VL's largest video within a context of `max_model_len` tokens, in frames
@@ -145,6 +149,23 @@ std::vector<Activation> siglip_mlp_activations(const VisionTower& v, int tp, std
 std::vector<Activation> gemma3_projector_activations(const VisionTower& v, std::int64_t text_hidden,
                                                      std::int64_t items, std::int64_t patches,
                                                      std::int64_t element_bytes);
+
+// LLaVA's CLIP (clip.py CLIPEncoderLayer, read in its 2026 copy) over `positions` positions
+// (each image's patches and its class token): the attention half is SigLIP's list (its
+// out_proj output, to which the caller adds the residual into a new tensor); the MLP half:
+// layer_norm2, fc1, QuickGELU, fc2, held until it returns. QuickGELU's CUDA op writes one
+// new tensor; its native forward (custom ops off, the default under torch.compile),
+// x * sigmoid(1.702 * x), makes two intermediates first, one alive at a time beside fc1's
+// output.
+std::vector<Activation> clip_mlp_activations(const VisionTower& v, int tp, std::int64_t positions,
+                                             std::int64_t element_bytes, bool native_quick_gelu);
+// - LlavaMultiModalProjector over `tokens` selected features: the features copied contiguous
+//   when the class token was sliced off more than one image (a strided view otherwise
+//   reshapes in place), column-parallel linear_1, GELU (nn.GELU, out of place), row-parallel
+//   linear_2 at the language model's width: the encoder's output.
+std::vector<Activation> llava_projector_activations(const VisionTower& v, std::int64_t text_hidden,
+                                                    int tp, std::int64_t items, std::int64_t tokens,
+                                                    std::int64_t element_bytes);
 
 // The rotary tables the blocks share: cos and sin, [patches, head_dim / 2] each, gathered from
 // get_rope's cache in the model dtype (partial_rotary_factor 0.5).

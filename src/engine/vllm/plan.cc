@@ -63,7 +63,7 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
 // and Gemma 3's SigLIP.
 bool profiles_vit(const VisionTower& v) {
   return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit ||
-         v.kind == VisionKind::kSiglip;
+         v.kind == VisionKind::kSiglip || (v.kind == VisionKind::kClip && v.grid_pinpoints.empty());
 }
 
 // Whether this launch leaves the tower unbuilt: vllm models/qwen3_vl.py, qwen3_5.py and
@@ -73,6 +73,15 @@ bool profiles_vit(const VisionTower& v) {
 bool tower_skipped(const Plan& p) {
   if (p.model.vision.kind == VisionKind::kSiglip) {
     return p.flags.images_off || p.flags.multimodal_off;
+  }
+  if (p.model.vision.kind == VisionKind::kClip) {
+    // llava.py LlavaForConditionalGeneration.__init__: no tower or projector when the image
+    // limit is 0 (PR #22299, Aug 2025, taken as 0.10.2 as for Mistral 3); llava_next.py builds
+    // them inside _mark_tower_model in its 2026 copy (PR #32757, merged 2026-01-21, taken as
+    // 0.16.0); before, whether LLaVA-NeXT skips them is not pinned (plan refuses).
+    const Version from =
+        p.model.vision.grid_pinpoints.empty() ? Version{0, 10, 2, 0} : Version{0, 16, 0, 0};
+    return (p.flags.images_off || p.flags.multimodal_off) && p.version >= from;
   }
   return profiles_vit(p.model.vision) && p.flags.multimodal_off;
 }
@@ -86,8 +95,12 @@ std::string vit_profile_refusal(const Plan& p) {
     // are read in their v0.16-on form; before, the dummy video was sized from the sequence
     // length and may have been the modality profiled.
     return "vLLM " + p.version.to_string() +
-           "'s profile of its vision encoder is not modelled (from 0.16.0); --limit-mm-per-prompt "
-           "with 0 images and 0 videos serves its language model alone, which is modelled";
+           "'s profile of its vision encoder is not modelled (from 0.16.0); " +
+           (p.model.vision.kind == VisionKind::kClip
+                ? std::string("from 0.10.2, --limit-mm-per-prompt with 0 images serves its "
+                              "language model alone, which is modelled")
+                : std::string("--limit-mm-per-prompt with 0 images and 0 videos serves its "
+                              "language model alone, which is modelled"));
   }
   if (p.flags.raw.location("--mm-processor-kwargs")) {
     return "--mm-processor-kwargs sets the multimodal processor's image size, which sizes the "
@@ -137,15 +150,15 @@ std::string sparse_attention_refusal(const Plan& p) {
 // vllm config/vllm.py VllmConfig.__post_init__ (2026): --enforce-eager and -O0 compile nothing
 // (mode NONE), otherwise the mode is VLLM_COMPILE; custom_ops without "all" or "none" gets
 // "none" under Inductor with a mode above NONE, "all" otherwise. model_executor/custom_op.py
-// CustomOp.enabled: "+rms_norm" or the default on, and no "-rms_norm".
-bool rms_norm_runs_native(const EngineFlags& f) {
+// CustomOp.enabled: "+op" or the default on, and no "-op" (op "rms_norm", "quick_gelu").
+bool custom_op_runs_native(const EngineFlags& f, std::string_view op) {
   const bool compiled = !f.enforce_eager && f.optimization_level.value_or(3) != 0 &&
                         f.compilation_mode.value_or(3) != 0;
-  const auto has = [&](std::string_view op) {
-    return std::find(f.custom_ops.begin(), f.custom_ops.end(), op) != f.custom_ops.end();
+  const auto has = [&](std::string_view name) {
+    return std::find(f.custom_ops.begin(), f.custom_ops.end(), name) != f.custom_ops.end();
   };
   const bool default_on = has("all") || (!has("none") && !compiled);
-  return !((has("+rms_norm") || default_on) && !has("-rms_norm"));
+  return !((has("+" + std::string(op)) || default_on) && !has("-" + std::string(op)));
 }
 
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
@@ -274,6 +287,17 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
+                     : p.model.vision.kind == VisionKind::kClip
+                         ? (images_off ? "whether vLLM " + p.version.to_string() +
+                                             " builds LLaVA-NeXT's tower with images limited "
+                                             "to 0 is not pinned (from 0.16.0 it does not, "
+                                             "which is modelled)"
+                                       : std::string("its profile of LLaVA-NeXT's anyres dummy "
+                                                     "image (the base image and each grid "
+                                                     "crop through CLIP) is not modelled; from "
+                                                     "vLLM 0.16.0, --limit-mm-per-prompt with 0 "
+                                                     "images serves its language model alone, "
+                                                     "which is modelled"))
                          : "SGLang is modelled"));
     return std::nullopt;
   }
@@ -441,10 +465,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     const EncoderLimits limits{
         p.args.max_num_batched_tokens, p.args.max_num_seqs, p.args.max_model_len,
         p.flags.image_limit,           chunked_prefill,     p.flags.video_limit};
-    p.native_rms_norm = rms_norm_runs_native(p.flags);
-    p.encoder = p.model.vision.kind == VisionKind::kSiglip
-                    ? plan_gemma3_profile(p.model.vision, limits)
-                    : plan_qwen_vl_profile(p.model.vision, limits);
+    p.native_rms_norm = custom_op_runs_native(p.flags, "rms_norm");
+    p.native_quick_gelu = custom_op_runs_native(p.flags, "quick_gelu");
+    switch (p.model.vision.kind) {
+      case VisionKind::kSiglip:
+        p.encoder = plan_gemma3_profile(p.model.vision, limits);
+        break;
+      case VisionKind::kClip:
+        p.encoder = plan_llava_profile(p.model.vision, limits);
+        break;
+      default:
+        p.encoder = plan_qwen_vl_profile(p.model.vision, limits);
+    }
   }
   p.estimate_cudagraphs =
       p.rules.cudagraph_estimate_exists &&

@@ -69,8 +69,10 @@ struct Plan {
   // the model runner's inputs_embeds buffer instead of embedding token ids.
   std::optional<EncoderProfile> encoder;
   // vLLM's RMSNorm runs its PyTorch-native forward, out of place, instead of the fused CUDA
-  // kernel: custom ops are off by default under Inductor (rms_norm_runs_native).
+  // kernel: custom ops are off by default under Inductor (custom_op_runs_native).
   bool native_rms_norm = false;
+  // ... and QuickGELU (LLaVA's CLIP) its native x * sigmoid(1.702 * x), out of place.
+  bool native_quick_gelu = false;
   std::vector<StagePlan> stages;  // one per pipeline stage
 
   ScenarioObserved observed;
