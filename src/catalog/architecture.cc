@@ -16,6 +16,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "qwen3_moe";
     case ArchitectureFamily::kMixtral:
       return "mixtral";
+    case ArchitectureFamily::kGrok:
+      return "grok";
     case ArchitectureFamily::kDeepseekV2:
       return "deepseek_v2";
     case ArchitectureFamily::kDeepseekV3:

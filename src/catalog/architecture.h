@@ -60,6 +60,7 @@ enum class ArchitectureFamily : unsigned char {
   kGraniteHybrid,  // GraniteMoeHybridForCausalLM (Granite 4.0-H): Mamba-2 or attention, experts
   kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
   kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
+  kGrok,           // Grok1ForCausalLM (Grok 2): Mixtral-like experts beside a dense residual MLP
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,
@@ -319,10 +320,13 @@ struct Architecture {
   bool qk_norm = false;            // RMSNorm on q and k (Qwen3, Gemma3: per head)
   bool qk_norm_per_layer = false;  // MiniMax-M2: q and k normalized over all heads, split over TP
   bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;     // Gemma 2 and 3, GLM-4-0414: two more norms, 4 per layer
-  bool attn_output_gate = false;   // Qwen3-Next: q_proj also yields a sigmoid gate per head
-  bool layer_norm_bias = false;    // PhiMoE: LayerNorms (weight and bias) in place of RMSNorms
-  bool lm_head_bias = false;       // PhiMoE: the head carries a bias, vocab-sharded as its rows
+  bool sandwich_norms = false;     // Gemma 2 and 3, GLM-4-0414, Grok: two more norms, 4 per layer
+  // Grok 2 (rope_type set): the rows of the scaled RoPE cache each attention layer builds for
+  // itself beside the shared one, original_max_position_embeddings x scaling_factor; 0 otherwise.
+  std::int64_t per_layer_rope_rows = 0;
+  bool attn_output_gate = false;  // Qwen3-Next: q_proj also yields a sigmoid gate per head
+  bool layer_norm_bias = false;   // PhiMoE: LayerNorms (weight and bias) in place of RMSNorms
+  bool lm_head_bias = false;      // PhiMoE: the head carries a bias, vocab-sharded as its rows
   // NemotronH and kMamba: every layer holds one module (its layer type says which) and one
   // norm.
   bool single_module_layers = false;

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 43> kFamilies = {{
+constexpr std::array<FamilyByName, 44> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -71,6 +71,8 @@ constexpr std::array<FamilyByName, 43> kFamilies = {{
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
     {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
     {"JambaForCausalLM", ArchitectureFamily::kJamba},
+    // Grok 2 as SGLang's grok.py serves it (hf_config.cc parse_moe; SGLang only).
+    {"Grok1ForCausalLM", ArchitectureFamily::kGrok},
     // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
@@ -84,7 +86,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 14> kUnmodelled = {{
+constexpr std::array<Unmodelled, 13> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -95,7 +97,6 @@ constexpr std::array<Unmodelled, 14> kUnmodelled = {{
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
-    {"Grok1ForCausalLM", "Grok's decoder layout"},
     // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
     // normalize the whole gathered projection on every rank; no input_layernorm.
     {"Olmo2ForCausalLM",

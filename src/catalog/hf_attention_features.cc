@@ -91,6 +91,13 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kGemma2:
       a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
       break;
+    case ArchitectureFamily::kGrok:
+      // sglang grok.py Grok1DecoderLayer: pre/post attention and pre/post MoE RMSNorms; q/k/v
+      // and o_proj without bias.
+      a.sandwich_norms = true;
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      break;
     case ArchitectureFamily::kGlm4:
       // vllm glm4.py Glm4DecoderLayer: qkv_proj biased by attention_bias (default false), o_proj
       // never (SGLang's biases are WeightRules::glm4_qkv_bias_always); input, post_attention,

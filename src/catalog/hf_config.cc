@@ -113,6 +113,10 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.vocab_size = 65536;
       d.max_position_embeddings = 262144;
       break;
+    case ArchitectureFamily::kGrok:
+      // sglang grok.py Grok1Attention: getattr(config, "head_dim", 128)
+      d.head_dim = 128;
+      break;
     default:
       break;
   }
@@ -360,6 +364,19 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = a.intermediate_size;
+      break;
+    case ArchitectureFamily::kGrok:
+      // sglang grok.py (read at 031ad4c) Grok1MoE: a float32 ReplicatedLinear router and
+      // FusedMoE over num_local_experts of moe_intermediate_size (else intermediate_size);
+      // with residual_moe, Grok1DecoderLayer adds a dense Grok1MLP of intermediate_size beside
+      // it (a TP-split MLP, held as the shared expert is).
+      m.num_experts = expert_count(text, "num_local_experts");
+      m.experts_per_token = text.positive("num_experts_per_tok");
+      m.moe_intermediate_size = text.positive("moe_intermediate_size", a.intermediate_size);
+      m.router_float32 = true;
+      if (text.boolean("residual_moe").value_or(false)) {
+        m.shared_expert_intermediate_size = a.intermediate_size;
+      }
       break;
     case ArchitectureFamily::kQwen3Moe:
       m.num_experts = expert_count(text, "num_experts");
@@ -626,6 +643,21 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                "nor vLLM's qwen2_moe.py windows attention");
   }
 
+  if (a.family == ArchitectureFamily::kGrok) {
+    // sglang grok.py builds a separate ParallelLMHead whatever the config says.
+    a.tie_word_embeddings = false;
+    // Grok1Attention: with rope_type set, each layer builds its own ScalingRotaryEmbedding
+    // (not get_rope's shared cache) over original_max_position_embeddings x scaling_factor.
+    if (text.string("rope_type")) {
+      const double factor = text.number("scaling_factor").value_or(1.0);
+      const std::int64_t original = text.positive("original_max_position_embeddings");
+      if (factor < 1.0 || factor > 1024.0) {
+        text.error("scaling_factor", "'scaling_factor' must be in [1, 1024]");
+      } else {
+        a.per_layer_rope_rows = static_cast<std::int64_t>(static_cast<double>(original) * factor);
+      }
+    }
+  }
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
   if (!text.has("rope_theta") && text.has("rope_parameters")) {
     ConfigMap rope(file, text.get("rope_parameters"), "'rope_parameters'", local);

@@ -19,7 +19,7 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 std::string mlp_name(const Architecture& a) {
   if (a.family == ArchitectureFamily::kLlama4) return "feed_forward";
   return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2 ||
-                 a.family == ArchitectureFamily::kPhiMoe
+                 a.family == ArchitectureFamily::kPhiMoe || a.family == ArchitectureFamily::kGrok
              ? "block_sparse_moe"
              : "mlp";
 }
@@ -252,14 +252,33 @@ class ModelBuilder {
     } else {
       GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
     }
+    if (a.per_layer_rope_rows > 0) {
+      // sglang grok.py Grok1Attention: its own ScalingRotaryEmbedding, whose cos_sin_cache
+      // stays float32 on CUDA (rotary_embedding.py), beside get_rope's shared one.
+      list_.add(site.prefix + ".rotary_emb.cos_sin_cache", {a.per_layer_rope_rows, a.head_dim},
+                ctx_.rules.rope_cache_dtype);
+    }
     const std::string mlp = prefix + "." + mlp_name(a);
     if (a.family == ArchitectureFamily::kGraniteHybrid) {
       GPUMEM_RETURN_IF_ERROR(granite_feed_forward(prefix));
     } else if (a.is_moe_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(moe_block(mlp));
+      if (a.family == ArchitectureFamily::kGrok && a.moe.shared_expert_intermediate_size > 0) {
+        // sglang grok.py Grok1DecoderLayer: residual_moe's Grok1MLP beside the experts
+        GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, prefix + ".mlp", checkpoint + ".mlp",
+                                             a.moe.shared_expert_intermediate_size,
+                                             ctx_.layout.tp_size, post_load_));
+      }
     } else {
       GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a),
                                            a.intermediate_size, ctx_.layout.tp_size, post_load_));
+    }
+    if (a.family == ArchitectureFamily::kGrok) {
+      for (const char* norm :
+           {".pre_attn_norm", ".post_attn_norm", ".pre_moe_norm", ".post_moe_norm"}) {
+        add_norm(list_, ctx_, prefix + norm + ".weight", a.hidden_size);
+      }
+      return Status::ok_status();
     }
     decoder_norm(prefix + ".input_layernorm");
     decoder_norm(prefix + ".post_attention_layernorm");
@@ -377,6 +396,11 @@ class ModelBuilder {
         // sglang v0.5.9 mixtral.py MixtralMoE.__init__ (vLLM-derived) and phimoe.py
         // PhiMoE.__init__: gate, then experts
         linear_router(mlp + ".gate", false);
+        return experts(mlp);
+      case ArchitectureFamily::kGrok:
+        // sglang grok.py Grok1MoE.__init__: the gate, a float32 ReplicatedLinear without
+        // quantization, then the experts
+        list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size}, DType::kFloat32);
         return experts(mlp);
       case ArchitectureFamily::kGptOss:
         // sglang v0.5.9 gpt_oss.py GptOssSparseMoeBlock.__init__: experts, then router

@@ -554,8 +554,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"xai-org--grok-2",
-       "'Grok1ForCausalLM' is not modelled: gpumem does not model Grok's decoder layout"},
       {"google--gemma-4-26B-A4B",
        "'Gemma4ForConditionalGeneration' is not modelled: gpumem does not model Gemma 4's global "
        "layers with their own head size and KV heads, layers that share another layer's KV "

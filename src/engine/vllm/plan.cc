@@ -269,6 +269,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
   const SourceLoc model_loc =
       scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model");
+  if (p.model.family == ArchitectureFamily::kGrok) {
+    // vllm registry.py maps Grok-1's Grok1ModelForCausalLM (PR #13795, 2025-02); grok1.py's
+    // Grok 2 form (residual MoE under Grok1ForCausalLM) came in a release not pinned down.
+    diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture +
+                               "): the vLLM release that serves Grok 2's layout (grok1.py's "
+                               "residual MoE) is not pinned; SGLang is modelled");
+    return std::nullopt;
+  }
   if (profiles_vit(p.model.vision)) {
     // vllm v1/worker/gpu_model_runner.py profile_run: the ViT runs on dummy images before the
     // language model's dummy forward (encoder_profile.h), sized below once the batch limits
