@@ -256,7 +256,24 @@ void parse_clip(const ConfigMap& top, const ConfigMap& v, bool next, VisionTower
   }
   t.keep_class_token = strategy == "full";
   t.projector_bias = top.boolean("multimodal_projector_bias").value_or(true);
-  if (next) t.grid_pinpoints = read_pinpoints(top);
+  if (!next) return;
+  if (t.keep_class_token) {
+    // vllm llava_next.py _merge_image_patch_embeddings: "The number of patches is not
+    // consistent with the image size."
+    top.error("vision_feature_select_strategy",
+              "LLaVA-NeXT with vision_feature_select_strategy \"full\" is not modelled: vLLM's "
+              "llava_next.py merges grids of num_patches features and raises on the class token");
+  }
+  t.grid_pinpoints = read_pinpoints(top);
+  for (const std::int64_t side : t.grid_pinpoints) {
+    if (t.image_size > 0 && side % t.image_size != 0) {
+      top.error("image_grid_pinpoints",
+                "an 'image_grid_pinpoints' side of " + std::to_string(side) +
+                    " is not a multiple of the vision tower's image_size " +
+                    std::to_string(t.image_size) + ": gpumem models grids of whole crops");
+      break;
+    }
+  }
 }
 
 }  // namespace

@@ -2,13 +2,14 @@
 // from their published configs: a Llama or Mistral language model whose text_config writes
 // only what differs from its class's defaults, beside a CLIP ViT-L/14-336 and a two-linear
 // projector. vLLM builds the CLIP layers up to the feature layer (23 of 24) without
-// post_layernorm, profiles LLaVA's encoder on 336-pixel dummy images (576 embeddings each)
-// and builds no tower when images are limited to 0; SGLang serves neither (refused with its
-// reasons).
+// post_layernorm, profiles LLaVA's encoder on 336-pixel dummy images (576 embeddings each) and
+// LLaVA-NeXT's on its largest pinpoint's crops, and builds no tower when images are limited to
+// 0; SGLang serves neither (refused with its reasons).
 #include <gtest/gtest.h>
 
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
+#include "engine/vllm/encoder_profile.h"
 #include "support/family_simulation.h"
 
 namespace gpumem {
@@ -17,6 +18,13 @@ namespace {
 const std::string kLlava = "llava-hf--llava-1.5-7b-hf";
 const std::string kNext = "llava-hf--llava-v1.6-mistral-7b-hf";
 const std::string kNoImages = "    --limit-mm-per-prompt: '{\"image\": 0}'\n";
+
+VisionTower next_tower() {
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(public_config_dir(kNext) + "/config.json", diags);
+  EXPECT_TRUE(a.ok()) << diags.to_string();
+  return a.ok() ? a->vision : VisionTower{};
+}
 
 constexpr std::int64_t kClip = 1024;
 // A CLIP layer: two LayerNorms, biased q/k/v/out, fc1 (4,096 wide) and fc2, both biased.
@@ -136,19 +144,11 @@ TEST(Llava, RefusalsSayWhy) {
                 "(sglang issue #4062) and would serve it through its Transformers backend, "
                 "which is not modelled; vLLM is modelled\n");
   const std::string tp = "    --tensor-parallel-size: 1\n";
-  EXPECT_EQ(family_errors("vllm", kNext, tp),
-            "f.yaml:7:8: " + next +
-                " (LlavaNextForConditionalGeneration) is multimodal: vLLM profiles its vision "
-                "encoder on dummy images, which gpumem does not model; its profile of "
-                "LLaVA-NeXT's anyres dummy image (the base image and each grid crop through "
-                "CLIP) is not modelled; from vLLM 0.16.0, --limit-mm-per-prompt with 0 images "
-                "serves its language model alone, which is modelled\n");
   EXPECT_EQ(family_errors("vllm", kNext, kNoImages, 1, "0.15.0"),
             "f.yaml:7:8: " + next +
-                " (LlavaNextForConditionalGeneration) is multimodal: vLLM profiles its vision "
-                "encoder on dummy images, which gpumem does not model; whether vLLM 0.15.0 "
-                "builds LLaVA-NeXT's tower with images limited to 0 is not pinned (from 0.16.0 "
-                "it does not, which is modelled)\n");
+                " (LlavaNextForConditionalGeneration): vLLM 0.15.0's profile of its vision "
+                "encoder is not modelled (from 0.16.0); from 0.16.0, --limit-mm-per-prompt with "
+                "0 images serves its language model alone, which is modelled\n");
   EXPECT_EQ(family_errors("vllm", kLlava, tp, 1, "0.15.0"),
             "f.yaml:7:8: " + llava +
                 " (LlavaForConditionalGeneration): vLLM 0.15.0's profile of its vision encoder "
@@ -165,6 +165,33 @@ TEST(Llava, VllmServesLlavaNextsLanguageModelWithoutImages) {
   const std::int64_t mistral =
       2 * 32064 * h + 32 * (h * (h + 2 * 1024) + h * h + 3 * h * 14336 + 2 * h) + h;
   EXPECT_EQ(ledger_fact(l, "weights_logical_bytes"), 2 * mistral + 32768LL * 128 * 2);
+}
+
+// LLaVA-NeXT's largest dummy image is its 672 x 672 pinpoint: 2 x 2 crops of 336 and the
+// whole image resized, 576 + 48 x 49 = 2,928 embeddings (the other pinpoints give 1,752,
+// 1,776, 2,376 and 2,328). vLLM 0.21's default 8,192-token budget on one H200 profiles 2 such
+// images, 10 crops through CLIP (5,770 positions); at a 16,384-token budget 5, as a real vLLM
+// log of this model prints ("budget of 16384 tokens, and profiled with 5 image items"). Held:
+// the pixel values (10 x 3 x 336 x 336 x 2 B), image_sizes (one 512 B block) and each image's
+// merged embeddings, 2,928 x 4,096 x 2 B; the peak is CLIP's MLP as in LLaVA-1.5 over 5,770
+// positions.
+TEST(Llava, VllmProfilesLlavaNextsGridCrops) {
+  const vllm::LlavaNextGrid grid = vllm::llava_next_dummy_grid(next_tower());
+  EXPECT_EQ(grid.rows, 2);
+  EXPECT_EQ(grid.columns, 2);
+  EXPECT_EQ(grid.tokens, 2928);
+  const Ledger l = family_ledger("vllm", kNext, 1, "");
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 2);
+  const std::int64_t pixels = 10LL * 3 * 336 * 336 * 2;
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), pixels + 512 + 2 * 2928LL * 4096 * 2);
+  const std::int64_t d = 5770LL * kClip * 2;
+  const std::int64_t i = 5770LL * 4096 * 2;
+  const std::int64_t mib = 1 << 20;
+  EXPECT_GE(ledger_fact(l, "encoder_peak_bytes"), pixels + 512 + 4 * d + 3 * i);
+  EXPECT_LE(ledger_fact(l, "encoder_peak_bytes"), pixels + 512 + 4 * d + 3 * i + 6 * mib);
+  const Ledger wide = family_ledger("vllm", kNext, 1, "    --max-num-batched-tokens: 16384\n");
+  EXPECT_EQ(ledger_fact(wide, "encoder_items"), 5);
 }
 
 TEST(Llava, UnservedConfigsAreRefusedAtTheirKeys) {

@@ -151,8 +151,12 @@ Status ForwardPass::llava_encoder_forward(const EncoderProfile& e, std::vector<B
   const std::int64_t eb = element_bytes_;
   const int tp = p_.tp;
   const std::int64_t d = v.hidden_size;
-  const std::int64_t patches = e.items * v.num_patches();
-  const std::int64_t positions = e.items * (v.num_patches() + 1);
+  const bool next = !v.grid_pinpoints.empty();
+  const LlavaNextGrid grid = next ? llava_next_dummy_grid(v) : LlavaNextGrid{};
+  // LLaVA-NeXT's crops run through the tower and the projector as one batch of images.
+  const std::int64_t images = e.items * (next ? grid.crops() : 1);
+  const std::int64_t patches = images * v.num_patches();
+  const std::int64_t positions = images * (v.num_patches() + 1);
   const Bytes stream_bytes = bytes(positions * d * eb);
   const auto allocate = [&](std::int64_t elements) {
     return env_.allocator.allocate(bytes(elements * eb), Category::kActivations);
@@ -196,11 +200,35 @@ Status ForwardPass::llava_encoder_forward(const EncoderProfile& e, std::vector<B
   }
   if (!stream_is_pooled) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(pooled));
   step.clear();
+  const std::int64_t selected = next ? images * v.num_patches() : e.patches();
   GPUMEM_RETURN_IF_ERROR(replay(
-      llava_projector_activations(v, p_.model.hidden_size, tp, e.items, e.patches(), eb), &step));
+      llava_projector_activations(v, p_.model.hidden_size, tp, images, selected, eb), &step));
   GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
-  held.push_back(step.front());
-  return {};
+  if (!next) {
+    held.push_back(step.front());
+    return {};
+  }
+  // llava_next.py _merge_image_patch_embeddings ("spatial_unpad"), one image at a time: the
+  // grid crops' features permuted into one contiguous map, an image_newline column
+  // concatenated to each feature row, then the base image's features concatenated in front:
+  // the image's embeddings, kept; the projector's output is freed after the last image.
+  const BlockHandle projected = step.front();
+  const std::int64_t text = p_.model.hidden_size;
+  const std::int64_t side = v.image_size / v.patch_size;
+  for (std::int64_t item = 0; item < e.items; ++item) {
+    ActivationList l;
+    const int map =
+        l.add("other_patch_embeds.contiguous", (grid.crops() - 1) * v.num_patches() * text, eb);
+    const int rows = l.add("other_patch_embeds.image_newline",
+                           grid.rows * side * (grid.columns * side + 1) * text, eb);
+    l.dies_after(map, rows);
+    const int merged = l.add("merged_patch_embeddings", grid.tokens * text, eb);
+    l.dies_after(rows, merged);
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(replay(l.take(), &step));
+    held.push_back(step.front());
+  }
+  return env_.allocator.free(projected);
 }
 
 // vllm qwen3_vl.py Qwen3_VisionTransformer.forward under the profile's inference_mode: every
@@ -220,12 +248,22 @@ Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHa
   const std::int64_t patch_values = v.num_channels *
                                     std::max<std::int64_t>(1, v.temporal_patch_size) *
                                     v.patch_size * v.patch_size;
-  // LLaVA's embeddings may count the class token, which has no pixels.
-  const std::int64_t pixel_patches = v.kind == VisionKind::kClip ? e.items * v.num_patches() : n;
+  // LLaVA's embeddings may count the class token, which has no pixels; LLaVA-NeXT's images
+  // are their crops (and image_sizes, an int64 pair each, is batched beside them).
+  const std::int64_t pixel_patches =
+      v.kind != VisionKind::kClip ? n
+      : v.grid_pinpoints.empty()  ? e.items * v.num_patches()
+                                  : e.items * llava_next_dummy_grid(v).crops() * v.num_patches();
   Result<BlockHandle> pixels =
       env_.allocator.allocate(bytes(pixel_patches * patch_values * eb), Category::kActivations);
   if (!pixels.ok()) return pixels.status();
   held.push_back(*pixels);
+  if (v.kind == VisionKind::kClip && !v.grid_pinpoints.empty()) {
+    Result<BlockHandle> sizes =
+        env_.allocator.allocate(bytes(e.items * 2 * 8), Category::kActivations);
+    if (!sizes.ok()) return sizes.status();
+    held.push_back(*sizes);
+  }
   if (v.kind == VisionKind::kQwen25Vit) return qwen25_encoder_forward(e, held);
   if (v.kind == VisionKind::kSiglip) return gemma3_encoder_forward(e, held);
   if (v.kind == VisionKind::kClip) return llava_encoder_forward(e, held);

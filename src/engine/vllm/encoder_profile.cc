@@ -119,9 +119,24 @@ EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& li
   return plan_profile(v.tokens_per_image, side / tokens_side, limits.image_limit, limits);
 }
 
+LlavaNextGrid llava_next_dummy_grid(const VisionTower& v) {
+  const std::int64_t side = v.image_size / v.patch_size;
+  LlavaNextGrid best;
+  for (size_t i = 0; i + 1 < v.grid_pinpoints.size(); i += 2) {
+    LlavaNextGrid g;
+    g.rows = v.grid_pinpoints[i] / v.image_size;
+    g.columns = v.grid_pinpoints[i + 1] / v.image_size;
+    g.tokens = v.num_patches() + g.rows * side * (g.columns * side + 1);
+    if (g.tokens > best.tokens) best = g;
+  }
+  return best;
+}
+
 EncoderProfile plan_llava_profile(const VisionTower& v, const EncoderLimits& limits) {
-  return plan_profile(v.num_patches() + (v.keep_class_token ? 1 : 0), 1, limits.image_limit,
-                      limits);
+  const std::int64_t tokens = v.grid_pinpoints.empty()
+                                  ? v.num_patches() + (v.keep_class_token ? 1 : 0)
+                                  : llava_next_dummy_grid(v).tokens;
+  return plan_profile(tokens, 1, limits.image_limit, limits);
 }
 
 std::vector<Activation> vit_embedding_activations(const VisionTower& v, std::int64_t n,

@@ -71,9 +71,22 @@ struct EncoderLimits {
 std::int64_t qwen_vl_max_image_tokens(const VisionTower& v);
 // That image's grid in merged patches, rows <= columns (its closest factor pair).
 std::pair<std::int64_t, std::int64_t> qwen_vl_max_image_grid(const VisionTower& v);
+// LLaVA-NeXT's largest dummy image (llava_next.py LlavaNextProcessingInfo, 2026 copy): the
+// image_grid_pinpoints entry with the most features (the first on a tie), which the processor
+// cuts into rows x columns crops of image_size plus the whole image resized: `tokens`
+// embeddings, the base image's num_patches and the grid's (rows x side) x (columns x side)
+// with one image_newline per feature row (an image of a pinpoint's own size needs no unpadding).
+struct LlavaNextGrid {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::int64_t tokens = 0;
+  std::int64_t crops() const { return rows * columns + 1; }
+};
+LlavaNextGrid llava_next_dummy_grid(const VisionTower& v);
 // LLaVA's dummy image: the CLIP processor's image_size square (llava.py
 // BaseLlavaProcessingInfo.get_image_size_with_most_features), num_patches embeddings, one
-// more when vision_feature_select_strategy keeps the class token (get_num_image_tokens).
+// more when vision_feature_select_strategy keeps the class token (get_num_image_tokens);
+// LLaVA-NeXT's, the grid above.
 EncoderProfile plan_llava_profile(const VisionTower& v, const EncoderLimits& limits);
 // ... and the largest video, two frames (qwen3_vl.py get_max_video_tokens, DUMMY frames 2).
 std::int64_t qwen3_vl_max_video_tokens(const VisionTower& v);

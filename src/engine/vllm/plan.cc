@@ -63,7 +63,7 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
 // and Gemma 3's SigLIP.
 bool profiles_vit(const VisionTower& v) {
   return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit ||
-         v.kind == VisionKind::kSiglip || (v.kind == VisionKind::kClip && v.grid_pinpoints.empty());
+         v.kind == VisionKind::kSiglip || v.kind == VisionKind::kClip;
 }
 
 // Whether this launch leaves the tower unbuilt: vllm models/qwen3_vl.py, qwen3_5.py and
@@ -97,8 +97,10 @@ std::string vit_profile_refusal(const Plan& p) {
     return "vLLM " + p.version.to_string() +
            "'s profile of its vision encoder is not modelled (from 0.16.0); " +
            (p.model.vision.kind == VisionKind::kClip
-                ? std::string("from 0.10.2, --limit-mm-per-prompt with 0 images serves its "
-                              "language model alone, which is modelled")
+                ? std::string("from ") +
+                      (p.model.vision.grid_pinpoints.empty() ? "0.10.2" : "0.16.0") +
+                      ", --limit-mm-per-prompt with 0 images serves its language model alone, "
+                      "which is modelled"
                 : std::string("--limit-mm-per-prompt with 0 images and 0 videos serves its "
                               "language model alone, which is modelled"));
   }
@@ -295,17 +297,6 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
-                     : p.model.vision.kind == VisionKind::kClip
-                         ? (images_off ? "whether vLLM " + p.version.to_string() +
-                                             " builds LLaVA-NeXT's tower with images limited "
-                                             "to 0 is not pinned (from 0.16.0 it does not, "
-                                             "which is modelled)"
-                                       : std::string("its profile of LLaVA-NeXT's anyres dummy "
-                                                     "image (the base image and each grid "
-                                                     "crop through CLIP) is not modelled; from "
-                                                     "vLLM 0.16.0, --limit-mm-per-prompt with 0 "
-                                                     "images serves its language model alone, "
-                                                     "which is modelled"))
                          : "SGLang is modelled"));
     return std::nullopt;
   }
