@@ -221,6 +221,13 @@ void parse_clip(const ConfigMap& top, const ConfigMap& v, bool next, VisionTower
   }
   t.kind = VisionKind::kClip;
   read_vit_dimensions(v, {768, 3072, 12, 12, 224, 32}, t);
+  // vllm clip.py CLIPMLP: get_act_fn(hidden_act); the encoder profile models QuickGELU's
+  // tensors (CLIPVisionConfig's default, every LLaVA checkpoint's).
+  const std::string act = v.string("hidden_act").value_or("quick_gelu");
+  if (act != "quick_gelu") {
+    v.error("hidden_act", "a CLIP tower with hidden_act '" + act +
+                              "' is not modelled: gpumem models quick_gelu (LLaVA's)");
+  }
   if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
     v.error("patch_size", "'image_size' " + std::to_string(t.image_size) +
                               " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));

@@ -56,6 +56,13 @@ TEST(Grok, SglangShardsGrokTwoOverEightRanks) {
   EXPECT_LT(ledger_fact(fp8, "weights_logical_bytes"), weights);
 }
 
+TEST(Grok, AHostileRopeScalingIsRefusedAtItsKey) {
+  const std::string dir = config_variant(kGrok2, "grok-scaling", "\"scaling_factor\": 16.0",
+                                         "\"scaling_factor\": 1e30");
+  EXPECT_NE(config_dir_errors(dir).find("'scaling_factor' must be in [1, 1024]"), std::string::npos)
+      << config_dir_errors(dir);
+}
+
 TEST(Grok, VllmIsRefusedByName) {
   EXPECT_EQ(family_errors("vllm", kGrok2, "    --tensor-parallel-size: 8\n", 8),
             "f.yaml:7:8: " + public_config_dir(kGrok2) +

@@ -195,18 +195,44 @@ TEST(Llava, VllmProfilesLlavaNextsGridCrops) {
 }
 
 TEST(Llava, UnservedConfigsAreRefusedAtTheirKeys) {
-  std::string dir = config_variant(kLlava, "llava-qwen2", "\"model_type\": \"llama\"",
-                                   "\"model_type\": \"qwen2\"");
-  EXPECT_NE(config_dir_errors(dir).find("a LLaVA language model of type 'qwen2' is not modelled: "
-                                        "gpumem serves LLaVA's llama and mistral text models"),
-            std::string::npos)
-      << config_dir_errors(dir);
-  dir = config_variant(kLlava, "llava-layer", "\"vision_feature_layer\": -2",
-                       "\"vision_feature_layer\": -30");
-  EXPECT_NE(config_dir_errors(dir).find("'vision_feature_layer' -30 is not a layer of the 24 in "
-                                        "'vision_config'"),
-            std::string::npos)
-      << config_dir_errors(dir);
+  const auto refused = [](const std::string& folder, const std::string& name,
+                          const std::string& from, const std::string& to) {
+    return config_dir_errors(config_variant(folder, name, from, to));
+  };
+  EXPECT_NE(refused(kLlava, "llava-qwen2", "\"model_type\": \"llama\"", "\"model_type\": \"qwen2\"")
+                .find("a LLaVA language model of type 'qwen2' is not modelled: gpumem serves "
+                      "LLaVA's llama and mistral text models"),
+            std::string::npos);
+  EXPECT_NE(refused(kLlava, "llava-layer", "\"vision_feature_layer\": -2",
+                    "\"vision_feature_layer\": -30")
+                .find("'vision_feature_layer' -30 is not a layer of the 24 in 'vision_config'"),
+            std::string::npos);
+  EXPECT_NE(refused(kLlava, "llava-act", "\"patch_size\": 14,",
+                    "\"patch_size\": 14, \"hidden_act\": \"gelu\",")
+                .find("a CLIP tower with hidden_act 'gelu' is not modelled: gpumem models "
+                      "quick_gelu (LLaVA's)"),
+            std::string::npos);
+  // Hostile grids: a pair of one side, a zero side, a side past 2^20 pixels, a mapping; and a
+  // side that is not a whole number of crops.
+  const std::string grid = "\"image_grid_pinpoints\": [\n    [336, 672],";
+  const std::string bad =
+      "'image_grid_pinpoints' must be a non-empty list of [height, width] pairs of positive "
+      "pixel counts up to 1048576";
+  for (const char* to :
+       {"\"image_grid_pinpoints\": [\n    [336],", "\"image_grid_pinpoints\": [\n    [0, 672],",
+        "\"image_grid_pinpoints\": [\n    [336, 4611686018427387904],"}) {
+    EXPECT_NE(refused(kNext, "llava-next-grid", grid, to).find(bad), std::string::npos) << to;
+  }
+  const std::string whole =
+      "\"image_grid_pinpoints\": [\n    [336, 672],\n    [672, 336],\n    [672, 672],\n    "
+      "[1008, 336],\n    [336, 1008]\n  ],";
+  EXPECT_NE(
+      refused(kNext, "llava-next-map", whole, "\"image_grid_pinpoints\": {\"a\": 1},").find(bad),
+      std::string::npos);
+  EXPECT_NE(refused(kNext, "llava-next-crop", grid, "\"image_grid_pinpoints\": [\n    [336, 700],")
+                .find("an 'image_grid_pinpoints' side of 700 is not a multiple of the vision "
+                      "tower's image_size 336: gpumem models grids of whole crops"),
+            std::string::npos);
 }
 
 }  // namespace
