@@ -11,6 +11,7 @@
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_attention_features.h"
 #include "catalog/hf_granite_hybrid.h"
+#include "catalog/hf_grok.h"
 #include "catalog/hf_jamba.h"
 #include "catalog/hf_linear_attention.h"
 #include "catalog/hf_llama4.h"
@@ -365,19 +366,6 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.experts_per_token = text.positive("num_experts_per_tok");
       m.moe_intermediate_size = a.intermediate_size;
       break;
-    case ArchitectureFamily::kGrok:
-      // sglang grok.py (read at 031ad4c) Grok1MoE: a float32 ReplicatedLinear router and
-      // FusedMoE over num_local_experts of moe_intermediate_size (else intermediate_size);
-      // with residual_moe, Grok1DecoderLayer adds a dense Grok1MLP of intermediate_size beside
-      // it (a TP-split MLP, held as the shared expert is).
-      m.num_experts = expert_count(text, "num_local_experts");
-      m.experts_per_token = text.positive("num_experts_per_tok");
-      m.moe_intermediate_size = text.positive("moe_intermediate_size", a.intermediate_size);
-      m.router_float32 = true;
-      if (text.boolean("residual_moe").value_or(false)) {
-        m.shared_expert_intermediate_size = a.intermediate_size;
-      }
-      break;
     case ArchitectureFamily::kQwen3Moe:
       m.num_experts = expert_count(text, "num_experts");
       m.experts_per_token = text.positive("num_experts_per_tok");
@@ -633,6 +621,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
   if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
   if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
+  if (a.family == ArchitectureFamily::kGrok) parse_grok(text, a);
   if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
     parse_nemotron_h(text, a);
   }
@@ -643,21 +632,6 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                "nor vLLM's qwen2_moe.py windows attention");
   }
 
-  if (a.family == ArchitectureFamily::kGrok) {
-    // sglang grok.py builds a separate ParallelLMHead whatever the config says.
-    a.tie_word_embeddings = false;
-    // Grok1Attention: with rope_type set, each layer builds its own ScalingRotaryEmbedding
-    // (not get_rope's shared cache) over original_max_position_embeddings x scaling_factor.
-    if (text.string("rope_type")) {
-      const double factor = text.number("scaling_factor").value_or(1.0);
-      const std::int64_t original = text.positive("original_max_position_embeddings");
-      if (factor < 1.0 || factor > 1024.0) {
-        text.error("scaling_factor", "'scaling_factor' must be in [1, 1024]");
-      } else {
-        a.per_layer_rope_rows = static_cast<std::int64_t>(static_cast<double>(original) * factor);
-      }
-    }
-  }
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
   if (!text.has("rope_theta") && text.has("rope_parameters")) {
     ConfigMap rope(file, text.get("rope_parameters"), "'rope_parameters'", local);

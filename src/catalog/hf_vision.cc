@@ -263,6 +263,13 @@ void parse_clip(const ConfigMap& top, const ConfigMap& v, bool next, VisionTower
   }
   t.keep_class_token = strategy == "full";
   t.projector_bias = top.boolean("multimodal_projector_bias").value_or(true);
+  // LlavaMultiModalProjector: get_act_fn(projector_hidden_act) between its linears, modelled
+  // as one out-of-place tensor (nn.GELU's; every LLaVA checkpoint says gelu).
+  const std::string projector_act = top.string("projector_hidden_act").value_or("gelu");
+  if (projector_act != "gelu") {
+    top.error("projector_hidden_act", "a LLaVA projector with projector_hidden_act '" +
+                                          projector_act + "' is not modelled: gpumem models gelu");
+  }
   if (!next) return;
   if (t.keep_class_token) {
     // vllm llava_next.py _merge_image_patch_embeddings: "The number of patches is not

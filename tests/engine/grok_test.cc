@@ -50,10 +50,17 @@ TEST(Grok, SglangShardsGrokTwoOverEightRanks) {
   // 64 layers of one KV head of 128, keys and values, bfloat16.
   EXPECT_EQ(ledger_fact(l, "kv_cell_bytes"), 64 * 2 * 128 * 2);
   // xAI's launch line quantizes online (--quantization fp8): the linears and experts drop to
-  // one byte an element; the router, the norms, embeddings, head and RoPE caches stay.
+  // one byte an element, with a float32 scale per output row of each linear (qkv 1,280, o,
+  // gate_up and down 8,192 rows) and per expert of w13 and w2; the router, the norms,
+  // embeddings, head and RoPE caches stay.
   const Ledger fp8 = family_ledger("sglang", kGrok2, 8, "    --quantization: fp8\n");
   ASSERT_TRUE(fp8.fits());
-  EXPECT_LT(ledger_fact(fp8, "weights_logical_bytes"), weights);
+  const std::int64_t fp8_layer = (1024 + 2 * 128) * h + h * 1024 + 8 * (2 * 2048 * h + h * 2048) +
+                                 2 * 4096 * h + h * 4096 + (1280 + 3 * h) * 4 + 2 * 8 * 4 + rope +
+                                 8 * h * 4 + 4 * h * 2;
+  EXPECT_EQ(ledger_fact(fp8, "weights_logical_bytes"),
+            2 * 2 * (131072 / 8) * h + 64 * fp8_layer + h * 2 + rope);
+  EXPECT_EQ(ledger_fact(fp8, "weights_logical_bytes"), 38'346'772'480);
 }
 
 TEST(Grok, AHostileRopeScalingIsRefusedAtItsKey) {

@@ -212,6 +212,11 @@ TEST(Llava, UnservedConfigsAreRefusedAtTheirKeys) {
                 .find("a CLIP tower with hidden_act 'gelu' is not modelled: gpumem models "
                       "quick_gelu (LLaVA's)"),
             std::string::npos);
+  EXPECT_NE(refused(kLlava, "llava-projector", "\"projector_hidden_act\": \"gelu\"",
+                    "\"projector_hidden_act\": \"quick_gelu\"")
+                .find("a LLaVA projector with projector_hidden_act 'quick_gelu' is not modelled: "
+                      "gpumem models gelu"),
+            std::string::npos);
   // Hostile grids: a pair of one side, a zero side, a side past 2^20 pixels, a mapping; and a
   // side that is not a whole number of crops.
   const std::string grid = "\"image_grid_pinpoints\": [\n    [336, 672],";
