@@ -95,6 +95,9 @@ struct RopeScaling {
   // Every numeric (and boolean, as 0/1) entry of the rope_scaling mapping, sorted by key.
   // Engines key shared cos/sin caches on the whole mapping; equal RopeScaling means equal key.
   std::vector<std::pair<std::string, double>> parameters;
+  // mrope_section is given: multimodal rotary sections (Qwen2.5-VL, Qwen3-VL, Qwen3.5), which
+  // the engines build as an MRotaryEmbedding.
+  bool mrope = false;
 
   friend bool operator==(const RopeScaling&, const RopeScaling&) = default;
 };

@@ -180,6 +180,7 @@ void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, 
   if (!node.IsDefined()) return;
   ConfigMap m(text.file(), node, ConfigMap::quoted(key), text.diags());
   if (!m.valid()) return;
+  out.mrope = m.has("mrope_section");
   if (std::string_view(key) == "rope_parameters" &&
       m.string(m.has("rope_type") ? "rope_type" : "type").value_or("default") == "default") {
     return;

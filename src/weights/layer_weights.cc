@@ -75,7 +75,8 @@ Status RopeCaches::add(TensorList& list, const BuildContext& ctx, const std::str
   }
   Result<std::int64_t> rows = rope_cache_rows(spec);
   if (!rows.ok()) return rows.status();
-  list.add(module + ".rotary_emb.cos_sin_cache", {*rows, spec.rotary_dim},
+  const std::int64_t factor = spec.scaling.mrope ? ctx.rules.mrope_cache_factor : 1;
+  list.add(module + ".rotary_emb.cos_sin_cache", {*rows * factor, spec.rotary_dim},
            ctx.rules.rope_cache_dtype);
   return Status::ok_status();
 }

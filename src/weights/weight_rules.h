@@ -42,6 +42,8 @@ struct WeightRules {
   // sglang v0.5.9 layers/rotary_embedding.py RotaryEmbedding.__init__: on CUDA the
   // cos_sin_cache stays float32 "for numerical stability".
   DType rope_cache_dtype = DType::kFloat32;
+  // Positions an MRotaryEmbedding's cos_sin_cache holds per max_position (vLLM: 4).
+  std::int64_t mrope_cache_factor = 1;
 
   // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: unless
   // --disable-shared-experts-fusion, DeepSeek-V3/R1 (256 routed + 1 shared expert, no EP)

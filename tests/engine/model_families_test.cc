@@ -328,6 +328,9 @@ TEST(ModelFamilies, Qwen25VlLoadsItsVitInSglang) {
   EXPECT_EQ(ledger_fact(vllm_mm, "weights_logical_bytes") -
                 ledger_fact(vllm_text, "weights_logical_bytes"),
             vit);
+  // vLLM's language model: the same shards, with its MRotaryEmbedding's bf16 cache of four
+  // times the 128,000 positions (mrope.py: video positions run past the context).
+  EXPECT_EQ(ledger_fact(vllm_text, "weights_logical_bytes"), text + rope(4 * 128000, 128, 2));
 }
 
 // Qwen3-VL-8B-Instruct at TP 2 in SGLang: the Qwen3 language model (text_config: q/k norms,
@@ -469,7 +472,7 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
 // multimodal (its automatic fraction shrinks); vLLM profiles the ViT too
 // (vllm_encoder_profile_test.cc), or with --language-model-only builds the language model alone:
 // the checkpoint's 26,895,998,464 text parameters in bf16, A_log in float32, and a bf16 RoPE
-// cache of 262,144 x 64.
+// cache of 4 x 262,144 x 64 (vLLM's MRotaryEmbedding caches four times the positions).
 TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
   const std::string repo = "Qwen--Qwen3.6-27B";
   const Ledger sglang = family_ledger("sglang", repo, 1, "");
@@ -481,7 +484,7 @@ TEST(ModelFamilies, Qwen36HybridWithItsVitInSglangAndTextOnlyInVllm) {
   const Ledger vllm = family_ledger("vllm", repo, 1, "    --language-model-only: true\n");
   EXPECT_TRUE(vllm.fits());
   EXPECT_EQ(ledger_fact(vllm, "weights_logical_bytes"),
-            2 * 26'895'998'464LL + 48 * 48 * 2 + rope(262144, 64, 2));
+            2 * 26'895'998'464LL + 48 * 48 * 2 + rope(4 * 262144, 64, 2));
   EXPECT_EQ(ledger_fact(vllm, "kv_page_bytes"), 784 * 4096);
   const Ledger limits =
       family_ledger("vllm", repo, 1, "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n");

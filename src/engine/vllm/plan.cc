@@ -177,6 +177,10 @@ WeightRules weight_rules(const Plan& p) {
   // vllm layers/rotary_embedding.py RotaryEmbedding.__init__: cos_sin_cache.to(dtype), the
   // model dtype.
   r.rope_cache_dtype = p.facts.served_dtype;
+  // vllm layers/rotary_embedding/mrope.py MRotaryEmbedding.__init__: "We enlarge
+  // max_position_embeddings to 4 times to get a larger the cos and sin cache" (video positions
+  // run past the context).
+  r.mrope_cache_factor = 4;
   // vllm models/deepseek_v2.py DeepseekV2MoE: the shared experts stay a separate MLP (the
   // fused form is ROCm AITER only).
   r.shared_experts_fusion = false;
