@@ -45,23 +45,35 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   // Every file is read (a broken one is an error even when another GPU's would be chosen),
   // and two for the scenario's GPU and probe are ambiguous: the scenario must pin one (a torch
   // calibration of the GPU stands beside its raw one: `probe: torch` keeps them apart).
-  std::optional<CalibrationFile> chosen;
-  std::string chosen_path;
+  std::vector<CalibrationFile> loaded;
+  std::vector<std::string> loaded_paths;
   for (const std::string& path : files) {
     std::optional<CalibrationFile> f = load_calibration_file(path, ws.gpus, diags);
     if (!f) return std::nullopt;
-    if (ws.gpus.find(f->gpu) != gpu || f->probe != probe) continue;
-    if (chosen) {
-      diags.error({path, 0, 0}, "a second calibration for GPU " + gpu->name + " and probe " +
-                                    std::string(probe) + " (the first is " + chosen_path +
-                                    "); pin one with 'calibration: <name>' in the "
-                                    "scenario or --calibration");
-      return std::nullopt;
-    }
-    chosen = std::move(f);
-    chosen_path = path;
+    if (ws.gpus.find(f->gpu) != gpu) continue;
+    loaded.push_back(std::move(*f));
+    loaded_paths.push_back(path);
   }
-  if (chosen) return constants_from(*chosen, *gpu);
+  // A serving engine runs in a PyTorch process: the GPU's torch-probe calibration when it has
+  // one, else its raw one (which charges none of PyTorch's own costs).
+  std::vector<std::string_view> wanted_probes{probe};
+  if (probe == kTorchProbe) wanted_probes.push_back(kRawProbe);
+  for (std::string_view wanted_probe : wanted_probes) {
+    std::optional<std::size_t> chosen;
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+      if (loaded[i].probe != wanted_probe) continue;
+      if (chosen) {
+        diags.error({loaded_paths[i], 0, 0},
+                    "a second calibration for GPU " + gpu->name + " and probe " +
+                        std::string(wanted_probe) + " (the first is " + loaded_paths[*chosen] +
+                        "); pin one with 'calibration: <name>' in the scenario or "
+                        "--calibration");
+        return std::nullopt;
+      }
+      chosen = i;
+    }
+    if (chosen) return constants_from(loaded[*chosen], *gpu);
+  }
   return default_constants(*gpu);
 }
 

@@ -1,8 +1,9 @@
 // Which constants a simulation of a scenario uses: the calibration file the scenario pins,
 // else the one whose `gpu` is the scenario's GPU and whose `probe` is the one asked for
-// (model/calibration/*.yaml; gpumem-probe's raw process unless a torch probe trace is being
-// checked), else the published defaults — and every report then says the GPU is not
-// calibrated.
+// (model/calibration/*.yaml), else the published defaults — and every report then says the
+// GPU is not calibrated. A serving engine is a PyTorch process, so a simulation asks for the
+// torch probe's calibration and takes the GPU's raw one where it has none; checking a
+// gpumem-probe trace and calibrating ask for the raw process.
 #ifndef GPUMEM_CLI_CALIBRATION_CHOICE_H_
 #define GPUMEM_CLI_CALIBRATION_CHOICE_H_
 
@@ -18,10 +19,10 @@
 namespace gpumem::cli {
 
 // `pin` (from --calibration) overrides the scenario's own `calibration:`; `probe` names the
-// process the simulation stands for (calib/trace.h).
+// process the simulation stands for (calib/trace.h): kTorchProbe falls back to kRawProbe.
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
                                                       const std::string& pin, Diagnostics& diags,
-                                                      std::string_view probe = kRawProbe);
+                                                      std::string_view probe = kTorchProbe);
 
 }  // namespace gpumem::cli
 

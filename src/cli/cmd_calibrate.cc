@@ -151,7 +151,8 @@ Command calibrate_command() {
               // A PyTorch process runs on the raw one: its fit starts from the GPU's raw
               // calibration, so what its traces cannot show (NCCL on one GPU) stays fitted.
               std::optional<SimulationConstants> start = default_constants(*gpu);
-              if (pytorch) start = choose_calibration(*ws, runs.front().scenario, "", diags);
+              if (pytorch)
+                start = choose_calibration(*ws, runs.front().scenario, "", diags, kRawProbe);
               if (!start) return report_diagnostics(diags);
               for (const auto& [p, size] : measured) p->set(*start, size);
               const CheckTolerances tolerances;

@@ -39,7 +39,7 @@ Command export_ops_command() {
               std::optional<Scenario> s = load_scenario(o->scenario, ws->gpus, diags);
               if (!s || !diags.empty()) return report_diagnostics(diags);
               std::optional<SimulationConstants> constants =
-                  choose_calibration(*ws, *s, o->calibration, diags);
+                  choose_calibration(*ws, *s, o->calibration, diags, kRawProbe);
               if (!constants) return report_diagnostics(diags);
               const std::string calibration = constants->name;
               std::optional<SimulatedStartup> run =

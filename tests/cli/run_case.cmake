@@ -21,7 +21,7 @@
 #   hostile_file_name    SCRATCH/x`touch pwned1`$(touch pwned2)'"q.yaml, a copy of SOURCE,
 #                        named @HOSTILE@ in ARGS
 #   two_calibrations     SCRATCH/s.yaml (SOURCE) and SCRATCH/model, a copy of MODEL_DIR with a
-#                        second calibration file for the H200
+#                        second PyTorch-process calibration file for the H200
 #   none                 nothing
 # -DKEEP=a;b names outputs the case must leave in SCRATCH (checked, then removed);
 # -DSTDOUT_FILE=<file> sends standard output there (/dev/full) instead of comparing it.
@@ -109,7 +109,7 @@ if(DEFINED SCRATCH)
   elseif(SETUP STREQUAL "two_calibrations")
     file(COPY_FILE ${SOURCE} ${SCRATCH}/s.yaml)
     file(COPY ${MODEL_DIR} DESTINATION ${SCRATCH})
-    file(COPY_FILE ${SCRATCH}/model/calibration/h200-sxm-141gb.yaml
+    file(COPY_FILE ${SCRATCH}/model/calibration/h200-sxm-141gb-torch.yaml
       ${SCRATCH}/model/calibration/h200-again.yaml)
     file(GLOB_RECURSE copied LIST_DIRECTORIES true ${SCRATCH}/model/*)
     list(APPEND prepared ${SCRATCH}/s.yaml ${SCRATCH}/model ${copied})
