@@ -1,14 +1,48 @@
 #include "cli/calibration_choice.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "calib/calibration_file.h"
+#include "calib/parameters.h"
 #include "core/directory.h"
 #include "core/file_name.h"
 #include "core/spelling.h"
 
 namespace gpumem::cli {
+
+namespace {
+
+// PyTorch's own costs (the parameters only a torch-probe calibration holds: its stream pool,
+// ATen kernel module, first capture's generator segment, first kernel's module) for a GPU
+// with no torch-probe calibration, taken from the torch-probe calibration of the GPU nearest
+// in compute capability: they are the PyTorch process's, not the GPU's, where zero would be
+// an optimistic answer for every GPU but the one measured.
+void borrow_pytorch_costs(SimulationConstants& c, const GpuSpec& gpu,
+                          const std::vector<CalibrationFile>& files, const GpuCatalog& gpus) {
+  const auto capability = [](const GpuSpec& g) {
+    return g.compute_capability_major * 10 + g.compute_capability_minor;
+  };
+  const CalibrationFile* donor = nullptr;
+  int donor_distance = 0;
+  for (const CalibrationFile& f : files) {
+    const GpuSpec* g = gpus.find(f.gpu);
+    if (f.probe != kTorchProbe || g == nullptr) continue;
+    const int distance = std::abs(capability(*g) - capability(gpu));
+    if (donor == nullptr || distance < donor_distance) {
+      donor = &f;
+      donor_distance = distance;
+    }
+  }
+  if (donor == nullptr) return;
+  for (const auto& [name, value] : donor->constants) {
+    if (const Parameter* p = find_parameter(name); p->pytorch_only) p->set(c, value);
+  }
+  c.name += ", with PyTorch's own costs from calibration " + donor->name;
+}
+
+}  // namespace
 
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
                                                       const std::string& pin, Diagnostics& diags,
@@ -50,18 +84,18 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   for (const std::string& path : files) {
     std::optional<CalibrationFile> f = load_calibration_file(path, ws.gpus, diags);
     if (!f) return std::nullopt;
-    if (ws.gpus.find(f->gpu) != gpu) continue;
     loaded.push_back(std::move(*f));
     loaded_paths.push_back(path);
   }
   // A serving engine runs in a PyTorch process: the GPU's torch-probe calibration when it has
-  // one, else its raw one (which charges none of PyTorch's own costs).
+  // one, else its raw one or the published figures, with PyTorch's own costs borrowed.
   std::vector<std::string_view> wanted_probes{probe};
   if (probe == kTorchProbe) wanted_probes.push_back(kRawProbe);
+  std::optional<SimulationConstants> constants;
   for (std::string_view wanted_probe : wanted_probes) {
     std::optional<std::size_t> chosen;
     for (std::size_t i = 0; i < loaded.size(); ++i) {
-      if (loaded[i].probe != wanted_probe) continue;
+      if (ws.gpus.find(loaded[i].gpu) != gpu || loaded[i].probe != wanted_probe) continue;
       if (chosen) {
         diags.error({loaded_paths[i], 0, 0},
                     "a second calibration for GPU " + gpu->name + " and probe " +
@@ -72,9 +106,15 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
       }
       chosen = i;
     }
-    if (chosen) return constants_from(loaded[*chosen], *gpu);
+    if (chosen && wanted_probe == probe) return constants_from(loaded[*chosen], *gpu);
+    if (chosen) {
+      constants = constants_from(loaded[*chosen], *gpu);
+      break;
+    }
   }
-  return default_constants(*gpu);
+  if (!constants) constants = default_constants(*gpu);
+  if (probe == kTorchProbe) borrow_pytorch_costs(*constants, *gpu, loaded, ws.gpus);
+  return constants;
 }
 
 }  // namespace gpumem::cli

@@ -2,8 +2,9 @@
 // else the one whose `gpu` is the scenario's GPU and whose `probe` is the one asked for
 // (model/calibration/*.yaml), else the published defaults — and every report then says the
 // GPU is not calibrated. A serving engine is a PyTorch process, so a simulation asks for the
-// torch probe's calibration and takes the GPU's raw one where it has none; checking a
-// gpumem-probe trace and calibrating ask for the raw process.
+// torch probe's calibration and, where the GPU has none, its raw one or the published
+// figures with PyTorch's own costs taken from the torch-probe calibration of the GPU nearest
+// in compute capability; checking a gpumem-probe trace and calibrating ask for the raw process.
 #ifndef GPUMEM_CLI_CALIBRATION_CHOICE_H_
 #define GPUMEM_CLI_CALIBRATION_CHOICE_H_
 

@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/child_process.h"
+#include "runtime/constants_note.h"
 
 namespace gpumem {
 namespace {
@@ -146,7 +147,9 @@ std::string memory_map_script(const MemoryMap& map, PictureFormat format) {
     title +=
         "\n" + wrapped("KV budget in GiB = free after weights - kept back (" + map.kept_back + ")");
   }
-  if (!map.calibrated) title += "\nuncalibrated constants for this GPU: published figures only";
+  if (!map.calibrated) {
+    title += "\nuncalibrated constants for this GPU: " + uncalibrated_source(map.calibration);
+  }
   std::string out;
   if (format == PictureFormat::kPng) {
     out += fmt::format("set terminal pngcairo size {},{} noenhanced\n", kWidthPx, kHeightPx);

@@ -32,6 +32,7 @@ MemoryMap memory_map(const Ledger& ledger) {
               std::to_string(ledger.gpus.size()) + "× " + ledger.gpu_type;
   map.verdict = short_verdict(ledger);
   map.calibrated = ledger.calibrated;
+  map.calibration = ledger.calibration;
   map.bars.reserve(ledger.gpus.size());
   for (const GpuLedger& gpu : ledger.gpus) {
     MemoryBar bar;

@@ -50,7 +50,8 @@ struct MemoryMap {
   // request and the free memory, or the first sentence of the engine's error).
   std::string verdict;
   bool calibrated = true;
-  std::string kept_back;  // what the engine keeps back from the KV budget, in words
+  std::string calibration;      // the constants' name (runtime/constants_note.h)
+  std::string kept_back;        // what the engine keeps back from the KV budget, in words
   std::vector<MemoryBar> bars;  // one per GPU, in rank order
 };
 

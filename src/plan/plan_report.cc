@@ -6,12 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "launch/launch_command.h"
+#include "runtime/constants_note.h"
 
 namespace gpumem {
 namespace {
-
-constexpr std::string_view kNotCalibrated =
-    "not calibrated: published figures only, predictions may be off by hundreds of MiB";
 
 std::string layout_text(const GpuLayout& l) {
   return fmt::format("TP {} x PP {} x DP {}{}", l.tp, l.pp, l.dp, l.expert_parallel ? " EP" : "");
@@ -43,31 +41,32 @@ std::string what_starts(const PlanRequest& r) {
 std::string calibration_line(const Plan& plan) {
   for (const PlannedLayout& p : plan.layouts) {
     if (p.result.status == sweep::PointStatus::kInvalid) continue;
-    return p.result.calibration.empty() ? std::string(kNotCalibrated)
-                                        : "predicted with " + p.result.calibration;
+    return p.result.calibrated ? "predicted with " + p.result.calibration
+                               : not_calibrated_note(p.result.calibration);
   }
   return "";
 }
 
 std::string pick_line(const char* what, const PlannedLayout* p) {
   if (p == nullptr) return fmt::format("  {}: none\n", what);
-  return fmt::format("  {}: {} on {} GPU{}, {} KV tokens in all, {} free at the tightest step\n"
-                     "    {}\n",
-                     what, layout_text(p->layout), p->layout.gpus(), p->layout.gpus() == 1 ? "" : "s",
-                     count(p->result.kv_tokens_total),
-                     p->result.min_headroom ? format_mib(*p->result.min_headroom) : "-",
-                     shell_command(p->launch));
+  return fmt::format(
+      "  {}: {} on {} GPU{}, {} KV tokens in all, {} free at the tightest step\n"
+      "    {}\n",
+      what, layout_text(p->layout), p->layout.gpus(), p->layout.gpus() == 1 ? "" : "s",
+      count(p->result.kv_tokens_total),
+      p->result.min_headroom ? format_mib(*p->result.min_headroom) : "-", shell_command(p->launch));
 }
 
 }  // namespace
 
 std::string render_plan_table(const Plan& plan, const PlanRequest& request, bool all) {
-  std::string out = fmt::format("plan  {} on up to {} x {} ({})\n", request.model,
-                                request.max_gpus, request.gpu, plan.engine_versions);
+  std::string out = fmt::format("plan  {} on up to {} x {} ({})\n", request.model, request.max_gpus,
+                                request.gpu, plan.engine_versions);
   if (std::string c = calibration_line(plan); !c.empty()) out += "      " + c + "\n";
   out += "      " + what_starts(request) + "\n\n";
-  const std::vector<std::string> header = {"engine", "gpus", "layout", "starts", "kv tokens",
-                                           "total kv tokens", "max running", "min headroom"};
+  const std::vector<std::string> header = {"engine",      "gpus",        "layout",
+                                           "starts",      "kv tokens",   "total kv tokens",
+                                           "max running", "min headroom"};
   std::vector<std::vector<std::string>> rows;
   std::map<std::string, int> refused;  // reason -> layouts
   for (const PlannedLayout& p : plan.layouts) {

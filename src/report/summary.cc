@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "runtime/constants_note.h"
 #include "runtime/fact_ids.h"
 #include "runtime/key_figures.h"
 
@@ -27,11 +28,9 @@ std::optional<std::int64_t> max_length(const Ledger& l) {
 
 std::string render_summary(const Ledger& l, const std::vector<std::string>& fixes) {
   const KeyFigures k = key_figures(l);
-  std::string out =
-      fmt::format("{}: {} on {} x {} ({})\n", l.scenario, l.engine, l.gpus.size(), l.gpu_type,
-                  l.calibrated ? "calibrated: " + l.calibration
-                               : "not calibrated: published figures only, "
-                                 "predictions may be off by hundreds of MiB");
+  std::string out = fmt::format(
+      "{}: {} on {} x {} ({})\n", l.scenario, l.engine, l.gpus.size(), l.gpu_type,
+      l.calibrated ? "calibrated: " + l.calibration : not_calibrated_note(l.calibration));
   if (k.fits && l.fit_advice && l.fit_advice->min_headroom.value() > 0) {
     // It completes, but keeps less free than --min-headroom asked for (why advice exists).
     out += "STARTS, BUT WITH LESS HEADROOM THAN ASKED\n";

@@ -25,7 +25,8 @@ PointResult summarize(const Ledger& ledger, Bytes min_headroom) {
   r.max_running_requests = k.max_running_requests;
   r.replicas = k.replicas;
   r.min_headroom = k.min_headroom;
-  if (ledger.calibrated) r.calibration = ledger.calibration;
+  r.calibration = ledger.calibration;
+  r.calibrated = ledger.calibrated;
   return r;
 }
 

@@ -32,7 +32,8 @@ struct PointResult {
   std::optional<std::int64_t> max_running_requests;
   int replicas = 1;
   std::optional<Bytes> min_headroom;  // absent for invalid points
-  std::string calibration;            // the constants' calibration; "" when not calibrated
+  std::string calibration;            // the constants' name (SimulationConstants::name)
+  bool calibrated = false;            // the constants are fitted to this GPU's probe traces
 
   friend bool operator==(const PointResult&, const PointResult&) = default;
 };

@@ -10,12 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/comment_text.h"
+#include "runtime/constants_note.h"
 
 namespace gpumem::sweep {
 namespace {
-
-constexpr std::string_view kNotCalibrated =
-    "not calibrated: published figures only, predictions may be off by hundreds of MiB";
 
 std::string_view status_name(PointStatus s) {
   switch (s) {
@@ -78,8 +76,7 @@ std::string json_point(const Grid& grid, size_t p, const PointResult& r) {
   if (r.kv_tokens_total) point["kv_tokens_total"] = *r.kv_tokens_total;
   if (r.status != PointStatus::kInvalid) {
     point["replicas"] = r.replicas;
-    point["calibration"] =
-        r.calibration.empty() ? ordered_json(nullptr) : ordered_json(r.calibration);
+    point["calibration"] = r.calibrated ? ordered_json(r.calibration) : ordered_json(nullptr);
   }
   if (r.max_running_requests) point["max_running_requests"] = *r.max_running_requests;
   if (r.min_headroom) point["min_headroom_bytes"] = r.min_headroom->value();
@@ -198,13 +195,12 @@ class CsvWriter final : public SweepWriter {
       return v ? std::to_string(*v) : std::string();
     };
     const bool simulated = r.status != PointStatus::kInvalid;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", status_name(r.status),
-                       fails ? r.failed_step : "", fails ? std::to_string(r.failed_gpu) : "",
-                       number(r.kv_tokens), number(r.kv_tokens_total),
-                       simulated ? std::to_string(r.replicas) : "", number(r.max_running_requests),
-                       r.min_headroom ? std::to_string(r.min_headroom->value()) : "",
-                       csv_field(simulated ? (r.calibration.empty() ? "none" : r.calibration) : ""),
-                       csv_field(note(r)));
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{}\n", status_name(r.status), fails ? r.failed_step : "",
+        fails ? std::to_string(r.failed_gpu) : "", number(r.kv_tokens), number(r.kv_tokens_total),
+        simulated ? std::to_string(r.replicas) : "", number(r.max_running_requests),
+        r.min_headroom ? std::to_string(r.min_headroom->value()) : "",
+        csv_field(simulated ? (r.calibrated ? r.calibration : "none") : ""), csv_field(note(r)));
     return out_(out);
   }
 
@@ -289,7 +285,7 @@ std::string SweepWriter::summary_line() const {
 void SweepWriter::note_calibration(const PointResult& r) {
   if (r.status == PointStatus::kInvalid) return;
   std::string line =
-      r.calibration.empty() ? std::string(kNotCalibrated) : "predicted with " + r.calibration;
+      r.calibrated ? "predicted with " + r.calibration : not_calibrated_note(r.calibration);
   if (std::find(calibrations_.begin(), calibrations_.end(), line) == calibrations_.end()) {
     calibrations_.push_back(std::move(line));
   }

@@ -147,9 +147,10 @@ std::vector<std::string> corpus_rows() {
   return names;
 }
 
-// `gpumem simulate`'s constants (cli/calibration_choice.h): the calibration file whose GPU is
-// the scenario's and whose probe is gpumem-probe (a `probe: torch` file stands beside it),
-// else the published defaults.
+// The corpus's rows are figures of the raw CUDA process, as gpumem-probe measures it: the
+// calibration file whose GPU is the scenario's and whose probe is gpumem-probe, else the
+// published defaults. (`gpumem simulate` adds the PyTorch process's own costs,
+// cli/calibration_choice.h; the goldens under tests/cli show those.)
 SimulationConstants constants_for(const std::string& gpu_name) {
   const GpuSpec& gpu = *test_catalogs().gpus.find(gpu_name);
   for (const fs::directory_entry& e :
