@@ -22,11 +22,15 @@
 //    afterwards is undefined behaviour in PyTorch, so a sequence is compared up to that free.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "alloc/caching_allocator.h"
 #include "device/device.h"
@@ -215,6 +219,51 @@ TEST(TorchDifferential, EveryRecordedSequenceIsReplayed) {
     files += e.path().extension() == ".json" ? 1 : 0;
   }
   EXPECT_EQ(files, 4);
+}
+
+// The engines' own programs: every allocator operation of each one-GPU probe scenario's
+// start-up (SGLang and vLLM; weights, KV cache, profile activations, captures into shared
+// private pools, their release), as `gpumem export-ops` writes it, recorded in PyTorch under
+// the default settings and under expandable segments (reports/alloc-differential/engine/).
+std::vector<std::string> engine_sequences() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(GPUMEM_SOURCE_DIR
+                                                           "/reports/alloc-differential/engine")) {
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class EngineProgram : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EngineProgram, MatchesPytorchAfterEveryOperation) {
+  const std::string file =
+      GPUMEM_SOURCE_DIR "/reports/alloc-differential/engine/" + GetParam() + ".json";
+  std::ifstream in(file);
+  const std::size_t operations = nlohmann::json::parse(in)["ops"].size();
+  EXPECT_EQ(replay(file).operations, operations);
+}
+
+INSTANTIATE_TEST_SUITE_P(Recorded, EngineProgram, ::testing::ValuesIn(engine_sequences()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           for (char& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
+
+// Eleven one-GPU scenarios, each under both settings: 67,894 operations in all.
+TEST(TorchDifferential, EveryEngineProgramIsRecorded) {
+  const std::vector<std::string> names = engine_sequences();
+  EXPECT_EQ(names.size(), 22u);
+  std::size_t operations = 0;
+  for (const std::string& n : names) {
+    std::ifstream in(GPUMEM_SOURCE_DIR "/reports/alloc-differential/engine/" + n + ".json");
+    operations += nlohmann::json::parse(in)["ops"].size();
+  }
+  EXPECT_EQ(operations, 67894u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 # The torch probe's runner accepts what gpumem export-ops writes: every one-GPU probe
 # scenario is exported and checked by `run_ops.py --check` (no GPU, no torch needed), and so
-# is the runner's own self-test trace. Multi-GPU scenarios are not: their custom all-reduce
+# is the runner's own self-test trace; `alloc_diff.py from-ops` turns each export into an
+# allocator sequence. Multi-GPU scenarios are not: their custom all-reduce
 # uses CUDA IPC, which the runner refuses by name.
 #   cmake -DGPUMEM=... -DPYTHON=... -DSOURCE=... -DOUT=... -P check_torch_runner.cmake
 file(REMOVE_RECURSE ${OUT})
@@ -21,6 +22,13 @@ foreach(scenario ${scenarios})
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "run_ops.py --check ${name}: exit ${rc}: ${err}")
+  endif()
+  # The allocator differential reads the same export (reports/alloc-differential/engine).
+  execute_process(COMMAND ${PYTHON} ${SOURCE}/src/probe/torch/alloc_diff.py from-ops
+                          ${OUT}/${name}/ops.rank0.json --out ${OUT}/ops_engine-${name}.json
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "alloc_diff.py from-ops ${name}: exit ${rc}: ${err}")
   endif()
 endforeach()
 execute_process(COMMAND ${PYTHON} ${runner} ${SOURCE}/src/probe/torch/selftest_ops.json --check

@@ -25,8 +25,15 @@ Operations:
   ["capture_end", p]         its capture_end()
   ["pool_release", p]        reset() of the oldest live graph captured into p
 
+`from-ops` turns the allocator operations of an engine's start-up program (a gpumem.ops
+trace that `gpumem export-ops` wrote) into such a sequence: its tensors (weights, KV cache,
+activations, buffers) in the program's order, its private pools and the captures routed to
+them; what does not touch the allocator (kernels, library loads, readings, log lines) is
+left out. `--alloc-conf` replays the same operations under another PYTORCH_CUDA_ALLOC_CONF.
+
 Usage:
   alloc_diff.py generate --out DIR
+  alloc_diff.py from-ops OPS.rank0.json --out DIR/ops_<name>.json [--alloc-conf CONF]
   alloc_diff.py run DIR/ops_<config>.json --out RESULT.json
 """
 
@@ -134,6 +141,48 @@ def cmd_generate(out):
     return 0
 
 
+def from_ops(trace):
+    """The allocator operations of a gpumem.ops trace, in alloc_diff's vocabulary."""
+    ops = []
+    program = trace["ops"]
+    for i, op in enumerate(program):
+        code = op[0]
+        if code == "alloc":
+            ops.append(["alloc", op[1], op[2]])
+        elif code == "free":
+            ops.append(["free", op[1]])
+        elif code in ("empty_cache",):
+            ops.append([code])
+        elif code in ("pool_create", "pool_release"):
+            ops.append([code, op[1]])
+        elif code == "pool_begin":
+            # Device::begin_graph_capture follows the routing (opstrace README): one capture.
+            if i + 1 >= len(program) or program[i + 1][0] != "capture_begin":
+                raise SystemExit("alloc_diff: pool_begin at operation %d starts no capture" % i)
+            ops.append(["capture_begin", op[1]])
+        elif code == "pool_end":
+            ops.append(["capture_end", op[1]])
+    return ops
+
+
+def cmd_from_ops(path, out, alloc_conf):
+    with open(path) as f:
+        trace = json.load(f)
+    ops = from_ops(trace)
+    conf = trace["pytorch_cuda_alloc_conf"] if alloc_conf is None else alloc_conf
+    name = os.path.basename(out)[len("ops_"):-len(".json")]
+    with open(out, "w") as f:
+        json.dump({"config": name, "pytorch_cuda_alloc_conf": conf, "seed": None,
+                   "lifetimes": sum(1 for op in ops if op[0] == "alloc"),
+                   "program": {"scenario": trace["scenario"], "engine": trace["engine"],
+                               "format": trace["format"], "calibration": trace["calibration"],
+                               "rank": trace["rank"]},
+                   "ops": ops}, f)
+        f.write("\n")
+    print("alloc_diff: %s: %d allocator operations of %d" % (name, len(ops), len(trace["ops"])))
+    return 0
+
+
 def cmd_run(path, out):
     with open(path) as f:
         spec = json.load(f)
@@ -198,7 +247,8 @@ def cmd_run(path, out):
             break
         observe(ptr)
     result = {"config": spec["config"], "pytorch_cuda_alloc_conf": spec["pytorch_cuda_alloc_conf"],
-              "seed": spec["seed"], "lifetimes": spec["lifetimes"], "torch": torch.__version__,
+              "seed": spec["seed"], "lifetimes": spec["lifetimes"],
+              "program": spec.get("program"), "torch": torch.__version__,
               "cuda": torch.version.cuda, "device": torch.cuda.get_device_name(0),
               "columns": ["allocated", "reserved", "segments", "snapshot_segments",
                           "device_mallocs", "device_frees", "address"],
@@ -217,12 +267,18 @@ def main(argv):
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate")
     g.add_argument("--out", required=True)
+    o = sub.add_parser("from-ops")
+    o.add_argument("trace")
+    o.add_argument("--out", required=True)
+    o.add_argument("--alloc-conf")
     r = sub.add_parser("run")
     r.add_argument("ops")
     r.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     if a.cmd == "generate":
         return cmd_generate(a.out)
+    if a.cmd == "from-ops":
+        return cmd_from_ops(a.trace, a.out, a.alloc_conf)
     return cmd_run(a.ops, a.out)
 
 
