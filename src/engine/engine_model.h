@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "alloc/allocator_config.h"
 #include "catalog/gpu_catalog.h"
 #include "catalog/model_catalog.h"
 #include "catalog/scenario.h"
@@ -110,6 +111,8 @@ class PlannedStartup {
   virtual std::vector<Fact> facts() const = 0;
   // NCCL as the engine sets it up (the probe checks its environment against it).
   virtual const NcclSettings& nccl() const = 0;
+  // The caching allocator's settings in the engine's processes (PYTORCH_CUDA_ALLOC_CONF).
+  virtual const AllocatorConfig& allocator() const = 0;
   virtual RankProgram program(const EngineConstants& constants) const = 0;
 };
 

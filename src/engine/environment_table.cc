@@ -35,15 +35,6 @@ constexpr EnvRule kSharedRules[] = {
      "1,260 MiB instead of 527 MiB for a PyTorch process on an H200, reports/probe/h200x1/"
      "torch-facts); gpumem models lazy loading, CUDA 12.2's default",
      "how CUDA loads kernel modules", "LAZY"},
-    {"PYTORCH_CUDA_ALLOC_CONF",
-     "the caching allocator's options (expandable_segments, max_split_size_mb, "
-     "garbage_collection_threshold, ...) change what it reserves; gpumem models the default "
-     "configuration",
-     "configures PyTorch's caching allocator (pytorch c10/cuda/CUDAAllocatorConfig.cpp)"},
-    {"PYTORCH_ALLOC_CONF",
-     "the caching allocator's options change what it reserves; gpumem models the default "
-     "configuration",
-     "PYTORCH_CUDA_ALLOC_CONF's newer name (pytorch c10/core/AllocatorConfig.cpp)"},
     {"PYTORCH_NO_CUDA_MEMORY_CACHING",
      "without caching every tensor is its own cudaMalloc; gpumem models the caching allocator",
      "turns PyTorch's caching allocator off (pytorch c10/cuda/CUDACachingAllocator.cpp)"},

@@ -8,7 +8,7 @@
 //  * listed with no memory effect (CUDA_VISIBLE_DEVICES, HF_TOKEN, VLLM_LOGGING_LEVEL, …),
 //    each with the source that says what it does: accepted;
 //  * listed as changing memory in a way gpumem does not model (CUDA_MODULE_LOADING=EAGER,
-//    PYTORCH_CUDA_ALLOC_CONF, VLLM_USE_V1=0, …), with the reason: refused, unless the value
+//    PYTORCH_NO_CUDA_MEMORY_CACHING, VLLM_USE_V1=0, …), with the reason: refused, unless the value
 //    is the default the engine model assumes;
 //  * unlisted, with a prefix of a library the engine process loads (the engine's own,
 //    NCCL_, CUDA_, PYTORCH_, TORCH_, …): refused as unknown, with a did-you-mean, since

@@ -1,7 +1,9 @@
 #include "opstrace/export_ops.h"
 
+#include <algorithm>
 #include <memory>
 
+#include "engine/allocator_environment.h"
 #include "opstrace/recording_comm.h"
 #include "opstrace/recording_device.h"
 #include "probe/nccl_env.h"
@@ -50,14 +52,6 @@ Result<std::vector<ordered_json>> export_ops(const SimulatedStartup& run,
   if (!nccl.ok()) return nccl.status();
   Result<std::string> alloc_conf = pytorch_alloc_conf(run.machine.allocator);
   if (!alloc_conf.ok()) return alloc_conf.status();
-  for (const auto& [name, value] : header.env) {
-    if (name == "PYTORCH_CUDA_ALLOC_CONF") {
-      return invalid_input(
-          "ops trace: the scenario sets PYTORCH_CUDA_ALLOC_CONF, which gpumem's allocator "
-          "model does not read; the trace would replay under another allocator than the one "
-          "simulated");
-    }
-  }
 
   // Every rank on its own: a class of identical ranks would share one trace.
   std::vector<SimRank> ranks = run.ranks;
@@ -80,7 +74,11 @@ Result<std::vector<ordered_json>> export_ops(const SimulatedStartup& run,
 
   ordered_json set = ordered_json::object();
   ordered_json unset = ordered_json::array();
-  for (const auto& [name, value] : header.env) set[name] = value;
+  // The allocator's variables are the simulated configuration, `pytorch_cuda_alloc_conf`.
+  for (const auto& [name, value] : header.env) {
+    const std::span<const std::string_view> allocator = allocator_variables();
+    if (std::find(allocator.begin(), allocator.end(), name) == allocator.end()) set[name] = value;
+  }
   for (const auto& [name, value] : *nccl) {
     set.erase(name);
     if (value) {

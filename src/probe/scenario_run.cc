@@ -164,7 +164,7 @@ int run_scenario_rank(const RankEnv& env, const ScenarioRunOptions& o) {
     return kExitInternal;
   }
   RankRuntime& rt = **started;
-  AllocatorConfig config;
+  AllocatorConfig config = plan.allocator();
   config.device_index = env.local_rank;
   CachingAllocator allocator(rt.device(), config);
   TraceRecorder recorder(rt, allocator);

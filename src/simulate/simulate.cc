@@ -21,11 +21,13 @@ SimLinks links_for(const Scenario& s, const GpuSpec& gpu) {
   return links;
 }
 
-SimMachine machine_for(const Scenario& scenario, const GpuSpec& gpu, const SimulationInputs& in) {
+SimMachine machine_for(const Scenario& scenario, const GpuSpec& gpu,
+                       const AllocatorConfig& allocator, const SimulationInputs& in) {
   SimMachine machine;
   machine.gpu = gpu;
   machine.device = in.constants.device;
   machine.nccl = in.constants.nccl;
+  machine.allocator = allocator;
   machine.links = links_for(scenario, gpu);
   return machine;
 }
@@ -62,7 +64,7 @@ std::optional<SimulatedStartup> simulated_startup(const Scenario& scenario,
   std::unique_ptr<PlannedStartup> startup = engine->plan(scenario, plan_inputs, diags);
   if (!startup) return std::nullopt;
   const PlannedStartup& p = *startup;
-  SimulatedStartup out{nullptr, machine_for(scenario, p.gpu(), inputs),
+  SimulatedStartup out{nullptr, machine_for(scenario, p.gpu(), p.allocator(), inputs),
                        sim_ranks(p.world_size(), p.gpus_per_node(), p.preoccupied(),
                                  [&p](int r) { return p.rank_class(r); })};
   out.startup = std::move(startup);

@@ -54,12 +54,6 @@ TEST(EnvironmentTable, MemoryEffectNotModelledIsRefusedByName) {
             "created (about 1,260 MiB instead of 527 MiB for a PyTorch process on an H200, "
             "reports/probe/h200x1/torch-facts); gpumem models lazy loading, CUDA 12.2's "
             "default; remove it to simulate without it\n");
-  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}}),
-            "s.yaml:1:5: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True changes start-up "
-            "memory in a way gpumem does not model: the caching allocator's options "
-            "(expandable_segments, max_split_size_mb, garbage_collection_threshold, ...) change "
-            "what it reserves; gpumem models the default configuration; remove it to simulate "
-            "without it\n");
   EXPECT_EQ(vllm_errors({{"VLLM_USE_V1", "0"}}),
             "s.yaml:1:5: VLLM_USE_V1=0 changes start-up memory in a way gpumem does not model: "
             "VLLM_USE_V1=0 runs the V0 engine; gpumem models the V1 engine; remove it to "
@@ -80,6 +74,58 @@ TEST(EnvironmentTable, UnknownVariableOfALoadedLibraryIsRefused) {
             "without it\n");
   // Another engine's variable is no memory effect to this one (a shell exports both).
   EXPECT_EQ(sglang_errors({{"VLLM_USE_V1", "0"}}), "");
+}
+
+// PYTORCH_CUDA_ALLOC_CONF is read into the allocator model's settings
+// (engine/allocator_environment.h): modelled options set it, host-side ones are accepted,
+// the rest is refused at the value with PyTorch's reason or its own message.
+TEST(AllocatorEnvironment, ModelledOptionsSetTheAllocator) {
+  for (const char* name : {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"}) {
+    Diagnostics diags;
+    const sglang::Environment env = sglang::read_environment(
+        engine_with({{name,
+                      "expandable_segments:True, max_split_size_mb:512,"
+                      "pinned_use_background_threads:True,backend:native"}}),
+        diags);
+    EXPECT_EQ(diags.to_string(), "");
+    EXPECT_TRUE(env.allocator.config.expandable_segments);
+    EXPECT_EQ(env.allocator.config.max_split_size, mib(512));
+    EXPECT_EQ(env.allocator.config.max_non_split_rounding, mib(20));
+  }
+  Diagnostics diags;
+  const vllm::Environment env = vllm::read_environment(
+      engine_with({{"PYTORCH_CUDA_ALLOC_CONF", "max_non_split_rounding_mb:64"},
+                   {"PYTORCH_ALLOC_CONF", "max_non_split_rounding_mb:64"}}),
+      diags);
+  EXPECT_EQ(diags.to_string(), "");
+  EXPECT_EQ(env.allocator.config.max_non_split_rounding, mib(64));
+  EXPECT_FALSE(env.allocator.config.expandable_segments);
+}
+
+TEST(AllocatorEnvironment, WhatIsNotModelledOrWrongIsRefusedAtTheValue) {
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "garbage_collection_threshold:0.6"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF option 'garbage_collection_threshold' is not "
+            "modelled: it frees cached blocks once reserved memory passes the threshold\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF option 'backend' is not modelled: "
+            "backend:cudaMallocAsync replaces the caching allocator by CUDA's stream-ordered "
+            "pools\n");
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segment:True"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF: Unrecognized CachingAllocator option: "
+            "expandable_segment; did you mean 'expandable_segments'?\n");
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:true"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF: Expected a single True/False argument for "
+            "expandable_segments\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_ALLOC_CONF", "max_split_size_mb:8"}}),
+            "s.yaml:1:20: PYTORCH_ALLOC_CONF: CachingAllocator option max_split_size_mb too "
+            "small, must be >= 20\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_ALLOC_CONF", "max_split_size_mb:lots"}}),
+            "s.yaml:1:20: PYTORCH_ALLOC_CONF: max_split_size_mb takes a whole number of MiB, got "
+            "'lots'\n");
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"},
+                           {"PYTORCH_ALLOC_CONF", "expandable_segments:False"}}),
+            "s.yaml:2:20: PYTORCH_ALLOC_CONF and PYTORCH_CUDA_ALLOC_CONF are both set, to "
+            "different values; set only one\n");
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
     }
     ++scenarios;
   }
-  EXPECT_EQ(scenarios, 28);
+  EXPECT_EQ(scenarios, 30);
 }
 
 TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/allocator_environment.h"
 #include "engine/env_value.h"
 #include "engine/environment_table.h"
 #include "engine/nccl_environment.h"
@@ -43,7 +44,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       std::optional<bool> b;
       read.as_bool(b);
       if (b) env.allow_longer_context = *b;
-    } else if (!read_nccl_variable(v, env.nccl, diags)) {
+    } else if (!read_nccl_variable(v, env.nccl, diags) &&
+               !read_allocator_variable(v, env.allocator, diags)) {
       check_unread_variable(v, {"SGLang", modelled_variables(), kRules, kOwnPrefixes}, diags);
     }
   }
@@ -65,6 +67,7 @@ std::span<const std::string_view> modelled_variables() {
         "SGLANG_CUSTOM_ALLREDUCE_ALGO", "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK",
         "SGLANG_FLASHINFER_WORKSPACE_SIZE", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
+    for (std::string_view n : allocator_variables()) names.push_back(n);
     return names;
   }();
   return kNames;

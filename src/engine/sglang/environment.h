@@ -14,6 +14,7 @@
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "device/comm.h"
+#include "engine/allocator_environment.h"
 
 namespace gpumem::sglang {
 
@@ -33,6 +34,8 @@ struct Environment {
   bool allow_longer_context = false;
   // NCCL_* variables the NCCL model reads.
   NcclSettings nccl;
+  // PYTORCH_CUDA_ALLOC_CONF: the caching allocator's settings.
+  AllocatorSettings allocator;
   // Patch: lift SGLang's "not supported on more than two PCIe-only GPUs" gate of custom
   // all-reduce (sglang v0.5.9 custom_all_reduce.py CustomAllreduce.__init__).
   bool patch_custom_all_reduce_on_pcie = false;

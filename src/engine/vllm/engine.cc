@@ -22,6 +22,7 @@ class Startup final : public PlannedStartup {
   const std::vector<Bytes>& preoccupied() const override { return p_.preoccupied; }
   int rank_class(int rank) const override { return p_.pp_rank_of(rank); }
   const NcclSettings& nccl() const override { return p_.nccl; }
+  const AllocatorConfig& allocator() const override { return p_.env.allocator.config; }
   RankProgram program(const EngineConstants& k) const override {
     return startup_program(p_, k.vllm);
   }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "engine/allocator_environment.h"
 #include "engine/env_value.h"
 #include "engine/environment_table.h"
 #include "engine/nccl_environment.h"
@@ -87,7 +88,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       std::optional<bool> b;
       read.as_bool(b);
       env.allow_long_max_model_len = b.value_or(false);
-    } else if (!read_nccl_variable(v, env.nccl, diags)) {
+    } else if (!read_nccl_variable(v, env.nccl, diags) &&
+               !read_allocator_variable(v, env.allocator, diags)) {
       check_unread_variable(v, {"vLLM", modelled_variables(), kRules, kOwnPrefixes, kRocmPrefixes},
                             diags);
     }
@@ -105,6 +107,7 @@ std::span<const std::string_view> modelled_variables() {
                                            "VLLM_ALLREDUCE_USE_SYMM_MEM",
                                            "VLLM_ALLOW_LONG_MAX_MODEL_LEN"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
+    for (std::string_view n : allocator_variables()) names.push_back(n);
     return names;
   }();
   return kNames;

@@ -13,6 +13,7 @@
 #include "catalog/scenario.h"
 #include "core/diagnostics.h"
 #include "device/comm.h"
+#include "engine/allocator_environment.h"
 
 namespace gpumem::vllm {
 
@@ -26,6 +27,8 @@ struct Environment {
   bool allow_long_max_model_len = false;
   // NCCL_* variables the NCCL model reads, as the scenario sets them.
   NcclSettings nccl;
+  // PYTORCH_CUDA_ALLOC_CONF: the caching allocator's settings.
+  AllocatorSettings allocator;
 };
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags);

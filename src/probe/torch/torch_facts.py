@@ -371,6 +371,14 @@ MEASUREMENTS = {
 for _family in FAMILIES:
     MEASUREMENTS["kernel_" + _family] = ((lambda f=_family: m_kernel(f)), {})
     MEASUREMENTS["kernel_after_fill_" + _family] = ((lambda f=_family: m_kernel_after_fill(f)), {})
+# The same facts in a process that loads every module at context creation: what of them
+# CUDA_MODULE_LOADING=EAGER moves into the context.
+_EAGER = {"CUDA_MODULE_LOADING": "EAGER"}
+for _name in ("side_stream", "cublas_init", "cublas_raw", "first_capture", "graph_nodes",
+              "process_group_lazy_cumem0", "process_group_eager_cumem0"):
+    MEASUREMENTS[_name + "_eager"] = (MEASUREMENTS[_name][0], {**MEASUREMENTS[_name][1], **_EAGER})
+for _family in ("sleep", "fill", "gemm_bf16", "softmax", "sdpa_flash", "topk"):
+    MEASUREMENTS["kernel_" + _family + "_eager"] = (MEASUREMENTS["kernel_" + _family][0], _EAGER)
 
 
 def run_all(out_dir, only):
