@@ -122,6 +122,15 @@ TEST(AllocatorEnvironment, WhatIsNotModelledOrWrongIsRefusedAtTheValue) {
   EXPECT_EQ(vllm_errors({{"PYTORCH_ALLOC_CONF", "max_split_size_mb:lots"}}),
             "s.yaml:1:20: PYTORCH_ALLOC_CONF: max_split_size_mb takes a whole number of MiB, got "
             "'lots'\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_ALLOC_CONF", "max_split_size_mb:99999999999999999999"}}),
+            "s.yaml:1:20: PYTORCH_ALLOC_CONF: max_split_size_mb takes a whole number of MiB, got "
+            "'99999999999999999999'\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_ALLOC_CONF", "max_split_size_mb:-64"}}),
+            "s.yaml:1:20: PYTORCH_ALLOC_CONF: max_split_size_mb takes a whole number of MiB, got "
+            "'-64'\n");
+  EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF: Expected a single True/False argument for "
+            "expandable_segments\n");
   EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"},
                            {"PYTORCH_ALLOC_CONF", "expandable_segments:False"}}),
             "s.yaml:2:20: PYTORCH_ALLOC_CONF and PYTORCH_CUDA_ALLOC_CONF are both set, to "
