@@ -31,9 +31,11 @@ constexpr EnvRule kSharedRules[] = {
     {"CUDA_LAUNCH_BLOCKING", {}, "makes kernel launches synchronous (CUDA Environment Variables)"},
     {"CUDA_HOME", {}, "where the CUDA toolkit is installed, for JIT builds"},
     {"CUDA_MODULE_LOADING",
-     "CUDA_MODULE_LOADING=EAGER loads every kernel module when the context is created (about "
-     "1,260 MiB instead of 527 MiB for a PyTorch process on an H200, reports/probe/h200x1/"
-     "torch-facts); gpumem models lazy loading, CUDA 12.2's default",
+     "CUDA_MODULE_LOADING=EAGER loads every kernel module when the context is created (1,259 "
+     "MiB instead of 527 MiB for a PyTorch process on an H200), every cuBLAS kernel at the "
+     "first GEMM (494 MiB instead of 66) and NCCL's at its first communicator (686 MiB instead "
+     "of 614; reports/probe/h200x1/torch-facts/torch_facts_eager.json); gpumem models lazy "
+     "loading, CUDA 12.2's default",
      "how CUDA loads kernel modules", "LAZY"},
     {"PYTORCH_NO_CUDA_MEMORY_CACHING",
      "without caching every tensor is its own cudaMalloc; gpumem models the caching allocator",

@@ -51,9 +51,11 @@ TEST(EnvironmentTable, MemoryEffectNotModelledIsRefusedByName) {
   EXPECT_EQ(vllm_errors({{"CUDA_MODULE_LOADING", "EAGER"}}),
             "s.yaml:1:5: CUDA_MODULE_LOADING=EAGER changes start-up memory in a way gpumem does "
             "not model: CUDA_MODULE_LOADING=EAGER loads every kernel module when the context is "
-            "created (about 1,260 MiB instead of 527 MiB for a PyTorch process on an H200, "
-            "reports/probe/h200x1/torch-facts); gpumem models lazy loading, CUDA 12.2's "
-            "default; remove it to simulate without it\n");
+            "created (1,259 MiB instead of 527 MiB for a PyTorch process on an H200), every "
+            "cuBLAS kernel at the first GEMM (494 MiB instead of 66) and NCCL's at its first "
+            "communicator (686 MiB instead of 614; reports/probe/h200x1/torch-facts/"
+            "torch_facts_eager.json); gpumem models lazy loading, CUDA 12.2's default; remove it "
+            "to simulate without it\n");
   EXPECT_EQ(vllm_errors({{"VLLM_USE_V1", "0"}}),
             "s.yaml:1:5: VLLM_USE_V1=0 changes start-up memory in a way gpumem does not model: "
             "VLLM_USE_V1=0 runs the V0 engine; gpumem models the V1 engine; remove it to "
