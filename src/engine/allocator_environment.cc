@@ -82,6 +82,13 @@ bool parse(const EnvVar& v, AllocatorConfig& config, Diagnostics& diags) {
       return false;
     }
     if (option->effect == OptionEffect::kNone) continue;
+    if (key == "backend" && value != "native" && value != "cudaMallocAsync") {
+      // pytorch c10/cuda/CUDAAllocatorConfig.cpp parseAllocatorConfig
+      diags.error(v.value_loc, v.name +
+                                   ": Unknown allocator backend, options are native and "
+                                   "cudaMallocAsync");
+      return false;
+    }
     if (option->effect == OptionEffect::kNotModelled && !(key == "backend" && value == "native")) {
       diags.error(v.value_loc,
                   v.name + " option '" + key + "' is not modelled: " + std::string(option->why));

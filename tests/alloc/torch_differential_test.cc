@@ -28,12 +28,12 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "alloc/caching_allocator.h"
 #include "device/device.h"
+#include "engine/allocator_environment.h"
 
 namespace gpumem {
 namespace {
@@ -82,22 +82,13 @@ class AddressedDevice final : public Device {
 // expandable segment reserves 9/8 of it in address space.
 constexpr std::int64_t kH200Total = 150'109'880'320;
 
+// The recorded PYTORCH_CUDA_ALLOC_CONF, read as an engine process's environment is.
 AllocatorConfig config_of(const std::string& conf) {
-  AllocatorConfig c;
-  std::stringstream ss(conf);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const std::string key = item.substr(0, item.find(':'));
-    const std::string value = item.substr(item.find(':') + 1);
-    if (key == "max_split_size_mb") {
-      c.max_split_size = mib(std::stoll(value));
-    } else if (key == "expandable_segments") {
-      c.expandable_segments = value == "True";
-    } else {
-      ADD_FAILURE() << "unknown PYTORCH_CUDA_ALLOC_CONF option " << key;
-    }
-  }
-  return c;
+  AllocatorSettings settings;
+  Diagnostics diags;
+  read_allocator_variable({"PYTORCH_CUDA_ALLOC_CONF", conf, {}, {}}, settings, diags);
+  EXPECT_EQ(diags.to_string(), "");
+  return settings.config;
 }
 
 struct Observed {

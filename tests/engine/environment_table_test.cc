@@ -112,6 +112,9 @@ TEST(AllocatorEnvironment, WhatIsNotModelledOrWrongIsRefusedAtTheValue) {
             "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF option 'backend' is not modelled: "
             "backend:cudaMallocAsync replaces the caching allocator by CUDA's stream-ordered "
             "pools\n");
+  EXPECT_EQ(vllm_errors({{"PYTORCH_CUDA_ALLOC_CONF", "backend:native2"}}),
+            "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF: Unknown allocator backend, options are native "
+            "and cudaMallocAsync\n");
   EXPECT_EQ(sglang_errors({{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segment:True"}}),
             "s.yaml:1:20: PYTORCH_CUDA_ALLOC_CONF: Unrecognized CachingAllocator option: "
             "expandable_segment; did you mean 'expandable_segments'?\n");
