@@ -14,6 +14,7 @@
 #include "calib/trace.h"
 #include "core/atomic_file.h"
 #include "runtime/fact_ids.h"
+#include "support/scratch_dir.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -33,7 +34,7 @@ Scenario scenario_of(const std::string& dir) {
 // A copy of a two-GPU run in a directory of its own, to break.
 std::string copy_of_two_gpu_run(const std::string& name) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(::testing::TempDir()) / ("trace-dir-" + name);
+  const fs::path dir = scratch_dir() / ("trace-dir-" + name);
   fs::remove_all(dir);
   fs::copy(GPUMEM_SOURCE_DIR "/reports/probe/h200x2/h200x2-llama8b-tp2/run1", dir);
   return dir.string();
@@ -259,7 +260,7 @@ std::string calibration_text(const std::string& gpu, const std::string& extra,
 }
 
 std::string load_errors(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "calibration-errors.yaml";
+  const std::string path = (scratch_dir() / "calibration-errors.yaml").string();
   FILE* out = std::fopen(path.c_str(), "w");
   std::fputs(text.c_str(), out);
   std::fclose(out);
@@ -277,7 +278,7 @@ TEST(CalibrationFile, RoundTrips) {
   std::optional<CalibrationFile> f = load_calibration_file(
       GPUMEM_SOURCE_DIR "/model/calibration/h200-sxm-141gb.yaml", catalogs().gpus, diags);
   ASSERT_TRUE(f) << diags.to_string();
-  const std::string path = ::testing::TempDir() + "h200-test.yaml";
+  const std::string path = (scratch_dir() / "h200-test.yaml").string();
   FILE* out = std::fopen(path.c_str(), "w");
   std::fputs(calibration_file_text(*f).c_str(), out);
   std::fclose(out);

@@ -11,6 +11,7 @@
 #include "catalog/yaml_reader.h"
 #include "support/config_errors.h"
 #include "support/model_configs.h"
+#include "support/scratch_dir.h"
 
 namespace gpumem {
 namespace {
@@ -26,7 +27,7 @@ Architecture catalog_model(const std::string& slug) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
+  const std::string path = (scratch_dir() / name).string();
   std::ofstream(path) << text;
   return path;
 }

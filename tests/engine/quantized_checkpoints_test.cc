@@ -12,6 +12,7 @@
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
 #include "support/quantized_config.h"
+#include "support/scratch_dir.h"
 #include "support/test_catalogs.h"
 
 namespace gpumem {
@@ -21,7 +22,7 @@ namespace {
 std::string nemo_snapshot(const std::string& name, const std::string& quantization) {
   const std::string json =
       quantized_config_text("mistralai--Mistral-Nemo-Instruct-2407", quantization);
-  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / name;
+  const std::filesystem::path dir = scratch_dir() / name;
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "config.json") << json;
   return dir.string();

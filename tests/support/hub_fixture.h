@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.h"
+
 namespace gpumem {
 
 struct FixtureTensor {
@@ -52,7 +54,7 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
 
 // A fresh, empty directory under the test's temporary directory.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / name;
+  const std::filesystem::path dir = scratch_dir() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "support/scratch_dir.h"
+
 namespace gpumem {
 
 inline std::string public_config_dir(const std::string& folder) {
@@ -22,7 +24,7 @@ inline std::string public_config_dir(const std::string& folder) {
 // the test's own under the temporary directory (gpumem-<name>); returns that folder.
 inline std::string config_variant(const std::string& folder, const std::string& name,
                                   const std::string& from, const std::string& to) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gpumem-" + name);
+  const std::filesystem::path dir = scratch_dir() / ("gpumem-" + name);
   std::filesystem::create_directories(dir);
   std::ifstream in(public_config_dir(folder) + "/config.json");
   std::stringstream text;
