@@ -2,13 +2,19 @@
 
 namespace gpumem {
 
-RankGroups rank_groups(int rank, int tp, int pp) {
-  const int replica_base = rank / (tp * pp) * (tp * pp);
-  const int stage = rank % (tp * pp) / tp;
+RankGroups rank_groups(int rank, int tp, int pp, int replicas) {
+  const int replica_size = tp * pp;
+  const int replica_base = rank / replica_size * replica_size;
+  const int stage = rank % replica_size / tp;
   const int tp_rank = rank % tp;
   RankGroups g;
   for (int t = 0; t < tp; ++t) g.tp.push_back(replica_base + stage * tp + t);
   for (int s = 0; s < pp; ++s) g.pp.push_back(replica_base + s * tp + tp_rank);
+  for (int r = 0; r < replicas; ++r) {
+    g.dp.push_back(r * replica_size + rank % replica_size);
+    for (int t = 0; t < tp; ++t)
+      g.stage_across_replicas.push_back(r * replica_size + stage * tp + t);
+  }
   return g;
 }
 

@@ -8,8 +8,8 @@
 //    starts each DP replica as its own TP x PP world at a rank offset; vllm v0.21
 //    distributed/parallel_state.py initialize_model_parallel reshapes all ranks as
 //    (DP, PP, TP)). So the groups are the same function for both: a replica base, then the
-//    stage's TP ranks and the TP rank's stages. (Before, vLLM's copy omitted the base; it
-//    was never reached, vLLM's plan refusing DP > 1, so no prediction changes.)
+//    stage's TP ranks and the TP rank's stages; and, across replicas, vLLM's DP and EP
+//    groups.
 //  * pynccl_warm_up: PyNccl's warm-up all-reduce of torch.zeros(1), a 4-byte float32 tensor
 //    from PyTorch's allocator, freed (cached) afterwards (sglang v0.5.9 and vllm v0.21
 //    distributed/device_communicators/pynccl.py PyNcclCommunicator.__init__); zeros fills
@@ -45,9 +45,13 @@ bool run_step(RankEnv& env, std::string_view name, Startup* self, Status (Startu
 struct RankGroups {
   std::vector<int> tp;  // the ranks of this rank's TP group, in TP order
   std::vector<int> pp;  // the ranks of this rank's pipeline, in stage order
+  std::vector<int> dp;  // the ranks at this rank's stage and TP rank, one per replica
+  // Every replica's TP ranks of this rank's stage, replica by replica: vLLM's EP group
+  // (vllm v0.21 parallel_state.py initialize_model_parallel, DP x TP per stage).
+  std::vector<int> stage_across_replicas;
 };
 
-RankGroups rank_groups(int rank, int tp, int pp);
+RankGroups rank_groups(int rank, int tp, int pp, int replicas);
 
 Status pynccl_warm_up(RankEnv& env, CommunicatorId comm);
 

@@ -5,10 +5,11 @@
 namespace gpumem {
 
 Status validate_layout(const ParallelLayout& l) {
-  if (l.tp_size < 1 || l.pp_size < 1 || l.ep_size < 1 || l.dp_size < 1) {
+  if (l.tp_size < 1 || l.pp_size < 1 || l.ep_size < 1 || l.dp_size < 1 || l.moe_dp_size < 1) {
     return invalid_input("parallel sizes must be at least 1 (tp " + std::to_string(l.tp_size) +
                          ", pp " + std::to_string(l.pp_size) + ", ep " + std::to_string(l.ep_size) +
-                         ", dp " + std::to_string(l.dp_size) + ")");
+                         ", dp " + std::to_string(l.dp_size) + ", MoE dp " +
+                         std::to_string(l.moe_dp_size) + ")");
   }
   if (l.tp_rank < 0 || l.tp_rank >= l.tp_size) {
     return invalid_input("tp_rank " + std::to_string(l.tp_rank) + " is outside tp_size " +
@@ -18,9 +19,10 @@ Status validate_layout(const ParallelLayout& l) {
     return invalid_input("pp_rank " + std::to_string(l.pp_rank) + " is outside pp_size " +
                          std::to_string(l.pp_size));
   }
-  if (l.tp_size % l.ep_size != 0) {
+  if (l.tp_size * l.moe_dp_size % l.ep_size != 0) {
     return invalid_input("ep_size " + std::to_string(l.ep_size) + " does not divide tp_size " +
-                         std::to_string(l.tp_size));
+                         std::to_string(l.tp_size) +
+                         (l.moe_dp_size > 1 ? " x MoE dp " + std::to_string(l.moe_dp_size) : ""));
   }
   if (l.enable_dp_attention && l.tp_size % l.dp_size != 0) {
     return invalid_input("dp_size " + std::to_string(l.dp_size) + " does not divide tp_size " +
@@ -33,7 +35,7 @@ int attention_tp_size(const ParallelLayout& l) {
   return l.enable_dp_attention ? l.tp_size / l.dp_size : l.tp_size;
 }
 
-int moe_tp_size(const ParallelLayout& l) { return l.tp_size / l.ep_size; }
+int moe_tp_size(const ParallelLayout& l) { return l.tp_size * l.moe_dp_size / l.ep_size; }
 
 LayerRange pp_layer_range(std::int64_t num_layers, int pp_rank, int pp_size,
                           PpPartition partition) {

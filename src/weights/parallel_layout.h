@@ -5,7 +5,11 @@
 // layers. Expert parallelism splits the routed experts of every MoE layer over `ep_size`
 // ranks of the TP group, which leaves each expert sharded `tp_size / ep_size` ways
 // (moe_tp). With DP attention, attention runs data-parallel over `dp_size` groups, so its
-// weights are sharded only `tp_size / dp_size` ways (attention tp).
+// weights are sharded only `tp_size / dp_size` ways (attention tp). vLLM's data parallelism
+// is the other way round: attention and every dense layer stay split over the TP group, and
+// the MoE layers span the data-parallel ranks as well (`moe_dp_size`), so the experts are
+// split over tp_size x moe_dp_size ranks (vllm v0.21 layers/fused_moe/config.py
+// FusedMoEParallelConfig.make flattens DP x TP).
 #ifndef GPUMEM_WEIGHTS_PARALLEL_LAYOUT_H_
 #define GPUMEM_WEIGHTS_PARALLEL_LAYOUT_H_
 
@@ -23,18 +27,21 @@ struct ParallelLayout {
   int ep_size = 1;
   bool enable_dp_attention = false;
   int dp_size = 1;
+  int moe_dp_size = 1;
 
   friend bool operator==(const ParallelLayout&, const ParallelLayout&) = default;
 };
 
-// Sizes and ranks must be in range, ep_size and (with DP attention) dp_size must divide
-// tp_size. Errors are worded for a user who wrote the layout.
+// Sizes and ranks must be in range, ep_size must divide the MoE group (tp_size x
+// moe_dp_size) and (with DP attention) dp_size must divide tp_size. Errors are worded for a user
+// who wrote the layout.
 Status validate_layout(const ParallelLayout& l);
 
 // sglang v0.5.9 layers/dp_attention.py compute_dp_attention_world_info: tp / dp under DP
 // attention, else tp.
 int attention_tp_size(const ParallelLayout& l);
-// sglang v0.5.9 distributed/parallel_state.py initialize_model_parallel: moe_tp = tp / ep.
+// sglang v0.5.9 distributed/parallel_state.py initialize_model_parallel: moe_tp = tp / ep;
+// vllm v0.21 FusedMoEParallelConfig.make: tp x dp without expert parallelism, else 1.
 int moe_tp_size(const ParallelLayout& l);
 
 // The decoder layers [start, end) a pipeline stage owns.

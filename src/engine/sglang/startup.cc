@@ -21,7 +21,7 @@ class RankStartup {
         env_(env),
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]) {
-    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp, plan.replicas);
     tp_group_ = std::move(groups.tp);
     pp_group_ = std::move(groups.pp);
   }

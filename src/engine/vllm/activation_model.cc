@@ -107,21 +107,37 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
     const MoeConfig& m = a.moe;
     const std::int64_t inter = m.moe_intermediate_size / s.moe_tp;
     const std::int64_t topk = m.experts_per_token;
-    const std::int64_t chunk = std::min(n, k.fused_moe_chunk_tokens);
-    const int router = l.add("router_logits", n * m.num_experts, eb);
-    const int weights = l.add("topk_weights", n * topk, kFloat32);
-    const int ids = l.add("topk_ids", n * topk, kInt32);
+    int router = l.add("router_logits", n * m.num_experts, eb);
+    // With data parallelism (vllm v0.21 layers/fused_moe/layer.py FusedMoE.forward_impl,
+    // do_naive_dispatch_combine; all2all.py AgRsAll2AllManager.dispatch): the hidden states
+    // and router logits of every DP rank are all-gathered, the experts run on all of them
+    // (in place in the gathered rows) and combine reduce-scatters this rank's rows back.
+    const std::int64_t routed = n * s.moe_dp;
+    int gathered = -1;
+    if (s.moe_dp > 1) {
+      gathered = l.add("dispatched_hidden_states", routed * h, eb);
+      const int gathered_logits = l.add("dispatched_router_logits", routed * m.num_experts, eb);
+      l.dies_after(router, gathered_logits);
+      router = gathered_logits;
+    }
+    const std::int64_t chunk = std::min(routed, k.fused_moe_chunk_tokens);
+    const int weights = l.add("topk_weights", routed * topk, kFloat32);
+    const int ids = l.add("topk_ids", routed * topk, kInt32);
     l.dies_after(router, ids);
     const int sorted =
-        l.add("sorted_token_ids", n * topk + m.num_experts * (kMoeAlignBlock - 1), kInt32);
+        l.add("sorted_token_ids", routed * topk + m.num_experts * (kMoeAlignBlock - 1), kInt32);
     const int cache13 = l.add("intermediate_cache13", chunk * topk * std::max(2 * inter, h), eb);
     const int cache2 = l.add("intermediate_cache2", chunk * topk * inter, eb);
     int last = cache2;
+    if (s.moe_dp > 1) {
+      last = l.add("combined_hidden_states", n * h, eb);
+      l.dies_after({weights, ids, sorted, cache13, cache2, gathered}, last);
+    }
     if (m.num_shared_experts > 0) {
       // The shared experts run as a TP-sharded MLP after the routed ones.
       const std::int64_t shared = m.shared_expert_intermediate_size / s.tp;
       const int sh_gate_up = l.add("shared_experts.gate_up_proj", n * 2 * shared, eb);
-      for (int t : {weights, ids, sorted, cache13, cache2}) l.dies_after(t, sh_gate_up);
+      if (s.moe_dp == 1) l.dies_after({weights, ids, sorted, cache13, cache2}, sh_gate_up);
       const int sh_act = l.add("shared_experts.act", n * shared, eb);
       l.dies_after(sh_gate_up, sh_act);
       last = l.add("shared_experts.down_proj", n * h, eb);

@@ -42,7 +42,10 @@ struct ActivationConstants {
 // How one rank's layers are sharded.
 struct ForwardShape {
   int tp = 1;
-  int moe_tp = 1;  // tp / ep: 1 with expert parallelism, which keeps whole experts
+  int moe_tp = 1;  // tp x dp / ep: 1 with expert parallelism, which keeps whole experts
+  // Data-parallel ranks whose tokens a MoE layer gathers: vLLM's default all-to-all
+  // (allgather_reducescatter) all-gathers every DP rank's tokens before the experts.
+  int moe_dp = 1;
 };
 
 struct Activation {

@@ -34,9 +34,10 @@ class Startup final : public PlannedStartup {
                  a.gpu_memory_utilization});
     f.push_back({std::string(fact_id::kMaxModelLen), "max_model_len", a.max_model_len});
     f.push_back({std::string(fact_id::kMaxNumSeqs), "max_num_seqs", a.max_num_seqs});
-    // --data-parallel-size above 1 is refused (plan): one engine core.
-    f.push_back(
-        {std::string(fact_id::kDataParallelReplicas), "data-parallel replicas", std::int64_t{1}});
+    // vllm v0.21 v1/engine/core.py DPEngineCoreProc: one engine core per data-parallel rank,
+    // each with a KV cache of its own.
+    f.push_back({std::string(fact_id::kDataParallelReplicas), "data-parallel replicas",
+                 static_cast<std::int64_t>(p_.dp)});
     f.push_back({std::string(fact_id::kMaxNumBatchedTokens), "max_num_batched_tokens",
                  a.max_num_batched_tokens});
     f.push_back({"kv_cache_dtype", "kv cache dtype", p_.facts.kv_cache_dtype});
@@ -123,16 +124,14 @@ class Model final : public EngineModel {
     return knobs;
   }
   std::optional<std::vector<std::string>> layout_flags(const GpuLayout& l,
-                                                       std::string& not_modelled) const override {
-    if (l.dp > 1) {
-      not_modelled = "vLLM data parallelism (--data-parallel-size above 1) is not modelled";
-      return std::nullopt;
-    }
-    // arg_utils.py: --tensor-parallel-size, --pipeline-parallel-size (1 by default, and left
-    // out then), and --enable-expert-parallel (experts sharded over the TP x DP group).
+                                                       std::string&) const override {
+    // arg_utils.py: --tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size
+    // (1 by default, and left out then), and --enable-expert-parallel (experts sharded over
+    // the TP x DP group).
     std::vector<std::string> f;
     if (l.tp > 1) f.insert(f.end(), {"--tensor-parallel-size", std::to_string(l.tp)});
     if (l.pp > 1) f.insert(f.end(), {"--pipeline-parallel-size", std::to_string(l.pp)});
+    if (l.dp > 1) f.insert(f.end(), {"--data-parallel-size", std::to_string(l.dp)});
     if (l.expert_parallel) f.emplace_back("--enable-expert-parallel");
     return f;
   }
@@ -146,8 +145,8 @@ class Model final : public EngineModel {
   }
   std::vector<std::string_view> model_flags() const override { return {"--model"}; }
   int gpus_used(const ScenarioEngine& engine) const override {
-    static constexpr std::string_view kLayout[] = {"--tensor-parallel-size",
-                                                   "--pipeline-parallel-size"};
+    static constexpr std::string_view kLayout[] = {
+        "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size"};
     ScenarioEngine layout = engine;
     for (EngineArg& a : layout.args) a.flag = dashed_flag(a.flag);
     layout.args = args_naming(layout.args, flag_table(), kLayout);
@@ -155,7 +154,7 @@ class Model final : public EngineModel {
     const std::optional<Version> v = parse_version(engine.version);
     const EngineFlags f =
         read_engine_flags(layout, rules_for(v.value_or(kOldestModelled)), ignored);
-    return ignored.empty() ? f.tp_size * f.pp_size : 0;
+    return ignored.empty() ? f.tp_size * f.pp_size * f.dp_size : 0;
   }
   std::span<const std::string_view> observed_keys() const override {
     // vllm v0.10.2 v1/worker/gpu_worker.py determine_available_memory: its "Model loading

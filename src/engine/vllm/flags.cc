@@ -599,10 +599,7 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   const FlagValues& v = f.raw;
   f.tp_size = positive_flag(v, "--tensor-parallel-size", 1, diags);
   f.pp_size = positive_flag(v, "--pipeline-parallel-size", 1, diags);
-  if (positive_flag(v, "--data-parallel-size", 1, diags) != 1) {
-    diags.error(*v.location("--data-parallel-size"),
-                "--data-parallel-size above 1 is not modelled for vLLM");
-  }
+  f.dp_size = positive_flag(v, "--data-parallel-size", 1, diags);
   if (std::optional<double> u = v.number("--gpu-memory-utilization")) {
     // vllm config/cache.py CacheConfig: Field(gt=0, le=1).
     if (*u <= 0 || *u > 1) {

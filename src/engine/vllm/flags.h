@@ -44,6 +44,7 @@ struct SpeculativeFlags {
 struct EngineFlags {
   int tp_size = 1;
   int pp_size = 1;
+  int dp_size = 1;  // --data-parallel-size: engine cores, each a TP x PP world of its own
   std::optional<double> gpu_memory_utilization;
   std::optional<std::int64_t> max_model_len;
   std::optional<std::int64_t> max_num_seqs;

@@ -207,6 +207,27 @@ WeightRules weight_rules(const Plan& p) {
   return r;
 }
 
+// Data parallelism as gpumem models it: vLLM 0.11 and later (vllm v0.21 v1/engine/core.py
+// run_engine_core: a dense model's DP ranks are independent engines; a MoE model's are
+// DPEngineCoreProcs whose MoE layers span every rank), without the layouts below.
+void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags) {
+  const SourceLoc loc = *p.flags.raw.location("--data-parallel-size");
+  if (p.version < Version{0, 11, 0, 0}) {
+    diags.error(loc, "--data-parallel-size above 1 with vLLM " + p.version.to_string() +
+                         " is not modelled (from 0.11.0)");
+    return;
+  }
+  if (p.model.moe.num_experts > 0 && p.flags.enable_expert_parallel && p.tp > 1) {
+    // vllm v0.21 config/parallel.py use_sequence_parallel_moe (expert parallelism, TP and DP
+    // above 1): the MoE layers run sequence-parallel and the shared experts are whole on
+    // every TP rank.
+    diags.error(loc,
+                "--data-parallel-size above 1 with --enable-expert-parallel and "
+                "--tensor-parallel-size above 1 is not modelled: vLLM then runs the MoE "
+                "layers sequence-parallel, with whole shared experts on every TP rank");
+  }
+}
+
 }  // namespace
 
 std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
@@ -228,12 +249,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.env = read_environment(scenario.engine, diags);
   p.tp = p.flags.tp_size;
   p.pp = p.flags.pp_size;
+  p.dp = p.flags.dp_size;
   const int have = scenario.total_gpus();
-  if (have > 0 && p.tp * p.pp != have) {
+  if (have > 0 && p.world_size() != have) {
     diags.error(scenario.hardware.count_loc,
                 "the hardware has " + std::to_string(have) + " GPUs but --tensor-parallel-size " +
                     std::to_string(p.tp) + " × --pipeline-parallel-size " + std::to_string(p.pp) +
-                    " uses " + std::to_string(p.tp * p.pp));
+                    (p.dp > 1 ? " × --data-parallel-size " + std::to_string(p.dp) : "") + " uses " +
+                    std::to_string(p.world_size()));
   }
   const GpuSpec* gpu = gpus.find(scenario.hardware.gpu);
   const bool model_named = scenario.model.given() || p.flags.raw.string("--model");
@@ -283,6 +306,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                "residual MoE) is not pinned; SGLang is modelled");
     return std::nullopt;
   }
+  if (p.dp > 1) refuse_unmodelled_data_parallelism(p, diags);
   if (profiles_vit(p.model.vision)) {
     // vllm v1/worker/gpu_model_runner.py profile_run: the ViT runs on dummy images before the
     // language model's dummy forward (encoder_profile.h), sized below once the batch limits
@@ -514,15 +538,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   g.symm_mem_requested = p.env.allreduce_use_symm_mem.value_or(p.rules.symm_mem_default_on);
   p.all_reduce = plan_all_reduce(g);
 
-  // vllm layers/fused_moe/config.py FusedMoEParallelConfig.make: with expert parallelism
-  // the TP group's ranks each hold whole experts.
-  p.ep = p.flags.enable_expert_parallel && p.model.moe.num_experts > 0 ? p.tp : 1;
-  p.shape = {p.tp, p.tp / p.ep};
+  // vllm layers/fused_moe/config.py FusedMoEParallelConfig.make: a MoE layer spans the TP
+  // ranks of every data-parallel rank (flatten_tp_across_dp); with expert parallelism each of
+  // them holds whole experts, without it each expert is sliced over all of them.
+  const bool moe = p.model.moe.num_experts > 0;
+  const int moe_group = p.tp * p.dp;
+  p.ep = p.flags.enable_expert_parallel && moe ? moe_group : 1;
+  p.shape = {p.tp, moe_group / p.ep, moe ? p.dp : 1};
 
   const WeightRules rules = weight_rules(p);
   for (int stage = 0; stage < p.pp; ++stage) {
     StagePlan s;
-    const ParallelLayout layout{p.tp, 0, p.pp, stage, p.ep, false, 1};
+    const ParallelLayout layout{p.tp, 0, p.pp, stage, p.ep, false, 1, p.dp};
     s.layers = pp_layer_range(p.model.num_hidden_layers, stage, p.pp, rules.pp_partition);
     Result<WeightList> w = rank_weights(p.model, layout, rules, in.cache);
     if (!w.ok()) {

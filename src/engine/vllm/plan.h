@@ -53,6 +53,7 @@ struct Plan {
 
   int tp = 1;
   int pp = 1;
+  int dp = 1;  // engine cores (data-parallel ranks), each a TP x PP world
   int ep = 1;
   int nodes = 1;
   int gpus_per_node = 1;
@@ -77,8 +78,10 @@ struct Plan {
 
   ScenarioObserved observed;
 
-  int world_size() const { return tp * pp; }
-  int pp_rank_of(int rank) const { return rank / tp; }
+  // vllm v0.21 distributed/parallel_state.py initialize_model_parallel lays ranks out as
+  // (DP, PP, TP).
+  int world_size() const { return dp * tp * pp; }
+  int pp_rank_of(int rank) const { return rank / tp % pp; }
   int tp_rank_of(int rank) const { return rank % tp; }
 };
 

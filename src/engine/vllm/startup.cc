@@ -25,9 +25,11 @@ class RankStartup {
         pp_rank_(plan.pp_rank_of(env.rank)),
         stage_(plan.stages[static_cast<size_t>(pp_rank_)]),
         last_stage_(pp_rank_ == plan.pp - 1) {
-    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp);
+    RankGroups groups = rank_groups(env.rank, plan.tp, plan.pp, plan.dp);
     tp_group_ = std::move(groups.tp);
     pp_group_ = std::move(groups.pp);
+    dp_group_ = std::move(groups.dp);
+    ep_group_ = std::move(groups.stage_across_replicas);
   }
 
   void run() {
@@ -72,10 +74,12 @@ class RankStartup {
 
   Status distributed() {
     // vllm distributed/parallel_state.py initialize_model_parallel: the TP group (PyNccl,
-    // then symmetric memory and custom all-reduce, cuda_communicator.py), the PP group, and
-    // for MoE models the EP group over the same ranks as TP ("Don't create EP group for
-    // dense models" in the v0.21 source; whether older releases built it for dense models
-    // too is UNCONFIRMED); a group of one rank creates no communicator.
+    // then symmetric memory and custom all-reduce, cuda_communicator.py), the PP group, the
+    // DP group, and for MoE models the EP group over the TP ranks of every DP rank ("Don't
+    // create EP group for dense models" in the v0.21 source; whether older releases built
+    // it for dense models too is UNCONFIRMED); a group of one rank creates no communicator.
+    // A dense model's DP ranks are independent engines, each with DP = 1 (v1/engine/core.py
+    // run_engine_core), so only a MoE model has DP and EP groups across them.
     if (p_.tp > 1) {
       Result<CommunicatorId> c = pynccl(tp_group_);
       if (!c.ok()) return c.status();
@@ -84,9 +88,9 @@ class RankStartup {
                                                        tp_group_, p_.all_reduce));
     }
     if (p_.pp > 1) GPUMEM_RETURN_IF_ERROR(pynccl(pp_group_).status());
-    if (p_.model.moe.num_experts > 0 && p_.tp > 1) {
-      GPUMEM_RETURN_IF_ERROR(pynccl(tp_group_).status());
-    }
+    const bool moe = p_.model.moe.num_experts > 0;
+    if (moe && p_.dp > 1) GPUMEM_RETURN_IF_ERROR(pynccl(dp_group_).status());
+    if (moe && ep_group_.size() > 1) GPUMEM_RETURN_IF_ERROR(pynccl(ep_group_).status());
     // Every forward from here on reduces over the TP communicator.
     forward_.emplace(p_, k_.activations, env_, tp_comm_);
     return {};
@@ -474,6 +478,8 @@ class RankStartup {
   const bool last_stage_;
   std::vector<int> tp_group_;
   std::vector<int> pp_group_;
+  std::vector<int> dp_group_;
+  std::vector<int> ep_group_;
   CommunicatorId tp_comm_;
   std::optional<ForwardPass> forward_;
   Bytes init_free_;

@@ -2,5 +2,5 @@
 # engine: vllm
 # gpu: h200x8
 # forms: vllm-serve, -dp, no-flag
-# outcome: refused-flag
+# outcome: starts
 vllm serve deepseek-ai/DeepSeek-V3.2-Exp -dp 8 --enable-expert-parallel
