@@ -56,6 +56,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "granitemoehybrid";
     case ArchitectureFamily::kGlm4:
       return "glm4";
+    case ArchitectureFamily::kOlmo2:
+      return "olmo2";
     case ArchitectureFamily::kJamba:
       return "jamba";
     case ArchitectureFamily::kMamba:

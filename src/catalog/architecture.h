@@ -61,6 +61,7 @@ enum class ArchitectureFamily : unsigned char {
   kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
   kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
   kGrok,           // Grok1ForCausalLM (Grok 2): Mixtral-like experts beside a dense residual MLP
+  kOlmo2,          // Olmo2ForCausalLM (OLMo 2): Llama's layout, norms after attention and MLP
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,
@@ -322,8 +323,11 @@ struct Architecture {
   bool o_proj_bias = false;        // output projection carries a bias
   bool qk_norm = false;            // RMSNorm on q and k (Qwen3, Gemma3: per head)
   bool qk_norm_per_layer = false;  // MiniMax-M2: q and k normalized over all heads, split over TP
-  bool attention_sinks = false;    // gpt-oss: one learned sink logit per head
-  bool sandwich_norms = false;     // Gemma 2 and 3, GLM-4-0414, Grok: two more norms, 4 per layer
+  // OLMo 2: those whole-projection q/k norms are whole on every rank, which all-gathers its q
+  // and k before normalizing them.
+  bool qk_norm_replicated = false;
+  bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
+  bool sandwich_norms = false;   // Gemma 2 and 3, GLM-4-0414, Grok: two more norms, 4 per layer
   // Grok 2 (rope_type set): the rows of the scaled RoPE cache each attention layer builds for
   // itself beside the shared one, original_max_position_embeddings x scaling_factor; 0 otherwise.
   std::int64_t per_layer_rope_rows = 0;

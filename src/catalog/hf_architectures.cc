@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 44> kFamilies = {{
+constexpr std::array<FamilyByName, 45> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -73,6 +73,9 @@ constexpr std::array<FamilyByName, 44> kFamilies = {{
     {"JambaForCausalLM", ArchitectureFamily::kJamba},
     // Grok 2 as SGLang's grok.py serves it (hf_config.cc parse_moe; SGLang only).
     {"Grok1ForCausalLM", ArchitectureFamily::kGrok},
+    // OLMo 2 (sglang olmo2.py, vllm olmo2.py): Llama's projections and MLP, q_norm over the
+    // whole query projection and k_norm over the KV projection, norms after attention and MLP.
+    {"Olmo2ForCausalLM", ArchitectureFamily::kOlmo2},
     // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
@@ -86,7 +89,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 13> kUnmodelled = {{
+constexpr std::array<Unmodelled, 12> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -97,11 +100,6 @@ constexpr std::array<Unmodelled, 13> kUnmodelled = {{
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
-    // sglang olmo2.py Olmo2Attention: q_norm (hidden_size) and k_norm (KV heads x head_dim)
-    // normalize the whole gathered projection on every rank; no input_layernorm.
-    {"Olmo2ForCausalLM",
-     "OLMo 2's q_norm/k_norm over the whole projection, replicated on every rank, and its "
-     "post-attention/post-feedforward norms"},
     {"Olmo3ForCausalLM",
      "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
      "sliding-window layers"},

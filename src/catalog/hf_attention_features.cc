@@ -67,6 +67,16 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kGptOss:
       a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
       break;
+    case ArchitectureFamily::kOlmo2:
+      // sglang (read at 6406e3a) and vllm olmo2.py Olmo2Attention: qkv_proj and o_proj biased as
+      // attention_bias says; q_norm over hidden_size, k_norm over KV heads x head_dim, each
+      // whole on every rank (the TP ranks' q and k are all-gathered, normalized, split again).
+      // SGLang's olmo2.py of 2024 built qkv_proj with as many KV heads as query heads; the
+      // release that first took num_key_value_heads (a GQA checkpoint) is UNCONFIRMED.
+      a.qk_norm = true;
+      a.qk_norm_per_layer = true;
+      a.qk_norm_replicated = true;
+      break;
     case ArchitectureFamily::kMiniMaxM2: {
       // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention.__init__: qkv and o_proj without
       // bias; use_qk_norm (default false) adds q_norm and k_norm over all heads of the layer

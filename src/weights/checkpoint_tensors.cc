@@ -461,6 +461,12 @@ class CheckpointBuilder {
     } else {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
     }
+    if (a_.family == ArchitectureFamily::kOlmo2) {
+      // HF Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm only.
+      decoder_norm(prefix + ".post_attention_layernorm");
+      decoder_norm(prefix + ".post_feedforward_layernorm");
+      return Status::ok_status();
+    }
     decoder_norm(prefix + ".input_layernorm");
     decoder_norm(prefix + ".post_attention_layernorm");
     if (a_.sandwich_norms) {

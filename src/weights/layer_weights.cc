@@ -121,9 +121,13 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
     // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2RMSNormTP.__init__: each rank's share of the
     // heads (one whole KV head when there are fewer than ranks); vLLM minimax_m2.py's
     // MiniMaxText01RMSNormTP splits the whole width by the TP size (weight_rules.h).
-    const std::int64_t k_width =
-        ctx.rules.per_layer_k_norm_whole_heads ? kv_rows : a.num_key_value_heads * a.head_dim / tp;
-    add_norm(list, ctx, s.prefix + ".q_norm.weight", q_rows);
+    // OLMo 2 (qk_norm_replicated) keeps both whole on every rank.
+    const std::int64_t q_width = a.qk_norm_replicated ? a.num_attention_heads * a.head_dim : q_rows;
+    const std::int64_t k_width = a.qk_norm_replicated ? a.num_key_value_heads * a.head_dim
+                                 : ctx.rules.per_layer_k_norm_whole_heads
+                                     ? kv_rows
+                                     : a.num_key_value_heads * a.head_dim / tp;
+    add_norm(list, ctx, s.prefix + ".q_norm.weight", q_width);
     add_norm(list, ctx, s.prefix + ".k_norm.weight", k_width);
   } else if (a.qk_norm) {
     // sglang v0.5.9 qwen3_moe.py Qwen3MoeAttention: q_norm/k_norm after the attention

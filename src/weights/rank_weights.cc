@@ -280,6 +280,12 @@ class ModelBuilder {
       }
       return Status::ok_status();
     }
+    if (a.family == ArchitectureFamily::kOlmo2) {
+      // sglang olmo2.py Olmo2DecoderLayer: no input norm; one after attention, one after the MLP.
+      decoder_norm(prefix + ".post_attention_layernorm");
+      decoder_norm(prefix + ".post_feedforward_layernorm");
+      return Status::ok_status();
+    }
     decoder_norm(prefix + ".input_layernorm");
     decoder_norm(prefix + ".post_attention_layernorm");
     if (a.sandwich_norms) {

@@ -275,9 +275,6 @@ TEST(ArchitectureErrors, GraniteAndSeedOssBiasesTheEnginesDisagreeOnAreRefused) 
 // Families looked at for issue 20 and not modelled yet: each refused saying what it needs.
 TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
-      {"Olmo2ForCausalLM",
-       "OLMo 2's q_norm/k_norm over the whole projection, replicated on every rank, and its "
-       "post-attention/post-feedforward norms"},
       {"Olmo3ForCausalLM",
        "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
        "sliding-window layers"},

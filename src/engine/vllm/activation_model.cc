@@ -92,8 +92,21 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
     // vllm models/llama.py LlamaAttention: qkv_proj, rotary in place, attention output.
     const int qkv = l.add("qkv_proj", n * (heads + 2 * kv_heads) * a.head_dim, eb);
     l.dies_after(norm, qkv);
+    const bool gathers_qk = a.qk_norm_replicated && s.tp > 1;
+    int q_norm = -1;
+    int k_norm = -1;
+    if (gathers_qk) {
+      // vllm olmo2.py Olmo2Attention._apply_qk_norm: every rank's q and k all-gathered,
+      // normalized whole, then split back (the split rows are views of the normalized ones).
+      const int q_all = l.add("q_all_gather", n * a.num_attention_heads * a.head_dim, eb);
+      const int k_all = l.add("k_all_gather", n * a.num_key_value_heads * a.head_dim, eb);
+      q_norm = l.add("q_norm", n * a.num_attention_heads * a.head_dim, eb);
+      k_norm = l.add("k_norm", n * a.num_key_value_heads * a.head_dim, eb);
+      l.dies_after({q_all, k_all}, k_norm);
+    }
     attn_out = l.add("attn_output", n * heads * a.head_dim, eb);
     l.dies_after(qkv, attn_out);
+    if (gathers_qk) l.dies_after({q_norm, k_norm}, attn_out);
   }
   const int o = l.add("o_proj", n * h, eb);
   l.dies_after(attn_out, o);
