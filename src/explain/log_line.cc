@@ -191,6 +191,10 @@ size_t unframe(std::string_view s, LogLine& out) {
       if (t + 14 <= s.size() && digits_at(s, t, 2) && s[t + 2] == '-') {
         out.time = std::string(s.substr(t, 14));
       }
+      // "... [gpu_worker.py:298]" or "... worker.py:243]": the last word before the ']'.
+      const std::string_view frame = s.substr(p, e3 - 1 - p);
+      const size_t word = frame.find_last_of("[ ");
+      out.source = std::string(word == std::string_view::npos ? frame : frame.substr(word + 1));
       p = e3;
       matched = true;
       out.framed = true;

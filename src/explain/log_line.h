@@ -41,6 +41,7 @@ struct LogLine {
   std::vector<Continuation> continuations;
   std::string process;    // what the prefix names: "TP3", "VllmWorkerProcess pid=6494"; "" if none
   std::string level;      // INFO, WARNING, ERROR, ... when printed
+  std::string source;     // vLLM's "[gpu_worker.py:298]" as "gpu_worker.py:298"; "" if none
   std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"
   std::optional<int> pp;  // SGLang "PP1"
   std::optional<int> dp;  // SGLang "DP0"; vLLM "EngineCore_DP0"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <vector>
 
 #include "catalog/hf_cache.h"
@@ -9,6 +10,7 @@
 #include "explain/log_line.h"
 #include "explain/platform_clue.h"
 #include "explain/run_collector.h"
+#include "explain/vllm_source_lines.h"
 
 namespace gpumem {
 namespace {
@@ -187,7 +189,12 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
     }
   }
   if (read_gpu_line(l, c)) return true;
-  return engine == LogEngine::kSglang ? read_sglang_line(l, c) : read_vllm_line(l, c);
+  if (engine == LogEngine::kSglang) return read_sglang_line(l, c);
+  if (!read_vllm_line(l, c)) return false;
+  if (const std::optional<SourceLineBounds> b = vllm_source_line_bounds(l.source, l.message)) {
+    c.source_line_clue(b->from, b->before, b->why, l.number, b->newest_seen);
+  }
+  return true;
 }
 
 struct Reading {

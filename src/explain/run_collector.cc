@@ -294,7 +294,17 @@ void RunCollector::clue(std::string from, std::string before, std::string why, i
   for (const VersionClue& c : current_.version_clues) {
     if (c.from == from && c.before == before && c.why == why) return;
   }
-  current_.version_clues.push_back({std::move(from), std::move(before), std::move(why), line});
+  current_.version_clues.push_back(
+      {std::move(from), std::move(before), std::move(why), line, false, ""});
+}
+
+void RunCollector::source_line_clue(std::string from, std::string before, std::string why, int line,
+                                    std::string seen) {
+  for (const VersionClue& c : current_.version_clues) {
+    if (c.why == why) return;
+  }
+  current_.version_clues.push_back(
+      {std::move(from), std::move(before), std::move(why), line, false, std::move(seen)});
 }
 
 void RunCollector::recognised(const LogLine& line) {

@@ -72,6 +72,9 @@ class RunCollector {
   bool repeated_failure(const LogLine& line) const;
   void phase(std::string name, int line);
   void clue(std::string from, std::string before, std::string why, int line);
+  // ... and one of a vLLM source line, with the newest release seen logging it there.
+  void source_line_clue(std::string from, std::string before, std::string why, int line,
+                        std::string seen);
   void recognised(const LogLine& line);
   void finish();
 

@@ -135,6 +135,9 @@ struct VersionClue {
   std::string why;
   int line = 0;
   bool from_date = false;  // the bound is the log's date, not the wording of a line
+  // A vLLM source line's clue (explain/vllm_source_lines.h): the newest release whose public
+  // logs print it there; "" for every other clue.
+  std::string seen;
 };
 
 // A start-up phase the log reached, to say where a truncated or failed log stops.

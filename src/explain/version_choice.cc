@@ -123,7 +123,7 @@ std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, in
       return VersionClue{"", r.version,
                          "dated " + std::string(date) + ", before v" + r.version +
                              " was published (" + r.date + ")",
-                         line, true};
+                         line, true, ""};
     }
   }
   return std::nullopt;
@@ -215,6 +215,25 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
                 "), older than every release gpumem models: replayed with the oldest "
                 "modelled release",
             true, false};
+  }
+  // Within the bounds, a release whose public logs print the log's source lines where it does
+  // is likelier than the newest release the bounds allow: its rules.
+  std::optional<Key> seen;
+  for (const VersionClue& c : run.version_clues) {
+    if (c.seen.empty()) continue;
+    const Key k = *parse(engine, c.seen);
+    if ((lo && k < *lo) || (hi && k >= *hi)) continue;
+    if (!seen || k > *seen) seen = k;
+  }
+  if (seen) {
+    std::string at = oldest;
+    for (const std::string& r : releases) {
+      if (*parse(engine, r) <= *seen) at = r;
+    }
+    return {at,
+            "not printed; the log dates it: " + why + "; v" + key_text(*seen) +
+                "'s public logs print its source lines there: the rules of v" + at,
+            *seen < oldest_key, false};
   }
   for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
     const Key k = *parse(engine, *it);

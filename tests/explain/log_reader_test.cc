@@ -281,10 +281,10 @@ TEST(VersionChoice, PrintedCluedAndOlderThanModelled) {
   printed.version_line = 3;
   EXPECT_EQ(choose_version(printed, LogEngine::kVllm).version, "0.11.0");
   LogRun clued;  // "Model loading took ... GiB and" (before 0.11.0), 4 decimals (before 0.14.0)
-  clued.version_clues = {{"", "0.11.0", "a", 1}, {"", "0.14.0", "b", 2}};
+  clued.version_clues = {{"", "0.11.0", "a", 1, false, ""}, {"", "0.14.0", "b", 2, false, ""}};
   EXPECT_EQ(choose_version(clued, LogEngine::kVllm).version, "0.10.2");
   LogRun v0;
-  v0.version_clues = {{"", "0.10.1", "V0", 1}};
+  v0.version_clues = {{"", "0.10.1", "V0", 1, false, ""}};
   const VersionChoice old = choose_version(v0, LogEngine::kVllm);
   EXPECT_EQ(old.version, "0.10.1");
   EXPECT_TRUE(old.older_than_modelled);

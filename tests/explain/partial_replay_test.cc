@@ -61,7 +61,7 @@ TEST(PartialReplay, VllmNegativeKvWithoutModel) {
                 "the log: start-up failed at line 15 (EngineCore_0 pid=5839): error: 'EngineCore "
                 "failed to start.'",
                 "the log's arithmetic: budget = total 79.19 GiB (h100-sxm-80gb's) x "
-                "--gpu-memory-utilization 0.9 (vLLM 0.10.2's default) = 71.27 GiB",
+                "--gpu-memory-utilization 0.9 (vLLM 0.10.1's default) = 71.27 GiB",
                 "the log's arithmetic: what it does not print (activation peak, non-torch memory) "
                 "takes budget - weights - KV cache memory = 7.45 GiB",
                 "the log's arithmetic: no memory left for the KV cache: -2.14 GiB available, "
