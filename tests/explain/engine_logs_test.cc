@@ -108,6 +108,32 @@ TEST(EngineLogs, ModelGivenByRepositoryId) {
             "--model Qwen/Qwen3-8X: unknown model 'Qwen/Qwen3-8X'; did you mean 'Qwen/Qwen3-8B'?");
 }
 
+// vllm-project/recipes#12: Qwen3-Coder-480B-A35B-Instruct-FP8 with -dp=8 and expert
+// parallelism on eight H20s, twice (default utilization, then 0.95), each failing the
+// one-request check. The GPUs are the 141 GB H20 by the log's own figures (0.05 more
+// utilization adds 6.99 GiB). Each data-parallel engine holds its own KV cache; with the logged
+// KV memory pinned, the estimated maximum model length is vLLM's own arithmetic.
+TEST(EngineLogs, DataParallelExpertParallelQwen3CoderOnH20) {
+  const Explanation e =
+      explain_case("vllm-h20-x8-qwen3-coder-480b-fp8-dp8-ep-kv-too-small.log",
+                   with("h20-141gb",
+                        GPUMEM_SOURCE_DIR "/tests/data/model-configs/"
+                                          "Qwen--Qwen3-Coder-480B-A35B-Instruct-FP8",
+                        8));
+  ASSERT_EQ(e.runs.size(), 2u);
+  const int lines[] = {9, 12};
+  const double storable[] = {205728, 235280};
+  for (int i = 0; i < 2; ++i) {
+    const RunExplanation& r = e.runs[static_cast<size_t>(i)];
+    ASSERT_TRUE(r.replayed()) << r.not_replayed;
+    EXPECT_EQ(r.implied.gpus_per_node, 8);
+    EXPECT_EQ(*at(r, Quantity::kKvTokensStorable, lines[i]).predicted, storable[i]);
+  }
+  // 205,728 exactly; 235,280 against 235,296, one 16-token block under.
+  EXPECT_EQ(at(e.runs[0], Quantity::kKvTokensStorable, 9).verdict, Verdict::kMatch);
+  EXPECT_EQ(at(e.runs[1], Quantity::kKvTokensStorable, 12).verdict, Verdict::kMatch);
+}
+
 TEST(EngineLogs, Case03VisionModelIsNotInTheCatalog) {
   const Explanation e = explain_case("case03-vllm-h100-llama3.2-11b-vision-eager-pr12126.log");
   ASSERT_EQ(e.runs.size(), 1u);
