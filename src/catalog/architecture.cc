@@ -58,6 +58,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "glm4";
     case ArchitectureFamily::kOlmo2:
       return "olmo2";
+    case ArchitectureFamily::kErnie45:
+      return "ernie4_5";
     case ArchitectureFamily::kJamba:
       return "jamba";
     case ArchitectureFamily::kMamba:

@@ -62,6 +62,9 @@ enum class ArchitectureFamily : unsigned char {
   kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
   kGrok,           // Grok1ForCausalLM (Grok 2): Mixtral-like experts beside a dense residual MLP
   kOlmo2,          // Olmo2ForCausalLM (OLMo 2): Llama's layout, norms after attention and MLP
+  // Ernie4_5_ForCausalLM, Ernie4_5_MoeForCausalLM (ERNIE 4.5): Llama's attention; the MoE
+  // form DeepSeek-style experts with shared experts and a score-correction bias
+  kErnie45,
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 45> kFamilies = {{
+constexpr std::array<FamilyByName, 47> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -76,6 +76,11 @@ constexpr std::array<FamilyByName, 45> kFamilies = {{
     // OLMo 2 (sglang olmo2.py, vllm olmo2.py): Llama's projections and MLP, q_norm over the
     // whole query projection and k_norm over the KV projection, norms after attention and MLP.
     {"Olmo2ForCausalLM", ArchitectureFamily::kOlmo2},
+    // ERNIE 4.5 (sglang ernie4.py, vllm ernie45.py / ernie45_moe.py): Llama's attention and
+    // MLP; the MoE form routes moe_layer_start_index on through experts, shared experts and an
+    // e_score_correction_bias.
+    {"Ernie4_5_ForCausalLM", ArchitectureFamily::kErnie45},
+    {"Ernie4_5_MoeForCausalLM", ArchitectureFamily::kErnie45},
     // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
@@ -89,7 +94,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 12> kUnmodelled = {{
+constexpr std::array<Unmodelled, 11> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -120,9 +125,6 @@ constexpr std::array<Unmodelled, 12> kUnmodelled = {{
     // rule (_get_kv_cache_groups_uniform_groups, fp8_ds_mla pages of 584 bytes a stored token).
     {"DeepseekV4ForCausalLM",
      "DeepSeek-V4's compressed sparse attention and the KV cache layout the engines give it"},
-    {"Ernie4_5_ForCausalLM",
-     "ERNIE 4.5's layout as SGLang's ernie4.py and vLLM's ernie45.py build it (not yet checked "
-     "against Llama's)"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.

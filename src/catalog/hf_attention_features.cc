@@ -67,6 +67,18 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kGptOss:
       a.attention_sinks = true;  // sglang v0.5.9 gpt_oss.py GptOssAttention.sinks
       break;
+    case ArchitectureFamily::kErnie45:
+      // sglang ernie4.py builds LlamaAttention with bias=use_bias on q/k/v and o_proj; vllm
+      // ernie45_moe.py never biases o_proj and ernie45.py (Llama's) ignores use_bias. Every
+      // release has it false; true is refused.
+      if (text.boolean("use_bias").value_or(false)) {
+        text.error("use_bias",
+                   "'use_bias' true is not modelled for ERNIE 4.5: SGLang's ernie4.py then biases "
+                   "q/k/v and o_proj, vLLM's ernie45_moe.py not o_proj");
+      }
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      break;
     case ArchitectureFamily::kOlmo2:
       // sglang (read at 6406e3a) and vllm olmo2.py Olmo2Attention: qkv_proj and o_proj biased as
       // attention_bias says; q_norm over hidden_size, k_norm over KV heads x head_dim, each

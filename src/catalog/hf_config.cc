@@ -416,6 +416,35 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.moe_intermediate_size = a.intermediate_size;
       m.router_correction_bias = text.boolean("use_routing_bias").value_or(false);
       break;
+    case ArchitectureFamily::kErnie45: {
+      // transformers Ernie4_5_MoeConfig: experts from moe_layer_start_index to
+      // moe_layer_end_index (-1: the last layer) every moe_layer_interval layers. SGLang's
+      // ernie4.py and vLLM's ernie45_moe.py count the interval from different layers, so only 1
+      // (every release's) is modelled; the dense form has no moe_num_experts.
+      if (text.integer("moe_num_experts").value_or(0) == 0) break;
+      m.num_experts = text.positive("moe_num_experts");
+      m.experts_per_token = text.positive("moe_k");
+      m.moe_intermediate_size = text.positive("moe_intermediate_size");
+      m.num_shared_experts = text.integer("moe_num_shared_experts").value_or(0);
+      m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
+      m.first_k_dense_replace = text.integer("moe_layer_start_index").value_or(0);
+      // sglang ernie4.py MoEGate and vllm ernie45_moe.py Ernie4_5_MoeMoE: the bias is always
+      // built (moe_statics.e_score_correction_bias in the checkpoint).
+      m.router_correction_bias = true;
+      const std::int64_t interval = text.integer("moe_layer_interval").value_or(1);
+      if (interval != 1) {
+        text.error("moe_layer_interval",
+                   "'moe_layer_interval' " + std::to_string(interval) +
+                       " is not modelled: SGLang's ernie4.py counts it from "
+                       "moe_layer_start_index, vLLM's ernie45_moe.py from layer 0");
+      }
+      const std::int64_t end = text.integer("moe_layer_end_index").value_or(-1);
+      if (end != -1 && end != a.num_hidden_layers - 1) {
+        text.error("moe_layer_end_index", "'moe_layer_end_index' " + std::to_string(end) +
+                                              " before the last layer is not modelled");
+      }
+      break;
+    }
     case ArchitectureFamily::kGptOss:
       m.num_experts = expert_count(text, "num_local_experts");
       m.experts_per_token = text.positive("num_experts_per_tok", text.integer("experts_per_token"));

@@ -308,6 +308,16 @@ class CheckpointBuilder {
         return Status::ok_status();
       case ArchitectureFamily::kGptOss:
         return gpt_oss_experts(mlp);
+      case ArchitectureFamily::kErnie45:
+        // HF Ernie4_5_MoeSparseMoeBlock: a float32 gate and moe_statics' [1, experts] float32
+        // bias, experts.{e}.gate/up/down_proj, shared_experts as one MLP.
+        add(mlp + ".gate.weight", {m.num_experts, h}, DType::kFloat32);
+        add(mlp + ".moe_statics.e_score_correction_bias", {1, m.num_experts}, DType::kFloat32);
+        if (m.shared_expert_intermediate_size > 0) {
+          GPUMEM_RETURN_IF_ERROR(
+              gated_mlp(mlp + ".shared_experts", m.shared_expert_intermediate_size));
+        }
+        break;
       case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:
       case ArchitectureFamily::kGlm4Moe:

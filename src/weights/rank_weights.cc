@@ -372,11 +372,17 @@ class ModelBuilder {
   // and vLLM's GLM router in float32 (WeightRules::float32_glm_router).
   void deepseek_gate(const std::string& mlp) {
     const Architecture& a = ctx_.arch;
-    const bool float32 = a.moe.router_float32 || (a.family == ArchitectureFamily::kGlm4Moe &&
-                                                  ctx_.rules.float32_glm_router);
+    const bool ernie = a.family == ArchitectureFamily::kErnie45;
+    const bool float32 =
+        a.moe.router_float32 ||
+        (a.family == ArchitectureFamily::kGlm4Moe && ctx_.rules.float32_glm_router) ||
+        (ernie && ctx_.rules.float32_ernie_router);
     list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size},
               float32 ? DType::kFloat32 : ctx_.dtype);
-    if (a.moe.router_correction_bias) {
+    if (!a.moe.router_correction_bias) return;
+    if (ernie && !float32) {
+      list_.add(mlp + ".gate.e_score_correction_bias", {1, a.moe.num_experts}, ctx_.dtype);
+    } else {
       list_.add(mlp + ".gate.e_score_correction_bias", {a.moe.num_experts}, DType::kFloat32);
     }
   }
@@ -449,7 +455,9 @@ class ModelBuilder {
         return Status::ok_status();
       case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:
-      case ArchitectureFamily::kGlm4Moe: {
+      case ArchitectureFamily::kGlm4Moe:
+      case ArchitectureFamily::kErnie45: {
+        // sglang ernie4.py Ernie4Moe.__init__ likewise (its shared experts a DeepseekV2MLP).
         // sglang v0.5.9 deepseek_v2.py DeepseekV2MoE.__init__ / glm4_moe.py
         // Glm4MoeSparseMoeBlock.__init__: gate, experts, then the shared experts as a
         // TP-sharded MLP unless fused into the experts

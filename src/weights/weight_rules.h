@@ -54,6 +54,10 @@ struct WeightRules {
   // model dtype; vllm glm4_moe.py Glm4MoE.__init__ (read at 002d607) builds it as an
   // nn.Linear in float32, beside the float32 e_score_correction_bias both engines keep.
   bool float32_glm_router = false;
+  // ERNIE 4.5's router: sglang ernie4.py MoEGate keeps the weight and a [1, experts]
+  // e_score_correction_bias in the model dtype; vllm ernie45_moe.py a float32
+  // ReplicatedLinear and a float32 [experts] bias.
+  bool float32_ernie_router = false;
 
   // sglang v0.5.9 deepseek_v2.py DeepseekV2ForCausalLM.post_load_weights: after loading,
   // kv_b_proj is split into contiguous bfloat16 copies w_kc and w_vc (FP8 block weights are

@@ -281,9 +281,6 @@ TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
       {"Exaone4ForCausalLM",
        "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
        "sliding-window/global layer pattern"},
-      {"Ernie4_5_ForCausalLM",
-       "ERNIE 4.5's layout as SGLang's ernie4.py and vLLM's ernie45.py build it (not yet "
-       "checked against Llama's)"},
   };
   for (const auto& [architecture, what] : cases) {
     EXPECT_EQ(config_errors("{\"architectures\": [\"" + std::string(architecture) + "\"]}\n"),

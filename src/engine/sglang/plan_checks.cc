@@ -222,6 +222,14 @@ bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEng
                 "--pp-size with " + release + " is not modelled (from 0.4.6.post4)");
     ok = false;
   }
+  // sglang ernie4.py Ernie4Model builds every decoder layer (make_layers without the pipeline
+  // range), so each stage would hold all of them: not modelled.
+  if (p.pp > 1 && p.model.family == ArchitectureFamily::kErnie45) {
+    diags.error(*p.flags.raw.location("--pp-size"),
+                "--pp-size above 1 is not modelled for " + p.model.hf_architecture +
+                    ": SGLang's ernie4.py builds every layer on every pipeline stage");
+    ok = false;
+  }
   // v0.4.6.x set DP attention's and EAGLE's defaults (chunk size, padding, the draft's
   // settings) by rules no stored source of that release shows; from v0.4.7 they are v0.5.9's.
   for (const char* flag : {"--enable-dp-attention", "--speculative-algorithm"}) {

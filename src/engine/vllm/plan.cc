@@ -185,6 +185,7 @@ WeightRules weight_rules(const Plan& p) {
   // fused form is ROCm AITER only).
   r.shared_experts_fusion = false;
   r.float32_glm_router = true;
+  r.float32_ernie_router = true;
   // vllm v1/attention/backends/mla/common.py MLACommonImpl.process_weights_after_loading:
   // W_UK and W_UV are views of kv_b_proj's weight, a kept bfloat16 copy only when the
   // weight had to be dequantized.
