@@ -60,6 +60,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "olmo2";
     case ArchitectureFamily::kErnie45:
       return "ernie4_5";
+    case ArchitectureFamily::kExaone4:
+      return "exaone4";
     case ArchitectureFamily::kJamba:
       return "jamba";
     case ArchitectureFamily::kMamba:

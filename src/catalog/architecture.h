@@ -65,6 +65,7 @@ enum class ArchitectureFamily : unsigned char {
   // Ernie4_5_ForCausalLM, Ernie4_5_MoeForCausalLM (ERNIE 4.5): Llama's attention; the MoE
   // form DeepSeek-style experts with shared experts and a score-correction bias
   kErnie45,
+  kExaone4,  // Exaone4ForCausalLM (EXAONE 4.0): per-head q/k norms, norms after attention and MLP
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,
@@ -329,6 +330,9 @@ struct Architecture {
   // OLMo 2: those whole-projection q/k norms are whole on every rank, which all-gathers its q
   // and k before normalizing them.
   bool qk_norm_replicated = false;
+  // OLMo 2, EXAONE 4.0: no input norm; a norm after attention (post_attention_layernorm) and one
+  // after the MLP (post_feedforward_layernorm).
+  bool norms_after_sublayers = false;
   bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
   bool sandwich_norms = false;   // Gemma 2 and 3, GLM-4-0414, Grok: two more norms, 4 per layer
   // Grok 2 (rope_type set): the rows of the scaled RoPE cache each attention layer builds for

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 47> kFamilies = {{
+constexpr std::array<FamilyByName, 48> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -81,6 +81,9 @@ constexpr std::array<FamilyByName, 47> kFamilies = {{
     // e_score_correction_bias.
     {"Ernie4_5_ForCausalLM", ArchitectureFamily::kErnie45},
     {"Ernie4_5_MoeForCausalLM", ArchitectureFamily::kErnie45},
+    // EXAONE 4.0 (sglang and vllm exaone4.py): Llama's projections and MLP, q/k norms per head,
+    // norms after attention and MLP, sliding-window layers where a pattern is given.
+    {"Exaone4ForCausalLM", ArchitectureFamily::kExaone4},
     // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
@@ -94,7 +97,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 11> kUnmodelled = {{
+constexpr std::array<Unmodelled, 10> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -108,9 +111,6 @@ constexpr std::array<Unmodelled, 11> kUnmodelled = {{
     {"Olmo3ForCausalLM",
      "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
      "sliding-window layers"},
-    {"Exaone4ForCausalLM",
-     "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
-     "sliding-window/global layer pattern"},
     // vllm gemma4.py Gemma4Attention: global layers take global_head_dim and
     // num_global_key_value_heads, so their KV pages differ from the sliding layers'; the last
     // num_kv_shared_layers reuse earlier layers' KV; hidden_size_per_layer_input adds per-layer

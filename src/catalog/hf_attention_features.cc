@@ -88,6 +88,29 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       a.qk_norm = true;
       a.qk_norm_per_layer = true;
       a.qk_norm_replicated = true;
+      a.norms_after_sublayers = true;
+      break;
+    case ArchitectureFamily::kExaone4:
+      // sglang exaone4.py Exaone4Attention: no biases whatever the config says; vllm exaone4.py
+      // takes attention_bias (or bias). q_norm/k_norm RMSNorm(head_dim) per head, as Qwen3's.
+      for (const char* key : {"attention_bias", "bias"}) {
+        if (text.boolean(key).value_or(false)) {
+          text.error(key, std::string("'") + key +
+                              "' true is not modelled for EXAONE 4.0: SGLang's exaone4.py builds "
+                              "no biases, vLLM's does");
+        }
+      }
+      a.qkv_bias = false;
+      a.o_proj_bias = false;
+      a.qk_norm = true;
+      a.norms_after_sublayers = true;
+      // sglang exaone4.py takes hidden_size / num_attention_heads; vllm exaone4.py head_dim.
+      if (a.head_dim != a.hidden_size / a.num_attention_heads) {
+        text.error("head_dim", "'head_dim' " + std::to_string(a.head_dim) +
+                                   " other than hidden_size / num_attention_heads is not "
+                                   "modelled for EXAONE 4.0: SGLang's exaone4.py takes the "
+                                   "latter, vLLM's the former");
+      }
       break;
     case ArchitectureFamily::kMiniMaxM2: {
       // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention.__init__: qkv and o_proj without

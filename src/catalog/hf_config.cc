@@ -260,8 +260,28 @@ void parse_layer_types(const ConfigMap& text, Architecture& a) {
 // use_sliding_window. Other families attend in full whatever `sliding_window` says: vLLM's
 // llama.py LlamaAttention and SGLang's llama.py window a layer only through layer_types, so
 // Mistral's `sliding_window` without them has no memory effect.
+// EXAONE 4.0's sliding_window_pattern, as sglang exaone4.py Exaone4Attention reads it: a string
+// ("LLLG") whose length is the period, the last layer of each period global. transformers
+// derives the layer_types vLLM's exaone4.py reads from the same string. An integer (the
+// transformers default's form) is refused: SGLang takes len() of it.
+std::int64_t exaone_pattern_period(const ConfigMap& text) {
+  const YAML::Node p = text.get("sliding_window_pattern");
+  if (!p.IsDefined() || p.IsNull() || !p.IsScalar()) return 0;
+  const std::string& s = p.Scalar();
+  if (s.find_first_not_of("LG") != std::string::npos || s.empty()) {
+    text.error("sliding_window_pattern",
+               "'sliding_window_pattern' " + s +
+                   " is not modelled for EXAONE 4.0: SGLang's exaone4.py takes the length of a "
+                   "string of L and G");
+    return 0;
+  }
+  return static_cast<std::int64_t>(s.size());
+}
+
 void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) {
   a.layer_types.assign(static_cast<size_t>(a.num_hidden_layers), LayerAttention::kFull);
+  const std::int64_t exaone_period =
+      a.family == ArchitectureFamily::kExaone4 ? exaone_pattern_period(text) : 0;
   if (text.has("layer_types")) {
     parse_layer_types(text, a);
     if (std::find(a.layer_types.begin(), a.layer_types.end(), LayerAttention::kSliding) !=
@@ -292,6 +312,13 @@ void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Arch
       }
       break;
     }
+    case ArchitectureFamily::kExaone4:
+      if (exaone_period == 0) break;
+      a.sliding_window = text.positive("sliding_window");
+      for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
+        if ((i + 1) % exaone_period != 0) a.layer_types[i] = LayerAttention::kSliding;
+      }
+      break;
     case ArchitectureFamily::kQwen2:
     case ArchitectureFamily::kQwen3:
     case ArchitectureFamily::kQwen3Moe:

@@ -471,8 +471,9 @@ class CheckpointBuilder {
     } else {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
     }
-    if (a_.family == ArchitectureFamily::kOlmo2) {
-      // HF Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm only.
+    if (a_.norms_after_sublayers) {
+      // HF Olmo2DecoderLayer, Exaone4DecoderLayer: post_attention_layernorm and
+      // post_feedforward_layernorm only.
       decoder_norm(prefix + ".post_attention_layernorm");
       decoder_norm(prefix + ".post_feedforward_layernorm");
       return Status::ok_status();

@@ -280,8 +280,9 @@ class ModelBuilder {
       }
       return Status::ok_status();
     }
-    if (a.family == ArchitectureFamily::kOlmo2) {
-      // sglang olmo2.py Olmo2DecoderLayer: no input norm; one after attention, one after the MLP.
+    if (a.norms_after_sublayers) {
+      // sglang olmo2.py Olmo2DecoderLayer, exaone4.py Exaone4DecoderLayer: no input norm; one
+      // after attention, one after the MLP.
       decoder_norm(prefix + ".post_attention_layernorm");
       decoder_norm(prefix + ".post_feedforward_layernorm");
       return Status::ok_status();

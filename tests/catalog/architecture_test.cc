@@ -278,9 +278,6 @@ TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
       {"Olmo3ForCausalLM",
        "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
        "sliding-window layers"},
-      {"Exaone4ForCausalLM",
-       "EXAONE 4.0's per-head q/k norms after the projections, post-norm layers and its "
-       "sliding-window/global layer pattern"},
   };
   for (const auto& [architecture, what] : cases) {
     EXPECT_EQ(config_errors("{\"architectures\": [\"" + std::string(architecture) + "\"]}\n"),

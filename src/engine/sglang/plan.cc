@@ -316,6 +316,17 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     p.model.name + " has no sparse-attention indexer");
     return std::nullopt;
   }
+  if (p.model.family == ArchitectureFamily::kExaone4 && p.model.sliding_window > 0 &&
+      p.facts.attention_backend != "fa3" && p.facts.attention_backend != "triton" &&
+      p.facts.attention_backend != "trtllm_mha") {
+    // sglang server_args.py _handle_model_specific_adjustments (Exaone4ForCausalLM with a
+    // sliding_window_pattern): hybrid SWA memory off, and only these backends.
+    diags.error(p.flags.raw.location("--attention-backend").value_or(scenario.engine.name_loc),
+                "AssertionError: EXAONE 4.0 with sliding windows runs on the fa3, triton or "
+                "trtllm_mha attention backend, not " +
+                    p.facts.attention_backend);
+    return std::nullopt;
+  }
   p.served_dtype =
       torch_dtype_name(p.model.dtype == DType::kFloat32 ? DType::kFloat16 : p.model.dtype);
   if (p.flags.dtype == "half" || p.flags.dtype == "float16") p.served_dtype = "torch.float16";
