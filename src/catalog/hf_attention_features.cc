@@ -1,8 +1,24 @@
 #include "catalog/hf_attention_features.h"
 
+#include <initializer_list>
 #include <string>
 
 namespace gpumem {
+namespace {
+
+// A family whose SGLang model builds no biases while vLLM's follows the config: each of `keys`
+// set true is refused, naming the family and SGLang's file.
+void refuse_biases(const ConfigMap& text, std::initializer_list<const char*> keys,
+                   const std::string& family, const std::string& sglang_file) {
+  for (const char* key : keys) {
+    if (text.boolean(key).value_or(false)) {
+      text.error(key, std::string("'") + key + "' true is not modelled for " + family +
+                          ": SGLang's " + sglang_file + " builds no biases, vLLM's does");
+    }
+  }
+}
+
+}  // namespace
 
 void set_family_attention_features(const ConfigMap& text, Architecture& a) {
   a.qkv_bias = a.attention_bias;
@@ -29,13 +45,7 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       // sglang (read at 0b8c97e) granite.py GraniteAttention and GraniteMLP: no bias whatever the
       // config says; vllm granite.py takes attention_bias (or bias) and mlp_bias. A config asking
       // for biases would differ between the engines and is refused.
-      for (const char* key : {"attention_bias", "bias", "mlp_bias"}) {
-        if (text.boolean(key).value_or(false)) {
-          text.error(key, std::string("'") + key +
-                              "' true is not modelled for Granite: SGLang's granite.py builds "
-                              "no biases, vLLM's does");
-        }
-      }
+      refuse_biases(text, {"attention_bias", "bias", "mlp_bias"}, "Granite", "granite.py");
       a.qkv_bias = false;
       a.o_proj_bias = false;
       break;
@@ -93,13 +103,7 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     case ArchitectureFamily::kExaone4:
       // sglang exaone4.py Exaone4Attention: no biases whatever the config says; vllm exaone4.py
       // takes attention_bias (or bias). q_norm/k_norm RMSNorm(head_dim) per head, as Qwen3's.
-      for (const char* key : {"attention_bias", "bias"}) {
-        if (text.boolean(key).value_or(false)) {
-          text.error(key, std::string("'") + key +
-                              "' true is not modelled for EXAONE 4.0: SGLang's exaone4.py builds "
-                              "no biases, vLLM's does");
-        }
-      }
+      refuse_biases(text, {"attention_bias", "bias"}, "EXAONE 4.0", "exaone4.py");
       a.qkv_bias = false;
       a.o_proj_bias = false;
       a.qk_norm = true;

@@ -91,6 +91,13 @@ TEST(Exaone4, APatternMakesThreeLayersInFourSlide) {
   EXPECT_EQ(family_errors("sglang", llg, "    --tp-size: 1\n", 1, "", "a100-80gb"),
             "f.yaml:3:9: AssertionError: EXAONE 4.0 with sliding windows runs on the fa3, triton "
             "or trtllm_mha attention backend, not flashinfer\n");
+  // A bias SGLang would not build is refused at its key.
+  const std::string biased = config_variant(kExaone, "exaone-bias", "\"head_dim\": 64",
+                                            "\"attention_bias\": true, \"head_dim\": 64");
+  EXPECT_EQ(config_dir_errors(biased),
+            biased +
+                "/config.json:7:21: 'attention_bias' true is not modelled for EXAONE 4.0: SGLang's "
+                "exaone4.py builds no biases, vLLM's does\n");
   // The integer form of the pattern is refused at its key.
   const std::string four = with_pattern("four", "4");
   EXPECT_EQ(config_dir_errors(four),
