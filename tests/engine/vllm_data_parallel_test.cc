@@ -49,28 +49,6 @@ std::string scenario(const std::string& model, int gpus, const std::string& args
          "\n";
 }
 
-Ledger simulate_text(const std::string& text) {
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  std::optional<Ledger> l;
-  if (s && diags.empty()) {
-    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                          diags);
-  }
-  EXPECT_TRUE(l && diags.empty()) << diags.to_string();
-  return l ? *l : Ledger{};
-}
-
-std::string errors_of(const std::string& text) {
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  if (s && diags.empty()) {
-    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                      diags);
-  }
-  return diags.to_string();
-}
-
 std::int64_t communication_in(const Ledger& l, const std::string& step) {
   for (const LedgerStep& s : l.gpus.front().steps) {
     if (s.name == step) {
@@ -90,13 +68,13 @@ TEST(VllmDataParallel, MoeLayersSpanEveryDataParallelRank) {
   // FusedMoEParallelConfig.make: without expert parallelism each of the 16 experts is sliced
   // over TP x DP = 2 ranks; with it each rank holds 8 whole experts. Attention, embedding
   // and head stay whole at TP 1.
-  const Ledger sliced = simulate_text(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n"));
+  const Ledger sliced = scenario_ledger(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n"));
   ASSERT_TRUE(sliced.fits());
   EXPECT_EQ(ledger_fact(sliced, "weights_logical_bytes"), 2 * rank_params(1, 16, 2) + kRopeBytes);
   EXPECT_EQ(2 * rank_params(1, 16, 2) + kRopeBytes, 43'550'194'304LL);
   EXPECT_EQ(replicas(sliced), 2);
 
-  const Ledger whole = simulate_text(
+  const Ledger whole = scenario_ledger(
       scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n    --enable-expert-parallel: true\n"));
   ASSERT_TRUE(whole.fits());
   EXPECT_EQ(ledger_fact(whole, "weights_logical_bytes"), 2 * rank_params(1, 8, 1) + kRopeBytes);
@@ -112,12 +90,12 @@ TEST(VllmDataParallel, AMoeModelAddsADataParallelAndAnExpertParallelCommunicator
   // both hold GPUs 0 and 1, each a PyNccl communicator; at TP 2 x DP 1 so do the TP group and
   // the EP group, which without custom all-reduce and symmetric memory is all the TP group
   // adds. One GPU has none.
-  const Ledger dp2 = simulate_text(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n"));
-  const Ledger tp2 = simulate_text(
+  const Ledger dp2 = scenario_ledger(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n"));
+  const Ledger tp2 = scenario_ledger(
       scenario(kPhiMoe, 2,
                "    --tensor-parallel-size: 2\n    --disable-custom-all-reduce: true\n  env:\n"
                "    VLLM_ALLREDUCE_USE_SYMM_MEM: \"0\"\n"));
-  const Ledger one = simulate_text(scenario(kPhiMoe, 1, "    --tensor-parallel-size: 1\n"));
+  const Ledger one = scenario_ledger(scenario(kPhiMoe, 1, "    --tensor-parallel-size: 1\n"));
   EXPECT_GT(communication_in(dp2, "distributed"), 0);
   EXPECT_EQ(communication_in(dp2, "distributed"), communication_in(tp2, "distributed"));
   EXPECT_EQ(communication_in(one, "distributed"), 0);
@@ -127,9 +105,9 @@ TEST(VllmDataParallel, ADenseModelsReplicasAreIndependentEngines) {
   // v1/engine/core.py run_engine_core: "Non-MoE DP ranks are completely independent": each
   // GPU runs the one-GPU start-up, with no communicator at all.
   const Ledger one =
-      simulate_text(scenario("llama-3.1-8b-instruct", 1, "    --tensor-parallel-size: 1\n"));
+      scenario_ledger(scenario("llama-3.1-8b-instruct", 1, "    --tensor-parallel-size: 1\n"));
   const Ledger two =
-      simulate_text(scenario("llama-3.1-8b-instruct", 2, "    --data-parallel-size: 2\n"));
+      scenario_ledger(scenario("llama-3.1-8b-instruct", 2, "    --data-parallel-size: 2\n"));
   ASSERT_TRUE(one.fits());
   ASSERT_TRUE(two.fits());
   ASSERT_EQ(two.gpus.size(), 2u);
@@ -174,16 +152,16 @@ TEST(VllmDataParallel, TheExpertsSeeEveryRanksTokens) {
 }
 
 TEST(VllmDataParallel, WhatIsNotModelledIsRefusedByName) {
-  EXPECT_EQ(errors_of(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n", "0.10.2")),
+  EXPECT_EQ(scenario_errors(scenario(kPhiMoe, 2, "    --data-parallel-size: 2\n", "0.10.2")),
             "f.yaml:6:27: --data-parallel-size above 1 with vLLM 0.10.2 is not modelled (from "
             "0.11.0)\n");
-  EXPECT_EQ(errors_of(scenario(kPhiMoe, 4,
-                               "    --data-parallel-size: 2\n    --tensor-parallel-size: 2\n"
-                               "    --enable-expert-parallel: true\n")),
+  EXPECT_EQ(scenario_errors(scenario(kPhiMoe, 4,
+                                     "    --data-parallel-size: 2\n    --tensor-parallel-size: 2\n"
+                                     "    --enable-expert-parallel: true\n")),
             "f.yaml:6:27: --data-parallel-size above 1 with --enable-expert-parallel and "
             "--tensor-parallel-size above 1 is not modelled: vLLM then runs the MoE layers "
             "sequence-parallel, with whole shared experts on every TP rank\n");
-  EXPECT_EQ(errors_of(scenario(kPhiMoe, 2, "    --data-parallel-size: 4\n")),
+  EXPECT_EQ(scenario_errors(scenario(kPhiMoe, 2, "    --data-parallel-size: 4\n")),
             "f.yaml:1:30: the hardware has 2 GPUs but --tensor-parallel-size 1 × "
             "--pipeline-parallel-size 1 × --data-parallel-size 4 uses 4\n");
 }

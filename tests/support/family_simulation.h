@@ -17,6 +17,31 @@
 
 namespace gpumem {
 
+// The ledger of the scenario `text` (read as f.yaml), which must start cleanly; `what` names it
+// in a failure.
+inline Ledger scenario_ledger(const std::string& text, const std::string& what = "") {
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  std::optional<Ledger> l;
+  if (s && diags.empty()) {
+    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                          diags);
+  }
+  EXPECT_TRUE(l && diags.empty()) << what << ": " << diags.to_string();
+  return l ? *l : Ledger{};
+}
+
+// The diagnostics simulating the scenario `text` (read as f.yaml) gives.
+inline std::string scenario_errors(const std::string& text) {
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
+  if (s && diags.empty()) {
+    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                      diags);
+  }
+  return diags.to_string();
+}
+
 // `repo` is a config folder name (org--name) or a catalog slug; `args` extra engine flags,
 // each line indented by four spaces.
 inline Ledger family_ledger(const std::string& engine, const std::string& repo, int gpus,
@@ -29,15 +54,7 @@ inline Ledger family_ledger(const std::string& engine, const std::string& repo, 
       "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n    " + tp + ": " +
       std::to_string(gpus) + "\n" + args +
       "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  std::optional<Ledger> l;
-  if (s && diags.empty()) {
-    l = simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                          diags);
-  }
-  EXPECT_TRUE(l && diags.empty()) << repo << ": " << diags.to_string();
-  return l ? *l : Ledger{};
+  return scenario_ledger(text, repo);
 }
 
 // The diagnostics simulating `repo` on `gpus` GPUs (one H200 by default) with `args` gives.
@@ -49,13 +66,7 @@ inline std::string family_errors(const std::string& engine, const std::string& r
       "hardware: {gpu: " + gpu + ", count: " + std::to_string(gpus) +
       "}\nengine:\n  name: " + engine + "\n  version: " + version + "\n  args:\n" + args +
       "model: " + (repo.find("--") == std::string::npos ? repo : public_config_dir(repo)) + "\n";
-  Diagnostics diags;
-  std::optional<Scenario> s = parse_scenario("f.yaml", text, test_catalogs().gpus, diags);
-  if (s && diags.empty()) {
-    simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
-                      diags);
-  }
-  return diags.to_string();
+  return scenario_errors(text);
 }
 
 // What reading `dir`'s config.json reports; the read must fail.
