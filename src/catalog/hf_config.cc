@@ -453,8 +453,18 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.experts_per_token = text.positive("moe_k");
       m.moe_intermediate_size = text.positive("moe_intermediate_size");
       m.num_shared_experts = text.integer("moe_num_shared_experts").value_or(0);
+      if (m.num_shared_experts < 0 || m.num_shared_experts > m.num_experts) {
+        text.error("moe_num_shared_experts",
+                   "'moe_num_shared_experts' must be from 0 to " + std::to_string(m.num_experts));
+        m.num_shared_experts = 0;
+      }
       m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
       m.first_k_dense_replace = text.integer("moe_layer_start_index").value_or(0);
+      if (m.first_k_dense_replace < 0 || m.first_k_dense_replace >= a.num_hidden_layers) {
+        text.error("moe_layer_start_index", "'moe_layer_start_index' must name a layer (0 to " +
+                                                std::to_string(a.num_hidden_layers - 1) + ")");
+        m.first_k_dense_replace = 0;
+      }
       // sglang ernie4.py MoEGate and vllm ernie45_moe.py Ernie4_5_MoeMoE: the bias is always
       // built (moe_statics.e_score_correction_bias in the checkpoint).
       m.router_correction_bias = true;

@@ -120,10 +120,13 @@ std::string clue_text(const VersionClue& c) {
 std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, int line) {
   for (const Release& r : releases_of(engine)) {
     if (std::string_view(r.date) > date) {
-      return VersionClue{"", r.version,
+      return VersionClue{"",
+                         r.version,
                          "dated " + std::string(date) + ", before v" + r.version +
                              " was published (" + r.date + ")",
-                         line, true, ""};
+                         line,
+                         true,
+                         ""};
     }
   }
   return std::nullopt;

@@ -95,6 +95,15 @@ TEST(Ernie45, ConfigsTheEnginesWouldBuildDifferentlyAreRefused) {
             biased +
                 "/config.json:26:15: 'use_bias' true is not modelled for ERNIE 4.5: SGLang's "
                 "ernie4.py then biases q/k/v and o_proj, vLLM's ernie45_moe.py not o_proj\n");
+  // Hostile values are refused at their key, not read as a layout.
+  const std::string negative = config_variant(
+      kMoe, "ernie-negative", "\"moe_num_shared_experts\": 2", "\"moe_num_shared_experts\": -2");
+  EXPECT_EQ(config_dir_errors(negative),
+            negative + "/config.json:24:29: 'moe_num_shared_experts' must be from 0 to 64\n");
+  const std::string past = config_variant(kMoe, "ernie-past", "\"moe_layer_start_index\": 1",
+                                          "\"moe_layer_start_index\": 99999999999");
+  EXPECT_EQ(config_dir_errors(past),
+            past + "/config.json:27:28: 'moe_layer_start_index' must name a layer (0 to 27)\n");
   const std::string every_other = config_variant(
       kMoe, "ernie-interval", "\"moe_layer_interval\": 1", "\"moe_layer_interval\": 2");
   EXPECT_EQ(config_dir_errors(every_other),
