@@ -6,8 +6,8 @@
 #
 # DIST_DIR holds gpumem-probe and the shared libraries it needs besides the driver and NCCL
 # (see src/probe/README.md). Traces are written under a scratch directory as
-# h200x<N>/<scenario>/run<K>/, logs next to them; OUT_DIR receives only probe.tgz (all of it)
-# and campaign.txt (one line per run). Scenarios of one GPU run with
+# <gpu>x<N>/<scenario>/run<K>/ (the scenario name's prefix: h200x2, h100x1), logs next to
+# them; OUT_DIR receives only probe.tgz (all of it) and campaign.txt (one line per run). Scenarios of one GPU run with
 # CUDA_VISIBLE_DEVICES=0, so a two-GPU machine yields the one-GPU traces too. No new run
 # starts after SECONDS (default 480). PATTERNs are scenario name globs (default: all). Every
 # failure is logged and the campaign goes on. Call it once per device call: the device tool
@@ -46,7 +46,7 @@ for k in $(seq 1 "$repeat"); do
     name=$(basename "$f" .yaml)
     n=$(awk '/^  count:/ {print $2; exit}' "$f")
     ((n <= gpus)) || { echo "$name: needs $n GPUs" >> "$out/campaign.txt"; continue; }
-    dir=$out/h200x$n/$name/run$k
+    dir=$out/${name%%-*}/$name/run$k
     mkdir -p "$dir"
     cp "$f" "$dir/scenario.yaml"
     devices=$(seq -s, 0 $((n - 1)))

@@ -13,8 +13,9 @@ namespace {
 Result<std::vector<double>> predictions(const FitRun& run, const SimulationInputs& inputs,
                                         std::vector<double>* measured) {
   Diagnostics diags;
-  SimulationInputs replayed = inputs;
-  replayed.constants = with_replayed_program(inputs.constants, run.traces.front());
+  const GpuCatalog machine = with_traced_machine(inputs.gpus, run.scenario, run.traces.front());
+  SimulationInputs replayed{machine, inputs.models,
+                            with_replayed_program(inputs.constants, run.traces.front())};
   std::optional<Ledger> ledger = simulate_scenario(run.scenario, replayed, diags);
   if (!ledger || !diags.empty()) return invalid_input(run.dir + ": " + diags.to_string());
   std::vector<double> out;
@@ -120,9 +121,10 @@ Result<FitOutcome> fit_constants(const std::vector<FitRun>& runs, const GpuCatal
   }
   for (const FitRun& run : runs) {
     Diagnostics diags;
+    const GpuCatalog machine = with_traced_machine(gpus, run.scenario, run.traces.front());
     std::optional<Ledger> ledger = simulate_scenario(
         run.scenario,
-        SimulationInputs{gpus, models, with_replayed_program(out.constants, run.traces.front())},
+        SimulationInputs{machine, models, with_replayed_program(out.constants, run.traces.front())},
         diags);
     if (!ledger || !diags.empty()) return invalid_input(run.dir + ": " + diags.to_string());
     CheckResult c = check_ledger(*ledger, run.traces, tolerances);

@@ -39,6 +39,16 @@ Scenario with_replayed_decisions(Scenario s, const Trace& trace) {
   return s;
 }
 
+GpuCatalog with_traced_machine(const GpuCatalog& gpus, const Scenario& s, const Trace& trace) {
+  const GpuSpec* gpu = gpus.find(s.hardware.gpu);
+  if (trace.probe == kTorchProbe || gpu == nullptr || !trace.cuda_total ||
+      gpu->cuda_total == trace.cuda_total)
+    return gpus;
+  GpuSpec machine = *gpu;
+  machine.cuda_total = trace.cuda_total;
+  return gpus.with(std::move(machine));
+}
+
 SimulationConstants with_replayed_program(SimulationConstants c, const Trace& trace) {
   if (trace.ops_format == "gpumem.ops.v1") c.device.pytorch_uses_named = false;
   return c;

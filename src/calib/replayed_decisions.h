@@ -11,10 +11,17 @@
 // as exported before it named PyTorch's stream pool and ATen module (Device::
 // use_pytorch_resource), so it created both at its first capture; its simulation leaves
 // the named uses out, and the first capture creates both there too.
+//
+// And the machine: CUDA's total is the driver's, not the GPU type's (an H100 80GB HBM3 shows
+// 85,017,493,504 B under driver 580.159.04, where public logs of older drivers print 79.19
+// GiB, the catalog's 81,090 MiB), and every engine sizes its KV cache from it; a check of the
+// engine's steps on that machine takes the total gpumem-probe's trace read. A torch replay's
+// decisions were made by the simulation that exported it, on the catalog's GPU.
 #ifndef GPUMEM_CALIB_REPLAYED_DECISIONS_H_
 #define GPUMEM_CALIB_REPLAYED_DECISIONS_H_
 
 #include "calib/trace.h"
+#include "catalog/gpu_catalog.h"
 #include "catalog/scenario.h"
 #include "simulate/simulate.h"
 
@@ -27,6 +34,10 @@ Scenario with_replayed_decisions(Scenario s, const Trace& trace);
 // `c` for the program `trace`'s run replayed: without the named PyTorch-resource uses for a
 // replay of a gpumem.ops.v1 trace; unchanged otherwise.
 SimulationConstants with_replayed_program(SimulationConstants c, const Trace& trace);
+
+// `gpus` with the scenario's GPU type given the CUDA total a gpumem-probe `trace` read;
+// unchanged for a torch replay.
+GpuCatalog with_traced_machine(const GpuCatalog& gpus, const Scenario& s, const Trace& trace);
 
 }  // namespace gpumem
 

@@ -187,7 +187,13 @@ const GpuSpec* GpuCatalog::find_by_any_name(std::string_view name) const {
 
 GpuCatalog GpuCatalog::with(GpuSpec gpu) const {
   GpuCatalog out = *this;
-  out.gpus_.push_back(std::move(gpu));
+  auto same = std::find_if(out.gpus_.begin(), out.gpus_.end(),
+                           [&](const GpuSpec& g) { return g.name == gpu.name; });
+  if (same != out.gpus_.end()) {
+    *same = std::move(gpu);
+  } else {
+    out.gpus_.push_back(std::move(gpu));
+  }
   return out;
 }
 

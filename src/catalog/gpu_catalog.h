@@ -63,7 +63,8 @@ class GpuCatalog {
   // aside ("NVIDIA_H20", "nvidia h20", as engines' config file names and logs spell them).
   const GpuSpec* find_by_any_name(std::string_view name) const;
   // A copy with one more GPU type: a GPU a log describes that no entry holds (gpumem
-  // explain), found by its name like the others.
+  // explain), found by its name like the others; or with `gpu` in place of the entry of its
+  // name (a probe trace's machine, calib/replayed_decisions.h).
   GpuCatalog with(GpuSpec gpu) const;
   // Every name and alias, for did-you-mean.
   std::vector<std::string> names() const;

@@ -8,6 +8,10 @@
 // out. --measured NAME=SIZE sets a constant measured apart from the traces (one the traces
 // cannot tell from another: the torch replays create PyTorch's stream pool, ATen module and
 // generator tensors at one step), written to the file as given and not fitted.
+// --start-from NAME starts the fit from another calibration's constants, so that those the
+// traces cannot show keep a measured value: one-GPU traces show no NCCL communicator, and an
+// H100 fit takes the NCCL constants the H200's two-GPU traces fitted (the same sm_90 kernel
+// image of the same NCCL release) rather than the published figures.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -48,6 +52,7 @@ Command calibrate_command() {
               std::string report_dir = "reports/calibration";
               std::string probe{kRawProbe};
               std::vector<std::string> measured;
+              std::string start_from;
             };
             auto o = std::make_shared<Options>();
             app.add_option("traces", o->roots, "directories searched for probe traces")->required();
@@ -59,6 +64,10 @@ Command calibrate_command() {
                 ->capture_default_str();
             app.add_option("--measured", o->measured,
                            "NAME=SIZE: a constant measured apart from the traces, not fitted");
+            app.add_option("--start-from", o->start_from,
+                           "calibration whose constants the fit starts from, kept where the "
+                           "traces cannot show them (default: the GPU's published figures; "
+                           "with --probe torch, the GPU's raw calibration)");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;
               if (!output_allowed("-o", o->output, {}, diags)) return report_diagnostics(diags);
@@ -151,9 +160,15 @@ Command calibrate_command() {
               // A PyTorch process runs on the raw one: its fit starts from the GPU's raw
               // calibration, so what its traces cannot show (NCCL on one GPU) stays fitted.
               std::optional<SimulationConstants> start = default_constants(*gpu);
-              if (pytorch)
-                start = choose_calibration(*ws, runs.front().scenario, "", diags, kRawProbe);
+              if (pytorch || !o->start_from.empty()) {
+                start =
+                    choose_calibration(*ws, runs.front().scenario, o->start_from, diags, kRawProbe);
+              }
               if (!start) return report_diagnostics(diags);
+              // The raw process has none of PyTorch's own costs, whatever file it starts from.
+              for (const Parameter& p : calibration_parameters()) {
+                if (p.pytorch_only && !pytorch) p.set(*start, Bytes{});
+              }
               for (const auto& [p, size] : measured) p->set(*start, size);
               const CheckTolerances tolerances;
               Result<FitOutcome> fit =
@@ -171,8 +186,8 @@ Command calibrate_command() {
                                  {"driver", t.driver_version},
                                  {"cuda_runtime", std::to_string(t.cuda_runtime)},
                                  {"nccl", std::to_string(t.nccl_version)}};
-              if (pytorch) {
-                file.provenance.emplace_back("pytorch", t.torch_version);
+              if (pytorch) file.provenance.emplace_back("pytorch", t.torch_version);
+              if (pytorch || !o->start_from.empty()) {
                 file.provenance.emplace_back("started_from", start->name);
               }
               std::string fitted_dirs;

@@ -138,7 +138,8 @@ Command check_command() {
               diags.append(local);
               continue;
             }
-            SimulationInputs inputs{ws->gpus, ws->models,
+            const GpuCatalog machine = with_traced_machine(ws->gpus, *s, traces->front());
+            SimulationInputs inputs{machine, ws->models,
                                     with_replayed_program(std::move(*constants), traces->front())};
             std::optional<Ledger> ledger = simulate_scenario(*s, inputs, local);
             if (!ledger || !local.empty()) {

@@ -1,12 +1,14 @@
 // Every probe trace committed under reports/probe: it parses, its steps are the steps the
 // simulator's ledger has for the same scenario (same names, same order), and with the free
-// memory it measured around the weights pinned (SGLang's F and A, vLLM's profile), the
-// simulated start-up sizes the KV cache to exactly the token count the probe's run computed.
+// memory it measured around the weights pinned (SGLang's F and A, vLLM's profile) on the
+// machine's own CUDA total, the simulated start-up sizes the KV cache to exactly the token
+// count the probe's run computed.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "calib/calibration_file.h"
+#include "calib/replayed_decisions.h"
 #include "calib/trace.h"
 #include "catalog/scenario.h"
 #include "runtime/fact_ids.h"
@@ -74,9 +76,11 @@ TEST(CommittedTraces, MatchTheLedgerStepByStepAndReplayTokensExactly) {
     }
     const Fact* tokens = find(t0.facts, fact_id::kKvTokens);
     ASSERT_TRUE(tokens);
+    // vLLM's budget is the machine's CUDA total times the utilization: gpumem-probe's traced
+    // total (a torch replay's decisions were made on the catalog's).
+    const GpuCatalog machine = with_traced_machine(catalogs().gpus, *s, t0);
     std::optional<Ledger> replay = simulate_scenario(
-        pinned, SimulationInputs{catalogs().gpus, catalogs().models, default_constants(gpu)},
-        diags);
+        pinned, SimulationInputs{machine, catalogs().models, default_constants(gpu)}, diags);
     ASSERT_TRUE(replay) << diags.to_string();
     EXPECT_EQ(std::get<std::int64_t>(replay->gpus.front().fact(fact_id::kKvTokens)->value),
               std::get<std::int64_t>(tokens->value));

@@ -314,7 +314,7 @@ TEST(EngineLogs, Case37SglangL4EveryPhase) {
   EXPECT_NEAR(*at(r, Quantity::kWeightUsage, 11).predicted, 15.54, kPrinted);
   EXPECT_NEAR(*at(r, Quantity::kFreeAfterPool, 13).predicted, 2.08, kPrinted);
   // MISS: SGLang 0.4.3 captured 13 batch sizes up to 80 and took 0.93 GiB; gpumem's 0.5.9
-  // rules take 0.42 GiB (graph memory is calibrated on H200 only).
+  // rules take 0.42 GiB (graph memory is calibrated on H100 and H200 only).
   EXPECT_NEAR(*at(r, Quantity::kGraphUsage, 15).predicted, 0.42, kPrinted);
   EXPECT_EQ(at(r, Quantity::kGraphUsage, 15).verdict, Verdict::kMiss);
   EXPECT_EQ(at(r, Quantity::kFreeAfterGraphs, 15).verdict, Verdict::kMiss);

@@ -131,7 +131,7 @@ TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
     }
     ++scenarios;
   }
-  EXPECT_EQ(scenarios, 30);
+  EXPECT_EQ(scenarios, 43);
 }
 
 TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {
