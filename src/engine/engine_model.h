@@ -46,6 +46,9 @@ struct LaunchForm {
   // `--flag.key.sub value` sets one key of a JSON-valued flag, the keys of one flag merged
   // into one object (vLLM's FlexibleArgumentParser: `-cc.cudagraph_mode=FULL`).
   bool dotted_json_keys = false;
+  // The container image whose ENTRYPOINT is this form, so that what follows the image in a
+  // `docker run` is this form's arguments ("vllm/vllm-openai").
+  std::string_view image = {};
 };
 
 // A lever the fit advice may move to make a start-up fit.

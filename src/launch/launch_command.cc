@@ -8,6 +8,7 @@
 #include "catalog/yaml_reader.h"
 #include "core/atomic_file.h"
 #include "engine/engine_model.h"
+#include "launch/container_run.h"
 
 namespace gpumem {
 namespace {
@@ -57,6 +58,20 @@ const EngineModel* match_form(const std::vector<Token>& tokens, size_t& i, Launc
       } else if (i + 1 < tokens.size() && basename(tokens[i].text) == f.program &&
                  tokens[i + 1].text == f.subcommand) {
         i += 2;
+        form = f;
+        return e;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The engine and form whose container image `image` is (LaunchForm::image).
+const EngineModel* image_form(std::string_view image, LaunchForm& form) {
+  const std::string repository = image_repository(image);
+  for (const EngineModel* e : engine_models()) {
+    for (const LaunchForm& f : e->launch_forms()) {
+      if (!f.image.empty() && f.image == repository) {
         form = f;
         return e;
       }
@@ -209,17 +224,82 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
     return std::nullopt;
   }
   size_t i = 0;
-  if (tokens[i].text == "env") ++i;
-  for (; i < tokens.size() && is_env_assignment(tokens[i].text); ++i) {
+  // Environment settings, and the programs that run the command as it is (nohup, exec, time,
+  // uv run: the same process, the same memory), in any order.
+  while (i < tokens.size()) {
     const std::string& t = tokens[i].text;
-    const size_t eq = t.find('=');
-    Token value_at = tokens[i];
-    value_at.column += static_cast<int>(eq) + 1;
-    out.env.push_back({t.substr(0, eq), t.substr(eq + 1), at(tokens[i]), at(value_at)});
+    if (t == "env" || t == "nohup" || t == "exec" || t == "time") {
+      ++i;
+    } else if (t == "uv" && i + 1 < tokens.size() && tokens[i + 1].text == "run") {
+      i += 2;
+    } else if (is_env_assignment(t)) {
+      const size_t eq = t.find('=');
+      Token value_at = tokens[i];
+      value_at.column += static_cast<int>(eq) + 1;
+      out.env.push_back({t.substr(0, eq), t.substr(eq + 1), at(tokens[i]), at(value_at)});
+      ++i;
+    } else {
+      break;
+    }
   }
   LaunchForm form;
+  const EngineModel* engine = nullptr;
+  std::vector<std::string> words;
+  for (const Token& t : tokens) words.push_back(t.text);
+  if (starts_container_run(words, i)) {
+    ContainerRunError error;
+    const std::optional<ContainerRun> run = read_container_run(words, i, error);
+    if (!run) {
+      Token where = tokens[error.word];
+      where.column += static_cast<int>(error.from);
+      diags.error(at(where), error.message);
+      return std::nullopt;
+    }
+    for (const ContainerEnv& e : run->env) {
+      Token name_at = tokens[e.word];
+      name_at.column += static_cast<int>(e.from);
+      Token value_at = name_at;
+      value_at.column +=
+          static_cast<int>(std::min(e.name.size() + 1, tokens[e.word].text.size() - e.from));
+      out.env.push_back({e.name, e.value, at(name_at), at(value_at)});
+    }
+    // What the container runs: the entrypoint given, then the words after the image; or the
+    // image's own entrypoint's arguments.
+    const Token image = tokens[run->image];
+    if (const std::optional<ImageRelease> r = image_release(image.text)) {
+      Token version_at = image;
+      version_at.column += static_cast<int>(r->from);
+      out.version = r->version;
+      out.version_loc = at(version_at);
+    }
+    std::vector<Token> command;
+    if (run->entrypoint) command.push_back(tokens[*run->entrypoint]);
+    command.insert(command.end(), tokens.begin() + static_cast<std::ptrdiff_t>(run->command),
+                   tokens.end());
+    tokens = std::move(command);
+    i = 0;
+    if (!run->entrypoint) engine = image_form(image.text, form);
+    if (engine != nullptr && tokens.size() >= 2 && basename(tokens[0].text) == form.program &&
+        tokens[1].text == form.subcommand) {
+      // vLLM then reads `vllm serve vllm serve ...` and stops at the second 'serve'.
+      diags.error(at(tokens[0]),
+                  "the image " + image.text + " already runs '" + std::string(form.program) + " " +
+                      std::string(form.subcommand) +
+                      "' (its ENTRYPOINT): the words after the image are its "
+                      "arguments; drop '" +
+                      std::string(form.program) + " " + std::string(form.subcommand) + "'");
+      return std::nullopt;
+    }
+    if (engine == nullptr && tokens.empty()) {
+      diags.error(at(image), "the image " + image.text +
+                                 " runs no serving engine gpumem knows by itself; write the "
+                                 "command it runs after the image (" +
+                                 known_forms() + ")");
+      return std::nullopt;
+    }
+  }
   const size_t program_at = i;
-  const EngineModel* engine = i < tokens.size() ? match_form(tokens, i, form) : nullptr;
+  if (engine == nullptr && i < tokens.size()) engine = match_form(tokens, i, form);
   if (engine == nullptr) {
     diags.error(
         program_at < tokens.size() ? at(tokens[program_at]) : at(tokens.back()),

@@ -3,10 +3,12 @@
 // flags as the scenario's engine args.
 //
 // The command arrives as the shell split it (argv after gpumem's `--`). Forms read:
-//   [env] [VAR=value ...] vllm serve [MODEL] [flags]
+//   [env|nohup|exec|time|uv run] [VAR=value ...] vllm serve [MODEL] [flags]
 //   [VAR=value ...] python[3] -m vllm.entrypoints.openai.api_server [flags]
 //   [VAR=value ...] python[3] -m sglang.launch_server [flags]
 //   [VAR=value ...] sglang serve [flags]
+//   [sudo] docker|podman run [options] IMAGE [one of the above, or the image's entrypoint's
+//   arguments] (launch/container_run.h)
 // Flags: `--flag value`, `--flag=value`, bare booleans, `--no-flag`, several values after a
 // list flag (`--cuda-graph-bs 1 2 4`), JSON values (`--compilation-config '{...}'`), short
 // forms and argparse prefixes (resolved by the engine's flag table, engine/flag_table.h),
@@ -40,6 +42,9 @@ struct EngineLaunch {
   std::optional<std::string> model;
   SourceLoc model_loc;
   std::vector<EngineArg> args;
+  // The release a container image's tag names (launch/container_run.h image_release).
+  std::optional<std::string> version;
+  SourceLoc version_loc;
   std::string text;  // the command joined with single spaces, as located
 };
 

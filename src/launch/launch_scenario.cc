@@ -112,6 +112,10 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
   s.engine.version =
       options.engine_version.empty() ? engine->newest_release() : options.engine_version;
   s.engine.version_loc = {"--engine-version", 0, 0};
+  if (options.engine_version.empty() && command.version) {
+    s.engine.version = *command.version;  // the container image's tag
+    s.engine.version_loc = command.version_loc;
+  }
   s.engine.args = command.args;
   s.engine.env = command.env;
   // The same spelling twice would be the same YAML key twice in the scenario this launch
@@ -170,8 +174,10 @@ std::string launch_scenario_yaml(const Scenario& s, const EngineLaunch& c) {
   if (s.hardware.nodes != 1) {
     y += "  nodes: " + std::to_string(s.hardware.nodes) + "  # --nnodes: count GPUs on each\n";
   }
+  const bool from_image = s.engine.version_loc.file == kLaunchCommandFile;
   y += "engine:\n  name: " + s.engine.name + "\n  version: " + yaml_scalar(s.engine.version) +
-       "  # the newest release gpumem models unless --engine-version pinned one\n";
+       (from_image ? "  # the container image's tag\n"
+                   : "  # the newest release gpumem models unless --engine-version pinned one\n");
   if (!s.engine.args.empty()) {
     y += "  args:\n";
     for (const EngineArg& a : s.engine.args) {

@@ -138,8 +138,10 @@ class Model final : public EngineModel {
   std::vector<LaunchForm> launch_forms() const override {
     // vllm entrypoints/cli/serve.py (`vllm serve MODEL`) and the OpenAI-compatible server
     // module the documentation's older examples start; all parse with vllm v0.21
-    // utils/argparse_utils.py FlexibleArgumentParser, which reads dotted JSON keys.
-    return {{"vllm", "serve", "", true, true},
+    // utils/argparse_utils.py FlexibleArgumentParser, which reads dotted JSON keys. The
+    // vllm/vllm-openai image's ENTRYPOINT is `vllm serve` (vllm docker/Dockerfile,
+    // vllm-openai stage).
+    return {{"vllm", "serve", "", true, true, "vllm/vllm-openai"},
             {"", "", "vllm.entrypoints.openai.api_server", false, true},
             {"", "", "vllm.entrypoints.api_server", false, true}};
   }

@@ -2,6 +2,6 @@
 # engine: sglang
 # gpu: h200x8
 # forms: docker-run, python3-m-sglang.launch_server, multi-line
-# outcome: refused-command
+# outcome: starts
 docker run --gpus all --shm-size 32g -p 30000:30000 -v ~/.cache/huggingface:/root/.cache/huggingface --ipc=host --network=host --privileged lmsysorg/sglang:latest \
     python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code --port 30000

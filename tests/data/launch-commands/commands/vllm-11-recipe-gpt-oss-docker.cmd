@@ -3,7 +3,7 @@
 # gpu: h100
 # gpu-note: chosen: the quickstart names no GPU
 # forms: docker-run, multi-line
-# outcome: refused-command
+# outcome: starts
 docker run --gpus all \
     -p 8000:8000 \
     --ipc=host \
