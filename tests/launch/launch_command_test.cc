@@ -222,26 +222,30 @@ TEST(LaunchCommand, AnImageTagNamesTheEngineRelease) {
 }
 
 TEST(LaunchCommand, WhatADockerRunDoesNotShowIsRefused) {
-  EXPECT_EQ(refusal(words("docker run --gpus all lmsysorg/sglang:latest")),
-            "<launch command>:1:23: the image lmsysorg/sglang:latest runs no serving engine "
-            "gpumem knows by itself; write the command it runs after the image (python -m "
-            "sglang.launch_server, sglang serve, vllm serve, python -m "
-            "vllm.entrypoints.openai.api_server, python -m vllm.entrypoints.api_server)\n");
-  EXPECT_EQ(refusal(words("docker run --cpu-count 4 vllm/vllm-openai --model m")),
-            "<launch command>:1:12: '--cpu-count' is not a docker run option gpumem knows; it "
-            "cannot tell whether the next word is its value or the image\n");
-  EXPECT_EQ(refusal(words("docker run -itx vllm/vllm-openai --model m")),
-            "<launch command>:1:15: '-x' is not a docker run option gpumem knows; it cannot "
-            "tell whether the next word is its value or the image\n");
-  EXPECT_EQ(refusal(words("docker run --env-file .env vllm/vllm-openai m")),
-            "<launch command>:1:23: --env-file: the variables in .env are not in the command, "
-            "and an engine's may change its memory; write them with -e NAME=VALUE\n");
-  EXPECT_EQ(refusal(words("docker run vllm/vllm-openai vllm serve m")),
-            "<launch command>:1:29: the image vllm/vllm-openai already runs 'vllm serve' (its "
-            "ENTRYPOINT): the words after the image are its arguments; drop 'vllm serve'\n");
-  EXPECT_EQ(refusal(words("docker run --gpus all")),
-            "<launch command>:1:19: the container command names no image\n");
-  EXPECT_EQ(refusal(words("docker run -e")), "<launch command>:1:12: '-e' expects a value\n");
+  const std::pair<std::string, std::string> kRefusals[] = {
+      {"docker run --gpus all lmsysorg/sglang:latest",
+       "<launch command>:1:23: the image lmsysorg/sglang:latest runs no serving engine gpumem "
+       "knows by itself; write the command it runs after the image (python -m "
+       "sglang.launch_server, sglang serve, vllm serve, python -m "
+       "vllm.entrypoints.openai.api_server, python -m vllm.entrypoints.api_server)\n"},
+      {"docker run --cpu-count 4 vllm/vllm-openai --model m",
+       "<launch command>:1:12: '--cpu-count' is not a docker run option gpumem knows; it cannot "
+       "tell whether the next word is its value or the image\n"},
+      {"docker run -itx vllm/vllm-openai --model m",
+       "<launch command>:1:15: '-x' is not a docker run option gpumem knows; it cannot tell "
+       "whether the next word is its value or the image\n"},
+      {"docker run --env-file .env vllm/vllm-openai m",
+       "<launch command>:1:23: --env-file: the variables in .env are not in the command, and an "
+       "engine's may change its memory; write them with -e NAME=VALUE\n"},
+      {"docker run vllm/vllm-openai vllm serve m",
+       "<launch command>:1:29: the image vllm/vllm-openai already runs 'vllm serve' (its "
+       "ENTRYPOINT): the words after the image are its arguments; drop 'vllm serve'\n"},
+      {"docker run --gpus all", "<launch command>:1:19: the container command names no image\n"},
+      {"docker run -e", "<launch command>:1:12: '-e' expects a value\n"},
+  };
+  for (const auto& [command, expected] : kRefusals) {
+    EXPECT_EQ(refusal(words(command)), expected) << command;
+  }
 }
 
 TEST(LaunchCommand, AnAmbiguousPrefixNamesItsCandidates) {
