@@ -118,6 +118,17 @@ TEST(LaunchCommand, ProgramsThatRunTheCommandAsItIs) {
             "vllm.entrypoints.openai.api_server, python -m vllm.entrypoints.api_server\n");
 }
 
+// Mistral-format checkpoints as their cards serve them (RedHatAI/Magistral-Small-2506-FP8):
+// the three format flags read, none with a memory effect (vllm engine/arg_utils.py).
+TEST(LaunchCommand, MistralFormatFlagsRead) {
+  const EngineLaunch l =
+      read(words("vllm serve mistralai/Ministral-8B-Instruct-2410 --tokenizer-mode mistral "
+                 "--config-format mistral --load-format mistral --tool-call-parser mistral"));
+  EXPECT_EQ(args_of(l),
+            (std::vector<std::string>{"--tokenizer-mode=mistral", "--config-format=mistral",
+                                      "--load-format=mistral", "--tool-call-parser=mistral"}));
+}
+
 TEST(LaunchCommand, JsonValuesStayOneArgument) {
   const EngineLaunch l = read(
       {"vllm", "serve", "m", "--compilation-config", "{\"cudagraph_capture_sizes\": [1, 2, 4]}"});

@@ -127,6 +127,10 @@ const std::vector<FlagSpec>& table() {
       {"--tokenizer-revision", {}, FlagType::kString, false, {}},
       {"--code-revision", {}, FlagType::kString, false, {}},
       {"--max-parallel-loading-workers", {}, FlagType::kInt, false, {}},
+      // vllm engine/arg_utils.py config_format (auto, hf, mistral): which file describes the
+      // model (config.json or Mistral's params.json) -- the same architecture either way, and
+      // the weights still come from --load-format.
+      {"--config-format", {}, FlagType::kString, false, {}},
       // vllm v0.21 engine/arg_utils.py and entrypoints/openai/cli_args.py: output logging,
       // KV-cache event publishing, scheduler policies and partial-prefill limits, how weights
       // are read and which files are downloaded, tracing, tokenizer skipping, local media,
