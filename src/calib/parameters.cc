@@ -22,10 +22,12 @@ const std::vector<Parameter>& parameters() {
        mib(16)},
       {"cublas_load", "cuBLAS handle and kernels loaded into the context (first GEMM)",
        [](const SimulationConstants& c) { return c.device.library_load.at("cublas"); },
-       [](SimulationConstants& c, Bytes v) { c.device.library_load["cublas"] = v; }, mib(16)},
+       [](SimulationConstants& c, Bytes v) { c.device.library_load["cublas"] = v; }, mib(16), false,
+       true},
       {"graph_exec_per_node", "graph executable memory per kernel node, at instantiation",
        [](const SimulationConstants& c) { return c.device.graph_exec_per_node; },
-       [](SimulationConstants& c, Bytes v) { c.device.graph_exec_per_node = v; }, bytes(1024)},
+       [](SimulationConstants& c, Bytes v) { c.device.graph_exec_per_node = v; }, bytes(1024),
+       false, true},
       {"nccl_kernel_image_sm90",
        "NCCL device code in the context of the first communicator (sm_90)",
        [](const SimulationConstants& c) {
@@ -36,10 +38,11 @@ const std::vector<Parameter>& parameters() {
        [](SimulationConstants& c, Bytes v) {
          if (NcclKernelImage* i = image_for(c.nccl, 90)) i->size = v;
        },
-       mib(16)},
+       mib(16), false, true},
       {"nccl_launch_stack_per_thread", "kernel stack per resident thread of NCCL's first launch",
        [](const SimulationConstants& c) { return c.nccl.launch_stack_per_thread; },
-       [](SimulationConstants& c, Bytes v) { c.nccl.launch_stack_per_thread = v; }, bytes(64)},
+       [](SimulationConstants& c, Bytes v) { c.nccl.launch_stack_per_thread = v; }, bytes(64),
+       false, true},
       {"pytorch_stream_pool", "PyTorch's pool of streams, at the first side stream",
        [](const SimulationConstants& c) { return c.device.pytorch_stream_pool; },
        [](SimulationConstants& c, Bytes v) { c.device.pytorch_stream_pool = v; }, mib(16), true},

@@ -22,6 +22,10 @@ struct Parameter {
   // Only a PyTorch process has it: fitted to the torch probe's traces alone (zero, and not
   // fitted, for gpumem-probe's raw process).
   bool pytorch_only = false;
+  // The code an architecture runs (cuBLAS's kernels, a graph node, NCCL's kernel image and
+  // launch stack): the same binaries on every GPU of one compute capability, so a GPU without
+  // a calibration takes it from one of the same capability (cli/calibration_choice.h).
+  bool per_architecture = false;
 };
 
 std::span<const Parameter> calibration_parameters();

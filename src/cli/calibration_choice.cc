@@ -14,16 +14,44 @@ namespace gpumem::cli {
 
 namespace {
 
+int capability(const GpuSpec& g) {
+  return g.compute_capability_major * 10 + g.compute_capability_minor;
+}
+
+// The sentence that names what a GPU's constants took from `donor`.
+std::string borrowed(std::string_view what, const CalibrationFile& donor) {
+  return ", with " + std::string(what) + " from calibration " + donor.name;
+}
+
+// A GPU with no calibration of its own takes its architecture's code sizes (the parameters
+// marked per_architecture) from a calibration of a GPU of the same compute capability, the
+// probe asked for first: published figures would charge no cuBLAS kernels at all and 10 KiB a
+// graph node where the H100 and H200 measure 66-68 MiB and 2.8 KB alike. Nothing from another
+// capability, whose binaries differ. nullptr when none has one.
+const CalibrationFile* borrow_architecture_code(SimulationConstants& c, const GpuSpec& gpu,
+                                                const std::vector<CalibrationFile>& files,
+                                                const GpuCatalog& gpus, std::string_view probe) {
+  const CalibrationFile* donor = nullptr;
+  for (const CalibrationFile& f : files) {
+    const GpuSpec* g = gpus.find(f.gpu);
+    if (g == nullptr || capability(*g) != capability(gpu)) continue;
+    if (donor == nullptr || (f.probe == probe && donor->probe != probe)) donor = &f;
+  }
+  if (donor == nullptr) return nullptr;
+  for (const auto& [name, value] : donor->constants) {
+    if (const Parameter* p = find_parameter(name); p->per_architecture) p->set(c, value);
+  }
+  return donor;
+}
+
 // PyTorch's own costs (the parameters only a torch-probe calibration holds: its stream pool,
 // ATen kernel module, first capture's generator segment, first kernel's module) for a GPU
 // with no torch-probe calibration, taken from the torch-probe calibration of the GPU nearest
 // in compute capability: they are the PyTorch process's, not the GPU's, where zero would be
 // an optimistic answer for every GPU but the one measured.
-void borrow_pytorch_costs(SimulationConstants& c, const GpuSpec& gpu,
-                          const std::vector<CalibrationFile>& files, const GpuCatalog& gpus) {
-  const auto capability = [](const GpuSpec& g) {
-    return g.compute_capability_major * 10 + g.compute_capability_minor;
-  };
+const CalibrationFile* borrow_pytorch_costs(SimulationConstants& c, const GpuSpec& gpu,
+                                            const std::vector<CalibrationFile>& files,
+                                            const GpuCatalog& gpus) {
   const CalibrationFile* donor = nullptr;
   int donor_distance = 0;
   for (const CalibrationFile& f : files) {
@@ -35,11 +63,11 @@ void borrow_pytorch_costs(SimulationConstants& c, const GpuSpec& gpu,
       donor_distance = distance;
     }
   }
-  if (donor == nullptr) return;
+  if (donor == nullptr) return nullptr;
   for (const auto& [name, value] : donor->constants) {
     if (const Parameter* p = find_parameter(name); p->pytorch_only) p->set(c, value);
   }
-  c.name += ", with PyTorch's own costs from calibration " + donor->name;
+  return donor;
 }
 
 }  // namespace
@@ -112,8 +140,20 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
       break;
     }
   }
-  if (!constants) constants = default_constants(*gpu);
-  if (probe == kTorchProbe) borrow_pytorch_costs(*constants, *gpu, loaded, ws.gpus);
+  const CalibrationFile* code = nullptr;
+  if (!constants) {
+    constants = default_constants(*gpu);
+    code = borrow_architecture_code(*constants, *gpu, loaded, ws.gpus, probe);
+  }
+  const CalibrationFile* costs =
+      probe == kTorchProbe ? borrow_pytorch_costs(*constants, *gpu, loaded, ws.gpus) : nullptr;
+  const std::string sm = "sm_" + std::to_string(capability(*gpu)) + " code sizes";
+  if (code != nullptr && code == costs) {
+    constants->name += borrowed(sm + " and PyTorch's own costs", *code);
+  } else {
+    if (code != nullptr) constants->name += borrowed(sm, *code);
+    if (costs != nullptr) constants->name += borrowed("PyTorch's own costs", *costs);
+  }
   return constants;
 }
 
