@@ -147,8 +147,8 @@ std::optional<ContainerRun> read_container_run(std::span<const std::string> word
                                                ContainerRunError& error) {
   if (words[at] == "sudo") ++at;
   ContainerRun run;
-  // The value of the option at `i` (`--name=value`, attached to a one-letter option, or the
-  // next word), which `apply` receives with its word and position.
+  // Each option's value is after its '=' (`--name=value`), attached to a one-letter option
+  // (`-p8000:8000`, `-e=NAME=VALUE` as docker's flag parser reads it), or the next word.
   size_t i = at + 2;
   const auto fail = [&](size_t word, size_t from, std::string message) {
     error = {word, from, std::move(message)};
@@ -195,8 +195,8 @@ std::optional<ContainerRun> read_container_run(std::span<const std::string> word
       }
       option = std::string("-") + w[k];
       if (k + 1 < w.size()) {
-        value = w.substr(k + 1);
-        value_from = k + 1;
+        value_from = w[k + 1] == '=' ? k + 2 : k + 1;
+        value = w.substr(value_from);
       }
     }
     if (!value) {

@@ -178,10 +178,11 @@ TEST(LaunchCommand, DockerRunReadsTheCommandTheContainerRuns) {
   EXPECT_EQ(l.env[0].value_loc.column, 118);
 
   l = read(words(
-      "sudo docker run -itd --rm -e PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True -e HF_TOKEN "
+      "sudo docker run -itd --rm -e=PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True -e HF_TOKEN "
       "-p8000:8000 docker.io/vllm/vllm-openai:v0.10.1@sha256:ab Qwen/Qwen3-8B"));
   EXPECT_EQ(l.model, "Qwen/Qwen3-8B");
   ASSERT_EQ(l.env.size(), 2u);
+  EXPECT_EQ(l.env[0].name, "PYTORCH_CUDA_ALLOC_CONF");  // -e=NAME=VALUE, as docker reads it
   EXPECT_EQ(l.env[0].value, "expandable_segments:True");
   EXPECT_EQ(l.env[1].name, "HF_TOKEN");
   EXPECT_EQ(l.env[1].value, "$HF_TOKEN");  // the host's, as docker passes it
