@@ -61,7 +61,7 @@ enum class ArchitectureFamily : unsigned char {
   kGlm4,           // Glm4ForCausalLM (GLM-4-0414, GLM-Z1): Llama's layout, four norms, half RoPE
   kJamba,          // JambaForCausalLM: Mamba-1 or attention (no RoPE), experts every other layer
   kGrok,           // Grok1ForCausalLM (Grok 2): Mixtral-like experts beside a dense residual MLP
-  kOlmo2,          // Olmo2ForCausalLM (OLMo 2): Llama's layout, norms after attention and MLP
+  kOlmo2,  // Olmo2ForCausalLM, Olmo3ForCausalLM: Llama's layout, norms after attention and MLP
   // Ernie4_5_ForCausalLM, Ernie4_5_MoeForCausalLM (ERNIE 4.5): Llama's attention; the MoE
   // form DeepSeek-style experts with shared experts and a score-correction bias
   kErnie45,

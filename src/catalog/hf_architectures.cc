@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 48> kFamilies = {{
+constexpr std::array<FamilyByName, 49> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -76,6 +76,10 @@ constexpr std::array<FamilyByName, 48> kFamilies = {{
     // OLMo 2 (sglang olmo2.py, vllm olmo2.py): Llama's projections and MLP, q_norm over the
     // whole query projection and k_norm over the KV projection, norms after attention and MLP.
     {"Olmo2ForCausalLM", ArchitectureFamily::kOlmo2},
+    // OLMo 3: OLMo 2's layers, sliding-window attention on the layers layer_types names (vllm
+    // transformers_utils/configs/olmo3.py rewrites the architecture to Olmo2ForCausalLM, whose
+    // olmo2.py reads layer_types and scales RoPE on the full-attention layers only).
+    {"Olmo3ForCausalLM", ArchitectureFamily::kOlmo2},
     // ERNIE 4.5 (sglang ernie4.py, vllm ernie45.py / ernie45_moe.py): Llama's attention and
     // MLP; the MoE form routes moe_layer_start_index on through experts, shared experts and an
     // e_score_correction_bias.
@@ -97,7 +101,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 10> kUnmodelled = {{
+constexpr std::array<Unmodelled, 9> kUnmodelled = {{
     {"KimiLinearForCausalLM",
      "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
@@ -108,9 +112,6 @@ constexpr std::array<Unmodelled, 10> kUnmodelled = {{
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
-    {"Olmo3ForCausalLM",
-     "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
-     "sliding-window layers"},
     // vllm gemma4.py Gemma4Attention: global layers take global_head_dim and
     // num_global_key_value_heads, so their KV pages differ from the sliding layers'; the last
     // num_kv_shared_layers reuse earlier layers' KV; hidden_size_per_layer_input adds per-layer

@@ -164,6 +164,16 @@ std::optional<RopeType> rope_type_of(std::string_view name) {
   return std::nullopt;
 }
 
+// transformers 5 writes the RoPE parameters of a model with sliding and full layers per layer
+// type (`rope_parameters: {full_attention: {...}, sliding_attention: {...}}`, as
+// configuration_utils.py standardize_rope_params does for Gemma 3 and OLMo 3): the mapping of
+// `layer_type`, else the flat mapping itself.
+YAML::Node rope_parameters_of(const YAML::Node& node, const char* layer_type) {
+  if (!node.IsDefined() || !node.IsMap()) return node;
+  const YAML::Node of_type = node[layer_type];
+  return of_type.IsDefined() && of_type.IsMap() ? of_type : node;
+}
+
 // transformers 5 writes rope_theta and the scaling together as `rope_parameters`
 // (configuration_utils.py standardize_rope_params); older configs have rope_theta and
 // rope_scaling at the top. Either is read; `default` there means no scaling.
@@ -171,7 +181,7 @@ YAML::Node rope_scaling_node(const ConfigMap& text, const char*& key) {
   key = "rope_scaling";
   if (text.has(key)) return text.get(key);
   key = "rope_parameters";
-  return text.get(key);
+  return rope_parameters_of(text.get(key), "full_attention");
 }
 
 void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, RopeScaling& out) {
@@ -701,11 +711,21 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
 
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
   if (!text.has("rope_theta") && text.has("rope_parameters")) {
-    ConfigMap rope(file, text.get("rope_parameters"), "'rope_parameters'", local);
+    ConfigMap rope(file, rope_parameters_of(text.get("rope_parameters"), "full_attention"),
+                   "'rope_parameters'", local);
     if (rope.valid()) a.rope_theta = rope.number("rope_theta").value_or(d.rope_theta);
   }
   if (a.family == ArchitectureFamily::kGemma3) {
     a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
+    const YAML::Node per_type = text.get("rope_parameters");
+    if (!text.has("rope_local_base_freq") && text.has("rope_parameters") &&
+        !rope_parameters_of(per_type, "sliding_attention").is(per_type)) {
+      ConfigMap sliding(file, rope_parameters_of(per_type, "sliding_attention"),
+                        "'rope_parameters'", local);
+      if (sliding.valid()) {
+        a.rope_local_base_freq = sliding.number("rope_theta").value_or(d.rope_local_base_freq);
+      }
+    }
   }
   // sglang and vllm glm4.py Glm4Attention (and transformers Glm4Config): half the head rotates
   // unless the config says otherwise.

@@ -183,6 +183,8 @@ class ModelBuilder {
       spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
       if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
     }
+    // vllm olmo2.py Olmo2Attention (OLMo 3): RoPE scaling only on the full-attention layers.
+    if (a.family == ArchitectureFamily::kOlmo2 && a.is_sliding_layer(i)) spec.scaling = {};
     // sglang and vllm llama4.py Llama4Attention: a NoPE layer builds no rotary embedding.
     if (!a.uses_rope(i)) spec.rotary_dim = 0;
     return spec;

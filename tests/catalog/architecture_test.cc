@@ -112,6 +112,26 @@ TEST(Architecture, ReadsGemma3TextConfigWithTransformersDefaults) {
   EXPECT_TRUE(a.is_sliding_layer(61));
 }
 
+TEST(Architecture, ReadsTransformersFiveRopeParametersPerLayerType) {
+  // transformers 5 writes Gemma 3's RoPE per layer type: the full layers' linear scaling and
+  // base, the sliding layers' own base.
+  Diagnostics diags;
+  const std::string path = write_temp(
+      "gemma3-rope-parameters.json",
+      R"({"architectures": ["Gemma3ForCausalLM"], "hidden_size": 640, "num_hidden_layers": 6,
+          "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": 256,
+          "intermediate_size": 2048, "vocab_size": 262144, "max_position_embeddings": 32768,
+          "rope_parameters": {
+            "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 20000.0}}})");
+  const Result<Architecture> a = load_hf_config(path, diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->rope_theta, 1000000.0);
+  EXPECT_EQ(a->rope_local_base_freq, 20000.0);
+  EXPECT_EQ(a->rope_scaling.type, RopeType::kLinear);
+  EXPECT_EQ(a->rope_scaling.factor, 8.0);
+}
+
 TEST(Architecture, ReadsCompressedTensorsInt4AndItsIgnoreList) {
   const Architecture a = catalog_model("kimi-k2-thinking");
   const Quantization& q = a.quantization;
@@ -275,9 +295,8 @@ TEST(ArchitectureErrors, GraniteAndSeedOssBiasesTheEnginesDisagreeOnAreRefused) 
 // Families looked at for issue 20 and not modelled yet: each refused saying what it needs.
 TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
-      {"Olmo3ForCausalLM",
-       "OLMo 3's q_norm/k_norm over the whole projection, replicated on every rank, and its "
-       "sliding-window layers"},
+      {"FalconH1ForCausalLM",
+       "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
   };
   for (const auto& [architecture, what] : cases) {
     EXPECT_EQ(config_errors("{\"architectures\": [\"" + std::string(architecture) + "\"]}\n"),

@@ -294,6 +294,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                                  p.version.to_string() + " (from 0.4.10)");
     return std::nullopt;
   }
+  // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
+  // out-of-tree package that subclasses it); its attention builds no sliding window, so
+  // OLMo 3's window layers would hold full KV by rules no release states.
+  if (p.model.hf_architecture == "Olmo3ForCausalLM") {
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
+                p.model.name +
+                    " (Olmo3ForCausalLM): SGLang has no model class for OLMo 3 (models/olmo2.py "
+                    "serves Olmo2ForCausalLM, without sliding windows); vLLM is modelled");
+    return std::nullopt;
+  }
   if (p.model.linear.present() && !plan_mamba_cache(p, scenario.engine, diags)) {
     return std::nullopt;
   }

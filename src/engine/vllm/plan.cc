@@ -347,6 +347,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "modelled");
     return std::nullopt;
   }
+  if (p.model.hf_architecture == "Olmo3ForCausalLM" && p.version < Version{0, 11, 0, 0}) {
+    // vllm PR "Add Olmo3" (transformers_utils/configs/olmo3.py, September 2025): taken as
+    // first released in 0.11.0, since whether 0.10.2 carries it is not pinned down.
+    diags.error(scenario.engine.version_loc, "Olmo3ForCausalLM is not served by vLLM " +
+                                                 p.version.to_string() + " (from 0.11.0)");
+    return std::nullopt;
+  }
   if (p.model.linear.present()) {
     // vllm v0.10.2 added models/qwen3_next.py; PR #25863 (merged 2025-10-23, taken as v0.11.1)
     // NemotronH's MoE layers.
