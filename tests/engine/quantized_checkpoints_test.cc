@@ -112,6 +112,18 @@ TEST(QuantizedCheckpoints, Nvfp4VllmKeepsOneScaleCopyFrom0_10_2AndMarlinBeforeBl
   EXPECT_EQ(h100.weights - b200.weights, 40 * 4 * (4 * 132 + 4 - 8));
 }
 
+// vllm modelopt.py ModelOptNvFp4Config.override_quantization_method makes a ModelOpt NVFP4
+// checkpoint's method modelopt_fp4 whatever the flag says, so the generic modelopt passes
+// (club-3090's Qwen3.6 NVFP4 composes pass it); an FP8 method name does not.
+TEST(QuantizedCheckpoints, Nvfp4VllmTakesTheGenericModelOptName) {
+  const Outcome plain = run("vllm", "0.21.0", "b200", modelopt_nemo());
+  const Outcome generic =
+      run("vllm", "0.21.0", "b200", modelopt_nemo(), "{--quantization: modelopt}");
+  ASSERT_EQ(plain.errors + generic.errors, "");
+  EXPECT_EQ(generic.weights, plain.weights);
+  EXPECT_NE(run("vllm", "0.21.0", "b200", modelopt_nemo(), "{--quantization: fp8}").errors, "");
+}
+
 // vLLM's --kv-cache-dtype auto takes a ModelOpt checkpoint's kv_cache_quant_algo from
 // v0.14.0 (PR #30785); SGLang has since the oldest modelled release.
 TEST(QuantizedCheckpoints, AutoKvCacheDtypeFollowsAModelOptCheckpoint) {

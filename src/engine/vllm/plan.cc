@@ -33,8 +33,11 @@ bool names_checkpoint_method(std::string_view flag, const Quantization& q) {
     case QuantMethod::kGptq:
       return flag == "gptq_marlin" || flag == "marlin" ||
              (q.auto_round && (flag == "auto-round" || flag == "auto_round" || flag == "inc"));
+    // modelopt.py ModelOptNvFp4Config.override_quantization_method turns a ModelOpt NVFP4
+    // checkpoint's method into modelopt_fp4 whatever the flag, so --quantization modelopt
+    // passes _verify_quantization too.
     case QuantMethod::kModelOptNvfp4:
-      return flag == "modelopt_fp4";
+      return flag == "modelopt_fp4" || flag == "modelopt";
     case QuantMethod::kCompressedTensorsNvfp4:
     case QuantMethod::kCompressedTensorsW8a8:
       return flag == "compressed-tensors";
