@@ -167,6 +167,9 @@ std::vector<std::string> ModelCatalog::repo_ids() const {
 Result<ResolvedModel> ModelCatalog::resolve(std::string_view reference,
                                             const std::string& relative_to,
                                             Diagnostics& diags) const {
+  for (const auto& [name, model] : derived_) {
+    if (name == reference) return model;
+  }
   const std::string base = std::filesystem::path(relative_to).parent_path().string();
   const auto key = std::make_pair(std::string(reference), base);
   {
@@ -182,6 +185,12 @@ Result<ResolvedModel> ModelCatalog::resolve(std::string_view reference,
   std::lock_guard lock(cache_->mu);
   cache_->resolutions.try_emplace(key, Cache::Resolution{model, std::move(local)});
   return model;
+}
+
+ModelCatalog ModelCatalog::with_model(std::string reference, ResolvedModel model) const {
+  ModelCatalog copy = *this;
+  copy.derived_.emplace_back(std::move(reference), std::move(model));
+  return copy;
 }
 
 }  // namespace gpumem

@@ -71,6 +71,11 @@ class ModelCatalog {
   Result<ResolvedModel> resolve(std::string_view reference, const std::string& relative_to,
                                 Diagnostics& diags) const;
 
+  // A copy of this catalog in which `reference` resolves to `model` before anything else:
+  // a model derived for one use (explain's quantized variant of a catalog model), which no
+  // file holds. The copy shares what this catalog has read.
+  ModelCatalog with_model(std::string reference, ResolvedModel model) const;
+
  private:
   struct Cache;
 
@@ -84,6 +89,8 @@ class ModelCatalog {
   std::vector<BundledConfig> bundled_;
   ModelHub hub_;
   std::shared_ptr<Cache> cache_;  // never null
+  // with_model's models, by reference; searched before the cache.
+  std::vector<std::pair<std::string, ResolvedModel>> derived_;
 };
 
 }  // namespace gpumem

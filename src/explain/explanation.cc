@@ -4,10 +4,12 @@
 #include <cmath>
 #include <variant>
 
+#include "catalog/quantization_by_name.h"
 #include "core/python_format.h"
 #include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
+#include "explain/model_choice.h"
 #include "explain/model_from_figures.h"
 #include "explain/partial_replay.h"
 #include "runtime/fact_ids.h"
@@ -438,7 +440,7 @@ void identify_model(ImpliedScenario& s, const LogRun& run, LogEngine engine,
                     const std::string& log_file, const std::string& name,
                     const ExplainOverrides& overrides, const ExplainContext& ctx) {
   const std::optional<ModelEvidence> e = model_evidence(run, engine);
-  if (!e) return;
+  if (!e || !e->sufficient()) return;
   const std::vector<std::string> candidates = size_candidates(*e, weight_shards(s), ctx.models);
   std::vector<std::string> fit;
   // Each fitting replay's free memory after every step of every GPU: models whose replays
@@ -500,6 +502,82 @@ void identify_model(ImpliedScenario& s, const LogRun& run, LogEngine engine,
   }
 }
 
+// The replay of a start-up whose log names a checkpoint the catalog lacks but whose name is a
+// catalog model's with a quantization word ("Qwen2.5-72B-Instruct-GPTQ-Int4"): the base model
+// quantized as the name says (catalog/quantization_by_name.h). Where the log prints the weights,
+// each quantization the name may mean is replayed from scratch and the one whose weights come
+// closest to the logged figure, within figures_agree's slack, is taken; none is taken where the
+// figure contradicts them all. Where the log prints no weights, the first (the most common
+// export of that word) is taken, and the note says nothing confirms it.
+std::optional<RunExplanation> replay_quantized_variant(const RunExplanation& unresolved,
+                                                       const LogRun& run, LogEngine engine,
+                                                       const std::string& log_file,
+                                                       const std::string& name,
+                                                       const ExplainOverrides& overrides,
+                                                       const ExplainContext& ctx, bool advise) {
+  const std::string& logged = unresolved.implied.model.value;
+  const std::optional<Sourced> base = variant_of(logged, ctx.models);
+  const std::vector<NamedQuantization> named = quantizations_in_name(logged);
+  if (!base || named.empty()) return std::nullopt;
+  Diagnostics ignored;
+  const Result<ResolvedModel> resolved = ctx.models.resolve(base->value, "", ignored);
+  if (!resolved.ok()) return std::nullopt;
+  // The log's weights; the model class is the base's, unless the log prints another.
+  std::optional<ModelEvidence> e = model_evidence(run, engine);
+  const std::string& base_class = resolved.value().architecture.hf_architecture;
+  if (e && !e->architecture.empty() && e->architecture != base_class) return std::nullopt;
+  if (e) e->architecture = base_class;
+  struct Fit {
+    ModelCatalog models;
+    std::string label;
+    std::optional<double> weights_gib;
+  };
+  std::optional<Fit> best;
+  ExplainOverrides trial = overrides;
+  trial.model = logged;
+  trial.from_scratch = true;
+  for (const NamedQuantization& q : named) {
+    Result<Architecture> a = with_named_quantization(resolved.value().architecture, q);
+    if (!a.ok()) continue;
+    a->name = logged;
+    ModelCatalog models = ctx.models.with_model(
+        logged,
+        ResolvedModel{std::move(*a), "quantized " + logged,
+                      resolved.value().origin + ", quantized as the name states: " + q.label,
+                      std::nullopt});
+    if (!e) {
+      best = Fit{std::move(models), q.label, std::nullopt};
+      break;
+    }
+    const ExplainContext with{ctx.gpus, models, ctx.constants, ctx.tolerances};
+    const RunExplanation t = replay_run(run, engine, log_file, name, nullptr, trial, with, false);
+    if (!t.replayed()) continue;
+    const auto figures = trial_figures(t, *e, engine);
+    if (!figures || !figures_agree(*e, figures->first, figures->second)) continue;
+    if (!best || std::fabs(figures->first - e->weights.value) <
+                     std::fabs(*best->weights_gib - e->weights.value)) {
+      best = Fit{std::move(models), q.label, figures->first};
+    }
+  }
+  if (!best) return std::nullopt;
+  ExplainOverrides chosen = overrides;
+  chosen.model = logged;
+  const ExplainContext with{ctx.gpus, best->models, ctx.constants, ctx.tolerances};
+  RunExplanation r = replay_run(run, engine, log_file, name, nullptr, chosen, with, advise);
+  std::string evidence = "; nothing confirms it: the log prints no weights figure";
+  if (best->weights_gib) {
+    const int decimals = std::max(e->weights.decimals, 0);
+    evidence = ", which the weights confirm: " + python_fixed(*best->weights_gib, decimals) +
+               " GiB predicted, " + python_fixed(e->weights.value, decimals) +
+               " GiB logged (line " + std::to_string(e->weights.line) + ")";
+  }
+  r.implied.model.note = unresolved.implied.model.note + "; read as " + base->value +
+                         " quantized as its name states (" + best->label + ")" + evidence +
+                         "; give the checkpoint's config.json with --model to read its own";
+  r.implied.model.at = unresolved.implied.model.at;
+  return r;
+}
+
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {
@@ -537,6 +615,13 @@ RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string
   if (user == nullptr && overrides.model.empty() && !r.implied.model_resolved &&
       r.implied.model.value.empty() && !r.implied.gpu.value.empty()) {
     identify_model(r.implied, run, engine, log_file, name, overrides, ctx);
+  }
+  if (user == nullptr && !r.implied.model_resolved && !r.implied.model.value.empty() &&
+      !r.implied.gpu.value.empty()) {
+    if (std::optional<RunExplanation> v =
+            replay_quantized_variant(r, run, engine, log_file, name, overrides, ctx, advise)) {
+      return std::move(*v);
+    }
   }
   r.from_scratch = overrides.from_scratch;
   if (!r.from_scratch) r.pins = r.implied.pins;

@@ -105,32 +105,49 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
   return std::nullopt;
 }
 
-// The catalog entry whose repository name the logged name extends by '-' suffixes
-// ("Kimi-K2-Instruct-0905", "Qwen3-Next-80B-A3B-Instruct-int4-mixed-AutoRound"): a revision,
-// a fine-tune or a quantization of it, which only the user can say; the longest such name.
+}  // namespace
+
+// A revision, a fine-tune or a quantization of the entry, which only the user (or a logged
+// figure) can say.
 std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog& models) {
-  std::string name = lower(basename(logged));
-  for (size_t dash = name.rfind('-'); dash != std::string::npos && dash > 0;
-       dash = name.rfind('-')) {
-    name.resize(dash);
-    for (const std::string& slug : models.slugs()) {
-      Diagnostics ignored;
-      Result<ModelEntry> entry = models.find(slug, ignored);
-      if (!entry.ok()) continue;
-      std::vector<std::string> ids = entry.value().aliases;
-      ids.push_back(first_word(entry.value().model_id));
-      for (const std::string& id : ids) {
-        if (lower(basename(id)) == name) return Sourced{slug, id, {}};
+  const std::string whole = lower(basename(logged));
+  // A local folder may carry the organisation before an underscore
+  // ("cognitivecomputations_DeepSeek-V3-0324-AWQ").
+  std::vector<std::string> names{whole};
+  if (const size_t under = whole.find('_'); under != std::string::npos && whole.find('-') > under) {
+    names.push_back(whole.substr(under + 1));
+  }
+  // The end of the name's last word: at a '-', or at a '.' before a letter (".w4a16"), never
+  // inside a version ("qwen2.5").
+  const auto last_word = [](const std::string& n) {
+    for (size_t i = n.size(); i-- > 1;) {
+      if (n[i] == '-') return i;
+      if (n[i] == '.' && i + 1 < n.size() && std::isalpha(static_cast<unsigned char>(n[i + 1]))) {
+        return i;
       }
     }
-    for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
-      if (lower(basename(b.repo_id)) == name) return Sourced{b.repo_id, b.repo_id, {}};
+    return std::string::npos;
+  };
+  for (std::string name : names) {
+    for (size_t end = last_word(name); end != std::string::npos; end = last_word(name)) {
+      name.resize(end);
+      for (const std::string& slug : models.slugs()) {
+        Diagnostics ignored;
+        Result<ModelEntry> entry = models.find(slug, ignored);
+        if (!entry.ok()) continue;
+        std::vector<std::string> ids = entry.value().aliases;
+        ids.push_back(first_word(entry.value().model_id));
+        for (const std::string& id : ids) {
+          if (lower(basename(id)) == name) return Sourced{slug, id, {}};
+        }
+      }
+      for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
+        if (lower(basename(b.repo_id)) == name) return Sourced{b.repo_id, b.repo_id, {}};
+      }
     }
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 ModelChoice choose_model(const LogRun& run, const ModelCatalog& models) {
   ModelChoice c;

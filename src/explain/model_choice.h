@@ -21,6 +21,11 @@ struct ModelChoice {
 
 ModelChoice choose_model(const LogRun& run, const ModelCatalog& models);
 
+// The catalog entry or bundled config whose repository name `logged` extends by '-' words
+// ("Kimi-K2-Instruct-0905", "Qwen2.5-72B-Instruct-GPTQ-Int4"): its slug or repository id
+// (value) and the id matched (note); the longest such name.
+std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog& models);
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_EXPLAIN_MODEL_CHOICE_H_

@@ -65,7 +65,6 @@ std::optional<ModelEvidence> model_evidence(const LogRun& run, LogEngine engine)
       e.kv_bytes_rounding = half_unit(memory->decimals) * kGiB / tokens->value;
     }
   }
-  if (!e.sufficient()) return std::nullopt;
   return e;
 }
 

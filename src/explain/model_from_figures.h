@@ -36,6 +36,7 @@ struct ModelEvidence {
   bool sufficient() const { return kv_bytes_per_token.has_value() || !architecture.empty(); }
 };
 
+// The first GPU's figures, wherever it prints its weights (sufficient() or not).
 std::optional<ModelEvidence> model_evidence(const LogRun& run, LogEngine engine);
 
 // The catalog slugs and bundled repository ids whose class is the logged one and whose

@@ -75,7 +75,10 @@ TEST(ModelFromFigures, VllmEvidenceNeedsTheKvTokenOrTheClass) {
       "INFO 10-11 10:42:13 [gpu_model_runner.py:2653] Model loading took 15.2683 GiB and "
       "3.1 seconds\n");
   ASSERT_EQ(alone.runs.size(), 1u);
-  EXPECT_FALSE(model_evidence(alone.runs[0], LogEngine::kVllm).has_value());
+  const std::optional<ModelEvidence> weights = model_evidence(alone.runs[0], LogEngine::kVllm);
+  ASSERT_TRUE(weights.has_value());
+  EXPECT_EQ(weights->weights.value, 15.2683);
+  EXPECT_FALSE(weights->sufficient());
   const StartupLog with_kv = read_log(
       "INFO 10-11 10:42:13 [gpu_model_runner.py:2653] Model loading took 15.2683 GiB and "
       "3.1 seconds\n"
@@ -84,6 +87,7 @@ TEST(ModelFromFigures, VllmEvidenceNeedsTheKvTokenOrTheClass) {
   ASSERT_EQ(with_kv.runs.size(), 1u);
   const std::optional<ModelEvidence> e = model_evidence(with_kv.runs[0], LogEngine::kVllm);
   ASSERT_TRUE(e.has_value());
+  EXPECT_TRUE(e->sufficient());
   EXPECT_EQ(e->weights.value, 15.2683);
   EXPECT_TRUE(e->architecture.empty());
   EXPECT_DOUBLE_EQ(*e->kv_bytes_per_token, 13.69 * kGiB / 99680);

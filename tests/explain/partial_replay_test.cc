@@ -29,6 +29,25 @@ Explanation explain(const std::string& log_file, const std::string& gpu = "") {
   return explain_log(log.value(), log_file, nullptr, o, ctx);
 }
 
+// The same, with every `from` in the log's text read as `to`: a log whose checkpoint name would
+// otherwise let explain replay it in full (a quantized variant of a catalog model).
+Explanation explain_renamed(const std::string& log_file, const std::string& gpu,
+                            const std::string& from, const std::string& to) {
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published_constants, {}};
+  Result<std::string> text = read_file(kDir + log_file, InputKind::kLog);
+  EXPECT_TRUE(text.ok()) << log_file;
+  std::string renamed = text.value();
+  for (size_t at = renamed.find(from); at != std::string::npos; at = renamed.find(from, at)) {
+    renamed.replace(at, from.size(), to);
+    at += to.size();
+  }
+  Result<StartupLog> log = read_startup_log(renamed, std::nullopt);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  ExplainOverrides o;
+  o.gpu = gpu;
+  return explain_log(log.value(), log_file, nullptr, o, ctx);
+}
+
 const FigureCheck& at(const RunExplanation& r, Quantity q, int line) {
   for (const FigureCheck& c : r.figures) {
     if (c.quantity == q && c.line == line) return c;
@@ -173,9 +192,12 @@ TEST(PartialReplay, VllmV0EveryTermPrinted) {
 
 // vLLM 0.21 on logs the KV cache size as int(concurrency x max model length), whatever the
 // model: 567,978 tokens for 131,072-token requests are 4.3333x, logged 4.33x (the printed
-// rounding and one token of the int() make the tolerance).
+// rounding and one token of the int() make the tolerance). The checkpoint is renamed to one
+// gpumem cannot read (its own name replays it in full: quantized_variant_test.cc).
 TEST(PartialReplay, VllmConcurrencyFromTokens) {
-  const Explanation e = explain("vllm-rtx5090-x1-qwen3.6-35b-a3b-nvfp4-club3090.log", "rtx-5090");
+  const Explanation e =
+      explain_renamed("vllm-rtx5090-x1-qwen3.6-35b-a3b-nvfp4-club3090.log", "rtx-5090",
+                      "~/.cache/huggingface/qwen3.6-35b-a3b-nvfp4", "my-own-finetune");
   ASSERT_EQ(e.runs.size(), 1u);
   const RunExplanation& r = e.runs[0];
   ASSERT_TRUE(r.partial.has_value());
@@ -195,10 +217,11 @@ TEST(PartialReplay, VllmConcurrencyFromTokens) {
 }
 
 // V0 (and V1 before v0.8) log blocks: 1,381 blocks of 16 tokens for 2,048-token requests are
-// 10.7891x, logged 10.79x.
+// 10.7891x, logged 10.79x (the checkpoint renamed, as above).
 TEST(PartialReplay, VllmConcurrencyFromV0Blocks) {
   const Explanation e =
-      explain("vllm-80gb-x1-llama3.1-70b-w8a8-v1-early-gpu-blocks.log", "h100-sxm-80gb");
+      explain_renamed("vllm-80gb-x1-llama3.1-70b-w8a8-v1-early-gpu-blocks.log", "h100-sxm-80gb",
+                      "neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a8", "my-own-finetune");
   ASSERT_EQ(e.runs.size(), 1u);
   const RunExplanation& r = e.runs[0];
   ASSERT_TRUE(r.partial.has_value());
