@@ -7,6 +7,7 @@
 #include "engine/vllm/flags.h"
 #include "explain/logged_flags.h"
 #include "explain/shell_value.h"
+#include "launch/container_run.h"
 
 namespace gpumem {
 namespace {
@@ -158,6 +159,13 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
   LaunchCommand cmd;
   size_t i = arguments_start(w, cmd.engine);
   if (i == std::string::npos) return std::nullopt;
+  // The engine's own image, run before the server's words: its tag may name the release.
+  const std::string_view engine_image =
+      cmd.engine == LogEngine::kVllm ? "vllm/vllm-openai" : "lmsysorg/sglang";
+  for (size_t k = 0; k < i; ++k) {
+    if (image_repository(w[k]) != engine_image) continue;
+    if (const std::optional<ImageRelease> r = image_release(w[k])) cmd.image_release = r->version;
+  }
   // vllm v0.10.2 entrypoints/cli/serve.py: the model is the first positional argument.
   if (cmd.engine == LogEngine::kVllm && i < w.size() && !is_flag(w[i]) && w[i - 1] == "serve") {
     cmd.model = w[i++];

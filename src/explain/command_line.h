@@ -24,6 +24,9 @@ struct LaunchCommand {
   std::vector<LoggedFlag> flags;           // flags gpumem's table knows, canonical names
   std::vector<std::string> unknown_flags;  // as written
   std::vector<std::string> notes;          // values the log does not show, and why
+  // The release the engine's image tag names ("docker run ... vllm/vllm-openai:v0.10.1"):
+  // "0.10.1"; nullopt where no image, or a tag that names none ("latest"), is run.
+  std::optional<std::string> image_release;
 };
 
 // Nothing when the line's message does not start an SGLang or vLLM server.

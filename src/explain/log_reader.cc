@@ -185,6 +185,12 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
                                 " is not a flag gpumem models; ignored");
       }
       for (std::string& n : cmd->notes) c.run().notes.push_back(std::move(n));
+      // A version line the engine prints later replaces what the tag says.
+      if (cmd->image_release && !c.run().version) {
+        c.run().version = cmd->image_release;
+        c.run().version_line = l.number;
+        c.run().version_from_image_tag = true;
+      }
       return true;
     }
   }
@@ -307,6 +313,7 @@ Result<StartupLog> read_startup_log(std::string_view text, std::optional<LogEngi
     before.model_line = config.model_line;
     if (!before.version && config.version) {
       before.version = std::move(config.version);
+      before.version_from_image_tag = config.version_from_image_tag;
       before.version_line = config.version_line;
     }
     for (std::string& n : config.notes) before.notes.push_back(std::move(n));

@@ -167,6 +167,8 @@ struct LogRun {
   int model_in_cache_path_line = 0;
   std::optional<std::string> version;  // printed release
   int version_line = 0;
+  // The version is the release the launch command's image tag names, not a printed one.
+  bool version_from_image_tag = false;
   std::vector<VersionClue> version_clues;
   std::string date;  // the first full date a recognised line carries ("2025-10-16"); "" if none
   int date_line = 0;

@@ -140,7 +140,9 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
   if (run.version) {
     const std::string where = " (line " + std::to_string(run.version_line) + ")";
     if (const std::optional<PrintedRelease> p = printed_release(engine, *run.version)) {
-      const std::string printed = "printed " + *run.version + where;
+      const std::string printed =
+          (run.version_from_image_tag ? "named by the image tag, " : "printed ") + *run.version +
+          where;
       if (p->key < oldest_key) {
         return {oldest,
                 printed + ", older than gpumem models: replayed with the oldest modelled release",
@@ -167,7 +169,9 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
         return {key_text(p->key), printed + ", a release candidate of v" + key_text(p->key), false,
                 false};
       }
-      return {*run.version, "printed" + where, false, false};
+      return {*run.version,
+              (run.version_from_image_tag ? "named by the image tag" : "printed") + where, false,
+              false};
     }
   }
   std::optional<Key> lo;

@@ -96,6 +96,7 @@ void version_in_parentheses(RunCollector& c, const LogLine& l) {
   const size_t close = open == std::string::npos ? open : l.message.find(')', open);
   if (close == std::string::npos) return;
   c.run().version = l.message.substr(open + 2, close - open - 2);
+  c.run().version_from_image_tag = false;
   c.run().version_line = l.number;
 }
 
@@ -230,12 +231,14 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     const size_t at = m.find(" version ") + 9;
     const size_t end = m.find_first_of(" \t", at);
     c.run().version = std::string(m.substr(at, end == std::string_view::npos ? end : end - at));
+    c.run().version_from_image_tag = false;
     c.run().version_line = l.number;
   } else if (contains(m, "vLLM API server version")) {
     const size_t at = m.find_first_of("0123456789", m.find("version"));
     if (at != std::string_view::npos) {
       const size_t end = m.find_first_of(" \t", at);
       c.run().version = std::string(m.substr(at, end == std::string_view::npos ? end : end - at));
+      c.run().version_from_image_tag = false;
       c.run().version_line = l.number;
     }
   } else if (starts_with(m, "Resolved architecture: ")) {

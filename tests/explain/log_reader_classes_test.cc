@@ -373,6 +373,37 @@ TEST(ReaderClasses, TheEstimateHintOfV017ToV020) {
       << v.note;
 }
 
+// A docker run of the engine's own image: the tag names the release where the log prints
+// none; a printed version line replaces it; a tag that names none ("latest") says nothing.
+TEST(ReaderClasses, TheImageTagNamesTheRelease) {
+  const std::string figures =
+      "INFO 08-20 10:00:05 [gpu_model_runner.py:2653] Model loading took 15.27 GiB and 3.1 "
+      "seconds\n";
+  const StartupLog vllm = lines(
+      "$ docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.10.1 --model Qwen/Qwen3-8B\n" +
+      figures);
+  ASSERT_EQ(vllm.runs.size(), 1u);
+  const VersionChoice v = choose_version(vllm.runs[0], LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.10.1");
+  EXPECT_EQ(v.note, "named by the image tag (line 1)");
+  const StartupLog printed = lines(
+      "$ docker run --gpus all vllm/vllm-openai:v0.10.1 --model Qwen/Qwen3-8B\n"
+      "INFO 08-20 10:00:01 [api_server.py:1805] vLLM API server version 0.11.0\n" +
+      figures);
+  EXPECT_EQ(choose_version(printed.runs.at(0), LogEngine::kVllm).note, "printed (line 2)");
+  const StartupLog sglang = lines(
+      "$ docker run --gpus all lmsysorg/sglang:v0.5.4.post1-cu126 python3 -m "
+      "sglang.launch_server --model-path Qwen/Qwen3-8B\n"
+      "[2025-11-02 10:00:00] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+      "avail mem=62.75 GB, mem usage=15.28 GB.\n");
+  ASSERT_EQ(sglang.runs.size(), 1u);
+  EXPECT_EQ(choose_version(sglang.runs[0], LogEngine::kSglang).version, "0.5.4.post1");
+  const StartupLog latest =
+      lines("$ docker run --gpus all vllm/vllm-openai:latest --model Qwen/Qwen3-8B\n" + figures);
+  EXPECT_NE(choose_version(latest.runs.at(0), LogEngine::kVllm).note.find("not printed"),
+            std::string::npos);
+}
+
 // sglang #30609: seven ranks load a NextN draft ("type=DeepseekV3ForCausalLMNextN") on
 // 2026-07-14, with the "quant=" wording of v0.5.19 (published 2026-09-06): the weights are
 // the draft's, and the release is a development build of v0.5.19, not the newest one.
