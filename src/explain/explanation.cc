@@ -4,13 +4,11 @@
 #include <cmath>
 #include <variant>
 
-#include "catalog/quantization_by_name.h"
 #include "core/python_format.h"
 #include "explain/gpu_choice.h"
 #include "explain/log_reader.h"
 #include "explain/log_scan.h"
-#include "explain/model_choice.h"
-#include "explain/model_from_figures.h"
+#include "explain/model_inference.h"
 #include "explain/partial_replay.h"
 #include "runtime/fact_ids.h"
 #include "simulate/fit_advice.h"
@@ -35,15 +33,6 @@ std::optional<Quantity> pinned_quantity(const std::string& key) {
   return std::nullopt;
 }
 
-std::optional<double> fact_number(const GpuLedger& g, std::string_view id) {
-  const Fact* f = g.fact(id);
-  if (f == nullptr) return std::nullopt;
-  if (const auto* b = std::get_if<Bytes>(&f->value)) return static_cast<double>(b->value());
-  if (const auto* i = std::get_if<std::int64_t>(&f->value)) return static_cast<double>(*i);
-  if (const auto* d = std::get_if<double>(&f->value)) return *d;
-  return std::nullopt;
-}
-
 // The replay's log of one GPU, read like the real one.
 LogRun predicted_run(const GpuLedger& g, LogEngine engine) {
   std::string text;
@@ -53,15 +42,6 @@ LogRun predicted_run(const GpuLedger& g, LogEngine engine) {
   Result<StartupLog> log = read_startup_log(text, engine);
   if (!log.ok() || log.value().runs.empty()) return {};
   return log.value().runs.front();
-}
-
-// Bytes one KV token takes on `g` (SGLang's cell size; vLLM's KV memory over its tokens).
-std::optional<double> bytes_per_token(const GpuLedger& g, LogEngine engine) {
-  if (engine == LogEngine::kSglang) return fact_number(g, fact_id::kKvCellBytes);
-  const std::optional<double> kv = fact_number(g, fact_id::kKvBytes);
-  const std::optional<double> tokens = fact_number(g, fact_id::kKvTokens);
-  if (!kv || !tokens || *tokens <= 0) return std::nullopt;
-  return *kv / *tokens;
 }
 
 // A figure the replay's log does not print (a failed step stops the lines after it; V0-only
@@ -75,21 +55,21 @@ std::optional<double> from_facts(const GpuLedger& g, Quantity q) {
     case Quantity::kTotalMemory:
       return gib(static_cast<double>(g.total.value()));
     case Quantity::kRequestedMemory:
-      return gib(fact_number(g, fact_id::kRequestedMemory));
+      return gib(g.fact_number(fact_id::kRequestedMemory));
     case Quantity::kGpuBlocks:
-      return fact_number(g, fact_id::kKvBlocks);
+      return g.fact_number(fact_id::kKvBlocks);
     case Quantity::kSwaKvTokens:
-      return fact_number(g, fact_id::kSwaKvTokens);
+      return g.fact_number(fact_id::kSwaKvTokens);
     case Quantity::kPeakTorchMemory: {
       // vllm v0.6.4 worker.py: peak_torch_memory is the weights plus the activation peak.
-      const std::optional<double> w = fact_number(g, fact_id::kWeightsBytes);
-      const std::optional<double> a = fact_number(g, fact_id::kActivationPeakBytes);
+      const std::optional<double> w = g.fact_number(fact_id::kWeightsBytes);
+      const std::optional<double> a = g.fact_number(fact_id::kActivationPeakBytes);
       if (!w || !a) return std::nullopt;
       return gib(*w + *a);
     }
     case Quantity::kKvTokens:
     case Quantity::kKvTokensStorable: {
-      if (std::optional<double> t = fact_number(g, fact_id::kKvTokens)) return t;
+      if (std::optional<double> t = g.fact_number(fact_id::kKvTokens)) return t;
       // vllm v0.10.2 v1/core/kv_cache_utils.py check_enough_kv_cache_memory: the error states the
       // longest request the cache holds.
       const LedgerStep* failed = g.failed_step();
@@ -178,7 +158,7 @@ void compare(RunExplanation& r, LogEngine engine, const ExplainTolerances& t) {
         const std::optional<double> per_token = bytes_per_token(*g, engine);
         double tokens = per_token ? std::ceil(kv_input_uncertainty(r, engine, t) / *per_token) : 0;
         if (engine == LogEngine::kVllm) tokens += t.vllm_block_tokens;
-        const std::optional<double> kv_tokens = fact_number(*g, fact_id::kKvTokens);
+        const std::optional<double> kv_tokens = g->fact_number(fact_id::kKvTokens);
         if (o.quantity == Quantity::kKvTokens || o.quantity == Quantity::kKvTokensStorable) {
           c.tolerance = tokens;
         } else if (o.quantity == Quantity::kGpuBlocks) {
@@ -397,186 +377,10 @@ std::string join_diagnostics(const Diagnostics& d, const std::string& yaml_file,
   return out;
 }
 
-// The GPUs one copy of the weights is split over: TP x PP as the scenario states them.
-int weight_shards(const ImpliedScenario& s) {
-  const bool sglang = s.engine == LogEngine::kSglang;
-  std::int64_t shards = 1;
-  for (const LoggedFlag& f : s.args) {
-    const bool split = f.flag == (sglang ? "--tp-size" : "--tensor-parallel-size") ||
-                       f.flag == (sglang ? "--pp-size" : "--pipeline-parallel-size");
-    if (!split || f.values.size() != 1) continue;
-    try {
-      shards *= std::clamp<std::int64_t>(std::stoll(f.values.front()), 1, 4096);
-    } catch (const std::exception&) {
-      continue;
-    }
-  }
-  return static_cast<int>(std::min<std::int64_t>(shards, 1 << 20));
-}
-
 RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string& log_file,
                           const std::string& name, const Scenario* user,
                           const ExplainOverrides& overrides, const ExplainContext& ctx,
                           bool advise);
-
-// The weights a trial replay predicts for the log's weights line, and its bytes per KV token on
-// the GPU that printed it.
-std::optional<std::pair<double, std::optional<double>>> trial_figures(const RunExplanation& t,
-                                                                      const ModelEvidence& e,
-                                                                      LogEngine engine) {
-  for (const FigureCheck& c : t.figures) {
-    if (c.line != e.weights.line || c.quantity != e.weights.quantity || !c.predicted) continue;
-    for (const GpuLedger& g : t.ledger->gpus) {
-      if (g.rank == c.gpu) return std::pair{*c.predicted, bytes_per_token(g, engine)};
-    }
-  }
-  return std::nullopt;
-}
-
-// A model for a start-up whose log names none, found from its figures
-// (explain/model_from_figures.h): each model of the size the weights show is replayed from
-// scratch with the log's launch, and taken when it alone prints the log's figures.
-void identify_model(ImpliedScenario& s, const LogRun& run, LogEngine engine,
-                    const std::string& log_file, const std::string& name,
-                    const ExplainOverrides& overrides, const ExplainContext& ctx) {
-  const std::optional<ModelEvidence> e = model_evidence(run, engine);
-  if (!e || !e->sufficient()) return;
-  const std::vector<std::string> candidates = size_candidates(*e, weight_shards(s), ctx.models);
-  std::vector<std::string> fit;
-  // Each fitting replay's free memory after every step of every GPU: models whose replays
-  // agree to the byte are the same model to this launch.
-  std::vector<std::vector<std::int64_t>> replays;
-  for (const std::string& ref : candidates) {
-    ExplainOverrides trial = overrides;
-    trial.model = ref;
-    trial.from_scratch = true;
-    const RunExplanation t = replay_run(run, engine, log_file, name, nullptr, trial, ctx, false);
-    if (!t.replayed()) continue;
-    const auto figures = trial_figures(t, *e, engine);
-    if (!figures || !figures_agree(*e, figures->first, figures->second)) continue;
-    fit.push_back(ref);
-    std::vector<std::int64_t>& free = replays.emplace_back();
-    for (const GpuLedger& g : t.ledger->gpus) {
-      for (const LedgerStep& step : g.steps) free.push_back(step.free_after.value());
-    }
-  }
-  const bool alike =
-      !fit.empty() && std::all_of(replays.begin(), replays.end(),
-                                  [&](const auto& r) { return r == replays.front(); });
-  const std::string evidence =
-      "the weights (" + python_fixed(e->weights.value, std::max(e->weights.decimals, 0)) +
-      " GiB, line " + std::to_string(e->weights.line) + ")" +
-      (e->architecture.empty() ? "" : ", the class " + e->architecture) +
-      (e->kv_bytes_per_token
-           ? ", " + python_fixed(*e->kv_bytes_per_token, 0) + " bytes per KV token"
-           : "");
-  std::string names;
-  for (const std::string& f : fit) names += (names.empty() ? "" : ", ") + f;
-  if (alike) {
-    Diagnostics ignored;
-    const Result<ResolvedModel> m = ctx.models.resolve(fit.front(), "", ignored);
-    const std::string which =
-        fit.size() == 1 ? "the only one whose replay prints them"
-                        : "the " + std::to_string(fit.size()) + " whose replays print them (" +
-                              names + ") replay this launch to the byte alike; the first is taken";
-    s.model = {fit.front(),
-               "the log names no model; inferred from " + evidence + ": of the " +
-                   std::to_string(candidates.size()) +
-                   " catalog and bundled models of that size, " + which +
-                   (m.ok() ? " (" + m.value().origin + ")" : "") +
-                   "; if it ran another, name it with --model",
-               {e->weights.line, 0}};
-    s.model_resolved = true;
-    return;
-  }
-  std::string sized;
-  for (const std::string& c : candidates) sized += (sized.empty() ? "" : ", ") + c;
-  if (candidates.empty()) {
-    s.model.note += "; no catalog or bundled model comes near " + evidence;
-  } else if (fit.empty()) {
-    s.model.note += "; no replay of the " + std::to_string(candidates.size()) +
-                    " catalog and bundled models near that size (" + sized + ") prints " + evidence;
-  } else {
-    s.model.note += "; " + evidence + " fit " + std::to_string(fit.size()) + " models (" + names +
-                    "), whose replays differ: name one with --model";
-  }
-}
-
-// The replay of a start-up whose log names a checkpoint the catalog lacks but whose name is a
-// catalog model's with a quantization word ("Qwen2.5-72B-Instruct-GPTQ-Int4"): the base model
-// quantized as the name says (catalog/quantization_by_name.h). Where the log prints the weights,
-// each quantization the name may mean is replayed from scratch and the one whose weights come
-// closest to the logged figure, within figures_agree's slack, is taken; none is taken where the
-// figure contradicts them all. Where the log prints no weights, the first (the most common
-// export of that word) is taken, and the note says nothing confirms it.
-std::optional<RunExplanation> replay_quantized_variant(const RunExplanation& unresolved,
-                                                       const LogRun& run, LogEngine engine,
-                                                       const std::string& log_file,
-                                                       const std::string& name,
-                                                       const ExplainOverrides& overrides,
-                                                       const ExplainContext& ctx, bool advise) {
-  const std::string& logged = unresolved.implied.model.value;
-  const std::optional<Sourced> base = variant_of(logged, ctx.models);
-  const std::vector<NamedQuantization> named = quantizations_in_name(logged);
-  if (!base || named.empty()) return std::nullopt;
-  Diagnostics ignored;
-  const Result<ResolvedModel> resolved = ctx.models.resolve(base->value, "", ignored);
-  if (!resolved.ok()) return std::nullopt;
-  // The log's weights; the model class is the base's, unless the log prints another.
-  std::optional<ModelEvidence> e = model_evidence(run, engine);
-  const std::string& base_class = resolved.value().architecture.hf_architecture;
-  if (e && !e->architecture.empty() && e->architecture != base_class) return std::nullopt;
-  if (e) e->architecture = base_class;
-  struct Fit {
-    ModelCatalog models;
-    std::string label;
-    std::optional<double> weights_gib;
-  };
-  std::optional<Fit> best;
-  ExplainOverrides trial = overrides;
-  trial.model = logged;
-  trial.from_scratch = true;
-  for (const NamedQuantization& q : named) {
-    Result<Architecture> a = with_named_quantization(resolved.value().architecture, q);
-    if (!a.ok()) continue;
-    a->name = logged;
-    ModelCatalog models = ctx.models.with_model(
-        logged,
-        ResolvedModel{std::move(*a), "quantized " + logged,
-                      resolved.value().origin + ", quantized as the name states: " + q.label,
-                      std::nullopt});
-    if (!e) {
-      best = Fit{std::move(models), q.label, std::nullopt};
-      break;
-    }
-    const ExplainContext with{ctx.gpus, models, ctx.constants, ctx.tolerances};
-    const RunExplanation t = replay_run(run, engine, log_file, name, nullptr, trial, with, false);
-    if (!t.replayed()) continue;
-    const auto figures = trial_figures(t, *e, engine);
-    if (!figures || !figures_agree(*e, figures->first, figures->second)) continue;
-    if (!best || std::fabs(figures->first - e->weights.value) <
-                     std::fabs(*best->weights_gib - e->weights.value)) {
-      best = Fit{std::move(models), q.label, figures->first};
-    }
-  }
-  if (!best) return std::nullopt;
-  ExplainOverrides chosen = overrides;
-  chosen.model = logged;
-  const ExplainContext with{ctx.gpus, best->models, ctx.constants, ctx.tolerances};
-  RunExplanation r = replay_run(run, engine, log_file, name, nullptr, chosen, with, advise);
-  std::string evidence = "; nothing confirms it: the log prints no weights figure";
-  if (best->weights_gib) {
-    const int decimals = std::max(e->weights.decimals, 0);
-    evidence = ", which the weights confirm: " + python_fixed(*best->weights_gib, decimals) +
-               " GiB predicted, " + python_fixed(e->weights.value, decimals) +
-               " GiB logged (line " + std::to_string(e->weights.line) + ")";
-  }
-  r.implied.model.note = unresolved.implied.model.note + "; read as " + base->value +
-                         " quantized as its name states (" + best->label + ")" + evidence +
-                         "; give the checkpoint's config.json with --model to read its own";
-  r.implied.model.at = unresolved.implied.model.at;
-  return r;
-}
 
 }  // namespace
 
@@ -612,15 +416,25 @@ RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string
   r.last_line = run.last_line;
   r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
   fill_gaps(r.implied, overrides, ctx);
+  const TrialReplay trial = [&](const ExplainOverrides& o, const ExplainContext& c) {
+    return replay_run(run, engine, log_file, name, nullptr, o, c, false);
+  };
   if (user == nullptr && overrides.model.empty() && !r.implied.model_resolved &&
       r.implied.model.value.empty() && !r.implied.gpu.value.empty()) {
-    identify_model(r.implied, run, engine, log_file, name, overrides, ctx);
+    identify_model(r.implied, run, engine, overrides, ctx, trial);
   }
   if (user == nullptr && !r.implied.model_resolved && !r.implied.model.value.empty() &&
       !r.implied.gpu.value.empty()) {
-    if (std::optional<RunExplanation> v =
-            replay_quantized_variant(r, run, engine, log_file, name, overrides, ctx, advise)) {
-      return std::move(*v);
+    if (std::optional<QuantizedReading> q =
+            read_quantized_variant(r.implied, run, engine, overrides, ctx, trial)) {
+      // The replay proper, its model the reading the derived catalog resolves the name to.
+      ExplainOverrides named = overrides;
+      named.model = r.implied.model.value;
+      const ExplainContext with{ctx.gpus, q->models, ctx.constants, ctx.tolerances};
+      RunExplanation v = replay_run(run, engine, log_file, name, nullptr, named, with, advise);
+      v.implied.model.note = q->note;
+      v.implied.model.at = r.implied.model.at;
+      return v;
     }
   }
   r.from_scratch = overrides.from_scratch;

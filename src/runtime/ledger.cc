@@ -44,6 +44,15 @@ const Fact* find_fact(const Facts& facts, std::string_view id) {
 }  // namespace
 
 const Fact* GpuLedger::fact(std::string_view id) const { return find_fact(facts, id); }
+
+std::optional<double> GpuLedger::fact_number(std::string_view id) const {
+  const Fact* f = fact(id);
+  if (f == nullptr) return std::nullopt;
+  if (const auto* b = std::get_if<Bytes>(&f->value)) return static_cast<double>(b->value());
+  if (const auto* i = std::get_if<std::int64_t>(&f->value)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&f->value)) return *d;
+  return std::nullopt;
+}
 const Fact* Ledger::fact(std::string_view id) const { return find_fact(facts, id); }
 
 bool Ledger::fits() const {

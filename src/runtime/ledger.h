@@ -81,6 +81,9 @@ struct GpuLedger {
   bool completed() const;
   const LedgerStep* failed_step() const;  // the step that did not end ok, if any
   const Fact* fact(std::string_view id) const;
+  // A fact's value as a number (bytes, a count or a ratio); nullopt for a missing fact, a
+  // string or a list.
+  std::optional<double> fact_number(std::string_view id) const;
 };
 
 // One alternative the fit advice simulated for a start-up that does not fit: the flag and
