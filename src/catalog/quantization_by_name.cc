@@ -88,16 +88,22 @@ std::vector<NamedQuantization> quantizations_in_name(std::string_view checkpoint
                    R"("exclude_modules": ["lm_head"]})"});
   } else if (has(words, "fp8")) {
     // Qwen's and DeepSeek's FP8 checkpoints: e4m3 in 128 x 128 blocks with a float32 scale
-    // each; llm-compressor's FP8-Dynamic: e4m3 with a float32 scale per output row.
-    out.push_back({"FP8 in 128 x 128 blocks (Qwen's and DeepSeek's FP8 checkpoints)",
-                   R"({"quant_method": "fp8", "activation_scheme": "dynamic", )"
-                   R"("weight_block_size": [128, 128]})"});
-    out.push_back({"FP8 per output channel (llm-compressor's FP8-Dynamic scheme)",
-                   compressed_tensors("float-quantized",
-                                      R"({"num_bits": 8, "type": "float", "symmetric": true, )"
-                                      R"("strategy": "channel"})",
-                                      R"({"num_bits": 8, "type": "float", "symmetric": true, )"
-                                      R"("strategy": "token", "dynamic": true})")});
+    // each; llm-compressor's FP8-Dynamic: e4m3 with a float32 scale per output row, first
+    // where the name says "dynamic".
+    const NamedQuantization blocks{
+        "FP8 in 128 x 128 blocks (Qwen's and DeepSeek's FP8 checkpoints)",
+        R"({"quant_method": "fp8", "activation_scheme": "dynamic", )"
+        R"("weight_block_size": [128, 128]})"};
+    const NamedQuantization channels{
+        "FP8 per output channel (llm-compressor's FP8-Dynamic scheme)",
+        compressed_tensors("float-quantized",
+                           R"({"num_bits": 8, "type": "float", "symmetric": true, )"
+                           R"("strategy": "channel"})",
+                           R"({"num_bits": 8, "type": "float", "symmetric": true, )"
+                           R"("strategy": "token", "dynamic": true})")};
+    const bool dynamic = has(words, "dynamic");
+    out.push_back(dynamic ? channels : blocks);
+    out.push_back(dynamic ? blocks : channels);
   } else if (has(words, "bnb") && has(words, "4bit")) {
     // Unsloth's bnb-4bit exports: nf4 with nested absmax.
     out.push_back({"bitsandbytes nf4 with double quantization (Unsloth's bnb-4bit exports)",

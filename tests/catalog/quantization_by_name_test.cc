@@ -43,9 +43,12 @@ TEST(QuantizationByName, EachWordNamesItsExportsCommonConfig) {
             V{"AutoRound 4-bit, group 128 (AutoRound's defaults)"});
   EXPECT_EQ(labels("qwen3.6-35b-a3b-nvfp4"),
             V{"ModelOpt NVFP4, groups of 16, the head kept (ModelOpt's defaults)"});
-  EXPECT_EQ(labels("RedHatAI/Qwen3-8B-FP8-dynamic"),
+  EXPECT_EQ(labels("Qwen/Qwen3-8B-FP8"),
             (V{"FP8 in 128 x 128 blocks (Qwen's and DeepSeek's FP8 checkpoints)",
                "FP8 per output channel (llm-compressor's FP8-Dynamic scheme)"}));
+  EXPECT_EQ(labels("RedHatAI/Qwen3-8B-FP8-dynamic"),
+            (V{"FP8 per output channel (llm-compressor's FP8-Dynamic scheme)",
+               "FP8 in 128 x 128 blocks (Qwen's and DeepSeek's FP8 checkpoints)"}));
   EXPECT_EQ(labels("unsloth/Llama-3.1-8B-Instruct-bnb-4bit"),
             V{"bitsandbytes nf4 with double quantization (Unsloth's bnb-4bit exports)"});
   // No quantization word: a fine-tune, a revision, a version number.
