@@ -5,6 +5,7 @@
 
 #include "catalog/config_map.h"
 #include "catalog/hf_quantization.h"
+#include "catalog/module_pattern.h"
 
 namespace gpumem {
 namespace {
@@ -122,6 +123,15 @@ Result<Architecture> with_named_quantization(const Architecture& base, const Nam
   ConfigMap m("quantization named", YAML::Load(q.config_json), "'quantization_config'", diags);
   if (m.valid()) parse_quantization(m, a.quantization);
   if (!diags.empty()) return invalid_input(q.label + ": " + diags.to_string());
+  if (a.vision.present()) {
+    // The exporters quantize the language model alone: Qwen's VL AWQ and GPTQ configs list
+    // "visual" among modules_to_not_convert, AutoRound quantizes the language model's blocks
+    // (block_name_to_quantize), llm-compressor's VL recipes ignore the tower.
+    Result<ModulePattern> tower = ModulePattern::parse(
+        "re:(?:.*\\.)?(?:visual|vision_tower|vision_model|multi_modal_projector)\\.");
+    if (!tower.ok()) return tower.status();
+    a.quantization.not_converted.add(std::move(*tower));
+  }
   return a;
 }
 

@@ -31,7 +31,8 @@ struct NamedQuantization {
 std::vector<NamedQuantization> quantizations_in_name(std::string_view checkpoint_name);
 
 // `base` with `q`'s quantization_config read as config.json's would be, in place of any
-// quantization the base ships with; an error where the method does not apply to it.
+// quantization the base ships with, its vision tower (if any) kept in the model dtype; an error
+// where the method does not apply to it.
 Result<Architecture> with_named_quantization(const Architecture& base, const NamedQuantization& q);
 
 }  // namespace gpumem

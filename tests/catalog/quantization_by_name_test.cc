@@ -102,6 +102,23 @@ TEST(QuantizationByName, TheBaseIsReadWithTheStatedConfig) {
   EXPECT_TRUE(autoround.auto_round);
 }
 
+TEST(QuantizationByName, AVisionTowerStaysInTheModelDtype) {
+  const Architecture vl = base("qwen2.5-vl-7b-instruct");
+  ASSERT_TRUE(vl.vision.present());
+  const Result<Architecture> a =
+      with_named_quantization(vl, quantizations_in_name("Qwen2.5-VL-7B-Instruct-AWQ").front());
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_FALSE(a->quantization.converts("visual.blocks.0.attn.qkv"));
+  EXPECT_FALSE(a->quantization.converts("model.visual.merger.mlp.0"));
+  EXPECT_FALSE(a->quantization.converts("multi_modal_projector.linear_1"));
+  EXPECT_TRUE(a->quantization.converts("model.layers.0.self_attn.q_proj"));
+  // A text model's names are all converted.
+  const Result<Architecture> text = with_named_quantization(
+      base("qwen2.5-72b-instruct"), quantizations_in_name("Qwen2.5-72B-Instruct-AWQ").front());
+  ASSERT_TRUE(text.ok());
+  EXPECT_TRUE(text->quantization.not_converted.empty());
+}
+
 TEST(QuantizationByName, TheNamedQuantizationReplacesTheBases) {
   // DeepSeek-V3 ships block FP8 that keeps some modules unquantized; an AWQ export of it is made
   // from the dequantized weights.
