@@ -104,8 +104,15 @@ class ModelBuilder {
     list_.set_phase(WeightPhase::kPostLoad);
     for (auto& step : model_post_load_) step(list_);
     for (auto& step : post_load_) step(list_);
-    list_.release_later(embed);
-    list_.release_later(head);
+    if (ctx_.rules.draft_embedding_freed_after_kv) {
+      list_.release_later(embed);
+      if (ctx_.rules.nextn_head_shared) list_.release_later(head);
+    } else {
+      // vllm v1/spec_decode/eagle.py EagleProposer.load_model: the draft's embedding is
+      // deleted for the target's once the draft has loaded (and, from PR #34385, its head).
+      list_.release(embed);
+      if (ctx_.rules.nextn_head_shared) list_.release(head);
+    }
     return Status::ok_status();
   }
 

@@ -121,6 +121,10 @@ struct WeightRules {
   // draft's KV pool is allocated (kReleasedLater); vllm models/llama_eagle3.py frees it while
   // the draft loads (PR #19033).
   bool draft_embedding_freed_after_kv = true;
+  // A NextN (MTP) draft's own head: SGLang frees it for the target's (set_embed_and_head);
+  // vllm DeepSeekMTP / Glm4MoeMTP compute logits through shared_head.head, which the proposer
+  // kept until PR #34385 (merged 2026-02-11) pointed it at the target's lm_head.
+  bool nextn_head_shared = true;
 
   // Llama 4's q/k norm on RoPE layers: sglang llama4.py Llama4Attention builds an
   // RMSNorm(head_dim) with a weight; vllm llama4.py an RMSNorm with has_weight=False.

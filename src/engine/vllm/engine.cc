@@ -68,6 +68,12 @@ class Startup final : public PlannedStartup {
       f.push_back(
           {"speculative", "speculative",
            p_.flags.speculative->method + " tokens=" + std::to_string(a.num_speculative_tokens)});
+      if (p_.draft) {
+        // gpu_model_runner.py: _dummy_run calls drafter.dummy_run, and the drafter captures its
+        // own piecewise graphs beside the target's (eagle.py); neither is in gpumem's replay.
+        f.push_back({"speculative_not_modelled", "not modelled",
+                     "the drafter's CUDA graphs and its activations in the profile run"});
+      }
     }
     f.push_back({"weights_source", "weights from", p_.weights_source});
     return f;

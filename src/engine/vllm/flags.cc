@@ -546,19 +546,35 @@ void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
       unknown_key(v, kFlag, key, known, diags);
     }
   }
-  static const std::vector<std::string> kMethods = {"ngram", "eagle3"};
+  // vllm config/speculative.py SpeculativeConfig.__post_init__: the per-model MTP names are
+  // the one "mtp" method (PR #25232).
+  static const std::vector<std::string> kMtpNames = {"deepseek_mtp", "glm4_moe_mtp"};
+  s.method_as_written = s.method;
+  if (std::find(kMtpNames.begin(), kMtpNames.end(), s.method) != kMtpNames.end()) s.method = "mtp";
+  static const std::vector<std::string> kMethods = {"ngram", "eagle3", "mtp"};
   if (std::find(kMethods.begin(), kMethods.end(), s.method) == kMethods.end()) {
+    std::vector<std::string> names = kMethods;
+    names.insert(names.end(), kMtpNames.begin(), kMtpNames.end());
     diags.error(where, "--speculative-config method '" + s.method +
-                           "' is not modelled; gpumem models ngram and eagle3" +
-                           did_you_mean(s.method, kMethods));
+                           "' is not modelled; gpumem models ngram, eagle3 and mtp (deepseek_mtp, "
+                           "glm4_moe_mtp)" +
+                           did_you_mean(s.method, names));
     return;
   }
   if (!has_tokens) {
     diags.error(where, "--speculative-config needs num_speculative_tokens");
     return;
   }
-  if (s.method != "ngram" && !s.model) {
+  if (s.method == "eagle3" && !s.model) {
     diags.error(where, "--speculative-config method " + s.method + " needs a draft 'model'");
+    return;
+  }
+  if (s.method == "mtp" && s.model) {
+    // The draft is the target checkpoint's own MTP layers; a separate MTP checkpoint is not
+    // modelled.
+    diags.error(where, "--speculative-config method " + s.method_as_written +
+                           " drafts with the target's own MTP layers; a draft 'model' is not "
+                           "modelled");
     return;
   }
   f.speculative = s;

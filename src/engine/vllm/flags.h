@@ -35,7 +35,9 @@ std::string_view cudagraph_mode_name(CudagraphMode m);
 
 // --speculative-config, the keys that change memory.
 struct SpeculativeFlags {
-  std::string method;  // ngram or eagle3
+  // ngram, eagle3 or mtp (the per-model MTP names, deepseek_mtp and the like, read as mtp)
+  std::string method;
+  std::string method_as_written;
   std::optional<std::string> model;
   std::int64_t num_speculative_tokens = 0;
 };

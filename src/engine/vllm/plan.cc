@@ -4,6 +4,7 @@
 
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
+#include "engine/sglang/nextn_draft.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -167,6 +168,48 @@ bool custom_op_runs_native(const EngineFlags& f, std::string_view op) {
 }
 
 // vLLM's own conventions where they differ from WeightRules' defaults (SGLang's).
+// vllm config/speculative.py: method "mtp" drafts with the target checkpoint's own MTP layer
+// (models/deepseek_mtp.py DeepSeekMTP, glm4_moe_mtp.py Glm4MoeMTP: enorm, hnorm, an unsharded
+// eh_proj, the layer, shared_head), the module set of SGLang's NextN draft.
+void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
+  const SpeculativeFlags& s = *p.flags.speculative;
+  const SourceLoc where = *p.flags.raw.location("--speculative-config");
+  // PR #25232 (September 2025) folded the per-model names into "mtp": taken as 0.11.0.
+  if (s.method_as_written == "mtp" && p.version < Version{0, 11, 0, 0}) {
+    diags.error(engine.version_loc, "--speculative-config method mtp is not a method of vLLM " +
+                                        p.version.to_string() +
+                                        " (from 0.11.0; before it, deepseek_mtp or glm4_moe_mtp)");
+    return;
+  }
+  const std::string& arch = p.model.hf_architecture;
+  if (arch != "DeepseekV3ForCausalLM" && arch != "Glm4MoeForCausalLM") {
+    diags.error(where, "--speculative-config method " + s.method_as_written + " with " + arch +
+                           " is not modelled (gpumem models vLLM's DeepSeek-V3 and GLM-4.5 "
+                           "MTP drafts)");
+    return;
+  }
+  if (p.model.quantization.is_nvfp4()) {
+    diags.error(where, "--speculative-config method " + s.method_as_written +
+                           " with an NVFP4 checkpoint is not modelled: whether vLLM's MTP layer "
+                           "keeps the target's quantization is not pinned down");
+    return;
+  }
+  if (p.model.num_nextn_predict_layers != 1) {
+    diags.error(where, "--speculative-config method " + s.method_as_written + " with " +
+                           std::to_string(p.model.num_nextn_predict_layers) +
+                           " MTP layers (num_nextn_predict_layers) is not modelled; gpumem "
+                           "models a checkpoint with one");
+    return;
+  }
+  Result<Architecture> draft = sglang::nextn_draft(p.model);
+  if (!draft.ok()) {
+    diags.error(where, "--speculative-config method " + s.method_as_written + ": " +
+                           draft.status().message());
+    return;
+  }
+  p.draft = std::move(*draft);
+}
+
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
@@ -205,6 +248,10 @@ WeightRules weight_rules(const Plan& p) {
   // vllm distributed/utils.py get_pp_indices.
   r.pp_partition = PpPartition::kExtraBeforeLastStage;
   r.draft_embedding_freed_after_kv = false;
+  // vllm PR #34385 (merged 2026-02-11) shares the target's lm_head with an MTP layer's
+  // shared_head.head; taken as first released in 0.17.0, since whether 0.16.0 carries it is
+  // not pinned down.
+  r.nextn_head_shared = p.version >= Version{0, 17, 0, 0};
   if (p.model.vision.kind == VisionKind::kQwen3Vit) {
     r.deepstack_buffer_rows = p.args.max_num_batched_tokens;
   }
@@ -472,15 +519,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "the model config does not match the quantization method specified in the "
                     "`quantization` argument\")");
   }
+  if (p.flags.speculative && p.flags.speculative->method == "mtp") {
+    plan_mtp_draft(p, scenario.engine, diags);
+  }
   if (p.draft) {
-    if (!p.draft->is_draft_head()) {
+    if (p.flags.speculative->method == "eagle3" && !p.draft->is_draft_head()) {
       diags.error(*p.flags.raw.location("--speculative-config"),
                   "the eagle3 draft '" + p.draft->name + "' is not an EAGLE-3 head (" +
                       p.draft->hf_architecture + ")");
     }
     if (p.pp > 1) {
       diags.error(*p.flags.raw.location("--speculative-config"),
-                  "EAGLE-3 drafting with --pipeline-parallel-size above 1 is not modelled");
+                  "speculative drafting with --pipeline-parallel-size above 1 is not modelled");
     }
   }
 
@@ -570,11 +620,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
     s.weights = std::move(*w);
     s.kv_layers = kv_layer_specs(p.model, p.facts, p.tp, s.layers);
-    if (p.draft && p.draft->is_draft_head()) {
+    if (p.draft) {
       // vllm v1/spec_decode/eagle.py EagleProposer.load_model: the draft is built after the
-      // target with the same TP layout (tensors as gpumem's EAGLE-3 head, draft_weights.h;
-      // UNCONFIRMED that vLLM's llama_eagle3.py allocates exactly these), and its attention
-      // layers join the KV-cache spec.
+      // target with the same TP layout (tensors as gpumem's EAGLE-3 head or MTP layer,
+      // draft_weights.h; UNCONFIRMED that vLLM's llama_eagle3.py allocates exactly these), and
+      // its attention layers join the KV-cache spec (an MTP layer's MLA like the target's).
       Result<WeightList> dw =
           draft_weights(*p.draft, p.model, p.facts.max_model_len, layout, rules, in.cache);
       if (!dw.ok()) {
@@ -584,7 +634,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       }
       s.draft_weights = *dw;
       ModelFacts draft_facts = p.facts;
-      draft_facts.use_mla = false;
+      draft_facts.use_mla = p.draft->is_nextn_draft() && p.facts.use_mla;
       for (const KvLayerSpec& d :
            kv_layer_specs(*p.draft, draft_facts, p.tp, LayerRange{0, p.draft->num_hidden_layers})) {
         s.kv_layers.push_back(d);

@@ -132,6 +132,18 @@ class RankStartup {
     // torch.zeros on the GPU, a fill: the process's first ATen kernel when no PyNccl warm-up
     // ran one (TP = PP = 1).
     GPUMEM_RETURN_IF_ERROR(env_.device.use_pytorch_resource(PytorchResource::kAtenModule));
+    if (p_.draft) {
+      // v1/spec_decode/eagle.py EagleProposer.__init__ (built first, for EAGLE-3 and MTP):
+      // input_ids, positions, hidden_states, arange over max(max_num_seqs + 1, tokens),
+      // inputs_embeds, and the device half of backup_next_token_ids. The v0.10 layout is read
+      // from copies of that era's eagle.py only.
+      const std::int64_t row = p_.draft->hidden_size * element_size(p_.facts.served_dtype).value();
+      for (Bytes b :
+           {bytes(tokens * 4), bytes(tokens * 8), bytes(tokens * row),
+            bytes(std::max(reqs + 1, tokens) * 4), bytes(tokens * row), bytes(reqs * 4)}) {
+        GPUMEM_RETURN_IF_ERROR(allocate_kept(b, Category::kOther));
+      }
+    }
     for (Bytes b :
          {bytes(tokens * 4), bytes(tokens * 8), bytes((reqs + 1) * 4), bytes(reqs * 4),
           bytes(reqs * blocks_per_req * 4), bytes(tokens * 8), bytes(reqs * kSamplingParams * 4)}) {
