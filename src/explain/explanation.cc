@@ -425,12 +425,14 @@ RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string
   }
   if (user == nullptr && !r.implied.model_resolved && !r.implied.model.value.empty() &&
       !r.implied.gpu.value.empty()) {
-    if (std::optional<QuantizedReading> q =
-            read_quantized_variant(r.implied, run, engine, overrides, ctx, trial)) {
+    std::optional<QuantizedReading> q =
+        read_quantized_variant(r.implied, run, engine, overrides, ctx, trial);
+    if (q && !q->models) r.implied.model.note = q->note;
+    if (q && q->models) {
       // The replay proper, its model the reading the derived catalog resolves the name to.
       ExplainOverrides named = overrides;
       named.model = r.implied.model.value;
-      const ExplainContext with{ctx.gpus, q->models, ctx.constants, ctx.tolerances};
+      const ExplainContext with{ctx.gpus, *q->models, ctx.constants, ctx.tolerances};
       RunExplanation v = replay_run(run, engine, log_file, name, nullptr, named, with, advise);
       v.implied.model.note = q->note;
       v.implied.model.at = r.implied.model.at;

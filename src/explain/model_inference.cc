@@ -146,6 +146,7 @@ std::optional<QuantizedReading> read_quantized_variant(const ImpliedScenario& s,
     std::optional<double> weights_gib;
   };
   std::optional<Fit> best;
+  std::string contradicted;  // each replayed reading's weights, where they miss the log's
   ExplainOverrides trial = overrides;
   trial.model = logged;
   trial.from_scratch = true;
@@ -166,11 +167,24 @@ std::optional<QuantizedReading> read_quantized_variant(const ImpliedScenario& s,
     const RunExplanation t = trial_replay(trial, with);
     if (!t.replayed()) continue;
     const auto figures = trial_figures(t, *e, engine);
-    if (!figures || !figures_agree(*e, figures->first, figures->second)) continue;
+    if (!figures) continue;
+    if (!figures_agree(*e, figures->first, figures->second)) {
+      contradicted += (contradicted.empty() ? "" : ", ") + q.label + ": " +
+                      python_fixed(figures->first, 2) + " GiB";
+      continue;
+    }
     if (!best || std::fabs(figures->first - e->weights.value) <
                      std::fabs(*best->weights_gib - e->weights.value)) {
       best = Fit{std::move(models), q.label, figures->first};
     }
+  }
+  if (!best && !contradicted.empty()) {
+    return QuantizedReading{std::nullopt,
+                            s.model.note + "; its name states a quantization of " + base->value +
+                                ", but no such reading prints the logged weights (" +
+                                python_fixed(e->weights.value, std::max(e->weights.decimals, 0)) +
+                                " GiB, line " + std::to_string(e->weights.line) + "; predicted " +
+                                contradicted + ")"};
   }
   if (!best) return std::nullopt;
   std::string evidence = "; nothing confirms it: the log prints no weights figure";

@@ -34,10 +34,11 @@ void identify_model(ImpliedScenario& s, const LogRun& run, LogEngine engine,
 
 // The model `s` names but the catalog lacks, read as a catalog model quantized as the name says
 // (catalog/quantization_by_name.h): the catalog in which that name resolves to the reading, and
-// the note that says so; nullopt where the name states no quantization of a catalog model or
-// the log's weights contradict every reading.
+// the note that says so; no catalog, and a note that says why, where the log's weights
+// contradict every reading; nullopt where the name states no quantization of a catalog model or
+// no reading could be replayed.
 struct QuantizedReading {
-  ModelCatalog models;
+  std::optional<ModelCatalog> models;
   std::string note;
 };
 std::optional<QuantizedReading> read_quantized_variant(const ImpliedScenario& s, const LogRun& run,

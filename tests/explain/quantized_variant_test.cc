@@ -74,6 +74,11 @@ TEST(QuantizedVariant, WeightsThatContradictTheNameLeaveTheModelUnknown) {
   EXPECT_FALSE(r.replayed());
   EXPECT_TRUE(r.partial.has_value());
   EXPECT_EQ(r.implied.model.note.find("read as"), std::string::npos) << r.implied.model.note;
+  EXPECT_TRUE(r.implied.model.note.ends_with(
+      "; its name states a quantization of llama-3.1-70b-instruct, but no such reading prints "
+      "the logged weights (67.7229 GiB, line 9; predicted AWQ 4-bit, group 128, zero points "
+      "(AutoAWQ's defaults): 37.09 GiB)"))
+      << r.implied.model.note;
 }
 
 // club-3090 #612: no weights line, so nothing confirms the name's NVFP4; the pinned KV memory
