@@ -111,6 +111,10 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
 // figure) can say.
 std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog& models) {
   const std::string whole = lower(basename(logged));
+  // A repository name is at most 96 characters on the Hub; a longer word is no checkpoint's
+  // name, and each of its words would cost a pass over the catalog.
+  constexpr size_t kLongestName = 256;
+  if (whole.size() > kLongestName) return std::nullopt;
   // A local folder may carry the organisation before an underscore
   // ("cognitivecomputations_DeepSeek-V3-0324-AWQ").
   std::vector<std::string> names{whole};

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "catalog/quantization_by_name.h"
 #include "core/atomic_file.h"
 #include "explain/explanation.h"
 #include "explain/log_reader.h"
@@ -112,6 +113,11 @@ TEST(QuantizedVariant, TheBaseIsFoundPastOrganisationPrefixesAndDottedSchemes) {
   EXPECT_EQ(base("Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4"), "qwen2.5-72b-instruct");
   // A version's dot is no word boundary: Qwen2.5-Foo is not Qwen2's.
   EXPECT_EQ(base("Qwen2.5-Foo-AWQ"), "(none)");
+  // A hostile line: a million-character name of dashes is no checkpoint's, read in one pass.
+  std::string hostile = "Qwen/Qwen3-8B";
+  for (int i = 0; i < 100'000; ++i) hostile += "-AWQ-int4";
+  EXPECT_EQ(base(hostile), "(none)");
+  EXPECT_EQ(quantizations_in_name(hostile).size(), 1u);
 }
 
 }  // namespace
