@@ -68,12 +68,7 @@ class ModelBuilder {
       if (first_norm >= 0) list_.release(first_norm);
       GPUMEM_RETURN_IF_ERROR(lm_head());
     }
-    list_.set_phase(WeightPhase::kPostLoad);
-    // sglang v0.5.9 model_loader/loader.py DefaultModelLoader.load_weights_and_postprocess:
-    // the model's load_weights (ending in its post_load_weights) runs first, then every
-    // module's quant_method.process_weights_after_loading in module order.
-    for (auto& step : model_post_load_) step(list_);
-    for (auto& step : post_load_) step(list_);
+    run_post_load();
     return Status::ok_status();
   }
 
@@ -101,9 +96,7 @@ class ModelBuilder {
     const int head = list_.size();
     GPUMEM_RETURN_IF_ERROR(
         add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, l.tp_size));
-    list_.set_phase(WeightPhase::kPostLoad);
-    for (auto& step : model_post_load_) step(list_);
-    for (auto& step : post_load_) step(list_);
+    run_post_load();
     if (ctx_.rules.draft_embedding_freed_after_kv) {
       list_.release_later(embed);
       if (ctx_.rules.nextn_head_shared) list_.release_later(head);
@@ -116,9 +109,58 @@ class ModelBuilder {
     return Status::ok_status();
   }
 
+  // vllm qwen3_next_mtp.py Qwen3NextMultiTokenPredictor.__init__ and qwen3_5_mtp.py
+  // Qwen3_5MultiTokenPredictor.__init__: the embedding, fc (a ColumnParallelLinear from
+  // [embedding, hidden] to hidden, gathered), the full-attention MTP layer, then norm,
+  // pre_fc_norm_hidden and pre_fc_norm_embedding; Qwen3NextMTP / Qwen3_5MTP add the head (the
+  // embedding itself when tied). EagleProposer.load_model then hands the draft the target's
+  // embedding and head ("Detected MTP model. Sharing target model embedding weights" and
+  // "... lm_head weights", vllm llm_base_proposer.py; before PR #28549 eagle.py replaced
+  // both for every method but eagle3), freeing the draft's own.
+  Status build_qwen_mtp(const RopeSpec& target_rope) {
+    const Architecture& a = ctx_.arch;
+    const ParallelLayout& l = ctx_.layout;
+    const std::int64_t h = a.hidden_size;
+    if (h % l.tp_size != 0) {
+      return invalid_input("the MTP fc's " + str(h) + " outputs do not split over TP " +
+                           str(l.tp_size));
+    }
+    ropes_.seed(target_rope);
+    const int embed = list_.size();
+    GPUMEM_RETURN_IF_ERROR(
+        add_vocab_parallel(list_, ctx_, "model.embed_tokens.weight", a.vocab_size, l.tp_size));
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list_, ctx_,
+        {"model.fc", {"mtp.fc"}, {h / l.tp_size}, 2 * h, LinearParallel::kColumn, l.tp_size, false},
+        post_load_));
+    GPUMEM_RETURN_IF_ERROR(layer(0, "model.layers.0", "mtp.layers.0"));
+    add_norm(list_, ctx_, "model.norm.weight", h);
+    add_norm(list_, ctx_, "model.pre_fc_norm_hidden.weight", h);
+    add_norm(list_, ctx_, "model.pre_fc_norm_embedding.weight", h);
+    int head = -1;
+    if (!a.tie_word_embeddings) {
+      head = list_.size();
+      GPUMEM_RETURN_IF_ERROR(
+          add_vocab_parallel(list_, ctx_, "lm_head.weight", a.vocab_size, l.tp_size));
+    }
+    run_post_load();
+    list_.release(embed);
+    if (head >= 0) list_.release(head);
+    return Status::ok_status();
+  }
+
   std::vector<WeightTensor> take() { return list_.take(); }
 
  private:
+  // sglang v0.5.9 model_loader/loader.py DefaultModelLoader.load_weights_and_postprocess: the
+  // model's load_weights (ending in its post_load_weights) runs first, then every module's
+  // quant_method.process_weights_after_loading in module order.
+  void run_post_load() {
+    list_.set_phase(WeightPhase::kPostLoad);
+    for (auto& step : model_post_load_) step(list_);
+    for (auto& step : post_load_) step(list_);
+  }
+
   Status embedding(int& first_norm) {
     const Architecture& a = ctx_.arch;
     if (a.family == ArchitectureFamily::kGemma3) {
@@ -540,7 +582,8 @@ Result<std::vector<WeightTensor>> nextn_draft_tensors(const Architecture& draft,
   GPUMEM_RETURN_IF_ERROR(validate_layout(l));
   if (!draft.is_nextn_draft()) return invalid_input(draft.name + " is not a NextN draft");
   ModelBuilder builder(draft, l, rules);
-  GPUMEM_RETURN_IF_ERROR(builder.build_nextn(target_rope));
+  GPUMEM_RETURN_IF_ERROR(draft.is_qwen_hybrid() ? builder.build_qwen_mtp(target_rope)
+                                                : builder.build_nextn(target_rope));
   return builder.take();
 }
 

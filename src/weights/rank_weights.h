@@ -43,8 +43,9 @@ namespace gpumem {
 Result<WeightList> rank_weights(const Architecture& a, const ParallelLayout& l,
                                 const WeightRules& rules, WeightListCache* cache = nullptr);
 
-// The tensors of SGLang's NextN (MTP) draft on one rank (draft.is_nextn_draft()), in
-// allocation order; `target_rope` is the RoPE cache the target registered. draft_weights
+// The tensors of an MTP draft on one rank (draft.is_nextn_draft()), in allocation order:
+// SGLang's and vLLM's NextN layer of DeepSeek and GLM, or vLLM's MTP block of a Qwen hybrid
+// (qwen_mtp_draft.h); `target_rope` is the RoPE cache the target registered. draft_weights
 // (draft_weights.h) is the way in.
 Result<std::vector<WeightTensor>> nextn_draft_tensors(const Architecture& draft,
                                                       const RopeSpec& target_rope,

@@ -116,14 +116,15 @@ TEST(VllmMtp, WhatIsNotModelledIsRefusedByName) {
             "0.11.0; before it, deepseek_mtp or glm4_moe_mtp)\n");
   EXPECT_EQ(errors("qwen3-32b", "0.15.0", R"({"method": "mtp", "num_speculative_tokens": 1})"),
             "f.yaml:7:27: --speculative-config method mtp with Qwen3ForCausalLM is not modelled "
-            "(gpumem models vLLM's DeepSeek-V3 and GLM-4.5 MTP drafts)\n");
+            "(gpumem models vLLM's DeepSeek-V3, GLM-4.5, Qwen3-Next and Qwen3.5/3.6 MTP "
+            "drafts)\n");
   EXPECT_EQ(errors(kDeepseek, "0.15.0",
                    R"({"method": "mtp", "model": "x", "num_speculative_tokens": 1})"),
             "f.yaml:7:27: --speculative-config method mtp drafts with the target's own MTP "
             "layers; a draft 'model' is not modelled\n");
   EXPECT_EQ(errors(kDeepseek, "0.15.0", R"({"method": "medusa", "num_speculative_tokens": 1})"),
             "f.yaml:7:27: --speculative-config method 'medusa' is not modelled; gpumem models "
-            "ngram, eagle3 and mtp (deepseek_mtp, glm4_moe_mtp)\n");
+            "ngram, eagle3 and mtp (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp)\n");
 }
 
 }  // namespace

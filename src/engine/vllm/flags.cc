@@ -547,8 +547,9 @@ void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
     }
   }
   // vllm config/speculative.py SpeculativeConfig.__post_init__: the per-model MTP names are
-  // the one "mtp" method (PR #25232).
-  static const std::vector<std::string> kMtpNames = {"deepseek_mtp", "glm4_moe_mtp"};
+  // the one "mtp" method (PR #25232); qwen3_next_mtp came with Qwen3-Next (v0.10.2).
+  static const std::vector<std::string> kMtpNames = {"deepseek_mtp", "glm4_moe_mtp",
+                                                     "qwen3_next_mtp"};
   s.method_as_written = s.method;
   if (std::find(kMtpNames.begin(), kMtpNames.end(), s.method) != kMtpNames.end()) s.method = "mtp";
   static const std::vector<std::string> kMethods = {"ngram", "eagle3", "mtp"};
@@ -557,7 +558,7 @@ void read_speculative_config(const FlagValues& v, EngineFlags& f, Diagnostics& d
     names.insert(names.end(), kMtpNames.begin(), kMtpNames.end());
     diags.error(where, "--speculative-config method '" + s.method +
                            "' is not modelled; gpumem models ngram, eagle3 and mtp (deepseek_mtp, "
-                           "glm4_moe_mtp)" +
+                           "glm4_moe_mtp, qwen3_next_mtp)" +
                            did_you_mean(s.method, names));
     return;
   }

@@ -52,7 +52,11 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
   // copied to every rank).
   const std::int64_t groups = g.num_key_heads % tp == 0 ? g.num_key_heads : tp;
   const std::int64_t conv_dim = g.value_dim() + 2 * groups * g.key_head_dim;
-  const std::int64_t conv = (g.conv_kernel - 1) * (conv_dim / tp) *
+  // gated_delta_net_state_shape(num_spec): the conv window keeps the speculative tokens too,
+  // kernel - 1 + num_speculative_tokens rows (qwen3_next.py / qwen3_5.py
+  // get_mamba_state_shape_from_config pass the speculative config's count).
+  const std::int64_t num_spec = flags.speculative ? flags.speculative->num_speculative_tokens : 0;
+  const std::int64_t conv = (g.conv_kernel - 1 + num_spec) * (conv_dim / tp) *
                             state_dtype_bytes(flags.mamba_cache_dtype, f.served_dtype);
   const std::string& ssm_flag =
       flags.mamba_ssm_cache_dtype == "auto" ? flags.mamba_cache_dtype : flags.mamba_ssm_cache_dtype;
@@ -93,9 +97,11 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
   // MambaSpec.max_memory_usage_bytes: "align" mode (--enable-prefix-caching) keeps a
   // request's running state and its last block's checkpoint, two pages; otherwise one. A real
   // Qwen3.5-27B start-up of April 2026 without the flag (vllm issue #40691: 290,864 tokens,
-  // 33.04x at 32,768) holds one page per request, so the default is taken as one.
+  // 33.04x at 32,768) holds one page per request, so the default is taken as one. Each
+  // speculative token adds a page (num_speculative_blocks, layers/mamba/abstract.py
+  // get_kv_cache_spec).
   f.mamba_pages_per_request =
-      rules.hybrid_prefix_caching_align && flags.enable_prefix_caching_given ? 2 : 1;
+      (rules.hybrid_prefix_caching_align && flags.enable_prefix_caching_given ? 2 : 1) + num_spec;
 }
 
 // NVIDIA ModelOpt's formats (vllm quantization/modelopt.py), whose checkpoints name the KV

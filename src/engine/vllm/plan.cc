@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/qwen_mtp_draft.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/sglang/nextn_draft.h"
@@ -182,10 +183,11 @@ void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
     return;
   }
   const std::string& arch = p.model.hf_architecture;
-  if (arch != "DeepseekV3ForCausalLM" && arch != "Glm4MoeForCausalLM") {
+  const bool qwen = p.model.is_qwen_hybrid();
+  if (arch != "DeepseekV3ForCausalLM" && arch != "Glm4MoeForCausalLM" && !qwen) {
     diags.error(where, "--speculative-config method " + s.method_as_written + " with " + arch +
-                           " is not modelled (gpumem models vLLM's DeepSeek-V3 and GLM-4.5 "
-                           "MTP drafts)");
+                           " is not modelled (gpumem models vLLM's DeepSeek-V3, GLM-4.5, "
+                           "Qwen3-Next and Qwen3.5/3.6 MTP drafts)");
     return;
   }
   if (p.model.quantization.is_nvfp4()) {
@@ -194,14 +196,14 @@ void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
                            "keeps the target's quantization is not pinned down");
     return;
   }
-  if (p.model.num_nextn_predict_layers != 1) {
+  if (!qwen && p.model.num_nextn_predict_layers != 1) {
     diags.error(where, "--speculative-config method " + s.method_as_written + " with " +
                            std::to_string(p.model.num_nextn_predict_layers) +
                            " MTP layers (num_nextn_predict_layers) is not modelled; gpumem "
                            "models a checkpoint with one");
     return;
   }
-  Result<Architecture> draft = sglang::nextn_draft(p.model);
+  Result<Architecture> draft = qwen ? qwen_mtp_draft(p.model) : sglang::nextn_draft(p.model);
   if (!draft.ok()) {
     diags.error(where, "--speculative-config method " + s.method_as_written + ": " +
                            draft.status().message());
@@ -438,9 +440,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                       "mamba chunks)");
       return std::nullopt;
     }
-    if (p.flags.speculative) {
+    if (p.flags.speculative && !p.model.is_qwen_hybrid()) {
       // mamba_utils.py: speculative tokens widen every conv window and add state pages per
-      // request (num_speculative_blocks), with rules that changed across releases.
+      // request (num_speculative_blocks); modelled for the Gated DeltaNet of Qwen's hybrids
+      // (model_facts.cc), whose shape functions pass the count, not for the other mixers.
       diags.error(*p.flags.raw.location("--speculative-config"),
                   "--speculative-config with " + p.model.hf_architecture +
                       "'s linear-attention layers is not modelled (the state pages of the "
