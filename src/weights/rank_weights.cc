@@ -129,10 +129,21 @@ class ModelBuilder {
     const int embed = list_.size();
     GPUMEM_RETURN_IF_ERROR(
         add_vocab_parallel(list_, ctx_, "model.embed_tokens.weight", a.vocab_size, l.tp_size));
-    GPUMEM_RETURN_IF_ERROR(add_linear(
-        list_, ctx_,
-        {"model.fc", {"mtp.fc"}, {h / l.tp_size}, 2 * h, LinearParallel::kColumn, l.tp_size, false},
-        post_load_));
+    if (a.quantization.method == QuantMethod::kModelOptNvfp4) {
+      // qwen3_5_mtp.py / qwen3_next_mtp.py (PR #38832): fc_quant is None for modelopt_fp4, the
+      // ModelOpt exports keeping mtp.fc in bfloat16.
+      list_.add("model.fc.weight", {h / l.tp_size, 2 * h}, ctx_.dtype);
+    } else {
+      GPUMEM_RETURN_IF_ERROR(add_linear(list_, ctx_,
+                                        {"model.fc",
+                                         {"mtp.fc"},
+                                         {h / l.tp_size},
+                                         2 * h,
+                                         LinearParallel::kColumn,
+                                         l.tp_size,
+                                         false},
+                                        post_load_));
+    }
     GPUMEM_RETURN_IF_ERROR(layer(0, "model.layers.0", "mtp.layers.0"));
     add_norm(list_, ctx_, "model.norm.weight", h);
     add_norm(list_, ctx_, "model.pre_fc_norm_hidden.weight", h);

@@ -145,6 +145,30 @@ TEST(VllmQwenMtp, EachSpeculativeTokenAddsAStatePagePerRequest) {
   }
 }
 
+// A ModelOpt NVFP4 export (nvidia's Qwen3.5 checkpoints) keeps the MTP block in bfloat16 but
+// excludes only mtp.layers.0* from quantization; vLLM builds mtp.fc unquantized from PR #38832
+// (taken as 0.19.0), so the draft is the bfloat16 block, and before it the launch is refused.
+TEST(VllmQwenMtp, AModelOptNvfp4CheckpointsFcIsBfloat16) {
+  const std::string nvfp4 = config_variant(
+      kQwen, "qwen3.6-27b-nvfp4-mtp", "\"image_token_id\"",
+      R"("quantization_config": {"quant_method": "modelopt", "quant_algo": "NVFP4", )"
+      R"("group_size": 16, "exclude_modules": ["lm_head", "mtp.layers.0*", "model.visual*"]}, )"
+      "\"image_token_id\"");
+  const auto ledger = [&](const std::string& extra, const std::string& version) {
+    return family_ledger("vllm", nvfp4, 1, "    --max-model-len: 65536\n" + extra, "h200", version);
+  };
+  const Ledger plain = ledger("", "0.20.0");
+  const Ledger drafted = ledger(spec(1), "0.20.0");
+  ASSERT_TRUE(plain.fits() && drafted.fits());
+  EXPECT_EQ(
+      ledger_fact(drafted, "weights_logical_bytes") - ledger_fact(plain, "weights_logical_bytes"),
+      2 * 424'699'392);
+  EXPECT_EQ(family_errors("vllm", nvfp4, spec(1), 1, "0.18.0"),
+            "f.yaml:6:27: --speculative-config method mtp with an NVFP4 checkpoint is not "
+            "modelled: vLLM builds the MTP block's bfloat16 fc unquantized only for ModelOpt NVFP4 "
+            "and from PR #38832 (taken as 0.19.0)\n");
+}
+
 TEST(VllmQwenMtp, WhatIsNotModelledIsRefusedByName) {
   EXPECT_EQ(family_errors("vllm", "ibm-granite--granite-4.0-h-small",
                           "    --speculative-config: '{\"method\": \"ngram\", "

@@ -190,10 +190,20 @@ void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
                            "Qwen3-Next and Qwen3.5/3.6 MTP drafts)");
     return;
   }
-  if (p.model.quantization.is_nvfp4()) {
+  // vllm PR #38832 (merged 2026-04-02, taken as first released in 0.19.0): a ModelOpt NVFP4
+  // checkpoint stores the Qwen MTP block's fc in bfloat16 without excluding it, and vLLM builds
+  // that fc unquantized; before it, loading the draft fails ("AssertionError" in
+  // parameter.py). The MTP layer itself follows the checkpoint's exclude_modules.
+  const bool qwen_modelopt_fc = qwen &&
+                                p.model.quantization.method == QuantMethod::kModelOptNvfp4 &&
+                                p.version >= Version{0, 19, 0, 0};
+  if (p.model.quantization.is_nvfp4() && !qwen_modelopt_fc) {
     diags.error(where, "--speculative-config method " + s.method_as_written +
-                           " with an NVFP4 checkpoint is not modelled: whether vLLM's MTP layer "
-                           "keeps the target's quantization is not pinned down");
+                           " with an NVFP4 checkpoint is not modelled: " +
+                           (qwen ? "vLLM builds the MTP block's bfloat16 fc unquantized only for "
+                                   "ModelOpt NVFP4 and from PR #38832 (taken as 0.19.0)"
+                                 : "whether vLLM's MTP layer keeps the target's quantization is "
+                                   "not pinned down"));
     return;
   }
   if (!qwen && p.model.num_nextn_predict_layers != 1) {
