@@ -155,10 +155,33 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
       }
       if (p->development) {
         // Between the releases before it and the one it names: the rules of the last
-        // release at which they changed below it.
+        // release at which they changed below it ...
         std::string at = oldest;
         for (const std::string& r : releases) {
           if (*parse(engine, r) < p->key) at = r;
+        }
+        // ... unless its wording is a later release's: a build of the development branch
+        // carries what that branch already had (vLLM's 0.20.2rc1.dev builds print 0.21.0's
+        // CUDA-graph estimate), so the newest release its wording shows gives the rules.
+        std::optional<Key> worded;
+        std::string worded_why;
+        for (const VersionClue& c : run.version_clues) {
+          if (c.from.empty() || c.from_date) continue;
+          const Key k = *parse(engine, c.from);
+          if (!worded || k > *worded) {
+            worded = k;
+            worded_why = clue_text(c);
+          }
+        }
+        if (worded && *worded > *parse(engine, at) && *worded < first_unmodelled(engine)) {
+          std::string by_wording = at;
+          for (const std::string& r : releases) {
+            if (*parse(engine, r) <= *worded) by_wording = r;
+          }
+          return {by_wording,
+                  printed + ", a development build whose wording is v" + key_text(*worded) +
+                      "'s (" + worded_why + "): the rules of v" + by_wording,
+                  false, false};
         }
         return {at,
                 printed + ", a development build before v" + key_text(p->key) + ": the rules of v" +

@@ -63,7 +63,12 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
   }
   const bool machete = !awq && ctx.rules.gptq_machete && machete_supports(m, out, q.group_size);
   const bool marlin = marlin_supports(m, out, group);
-  if (!awq && !machete && !marlin) {
+  // vllm kernels/mixed_precision/exllama.py ExllamaLinearKernel.can_implement: float16
+  // activations (WeightRules), an output a multiple of the pack factor (the zero points pack
+  // along it), the 4- and 8-bit symmetric types.
+  const bool exllama = !awq && !machete && !marlin && ctx.rules.gptq_exllama_fallback &&
+                       out % pack == 0 && (q.num_bits == 4 || q.num_bits == 8);
+  if (!awq && !machete && !marlin && !exllama) {
     // vllm kernels/linear/__init__.py choose_mp_linear_kernel raises; SGLang's
     // GPTQMarlinLinearMethod ignores check_marlin_supports_shape and its kernel fails.
     return invalid_input(p + ": Weight output_size_per_partition = " + std::to_string(out) +
@@ -91,6 +96,22 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
     post_load.emplace_back([=](TensorList& l) {
       l.add(p + ".machete_qweight", l.at(qweight).shape, DType::kInt32);
       l.release(qweight);
+    });
+    return Status::ok_status();
+  }
+  if (exllama) {
+    // ExllamaLinearKernel.process_weights_after_loading: a symmetric type gets a zero-point
+    // tensor of its own (groups x out packed, replacing the checkpoint's), an empty g_idx
+    // without activation order, and qweight and scales rewritten contiguous (same sizes, the
+    // loaded ones freed).
+    post_load.emplace_back([=](TensorList& l) {
+      l.add(p + ".exllama_qzeros", l.at(qzeros).shape, DType::kInt32);
+      l.release(qzeros);
+      l.release(g_idx);
+      l.add(p + ".exllama_qweight", l.at(qweight).shape, DType::kInt32);
+      l.release(qweight);
+      l.add(p + ".exllama_scales", l.at(scales).shape, l.at(scales).dtype);
+      l.release(scales);
     });
     return Status::ok_status();
   }

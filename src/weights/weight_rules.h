@@ -92,6 +92,10 @@ struct WeightRules {
   // _POSSIBLE_KERNELS), which keeps g_idx and the zero points and needs no workspace. SGLang
   // always takes Marlin (gptq.py GPTQMarlinLinearMethod).
   bool gptq_machete = false;
+  // ... and where neither Machete nor Marlin takes the layer, ExllamaLinearKernel (last in
+  // _POSSIBLE_KERNELS) does for an output a multiple of the pack factor, when the activations
+  // are float16 (vLLM serving --dtype float16); SGLang has no such fallback.
+  bool gptq_exllama_fallback = false;
 
   // vllm compressed_tensors.py: below compute capability 8.9 (no FP8 tensor cores) a W8A8
   // FP8 checkpoint runs as CompressedTensorsW8A16Fp8 on Marlin

@@ -656,6 +656,17 @@ TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
   EXPECT_EQ(v.note,
             "printed 0.21.1.dev1+g1a2b3c4 (line 7), a development build before v0.21.1: the "
             "rules of v0.21.0, the last release below it at which they changed");
+  // A development build whose wording is a later release's has that release's rules: the
+  // 0.20.2rc1.dev builds of May 2026 already print 0.21.0's CUDA-graph estimate.
+  run.version = "0.20.2rc1.dev129+g1acd67a79";
+  run.version_clues = {{"0.21.0", "", "'CUDA graph memory profiling is enabled'", 12, false, ""}};
+  v = choose_version(run, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.21.0");
+  EXPECT_EQ(v.note,
+            "printed 0.20.2rc1.dev129+g1acd67a79 (line 7), a development build whose wording is "
+            "v0.21.0's ('CUDA graph memory profiling is enabled' (line 12)): the rules of "
+            "v0.21.0");
+  run.version_clues.clear();
   const StartupLog args = lines(
       "INFO 06-01 10:00:00 [utils.py:233] non-default args: {'model_tag': 'Qwen/Qwen3-8B', "
       "'model': 'Qwen/Qwen3-8B', 'kv_offloading_size': 16.0, 'max_num_seqs': 16}\n"

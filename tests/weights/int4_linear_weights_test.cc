@@ -115,6 +115,37 @@ TEST(Int4LinearWeights, Qwen25Coder_GptqMarlinAndMachete) {
                   4 * 528));
 }
 
+// Qwen3.6-27B quantized GPTQ 4-bit (group 128) over 2 ranks: a Gated DeltaNet layer's
+// in_proj_ba (in_proj_b and in_proj_a, 48 value heads each) has 48 outputs a rank, too few for
+// Marlin's 64-wide tiles. vLLM's choose_mp_linear_kernel then takes ExllamaLinearKernel when
+// the activations are float16 (48 is a multiple of the pack factor 8); otherwise no kernel
+// can, and the start-up fails.
+TEST(Int4LinearWeights, ExllamaTakesWhatMarlinCannotInFloat16) {
+  Architecture qwen = quantized_config(
+      "Qwen--Qwen3.6-27B",
+      R"({"quant_method": "gptq", "bits": 4, "group_size": 128, "sym": true, "desc_act": false})");
+  qwen.vision = VisionTower{};  // the language model's layers are the subject
+  const std::string ba = "model.layers.0.linear_attn.in_proj_ba";
+  EXPECT_EQ(rank_weights(qwen, {.tp_size = 2}, {}).status().message(),
+            ba + ": Weight output_size_per_partition = 48 and input_size_per_partition = 5120 do "
+                 "not fit Marlin's 64 x 128 tiles and group size 128. Consider reducing "
+                 "tensor_parallel_size.");
+  const std::vector<WeightTensor> w =
+      weights(qwen, {.tp_size = 2}, WeightRules{.gptq_exllama_fallback = true});
+  // Loaded: qweight [5120 / 8, 48], g_idx [5120], qzeros [40, 48 / 8], scales [40, 48]; after
+  // loading Exllama's own zero points, contiguous qweight and scales, and an empty g_idx.
+  EXPECT_EQ(bytes_of(w, ba + ".qweight"), 4 * 640 * 48);
+  EXPECT_FALSE(resident(w, ba + ".qweight"));
+  EXPECT_FALSE(resident(w, ba + ".g_idx"));
+  EXPECT_FALSE(resident(w, ba + ".qzeros"));
+  EXPECT_EQ(bytes_of(w, ba + ".exllama_qweight"), 122'880);
+  EXPECT_EQ(bytes_of(w, ba + ".exllama_qzeros"), 4 * 40 * 6);
+  EXPECT_EQ(bytes_of(w, ba + ".exllama_scales"), 2 * 40 * 48);
+  EXPECT_EQ(find(w, ba + ".workspace"), nullptr);
+  // Layers Marlin takes are Marlin's as before.
+  EXPECT_TRUE(resident(w, "model.layers.0.linear_attn.in_proj_qkvz.marlin_qweight"));
+}
+
 TEST(Int4LinearWeights, ShapesTheKernelsCannotTakeAreErrors) {
   // Over 4 ranks (3 heads each, the 2 KV heads replicated) down_proj's 8960 inputs become
   // 2240, not a multiple of the group size 128.

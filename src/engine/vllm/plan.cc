@@ -226,6 +226,7 @@ WeightRules weight_rules(const Plan& p) {
   WeightRules r;
   r.device_sm_count = p.gpu.sm_count;
   r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
+  r.gptq_exllama_fallback = p.facts.served_dtype == DType::kFloat16;
   r.nvfp4_layout = nvfp4_layout(p);
   r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
   r.fp8_per_tensor_channelwise = false;
