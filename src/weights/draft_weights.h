@@ -1,5 +1,5 @@
 // The tensors ONE rank allocates for an EAGLE-3 draft head, as SGLang v0.5.9 loads it, or
-// for a NextN draft (the checkpoint's MTP layer, engine/sglang/nextn_draft.h; its tensors are
+// for a NextN draft (the checkpoint's MTP layer, catalog/nextn_draft.h; its tensors are
 // listed by rank_weights.h nextn_draft_tensors, its embedding and head kReleasedLater).
 //
 // The draft is a second model built in the target's process, after the target, with the

@@ -39,6 +39,13 @@ bool machete_supports(const LinearModule& m, std::int64_t out, std::int64_t grou
   return (group_size == 0 || group_size == 128) && m.input_size % 64 == 0 && out % 128 == 0;
 }
 
+// A kernel's rewrite of a loaded tensor: a new tensor of the same shape and dtype under
+// `name`, the loaded one freed (replace_parameter registers the new, the old is released).
+void rewrite(TensorList& l, int loaded, const std::string& name) {
+  l.add(name, l.at(loaded).shape, l.at(loaded).dtype);
+  l.release(loaded);
+}
+
 // AWQ and GPTQ weights as the engines load them on CUDA: the awq_marlin and gptq_marlin
 // methods (sglang v0.5.9 awq.py AWQMarlinLinearMethod, gptq.py GPTQMarlinLinearMethod; vLLM's
 // awq_marlin.py and gptq_marlin.py with the kernel choose_mp_linear_kernel picks). The
@@ -93,10 +100,7 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
     // vllm mixed_precision/machete.py MacheteLinearKernel.process_weights_after_loading:
     // machete_prepack_B writes a new qweight of the same size (the old one is freed); the
     // scales stay where they are, g_idx and qzeros stay allocated, no workspace.
-    post_load.emplace_back([=](TensorList& l) {
-      l.add(p + ".machete_qweight", l.at(qweight).shape, DType::kInt32);
-      l.release(qweight);
-    });
+    post_load.emplace_back([=](TensorList& l) { rewrite(l, qweight, p + ".machete_qweight"); });
     return Status::ok_status();
   }
   if (exllama) {
@@ -105,13 +109,10 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
     // without activation order, and qweight and scales rewritten contiguous (same sizes, the
     // loaded ones freed).
     post_load.emplace_back([=](TensorList& l) {
-      l.add(p + ".exllama_qzeros", l.at(qzeros).shape, DType::kInt32);
-      l.release(qzeros);
+      rewrite(l, qzeros, p + ".exllama_qzeros");
       l.release(g_idx);
-      l.add(p + ".exllama_qweight", l.at(qweight).shape, DType::kInt32);
-      l.release(qweight);
-      l.add(p + ".exllama_scales", l.at(scales).shape, l.at(scales).dtype);
-      l.release(scales);
+      rewrite(l, qweight, p + ".exllama_qweight");
+      rewrite(l, scales, p + ".exllama_scales");
     });
     return Status::ok_status();
   }
@@ -130,14 +131,9 @@ Status add_int4_marlin(TensorList& list, const BuildContext& ctx, const LinearMo
       l.release(g_idx);
       l.release(qzeros);
     }
-    l.add(p + ".marlin_qweight", l.at(qweight).shape, DType::kInt32);
-    l.release(qweight);
-    l.add(p + ".marlin_scales", l.at(scales).shape, l.at(scales).dtype);
-    l.release(scales);
-    if (awq) {
-      l.add(p + ".marlin_qzeros", l.at(qzeros).shape, DType::kInt32);
-      l.release(qzeros);
-    }
+    rewrite(l, qweight, p + ".marlin_qweight");
+    rewrite(l, scales, p + ".marlin_scales");
+    if (awq) rewrite(l, qzeros, p + ".marlin_qzeros");
   });
   return Status::ok_status();
 }

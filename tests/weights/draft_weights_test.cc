@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "catalog/architecture.h"
-#include "engine/sglang/nextn_draft.h"
+#include "catalog/nextn_draft.h"
 #include "support/model_configs.h"
 #include "support/weight_test_models.h"
 
@@ -58,7 +58,7 @@ TEST(DraftWeights, KimiK2Eagle3DraftHeadTp8) {
 // class SGLang builds it as and the checkpoint layer it loads.
 std::vector<WeightTensor> nextn_tensors(const Architecture& target, int tp,
                                         const std::string& architecture, std::int64_t layer) {
-  Result<Architecture> draft = sglang::nextn_draft(target);
+  Result<Architecture> draft = nextn_draft(target);
   if (!draft.ok()) {
     ADD_FAILURE() << draft.status().message();
     return {};
@@ -134,18 +134,18 @@ TEST(DraftWeights, NextNDraftOfV32FusesTheSharedExpertItsTargetKeepsApart) {
   // A modelopt_fp4 checkpoint's MTP layer is bfloat16: the draft drops the quantization.
   Architecture fp4 = model("deepseek-v3");
   fp4.quantization.method = QuantMethod::kModelOptNvfp4;
-  Result<Architecture> draft = sglang::nextn_draft(fp4);
+  Result<Architecture> draft = nextn_draft(fp4);
   ASSERT_TRUE(draft.ok());
   EXPECT_EQ(draft->quantization.method, QuantMethod::kNone);
 }
 
 TEST(DraftWeights, NextNDraftsNeedOneMtpLayerAndAKnownClass) {
   // Kimi-K2 is DeepseekV3ForCausalLM without MTP layers; Qwen3-32B has no NextN class.
-  Result<Architecture> kimi = sglang::nextn_draft(model("kimi-k2-instruct"));
+  Result<Architecture> kimi = nextn_draft(model("kimi-k2-instruct"));
   EXPECT_EQ(kimi.status().message(),
             "kimi-k2-instruct has 0 MTP layers (num_nextn_predict_layers); SGLang's NextN "
             "draft loads exactly one");
-  Result<Architecture> qwen = sglang::nextn_draft(model("qwen3-32b"));
+  Result<Architecture> qwen = nextn_draft(model("qwen3-32b"));
   EXPECT_EQ(qwen.status().message(),
             "the MTP draft of Qwen3ForCausalLM is not modelled (gpumem models DeepSeek-V3, "
             "V3.2, GLM-4.5 and GLM-5 NextN drafts)");

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "catalog/nextn_draft.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/sglang/layout.h"
-#include "engine/sglang/nextn_draft.h"
 #include "engine/sglang/plan_checks.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"

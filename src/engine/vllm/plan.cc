@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "catalog/nextn_draft.h"
 #include "catalog/qwen_mtp_draft.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
-#include "engine/sglang/nextn_draft.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -213,7 +213,7 @@ void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
                            "models a checkpoint with one");
     return;
   }
-  Result<Architecture> draft = qwen ? qwen_mtp_draft(p.model) : sglang::nextn_draft(p.model);
+  Result<Architecture> draft = qwen ? qwen_mtp_draft(p.model) : nextn_draft(p.model);
   if (!draft.ok()) {
     diags.error(where, "--speculative-config method " + s.method_as_written + ": " +
                            draft.status().message());

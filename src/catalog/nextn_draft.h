@@ -1,4 +1,6 @@
-// The draft SGLang builds for --speculative-algorithm NEXTN: a checkpoint's own MTP layer.
+// The draft a checkpoint's own MTP layer makes (DeepSeek-V3/V3.2, GLM-4.5, GLM-5): SGLang's
+// --speculative-algorithm NEXTN and vLLM's MTP method (vllm deepseek_mtp.py, glm4_moe_mtp.py)
+// build the same modules from it; the names below are SGLang's.
 //
 // SGLang rewrites NEXTN to EAGLE and, for the DeepSeek and GLM models that ship an MTP layer,
 // takes the model itself as the draft when no draft path is given (sglang v0.5.9
@@ -9,8 +11,8 @@
 // embedding and head are freed when the EAGLE worker hands it the target's
 // (speculative/eagle_worker.py set_embed_and_head). Its KV pool has one layer
 // (model_runner.py: num_nextn_predict_layers layers for a draft worker).
-#ifndef GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
-#define GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
+#ifndef GPUMEM_CATALOG_NEXTN_DRAFT_H_
+#define GPUMEM_CATALOG_NEXTN_DRAFT_H_
 
 #include <optional>
 #include <string>
@@ -18,7 +20,7 @@
 #include "catalog/architecture.h"
 #include "core/status.h"
 
-namespace gpumem::sglang {
+namespace gpumem {
 
 // The NextN class SGLang builds the MTP draft of `hf_architecture` with; none for an
 // architecture whose MTP draft gpumem does not model.
@@ -30,6 +32,6 @@ std::optional<std::string> nextn_architecture(const std::string& hf_architecture
 // layer.
 Result<Architecture> nextn_draft(const Architecture& checkpoint);
 
-}  // namespace gpumem::sglang
+}  // namespace gpumem
 
-#endif  // GPUMEM_ENGINE_SGLANG_NEXTN_DRAFT_H_
+#endif  // GPUMEM_CATALOG_NEXTN_DRAFT_H_

@@ -1,9 +1,9 @@
-#include "engine/sglang/nextn_draft.h"
+#include "catalog/nextn_draft.h"
 
 #include <array>
 #include <utility>
 
-namespace gpumem::sglang {
+namespace gpumem {
 
 std::optional<std::string> nextn_architecture(const std::string& hf_architecture) {
   // sglang v0.5.9 configs/model_config.py _config_draft_model: DeepSeek-V3, V3.2 and GLM-5
@@ -61,4 +61,4 @@ Result<Architecture> nextn_draft(const Architecture& checkpoint) {
   return d;
 }
 
-}  // namespace gpumem::sglang
+}  // namespace gpumem
