@@ -463,7 +463,8 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
                           "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n",
                           4),
             "f.yaml:7:30: --speculative-algorithm with Qwen3NextForCausalLM's linear-attention "
-            "layers is not modelled (the state cache's intermediate buffers per draft token)\n");
+            "layers is not modelled (the state cache's intermediate buffers per draft token); "
+            "vLLM's MTP of this model is modelled\n");
 }
 
 // Qwen3.6-27B (Qwen3_5ForConditionalGeneration) on one H200: 16 full-attention layers of 4 KV

@@ -110,7 +110,8 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
     diags.error(*p.flags.raw.location("--speculative-algorithm"),
                 "--speculative-algorithm with " + arch +
                     "'s linear-attention layers is not modelled (the state cache's intermediate "
-                    "buffers per draft token)");
+                    "buffers per draft token)" +
+                    (p.model.is_qwen_hybrid() ? "; vLLM's MTP of this model is modelled" : ""));
     ok = false;
   }
   if (p.pp > 1) {
