@@ -10,7 +10,7 @@ Result<Architecture> qwen_mtp_draft(const Architecture& target) {
   // layers, qwen3_next_mtp.py num_nextn_predict_layers, each 1 where the config has none
   // (Qwen3-Next's has none); the drafts of more are not modelled.
   const std::int64_t layers =
-      target.num_nextn_predict_layers > 0 ? target.num_nextn_predict_layers : 1;
+      target.num_nextn_predict_layers == 0 ? 1 : target.num_nextn_predict_layers;
   if (layers != 1) {
     return invalid_input(target.name + " has " + std::to_string(layers) +
                          " MTP layers (mtp_num_hidden_layers); gpumem models a checkpoint with "

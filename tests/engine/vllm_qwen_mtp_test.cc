@@ -169,7 +169,37 @@ TEST(VllmQwenMtp, AModelOptNvfp4CheckpointsFcIsBfloat16) {
             "and from PR #38832 (taken as 0.19.0)\n");
 }
 
+// A GPTQ 4-bit export's in_proj_ba has 48 outputs a rank at TP 2, too few for Marlin: vLLM
+// serving --dtype float16 runs it on the Exllama kernel (WeightRules::gptq_exllama_fallback),
+// in bfloat16 no kernel takes it and the start-up fails.
+TEST(VllmQwenMtp, Float16ServesWhatMarlinCannotTile) {
+  const std::string gptq = config_variant(
+      kQwen, "qwen3.6-27b-gptq-int4", "\"image_token_id\"",
+      R"("quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128, )"
+      R"("sym": true, "desc_act": false}, )"
+      "\"image_token_id\"");
+  const std::string args = "    --max-model-len: 32768\n    --language-model-only: true\n";
+  EXPECT_TRUE(
+      family_ledger("vllm", gptq, 2, args + "    --dtype: float16\n" + spec(1), "h200", "0.21.0")
+          .fits());
+  EXPECT_EQ(family_errors("vllm", gptq, "    --tensor-parallel-size: 2\n" + args, 2, "0.21.0"),
+            "f.yaml:6:29: the model's weights cannot be laid out for this layout: "
+            "model.layers.0.linear_attn.in_proj_ba: Weight output_size_per_partition = 48 and "
+            "input_size_per_partition = 5120 do not fit Marlin's 64 x 128 tiles and group size "
+            "128. Consider reducing tensor_parallel_size.\n");
+}
+
 TEST(VllmQwenMtp, WhatIsNotModelledIsRefusedByName) {
+  // A config's mtp_num_hidden_layers other than one (here a hostile -2) is refused; only a
+  // config without it takes vLLM's default of one.
+  const std::string odd =
+      config_variant(kQwen, "qwen3.6-27b-mtp-negative", "\"mtp_num_hidden_layers\": 1",
+                     "\"mtp_num_hidden_layers\": -2");
+  const std::string refused = family_errors("vllm", odd, spec(1), 1, "0.21.0");
+  EXPECT_NE(refused.find("has -2 MTP layers (mtp_num_hidden_layers); gpumem models a checkpoint "
+                         "with one"),
+            std::string::npos)
+      << refused;
   EXPECT_EQ(family_errors("vllm", "ibm-granite--granite-4.0-h-small",
                           "    --speculative-config: '{\"method\": \"ngram\", "
                           "\"num_speculative_tokens\": 2, \"prompt_lookup_max\": 4}'\n"),
