@@ -220,7 +220,9 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
           arg.is_list ? "a list" : "'" + (arg.values.empty() ? "" : arg.values[0]) + "'";
       diags.error(arg.value_loc, what + " must be " + expected + ", got " + got);
     };
-    if (spec->type == FlagType::kIntList) {
+    if (spec->type == FlagType::kList) {
+      for (const std::string& v : arg.values) entry.text += (entry.text.empty() ? "" : " ") + v;
+    } else if (spec->type == FlagType::kIntList) {
       bool ok = true;
       for (const std::string& v : arg.values) {
         std::optional<std::int64_t> i = to_int(v);
@@ -285,12 +287,24 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
           break;
         }
         case FlagType::kIntList:
+        case FlagType::kList:
           break;
       }
     }
     out.entries.push_back(std::move(entry));
   }
   return out;
+}
+
+FlagSpec refused_flag(std::string_view name, FlagType type, std::string_view why,
+                      std::string_view default_value, std::vector<std::string_view> aliases) {
+  return {name, std::move(aliases), type, true, {}, false, why, default_value};
+}
+
+std::vector<FlagSpec> joined_tables(std::initializer_list<std::span<const FlagSpec>> tables) {
+  std::vector<FlagSpec> all;
+  for (std::span<const FlagSpec> t : tables) all.insert(all.end(), t.begin(), t.end());
+  return all;
 }
 
 int positive_flag(const FlagValues& v, std::string_view flag, int fallback, Diagnostics& diags) {

@@ -16,6 +16,7 @@
 #define GPUMEM_ENGINE_FLAG_TABLE_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -28,8 +29,10 @@
 
 namespace gpumem {
 
-// kByteCount: an integer number of bytes (read like kInt, with a wider range).
-enum class FlagType { kInt, kByteCount, kFloat, kBool, kString, kIntList };
+// kByteCount: an integer number of bytes (read like kInt, with a wider range). kList: one or
+// more words of any kind (argparse nargs '+' or '*' of strings or numbers), which gpumem keeps
+// as text and never reads: only flags without a modelled memory effect have it.
+enum class FlagType { kInt, kByteCount, kFloat, kBool, kString, kIntList, kList };
 
 struct FlagSpec {
   std::string_view name;  // canonical spelling, with dashes
@@ -47,6 +50,16 @@ struct FlagSpec {
   // like false: only that flag's, since "none" is a real value of others (a LoRA path).
   std::string_view off_value = {};
 };
+
+// A flag the engine has whose start-up memory effect gpumem does not model: set to anything
+// but `default_value` (and false, and "auto"), it is refused with `why`.
+FlagSpec refused_flag(std::string_view name, FlagType type, std::string_view why,
+                      std::string_view default_value = {},
+                      std::vector<std::string_view> aliases = {});
+
+// The tables one after another (an engine's modelled flags, then its newest release's
+// others), as one table.
+std::vector<FlagSpec> joined_tables(std::initializer_list<std::span<const FlagSpec>> tables);
 
 // Typed values of the flags a scenario gives, keyed by canonical name.
 class FlagValues {

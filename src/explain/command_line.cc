@@ -195,6 +195,8 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
         values.push_back("true");
       } else if (spec != nullptr && spec->type == FlagType::kIntList) {
         while (i < w.size() && is_number(w[i])) values.push_back(w[i++]);
+      } else if (spec != nullptr && spec->type == FlagType::kList) {
+        while (i < w.size() && !is_flag(w[i])) values.push_back(w[i++]);
       } else if (i < w.size() && !is_flag(w[i])) {
         values.push_back(w[i++]);
       }
@@ -227,7 +229,7 @@ std::optional<LaunchCommand> parse_launch_command(const LogLine& l) {
     LoggedFlag f;
     f.flag = std::string(spec->name);
     f.values = values;
-    f.is_list = spec->type == FlagType::kIntList;
+    f.is_list = spec->type == FlagType::kIntList || spec->type == FlagType::kList;
     f.line = at.line;
     f.column = at.column;
     f.source = "launch command";

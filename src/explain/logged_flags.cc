@@ -65,13 +65,15 @@ std::optional<LoggedFlag> flag_from_python(LogEngine engine, std::string_view ke
       f.values = {value.kind == PyValue::Kind::kBool ? "true" : value.text};
       break;
     case FlagType::kIntList:
+    case FlagType::kList:
     case FlagType::kInt:
     case FlagType::kByteCount:
     case FlagType::kFloat:
     case FlagType::kString:
       // A list stays a list (vLLM prints served_model_name as one); a scalar of a list flag
       // is a list of one.
-      f.is_list = spec->type == FlagType::kIntList || value.kind == PyValue::Kind::kList;
+      f.is_list = spec->type == FlagType::kIntList || spec->type == FlagType::kList ||
+                  value.kind == PyValue::Kind::kList;
       if (value.kind == PyValue::Kind::kList) {
         for (const PyValue& item : value.items) f.values.push_back(text_of(item));
       } else {

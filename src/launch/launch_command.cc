@@ -382,7 +382,8 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
       a.value_loc = {kLaunchCommandFile, 1, t.column + 2};
     } else if (spec.ok() && (*spec)->type == FlagType::kBool) {
       a.value_loc = a.flag_loc;
-    } else if (spec.ok() && (*spec)->type == FlagType::kIntList) {
+    } else if (spec.ok() &&
+               ((*spec)->type == FlagType::kIntList || (*spec)->type == FlagType::kList)) {
       a.is_list = true;
       a.value_loc = i < tokens.size() ? at(tokens[i]) : a.flag_loc;
       while (i < tokens.size() && looks_like_value(tokens[i].text)) {
@@ -506,7 +507,7 @@ std::string launch_with_flag(std::span<const std::string> argv, std::string_view
       while (!inline_value && s->type != FlagType::kBool && i + 1 < argv.size() &&
              looks_like_value(argv[i + 1])) {
         ++i;
-        if (s->type != FlagType::kIntList) break;
+        if (s->type != FlagType::kIntList && s->type != FlagType::kList) break;
       }
       if (s == target && !replaced) {
         append_flag(out, flag, value, target);

@@ -154,9 +154,9 @@ bool check_flag(Axis& axis, const Scenario& base, Diagnostics& diags) {
                                  title + " model; sweeping it changes nothing");
     return false;
   }
-  if (spec->type == FlagType::kIntList) {
+  if (spec->type == FlagType::kIntList || spec->type == FlagType::kList) {
     diags.error(at(axis, 1),
-                "'" + axis.key + "' takes a list of integers; a sweep varies flags of one value");
+                "'" + axis.key + "' takes a list of values; a sweep varies flags of one value");
     return false;
   }
   axis.kind = AxisKind::kFlag;

@@ -669,11 +669,15 @@ TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
   run.version_clues.clear();
   const StartupLog args = lines(
       "INFO 06-01 10:00:00 [utils.py:233] non-default args: {'model_tag': 'Qwen/Qwen3-8B', "
-      "'model': 'Qwen/Qwen3-8B', 'kv_offloading_size': 16.0, 'max_num_seqs': 16}\n"
+      "'model': 'Qwen/Qwen3-8B', 'kv_offloading_size': 16.0, 'kv_prefetch_rounds': 2, "
+      "'max_num_seqs': 16}\n"
       "INFO 06-01 10:00:01 [kv_cache_utils.py:1305] GPU KV cache size: 100,000 tokens\n");
   EXPECT_EQ(args.runs.at(0).notes,
             std::vector<std::string>{
-                "line 1: --kv-offloading-size is not a flag gpumem models; ignored"});
+                "line 1: --kv-prefetch-rounds is not a flag gpumem models; ignored"});
+  // A flag vLLM has whose memory gpumem does not model is read, for the replay to refuse.
+  ASSERT_NE(args.runs.at(0).flag("--kv-offloading-size"), nullptr);
+  EXPECT_EQ(args.runs.at(0).flag("--kv-offloading-size")->values, std::vector<std::string>{"16.0"});
 }
 
 // An accelerator other than an NVIDIA GPU is named, not guessed: an MI300X's MoE config file,

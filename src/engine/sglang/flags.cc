@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/python_format.h"
+#include "engine/sglang/newest_flags.h"
 
 namespace gpumem::sglang {
 
@@ -22,8 +23,8 @@ const std::vector<FlagSpec>& table() {
       {"--context-length", {}, FlagType::kInt, true, {}},
       {"--chunked-prefill-size", {}, FlagType::kInt, true, {}},
       {"--max-prefill-tokens", {}, FlagType::kInt, true, {}},
-      {"--cuda-graph-max-bs", {}, FlagType::kInt, true, {}},
-      {"--cuda-graph-bs", {}, FlagType::kIntList, true, {}},
+      {"--cuda-graph-max-bs", {"--cuda-graph-max-bs-decode"}, FlagType::kInt, true, {}},
+      {"--cuda-graph-bs", {"--cuda-graph-bs-decode"}, FlagType::kIntList, true, {}},
       {"--disable-cuda-graph", {}, FlagType::kBool, true, {}},
       {"--disable-cuda-graph-padding", {}, FlagType::kBool, true, {}},
       {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
@@ -48,13 +49,18 @@ const std::vector<FlagSpec>& table() {
       // sglang server_args.py (read at the v0.5.8/9-era snapshot 271536807): the sparse
       // attention kernels of DeepSeek DSA models; trtllm keeps a plain FP8 latent and a
       // FlashInfer workspace (engine/sglang/model_facts.h).
+      // sglang PR #38375 (v0.5.20) retired the old spellings of renamed flags; the new ones are
+      // aliases here, with the same memory effect: --cuda-graph-max-bs-decode, --cuda-graph-bs-
+      // decode, --dsa-{prefill,decode}-backend, --mamba-radix-cache-strategy, and the prefill
+      // graphs (SGLang's piecewise graphs) --disable-prefill-cuda-graph, --cuda-graph-max-bs-
+      // prefill, --cuda-graph-bs-prefill, --cuda-graph-tc-compiler.
       {"--nsa-prefill-backend",
-       {},
+       {"--dsa-prefill-backend"},
        FlagType::kString,
        true,
        {"flashmla_sparse", "flashmla_kv", "flashmla_auto", "fa3", "tilelang", "aiter", "trtllm"}},
       {"--nsa-decode-backend",
-       {},
+       {"--dsa-decode-backend"},
        FlagType::kString,
        true,
        {"flashmla_sparse", "flashmla_kv", "flashmla_auto", "fa3", "tilelang", "aiter", "trtllm"}},
@@ -78,7 +84,7 @@ const std::vector<FlagSpec>& table() {
       {"--mamba-full-memory-ratio", {}, FlagType::kFloat, true, {}},
       {"--max-mamba-cache-size", {}, FlagType::kInt, true, {}},
       {"--mamba-scheduler-strategy",
-       {},
+       {"--mamba-radix-cache-strategy"},
        FlagType::kString,
        true,
        {"auto", "no_buffer", "extra_buffer"}},
@@ -90,16 +96,28 @@ const std::vector<FlagSpec>& table() {
       // default for Gemma3ForConditionalGeneration (mm_disabled_models).
       {"--enable-multimodal", {}, FlagType::kBool, true, {}},
       {"--enable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
-      {"--disable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
+      {"--disable-piecewise-cuda-graph",
+       {"--disable-prefill-cuda-graph"},
+       FlagType::kBool,
+       true,
+       {}},
       // server_args.py: the piecewise graphs' token sizes (default: the ladder up to
       // chunked_prefill_size, 2048 for MLA); each size reserves 8 MiB in the automatic
       // --mem-fraction-static (the graphs' own pool is slack, not modelled).
-      {"--piecewise-cuda-graph-max-tokens", {}, FlagType::kInt, true, {}},
-      {"--piecewise-cuda-graph-tokens", {}, FlagType::kIntList, true, {}},
+      {"--piecewise-cuda-graph-max-tokens",
+       {"--cuda-graph-max-bs-prefill"},
+       FlagType::kInt,
+       true,
+       {}},
+      {"--piecewise-cuda-graph-tokens", {"--cuda-graph-bs-prefill"}, FlagType::kIntList, true, {}},
       // sglang v0.5.9 server_args.py piecewise_cuda_graph_compiler: "eager" (the default, what
       // gpumem models) runs the pieces as they are; "inductor" compiles them (refused in
       // plan_checks.cc).
-      {"--piecewise-cuda-graph-compiler", {}, FlagType::kString, true, {"eager", "inductor"}},
+      {"--piecewise-cuda-graph-compiler",
+       {"--cuda-graph-tc-compiler"},
+       FlagType::kString,
+       true,
+       {"eager", "inductor"}},
       {"--enable-flashinfer-allreduce-fusion", {}, FlagType::kBool, true, {}},
       {"--enable-deterministic-inference", {}, FlagType::kBool, true, {}},
       {"--quantization", {}, FlagType::kString, true, {}},
@@ -114,7 +132,7 @@ const std::vector<FlagSpec>& table() {
       {"--port", {}, FlagType::kInt, false, {}},
       {"--nnodes", {}, FlagType::kInt, false, {}},
       {"--node-rank", {}, FlagType::kInt, false, {}},
-      {"--dist-init-addr", {}, FlagType::kString, false, {}},
+      {"--dist-init-addr", {"--nccl-init-addr"}, FlagType::kString, false, {}},
       {"--log-level", {}, FlagType::kString, false, {}},
       {"--enable-metrics", {}, FlagType::kBool, false, {}},
       {"--reasoning-parser", {}, FlagType::kString, false, {}},
@@ -389,7 +407,9 @@ const std::vector<FlagSpec>& table() {
        "it overrides config.json values that size the weights and the KV cache; write the "
        "changed config.json and name it as the model"},
   };
-  return kTable;
+  static const std::vector<FlagSpec> kWithNewest =
+      joined_tables({kTable, host_side_flags(), unmodelled_flags()});
+  return kWithNewest;
 }
 
 }  // namespace

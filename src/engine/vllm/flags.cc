@@ -5,6 +5,7 @@
 
 #include "core/python_format.h"
 #include "engine/vllm/flag_json.h"
+#include "engine/vllm/newest_flags.h"
 
 namespace gpumem::vllm {
 namespace {
@@ -53,7 +54,8 @@ const std::vector<FlagSpec>& table() {
       // vllm utils FlexibleArgumentParser: a YAML file of flags, read by the launch-command
       // reader (launch/launch_command.h); in a scenario's args it names nothing gpumem reads.
       {"--config", {}, FlagType::kString, false, {}},
-      {"--served-model-name", {}, FlagType::kString, false, {}},
+      // vllm config/model.py served_model_name: one or more names (nargs "+").
+      {"--served-model-name", {}, FlagType::kList, false, {}},
       {"--tokenizer", {}, FlagType::kString, false, {}},
       {"--trust-remote-code", {}, FlagType::kBool, false, {}},
       {"--host", {}, FlagType::kString, false, {}},
@@ -306,7 +308,9 @@ const std::vector<FlagSpec>& table() {
        false,
        "a KV connector (disaggregated prefill, offloading) allocates buffers of its own"},
   };
-  return kTable;
+  static const std::vector<FlagSpec> kWithNewest =
+      joined_tables({kTable, host_side_flags(), unmodelled_flags()});
+  return kWithNewest;
 }
 
 // vllm config/cache.py BlockSize: the block sizes the CLI accepts.
