@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/library_environment.h"
 
 namespace gpumem {
 
@@ -98,7 +99,9 @@ bool has_prefix(std::string_view name, std::span<const std::string_view> prefixe
 
 void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine, Diagnostics& diags) {
   const EnvRule* rule = find_rule(v.name, engine.rules);
+  if (rule == nullptr) rule = find_rule(v.name, engine.newest_rules);
   if (rule == nullptr) rule = find_rule(v.name, kSharedRules);
+  if (rule == nullptr) rule = find_rule(v.name, library_environment_rules());
   if (rule != nullptr) {
     if (rule->not_modelled.empty() || v.value == rule->modelled_value) return;
     diags.error(v.loc, v.name + "=" + v.value + " changes start-up memory in a way gpumem does " +
@@ -111,7 +114,9 @@ void check_unread_variable(const EnvVar& v, const EngineEnvironment& engine, Dia
   std::vector<std::string> known;
   for (std::string_view n : engine.modelled) known.emplace_back(n);
   for (const EnvRule& r : engine.rules) known.emplace_back(r.name);
+  for (const EnvRule& r : engine.newest_rules) known.emplace_back(r.name);
   for (const EnvRule& r : kSharedRules) known.emplace_back(r.name);
+  for (const EnvRule& r : library_environment_rules()) known.emplace_back(r.name);
   diags.error(v.loc, "unknown environment variable '" + v.name +
                          "': " + std::string(engine.engine_name) +
                          ", PyTorch, CUDA or NCCL may read it and gpumem cannot tell its "

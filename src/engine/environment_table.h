@@ -44,6 +44,8 @@ struct EngineEnvironment {
   // Variables read only on a platform gpumem does not model (ROCm), so of no effect on the
   // NVIDIA GPUs of the catalog: "VLLM_ROCM_".
   std::span<const std::string_view> other_platform_prefixes = {};
+  // The engine's newest release's variables (its envs.py or environ.py) beyond `rules`.
+  std::span<const EnvRule> newest_rules = {};
 };
 
 // Accepts or refuses `v`, a variable the engine model does not read (see above).

@@ -67,13 +67,13 @@ TEST(EnvironmentTable, UnknownVariableOfALoadedLibraryIsRefused) {
             "s.yaml:1:5: unknown environment variable 'VLLM_ATENTION_BACKEND': vLLM, PyTorch, "
             "CUDA or NCCL may read it and gpumem cannot tell its memory effect; remove it to "
             "simulate without it; did you mean 'VLLM_ATTENTION_BACKEND'?\n");
-  EXPECT_EQ(sglang_errors({{"SGL_ENABLE_JIT_DEEPGEMM", "1"}, {"NCCL_PROTO", "LL"}}),
-            "s.yaml:1:5: unknown environment variable 'SGL_ENABLE_JIT_DEEPGEMM': SGLang, "
+  EXPECT_EQ(sglang_errors({{"SGL_ENABLE_JIT_DEEPGEM", "1"}, {"NCCL_PROTOCOL", "LL"}}),
+            "s.yaml:1:5: unknown environment variable 'SGL_ENABLE_JIT_DEEPGEM': SGLang, "
             "PyTorch, CUDA or NCCL may read it and gpumem cannot tell its memory effect; remove "
-            "it to simulate without it\n"
-            "s.yaml:2:5: unknown environment variable 'NCCL_PROTO': SGLang, PyTorch, CUDA or "
+            "it to simulate without it; did you mean 'SGLANG_ENABLE_JIT_DEEPGEMM'?\n"
+            "s.yaml:2:5: unknown environment variable 'NCCL_PROTOCOL': SGLang, PyTorch, CUDA or "
             "NCCL may read it and gpumem cannot tell its memory effect; remove it to simulate "
-            "without it\n");
+            "without it; did you mean 'NCCL_PROTO'?\n");
   // Another engine's variable is no memory effect to this one (a shell exports both).
   EXPECT_EQ(sglang_errors({{"VLLM_USE_V1", "0"}}), "");
 }

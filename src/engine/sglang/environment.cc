@@ -7,6 +7,7 @@
 #include "engine/env_value.h"
 #include "engine/environment_table.h"
 #include "engine/nccl_environment.h"
+#include "engine/sglang/newest_environment.h"
 
 namespace gpumem::sglang {
 
@@ -20,11 +21,27 @@ constexpr EnvRule kRules[] = {
 // sglang environ.py names its variables SGLANG_; older releases read SGL_ ones too.
 constexpr std::string_view kOwnPrefixes[] = {"SGLANG_", "SGL_"};
 
+bool known_variable(const std::string& name) {
+  for (std::string_view n : modelled_variables()) {
+    if (n == name) return true;
+  }
+  for (const EnvRule& r : newest_environment_rules()) {
+    if (r.name == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
   Environment env;
-  for (const EnvVar& v : engine.env) {
+  for (const EnvVar& given : engine.env) {
+    // sglang environ.py _handle_deprecated_envs: any SGL_X is read as SGLANG_X. An SGL_ name
+    // whose SGLANG_ form gpumem does not know either keeps its spelling for the message.
+    EnvVar v = given;
+    if (v.name.starts_with("SGL_") && known_variable("SGLANG_" + v.name.substr(4))) {
+      v.name = "SGLANG_" + v.name.substr(4);
+    }
     const EnvValueReader read(v, diags);
     if (v.name == "SGLANG_CUSTOM_ALLREDUCE_ALGO") {
       if (v.value == "1stage" || v.value == "oneshot") {
@@ -38,6 +55,11 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       std::optional<bool> b;
       read.as_bool(b);
       if (b) env.tp_memory_imbalance_is_error = *b;
+    } else if (v.name == "SGLANG_DISABLE_TP_MEMORY_INBALANCE_CHECK") {
+      // environ.py _DEPRECATED_ENVS: forwarded, inverted, to the variable above.
+      std::optional<bool> b;
+      read.as_bool(b);
+      if (b) env.tp_memory_imbalance_is_error = !*b;
     } else if (v.name == "SGLANG_FLASHINFER_WORKSPACE_SIZE") {
       read.as_bytes(env.flashinfer_workspace_size);
     } else if (v.name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN") {
@@ -46,7 +68,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       if (b) env.allow_longer_context = *b;
     } else if (!read_nccl_variable(v, env.nccl, diags) &&
                !read_allocator_variable(v, env.allocator, diags)) {
-      check_unread_variable(v, {"SGLang", modelled_variables(), kRules, kOwnPrefixes}, diags);
+      check_unread_variable(
+          v, {"SGLang", modelled_variables(), kRules, kOwnPrefixes, {}, newest_environment_rules()},
+          diags);
     }
   }
   static const std::vector<std::string> kPatches = {"custom-all-reduce-on-pcie"};
@@ -65,7 +89,8 @@ std::span<const std::string_view> modelled_variables() {
   static const std::vector<std::string_view> kNames = [] {
     std::vector<std::string_view> names = {
         "SGLANG_CUSTOM_ALLREDUCE_ALGO", "SGLANG_ENABLE_TP_MEMORY_INBALANCE_CHECK",
-        "SGLANG_FLASHINFER_WORKSPACE_SIZE", "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"};
+        "SGLANG_DISABLE_TP_MEMORY_INBALANCE_CHECK", "SGLANG_FLASHINFER_WORKSPACE_SIZE",
+        "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
     for (std::string_view n : allocator_variables()) names.push_back(n);
     return names;

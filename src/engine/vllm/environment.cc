@@ -6,6 +6,7 @@
 #include "engine/env_value.h"
 #include "engine/environment_table.h"
 #include "engine/nccl_environment.h"
+#include "engine/vllm/newest_environment.h"
 
 namespace gpumem::vllm {
 
@@ -90,7 +91,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       env.allow_long_max_model_len = b.value_or(false);
     } else if (!read_nccl_variable(v, env.nccl, diags) &&
                !read_allocator_variable(v, env.allocator, diags)) {
-      check_unread_variable(v, {"vLLM", modelled_variables(), kRules, kOwnPrefixes, kRocmPrefixes},
+      check_unread_variable(v,
+                            {"vLLM", modelled_variables(), kRules, kOwnPrefixes, kRocmPrefixes,
+                             newest_environment_rules()},
                             diags);
     }
   }
