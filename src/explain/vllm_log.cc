@@ -74,17 +74,17 @@ void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunC
       c.run().notes.push_back("line " + std::to_string(l.number) +
                               ": compilation_config of the engine config is resolved, not "
                               "given; not used as a flag");
-    } else if (const FlagSpec* spec =
-                   find_flag_spec(LogEngine::kVllm, flag_name_for_key(LogEngine::kVllm, item.key));
-               source == "engine config" && item.value.kind == PyValue::Kind::kOther &&
-               spec != nullptr && !spec->not_modelled.empty()) {
-      // A config object the engine resolved (KernelConfig(...) in v0.29's dump): a user's
-      // own setting of it is in the non-default args, where it is refused.
-      c.run().notes.push_back("line " + std::to_string(l.number) + ": " + item.key +
-                              " of the engine config is resolved, not given; not used as a "
-                              "flag");
     } else if (std::optional<LoggedFlag> f =
                    flag_from_python(LogEngine::kVllm, item.key, item.value, l.number, source)) {
+      if (source == "engine config" &&
+          !find_flag_spec(LogEngine::kVllm, f->flag)->not_modelled.empty()) {
+        // A value the engine resolved (KernelConfig(...), the DCP size in v0.23's dump), maybe
+        // its default: a user's own setting is in the non-default args, where it is refused.
+        c.run().notes.push_back("line " + std::to_string(l.number) + ": " + item.key +
+                                " of the engine config is resolved, not given; not used as a "
+                                "flag");
+        continue;
+      }
       f->column = l.column + static_cast<int>(base + item.value_offset);
       c.flag(std::move(*f));
     } else if (source == "non-default args" && item.key != "model_tag" &&

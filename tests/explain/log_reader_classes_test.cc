@@ -675,6 +675,22 @@ TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
   EXPECT_EQ(args.runs.at(0).notes,
             std::vector<std::string>{
                 "line 1: --kv-prefetch-rounds is not a flag gpumem models; ignored"});
+  // The engine-config dump prints values the engine resolved, defaults among them: those of
+  // flags gpumem refuses are noted, not read (a user's own setting is in the non-default args).
+  const StartupLog resolved = lines(
+      "INFO 06-01 10:00:00 [core.py:93] Initializing a V1 LLM engine (v0.23.0) with config: "
+      "model='Qwen/Qwen3-8B', decode_context_parallel_size=1, dcp_comm_backend=ag_rs, "
+      "kernel_config=KernelConfig(moe_backend='auto'), enforce_eager=False\n");
+  EXPECT_EQ(resolved.runs.at(0).flag("--decode-context-parallel-size"), nullptr);
+  EXPECT_EQ(resolved.runs.at(0).flag("--kernel-config"), nullptr);
+  EXPECT_EQ(resolved.runs.at(0).notes,
+            (std::vector<std::string>{
+                "line 1: decode_context_parallel_size of the engine config is resolved, not "
+                "given; not used as a flag",
+                "line 1: dcp_comm_backend of the engine config is resolved, not given; not used "
+                "as a flag",
+                "line 1: kernel_config of the engine config is resolved, not given; not used as "
+                "a flag"}));
   // A flag vLLM has whose memory gpumem does not model is read, for the replay to refuse.
   ASSERT_NE(args.runs.at(0).flag("--kv-offloading-size"), nullptr);
   EXPECT_EQ(args.runs.at(0).flag("--kv-offloading-size")->values, std::vector<std::string>{"16.0"});
