@@ -85,6 +85,8 @@ TEST(NewestEnvironment, SglangsOlderNamesAreReadAsTheNewOnes) {
   EXPECT_EQ(diags.to_string(), "");
   EXPECT_EQ(env.custom_allreduce_algo, sglang::AllReduceAlgo::kTwoStage);
   EXPECT_EQ(env.tp_memory_imbalance_is_error, false);
+  // environment.cc's own rules count too: SGL_USE_MODELSCOPE is SGLANG_USE_MODELSCOPE.
+  EXPECT_EQ(sglang_errors({{"SGL_USE_MODELSCOPE", "true"}}), "");
 }
 
 // Each table names a variable once, and no newest-release table repeats one the engine

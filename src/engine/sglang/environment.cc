@@ -1,5 +1,6 @@
 #include "engine/sglang/environment.h"
 
+#include <span>
 #include <vector>
 
 #include "core/spelling.h"
@@ -25,8 +26,11 @@ bool known_variable(const std::string& name) {
   for (std::string_view n : modelled_variables()) {
     if (n == name) return true;
   }
-  for (const EnvRule& r : newest_environment_rules()) {
-    if (r.name == name) return true;
+  for (std::span<const EnvRule> rules :
+       {std::span<const EnvRule>(kRules), newest_environment_rules()}) {
+    for (const EnvRule& r : rules) {
+      if (r.name == name) return true;
+    }
   }
   return false;
 }
