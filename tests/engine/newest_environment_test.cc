@@ -68,6 +68,13 @@ TEST(NewestEnvironment, MemoryEffectsNotModelledAreRefusedUnlessAtTheDefault) {
             "s.yaml:1:5: VLLM_USE_FLASHINFER_SAMPLER=0 changes start-up memory in a way gpumem "
             "does not model: the sampler's temporaries are part of the dummy-sampler peak during "
             "profiling; the two paths allocate differently; remove it to simulate without it\n");
+  // vLLM trusts the driver's P2P report by default (VLLM_SKIP_P2P_CHECK "1"); its own test
+  // is what is refused.
+  EXPECT_EQ(vllm_errors({{"VLLM_SKIP_P2P_CHECK", "1"}}), "");
+  EXPECT_EQ(vllm_errors({{"VLLM_SKIP_P2P_CHECK", "0"}}),
+            "s.yaml:1:5: VLLM_SKIP_P2P_CHECK=0 changes start-up memory in a way gpumem does not "
+            "model: vLLM's own P2P test instead of the driver's report decides whether custom "
+            "all-reduce runs; not modelled; remove it to simulate without it\n");
   EXPECT_EQ(sglang_errors({{"NCCL_ALGO", "Ring"}}),
             "s.yaml:1:5: NCCL_ALGO=Ring changes start-up memory in a way gpumem does not model: "
             "only the connections of allowed algorithms get buffers (e.g. no NVLS buffers "

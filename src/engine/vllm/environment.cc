@@ -66,9 +66,13 @@ constexpr EnvRule kRules[] = {
      "layers per pipeline stage (vllm envs.py, distributed/utils.py get_pp_indices)"},
     {"VLLM_MLA_DISABLE", "MLA stored as full K and V is not modelled",
      "stores an MLA model's cache as full K and V (vllm envs.py)", "0"},
+    // vllm envs.py (every release gpumem models): VLLM_SKIP_P2P_CHECK defaults to "1", so vLLM
+    // trusts the driver's P2P report, as gpumem's custom all-reduce model does; "0" runs vLLM's
+    // own P2P test (custom_all_reduce_utils.py gpu_p2p_access_check) instead.
     {"VLLM_SKIP_P2P_CHECK",
-     "trusting the driver's P2P report decides whether custom all-reduce runs; not modelled",
-     "skips vLLM's own P2P test (vllm envs.py)", "0"},
+     "vLLM's own P2P test instead of the driver's report decides whether custom all-reduce "
+     "runs; not modelled",
+     "trusts the driver's P2P report, vLLM's default (vllm envs.py)", "1"},
 };
 
 constexpr std::string_view kOwnPrefixes[] = {"VLLM_"};
