@@ -29,8 +29,8 @@ namespace {
 // Values a Hugging Face config class fills in when config.json omits the key. Only families
 // whose real config.json files rely on such defaults need entries.
 struct FamilyDefaults {
-  // Set only where a config may leave the model's dimensions to its class (LLaVA's
-  // text_config); elsewhere they are required.
+  // Set only where a config may leave the model's dimensions to its class (LLaVA's and Gemma
+  // 3's text_config); elsewhere they are required.
   std::optional<std::int64_t> hidden_size;
   std::optional<std::int64_t> intermediate_size;
   std::optional<std::int64_t> num_hidden_layers;
@@ -61,7 +61,15 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.tie_word_embeddings = true;
       break;
     case ArchitectureFamily::kGemma3:
-      // transformers models/gemma3/configuration_gemma3.py Gemma3TextConfig.__init__
+      // transformers models/gemma3/configuration_gemma3.py Gemma3TextConfig.__init__. Google's
+      // published text_config lists only what differs: gemma-3-4b-it gives no head counts,
+      // gemma-3-12b-it no head_dim, whose 256 is not hidden_size / num_attention_heads.
+      d.hidden_size = 2304;
+      d.intermediate_size = 9216;
+      d.num_hidden_layers = 26;
+      d.num_attention_heads = 8;
+      d.num_key_value_heads = 4;
+      d.head_dim = 256;
       d.vocab_size = 262208;
       d.max_position_embeddings = 131072;
       d.sliding_window = 4096;

@@ -365,7 +365,8 @@ TEST(ArchitectureErrors, VisionTowerDimensionsAreBounded) {
             "channels, patches and merges (1024)\n");
   EXPECT_EQ(config_errors("architectures: [Gemma3ForConditionalGeneration]\n"
                           "text_config: {hidden_size: 64, num_hidden_layers: 1, "
-                          "num_attention_heads: 2, intermediate_size: 128}\n"
+                          "num_attention_heads: 2, num_key_value_heads: 1, "
+                          "intermediate_size: 128}\n"
                           "vision_config: {image_size: 67108864, patch_size: 1, "
                           "vision_use_head: false}\n"),
             "t.json:3:29: 'image_size' 67108864 makes more than 1024 patches per side\n");
@@ -375,7 +376,7 @@ TEST(ArchitectureErrors, VisionTowerDimensionsAreBounded) {
   const std::string gemma =
       "architectures: [Gemma3ForConditionalGeneration]\n"
       "text_config: {hidden_size: 64, num_hidden_layers: 1, num_attention_heads: 2, "
-      "intermediate_size: 128}\n"
+      "num_key_value_heads: 1, intermediate_size: 128}\n"
       "vision_config: {image_size: 896, patch_size: 14, vision_use_head: false}\n";
   const auto tokens = [&](const std::string& n) {
     return config_errors(gemma + "mm_tokens_per_image: " + n + "\n");

@@ -130,7 +130,7 @@ TEST(ModelReference, ABundledConfigIsFoundByItsRepositoryIdBeforeTheCache) {
 // refused by name (never an unreadable file).
 TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   const ModelCatalog c = catalog_with({});
-  ASSERT_EQ(c.bundled_configs().size(), 82u);
+  ASSERT_EQ(c.bundled_configs().size(), 84u);
   int loaded = 0;
   for (const ModelCatalog::BundledConfig& b : c.bundled_configs()) {
     const std::filesystem::path dir = std::filesystem::path(b.config_path).parent_path();
@@ -150,7 +150,7 @@ TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   // The other 11 are refused by name: DeepSeek V4 Flash and Pro, GLM-4.5V, GLM-5.2 (shared
   // indexers), Gemma 4 (31B and 26B-A4B), Kimi-K2.5 and Kimi Linear, MiMo-V2.5, MiniMax-M1,
   // Qwen3-Omni.
-  EXPECT_EQ(loaded, 71);
+  EXPECT_EQ(loaded, 73);
 }
 
 // Only a folder named "org--name" that holds a regular config.json is a bundled config; others

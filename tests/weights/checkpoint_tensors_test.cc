@@ -260,6 +260,35 @@ TEST(CheckpointTensors, Gemma2SandwichNormsTied) {
             2 * (Dense{4608, 46, 32, 16, 128, 36864, 256000, true}.params()) + 2 * 46 * 2 * 4608);
 }
 
+TEST(CheckpointTensors, Gemma3TextConfigDefaults) {
+  // google/gemma-3-12b-it's text_config names no head_dim: transformers' Gemma3TextConfig
+  // default 256 applies, not hidden_size / num_attention_heads (240). Four norms and q/k norms
+  // per layer, tied embeddings; the SigLIP tower (27 layers of 1152, 4304, 896-pixel images of
+  // 14-pixel patches) and the projector. 12,187,325,040 parameters: Google's "12B" (12.2B).
+  const Architecture a = from_config("google--gemma-3-12b-it");
+  EXPECT_EQ(a.head_dim, 256);
+  const std::int64_t text =
+      Dense{3840, 48, 16, 8, 256, 15360, 262208, true, false, true}.params() + 48 * 2 * 3840;
+  const std::int64_t v = 1152;
+  const std::int64_t tower = v * 3 * 14 * 14 + v + 4096 * v +
+                             27 * (4 * v + 4 * (v * v + v) + 2 * v * 4304 + 4304 + v) + 2 * v;
+  EXPECT_EQ(parameter_count(a), text + tower + v * 3840 + v);
+  EXPECT_EQ(parameter_count(a), 12187325040);
+  EXPECT_EQ(derived_bytes(a), 2 * parameter_count(a));
+  // gemma-3-4b-it's text_config names no head counts either: 8 query and 4 KV heads.
+  const std::string no_heads =
+      config_variant("google--gemma-3-12b-it", "gemma3-no-heads",
+                     "\"num_attention_heads\": 16,\n    \"num_hidden_layers\": 48,\n    "
+                     "\"num_key_value_heads\": 8,",
+                     "\"num_hidden_layers\": 48,");
+  Diagnostics diags;
+  Result<Architecture> b = load_hf_config(no_heads + "/config.json", diags);
+  ASSERT_TRUE(b.ok()) << diags.to_string();
+  EXPECT_EQ(b->num_attention_heads, 8);
+  EXPECT_EQ(b->num_key_value_heads, 4);
+  EXPECT_EQ(b->head_dim, 256);
+}
+
 TEST(CheckpointTensors, MistralAndMixtral) {
   // Ministral-8B, Mistral-Nemo, Mistral-Small-24B: head_dim 128 given, untied; Mixtral 8x22B:
   // 8 experts (w1, w2, w3) of 16384 and a router per layer. Sizes not found: arithmetic alone.
@@ -278,7 +307,8 @@ TEST(CheckpointTensors, MistralAndMixtral) {
 TEST(CheckpointTensors, Phi3FusedQkvAndGateUp) {
   // microsoft/Phi-3-mini-4k-instruct, Phi-3.5-mini-instruct: qkv_proj [3 x 3072, 3072] and
   // gate_up_proj [2 x 8192, 3072] fused in the files, the same bytes as separate ones; phi-4
-  // (the partial config has no torch_dtype: float32). Sizes not found: arithmetic alone.
+  // (14,659,507,200 parameters in bfloat16, Microsoft's "14B"). Sizes not found: arithmetic
+  // alone.
   Result<std::vector<CheckpointTensor>> t =
       checkpoint_tensors(from_config("microsoft--Phi-3-mini-4k-instruct"));
   ASSERT_TRUE(t.ok());
@@ -292,7 +322,8 @@ TEST(CheckpointTensors, Phi3FusedQkvAndGateUp) {
   EXPECT_EQ(derived_bytes(from_config("microsoft--Phi-3.5-mini-instruct")),
             2 * (Dense{3072, 32, 32, 32, 96, 8192, 32064}.params()));
   EXPECT_EQ(derived_bytes(from_config("microsoft--phi-4")),
-            4 * (Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()));
+            2 * (Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()));
+  EXPECT_EQ((Dense{5120, 40, 40, 10, 128, 17920, 100352}.params()), 14659507200);
 }
 
 TEST(CheckpointTensors, GraniteLlamaLayoutTied) {
