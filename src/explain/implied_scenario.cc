@@ -65,6 +65,19 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
     s.count_note = "TP " + std::to_string(*tp) + " x PP " + std::to_string(pp) + " x DP " +
                    std::to_string(dp) + " from the logged flags";
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
+  } else if (!sglang && !run.unranked_workers.empty() && pp * dp == 1) {
+    // vLLM V0 runs rank 0 in the driver, whose lines carry no prefix, and each other rank in a
+    // worker process named by its pid: the workers a log shows are a lower bound. Tensor
+    // parallelism is V0's common layout; a pipeline would have printed its flag.
+    const std::string ranks = std::to_string(run.unranked_workers.size() + 1);
+    const std::string why =
+        "vLLM V0's worker processes name no rank: " + std::to_string(run.unranked_workers.size()) +
+        " beside the driver ('" + run.unranked_workers.front() + "'), so at least " + ranks +
+        " GPUs, taken as TP " + ranks;
+    s.args.push_back(implied_flag(tp_flag, ranks, why));
+    s.tp_from_prefixes = true;
+    total = static_cast<std::int64_t>(run.unranked_workers.size()) + 1;
+    s.count_note = why;
   } else {
     // The ranks the prefixes of the start-up's lines name, and those its figures and
     // failures carry (vLLM's engine process prints some figures once per worker).

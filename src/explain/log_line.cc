@@ -51,9 +51,28 @@ size_t match_time(std::string_view s, size_t p) {
   return p;
 }
 
-// SGLang: "[2025-03-08 12:29:13 TP0] " (labels optional). Returns the position after the
-// closing bracket, or npos; `labels` gets the rank labels.
+// SGLang's 2024 releases: "[23:17:01 TP7] ", the time and a rank label, no date. A bare
+// "[23:17:01]" is many loggers' frame and says nothing of the engine: not one.
+size_t match_dateless_sglang_frame(std::string_view s, size_t pos, std::string& labels) {
+  if (pos >= s.size() || s[pos] != '[') return std::string_view::npos;
+  const size_t t = match_time(s, pos + 1);
+  if (t == std::string_view::npos || t >= s.size() || s[t] != ' ') return std::string_view::npos;
+  const size_t close = s.find(']', t);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  const std::string_view rank = trim(s.substr(t, close - t));
+  if (!labelled_number(rank, "TP") && !labelled_number(rank, "DP")) {
+    return std::string_view::npos;
+  }
+  labels = std::string(rank);
+  return close + 1;
+}
+
+// SGLang: "[2025-03-08 12:29:13 TP0] " (labels optional), or the date-less form above. Returns
+// the position after the closing bracket, or npos; `labels` gets the rank labels.
 size_t match_sglang_frame(std::string_view s, size_t pos, std::string& labels) {
+  if (const size_t e = match_dateless_sglang_frame(s, pos, labels); e != std::string_view::npos) {
+    return e;
+  }
   if (pos >= s.size() || s[pos] != '[' || !digits_at(s, pos + 1, 4) || pos + 11 > s.size() ||
       s[pos + 5] != '-' || !digits_at(s, pos + 6, 2) || s[pos + 8] != '-' ||
       !digits_at(s, pos + 9, 2)) {
@@ -178,8 +197,9 @@ size_t unframe(std::string_view s, LogLine& out) {
     } else if (size_t e2 = match_sglang_frame(s, p, text); e2 != std::string_view::npos) {
       labels = text;
       if (!labels.empty()) out.process = labels;
-      // "[2025-03-08 12:29:13": the time, sortable as text.
-      out.time = std::string(s.substr(p + 1, std::min<size_t>(19, e2 - p - 1)));
+      // "[2025-03-08 12:29:13" (or "[23:17:01"): the time, sortable as text.
+      const size_t stamp = digits_at(s, p + 1, 4) ? 19 : 8;
+      out.time = std::string(s.substr(p + 1, std::min<size_t>(stamp, e2 - p - 1)));
       p = e2;
       matched = true;
       out.framed = true;

@@ -33,6 +33,17 @@ bool may_start_command(std::string_view m) {
          contains(m, "docker run");
 }
 
+// A line of the post rather than of the engine: a shell comment or a Markdown heading ("# ",
+// "## Error log") without an engine's frame, which may quote an error ("# CUDA out of memory
+// on two GPUs") that never happened in this log. A root prompt's command ("# vllm serve") is
+// not one, nor vLLM V0's own "# GPU blocks: N, # CPU blocks: M" with its frame cut off.
+bool is_comment(const LogLine& l) {
+  std::string_view m = l.message;
+  m.remove_prefix(std::min(m.find_first_not_of(" \t"), m.size()));
+  return !l.framed && m.starts_with('#') && !m.starts_with("# GPU blocks:") &&
+         !may_start_command(m);
+}
+
 // A line that goes on a command whose line ended without a backslash: an option ("--tp 2")
 // alone at its start, as a docker-compose `command: >` block or a post that dropped the
 // backslashes writes one option a line. "---" (a rule) is not one.
@@ -216,6 +227,7 @@ Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
   RunCollector c(r.log);
   for (const LogLine& l : lines) {
     c.line_seen(l);
+    if (is_comment(l)) continue;
     if (!c.run().platform && !l.message.starts_with('#')) {
       if (std::optional<std::string> p = non_cuda_platform(l.message)) {
         c.run().platform = std::move(p);

@@ -52,6 +52,14 @@ constexpr long long kSamePhaseSeconds = 120;
 // later, a weight or pool line is another launch's.
 constexpr long long kAnotherLaunchSeconds = 1800;
 
+// vLLM V0's multiprocessing workers: a process of their own per rank but the driver's, named
+// by its pid, not its rank (vllm v0.6 executor/multiproc_worker_utils.py). Ray's workers
+// ("RayWorkerWrapper pid=5, ip=10.0.0.2") are not counted: V0 keeps rank 0 in the driver, V1
+// runs every rank in a Ray worker, and a line does not say which engine printed it.
+bool unranked_worker(const LogLine& line) {
+  return !line.tp && line.process.starts_with("VllmWorkerProcess pid=");
+}
+
 }  // namespace
 
 bool is_out_of_memory(std::string_view m) {
@@ -61,6 +69,11 @@ bool is_out_of_memory(std::string_view m) {
 
 void RunCollector::line_seen(const LogLine& line) {
   switch_runs(line);
+  if (unranked_worker(line) &&
+      std::find(current_.unranked_workers.begin(), current_.unranked_workers.end(), line.process) ==
+          current_.unranked_workers.end()) {
+    current_.unranked_workers.push_back(line.process);
+  }
   if (line.tp || line.pp || line.dp || line.ep) {
     current_.rank_prefixes.insert(
         {line.tp, line.pp, line.dp, line.ep, line.process.find("Worker") != std::string::npos});
@@ -134,6 +147,11 @@ void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line,
   o.line = line.number;
   o.process = line.process;
   o.rank = rank ? rank : line.tp;
+  if (!o.rank && unranked_worker(line)) {
+    const auto& workers = current_.unranked_workers;
+    const auto at = std::find(workers.begin(), workers.end(), line.process);
+    if (at != workers.end()) o.rank = 1 + static_cast<int>(at - workers.begin());
+  }
   o.pp = line.pp;
   o.dp = line.dp;
   current_.observations.push_back(std::move(o));

@@ -185,6 +185,10 @@ struct LogRun {
   // The rank prefixes of every line of this start-up, figures or not: a log whose memory
   // lines are all TP0's names TP7 in its other lines.
   std::set<RankPrefix> rank_prefixes;
+  // vLLM V0's worker processes, which name no rank ("VllmWorkerProcess pid=90"), in the order
+  // their first line came; the driver, whose lines carry no prefix, is rank 0 and each of
+  // these one rank more.
+  std::vector<std::string> unranked_workers;
   std::vector<PhaseMark> phases;
   std::vector<std::string> notes;  // other facts a line states (custom all-reduce disabled, ...)
   int recognised_lines = 0;

@@ -224,6 +224,29 @@ TEST(ReaderClasses, AVllmWorkerNamedByTpRankMeansTwoGpusAtLeast) {
             1);
 }
 
+// vLLM V0's multiprocessing workers name their pid, not their rank: each is one GPU beside the
+// driver's (vllm #11251, v0.6.4.post1 on two 16 GB cards).
+TEST(ReaderClasses, VllmV0WorkerProcessesAreRanksBesideTheDriver) {
+  const StartupLog log = lines(
+      "INFO 12-20 20:25:46 worker.py:241] model weights take 7.51GiB; non_torch_memory takes "
+      "0.39GiB; PyTorch activation peak memory takes 2.53GiB; the rest of the memory reserved "
+      "for KV Cache is 3.76GiB.\n"
+      "(VllmWorkerProcess pid=90) INFO 12-20 20:25:46 worker.py:241] model weights take "
+      "7.51GiB; non_torch_memory takes 0.39GiB; PyTorch activation peak memory takes 2.53GiB; "
+      "the rest of the memory reserved for KV Cache is 3.80GiB.\n");
+  const LogRun& r = log.runs.at(0);
+  const std::vector<const Observation*> kv = r.all(Quantity::kAvailableKvMemory);
+  ASSERT_EQ(kv.size(), 2u);
+  EXPECT_FALSE(kv[0]->rank.has_value());
+  EXPECT_EQ(kv[1]->rank, 1);
+  const ImpliedScenario s =
+      infer_scenario(r, LogEngine::kVllm, "v0.log", test_catalogs().gpus, test_catalogs().models);
+  EXPECT_EQ(s.gpus_per_node, 2);
+  EXPECT_EQ(s.count_note,
+            "vLLM V0's worker processes name no rank: 1 beside the driver ('VllmWorkerProcess "
+            "pid=90'), so at least 2 GPUs, taken as TP 2");
+}
+
 // With --kv-cache-memory vLLM skips the profile and prints the free memory and the KV cache it
 // reserves instead (vllm issue #49878, v0.26).
 TEST(ReaderClasses, TheKvCacheMemoryFlagsReservationLine) {
@@ -281,6 +304,44 @@ TEST(ReaderClasses, FailuresTheLogStates) {
   const StartupLog twice = corpus("vllm-rtx3090-x1-qwen3.8-27b-low-ram-kv-too-small");
   ASSERT_EQ(twice.runs.size(), 1u);
   EXPECT_EQ(twice.runs[0].problems.size(), 1u);
+}
+
+// A post's own lines are no log lines: a Markdown heading or shell comment that quotes an error
+// is no failure of the start-up (vllm #11251, turn 7: the thread's title above its log).
+TEST(ReaderClasses, APostsHeadingIsNoFailure) {
+  const StartupLog log = lines(
+      "# torch.OutOfMemoryError for 0.6.4.post1 but 0.6.3.post1 is working\n"
+      "(VllmWorkerProcess pid=90) INFO 12-19 09:30:25 model_runner.py:1097] Loading model "
+      "weights took 7.5122 GB\n"
+      "INFO 12-19 09:30:42 distributed_gpu_executor.py:57] # GPU blocks: 4660, # CPU blocks: "
+      "2048\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.first(Quantity::kGpuBlocks)->value, 4660);
+  // V0's own "# GPU blocks" line is read even where a post cut its frame off (vllm #10517).
+  EXPECT_EQ(corpus("case23-vllm-rtx3090-x1-llama3.1-8b-maxlen-sweep")
+                .runs.at(1)
+                .first(Quantity::kGpuBlocks)
+                ->value,
+            1478);
+  // A root prompt's command is still read as the launch.
+  const StartupLog root = lines("# vllm serve Qwen/Qwen3-8B --max-model-len 8192\n");
+  EXPECT_EQ(root.runs.at(0).flag("--max-model-len")->values, std::vector<std::string>{"8192"});
+}
+
+// SGLang's 2024 releases framed a line with the time and rank only: "[23:17:01 TP7]" (sglang
+// #1479, DeepSeek-V2.5 on 8 GPUs).
+TEST(ReaderClasses, AnSglangFrameWithoutDate) {
+  const StartupLog log = lines(
+      "[23:17:01 TP7] Load weight end. type=DeepseekV2ForCausalLM, dtype=torch.bfloat16, avail "
+      "mem=22.01 GB\n"
+      "[23:17:01 TP6] Memory pool end. avail mem=18.61 GB\n");
+  EXPECT_EQ(log.engine, LogEngine::kSglang);
+  const LogRun& r = log.runs.at(0);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAfterWeights)->value, 22.01);
+  EXPECT_EQ(r.first(Quantity::kFreeAfterWeights)->rank, 7);
+  EXPECT_EQ(split_log_lines("[23:17:01] no rank, no frame")[0].message,
+            "[23:17:01] no rank, no frame");
 }
 
 TEST(ReaderClasses, TheGpuWhereTheLogNamesIt) {
