@@ -78,6 +78,11 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.rope_local_base_freq = 10000.0;
       d.sliding_window_pattern = 6;
       break;
+    case ArchitectureFamily::kQwen3:
+      // transformers models/qwen3/configuration_qwen3.py Qwen3Config.__init__: head_dim 128,
+      // which the engines read from the config object (Qwen3-4B's 2560 / 32 would be 80).
+      d.head_dim = 128;
+      break;
     case ArchitectureFamily::kDeepseekV2:
       // transformers models/deepseek_v2/configuration_deepseek_v2.py DeepseekV2Config.__init__
       d.topk_method = "greedy";

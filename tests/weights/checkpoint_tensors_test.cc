@@ -289,6 +289,18 @@ TEST(CheckpointTensors, Gemma3TextConfigDefaults) {
   EXPECT_EQ(b->head_dim, 256);
 }
 
+TEST(CheckpointTensors, Qwen3HeadDimDefault) {
+  // transformers' Qwen3Config defaults head_dim to 128, which Qwen/Qwen3-4B's config states and
+  // a config without it still means; 2560 / 32 heads would give 80.
+  const std::string without =
+      config_variant("Qwen--Qwen3-4B", "qwen3-no-head-dim", "\"head_dim\": 128,", "");
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(without + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->head_dim, 128);
+  EXPECT_EQ(derived_bytes(*a), derived_bytes(from_config("Qwen--Qwen3-4B")));
+}
+
 TEST(CheckpointTensors, MistralAndMixtral) {
   // Ministral-8B, Mistral-Nemo, Mistral-Small-24B: head_dim 128 given, untied; Mixtral 8x22B:
   // 8 experts (w1, w2, w3) of 16384 and a router per layer. Sizes not found: arithmetic alone.
