@@ -2,6 +2,11 @@
 // (v1/worker/gpu_worker.py, gpu_model_runner.py, v1/core/kv_cache_utils.py) wordings from
 // v0.5 to v0.21. vLLM prints GiB; V0 labels some of them "GB" (model_runner.py divides by
 // 2**30 too).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
 #include "explain/logged_flags.h"
 #include "explain/python_literal.h"
 #include "explain/run_collector.h"
@@ -32,6 +37,42 @@ void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
   const std::optional<PrintedNumber> n = number_after(l.message, key);
   if (!n || !c.within_bounds("gpu_memory_utilization", FigureUnit::kRatio, false, *n, l)) return;
   c.printed_flag(l, "--gpu-memory-utilization", l.message.substr(n->begin, n->length), n->begin);
+}
+
+// Half the last printed digit of a number: how far the printed value may be from the true one.
+double printed_half(const PrintedNumber& n) {
+  return n.decimals < 0 ? 0.0 : 0.5 * std::pow(10.0, -n.decimals);
+}
+
+// V0's "total_gpu_memory (23.58GiB) x gpu_memory_utilization (0.94) = 22.29GiB" prints the
+// utilization with two decimals (vllm v0.6 worker/worker.py determine_num_available_blocks,
+// "%.2f"), so a launch with 0.945 prints 0.94 and the budget says otherwise. The value the
+// engine used lies where all three printed numbers agree: the shortest decimal there, nearest
+// the middle, replaces the printed one (a user types 0.945, not 0.94529); the printed one stays
+// when it agrees, or when nothing does.
+std::optional<std::string> utilization_the_budget_implies(const LogLine& l) {
+  const std::string_view m = l.message;
+  const std::optional<PrintedNumber> total = number_after(m, "total_gpu_memory (");
+  const std::optional<PrintedNumber> util = number_after(m, "gpu_memory_utilization (");
+  const std::optional<PrintedNumber> budget = number_after(m, ") = ");
+  if (!total || !util || !budget || total->value <= 0 || util->decimals < 0) return std::nullopt;
+  const double lo =
+      std::max((budget->value - printed_half(*budget)) / (total->value + printed_half(*total)),
+               util->value - printed_half(*util));
+  const double hi = std::min(
+      (budget->value + printed_half(*budget)) / std::max(total->value - printed_half(*total), 1e-9),
+      util->value + printed_half(*util));
+  if (lo > hi || (util->value >= lo && util->value <= hi)) return std::nullopt;
+  for (int digits = util->decimals + 1; digits <= 4; ++digits) {
+    const double scale = std::pow(10.0, digits);
+    const double first = std::ceil(lo * scale - 1e-9);
+    const double last = std::floor(hi * scale + 1e-9);
+    if (first > last) continue;
+    const double middle = (lo + hi) / 2 * scale;
+    const double k = std::clamp(std::round(middle), first, last);
+    return fmt::format("{:.{}f}", k / scale, digits);
+  }
+  return std::nullopt;
 }
 
 // The budget printed after the utilization, "<key>0.9, 71.27 GiB)": the figure after the
@@ -281,7 +322,16 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "the current vLLM instance can use")) {
     if (contains(m, "total_gpu_memory (")) {
       figure(c, l, "total_gpu_memory (", Quantity::kTotalMemory);
-      utilization(c, l, "gpu_memory_utilization (");
+      if (const std::optional<std::string> u = utilization_the_budget_implies(l)) {
+        const std::optional<PrintedNumber> n = number_after(m, "gpu_memory_utilization (");
+        c.printed_flag(l, "--gpu-memory-utilization", *u, n->begin);
+        c.run().notes.push_back("line " + std::to_string(l.number) +
+                                ": the utilization is printed with two decimals; the total "
+                                "and the budget beside it say " +
+                                *u);
+      } else {
+        utilization(c, l, "gpu_memory_utilization (");
+      }
       figure(c, l, ") = ", Quantity::kRequestedMemory);
     } else {
       figure(c, l, "can use", Quantity::kRequestedMemory);

@@ -247,6 +247,26 @@ TEST(ReaderClasses, VllmV0WorkerProcessesAreRanksBesideTheDriver) {
             "pid=90'), so at least 2 GPUs, taken as TP 2");
 }
 
+// V0 prints the utilization with two decimals; its budget and the total beside it say which
+// value the launch gave (vllm #15340: 0.945 on four RTX 3090s, printed 0.94).
+TEST(ReaderClasses, TheUtilizationTheBudgetImplies) {
+  const StartupLog log = lines(
+      "INFO 03-22 18:53:23 [worker.py:267] the current vLLM instance can use total_gpu_memory "
+      "(23.58GiB) x gpu_memory_utilization (0.94) = 22.29GiB\n");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.945"});
+  EXPECT_EQ(r.notes.at(0),
+            "line 1: the utilization is printed with two decimals; the total and the budget "
+            "beside it say 0.945");
+  // Where the printed value agrees, it stays.
+  const StartupLog agrees = lines(
+      "INFO 12-20 20:25:46 worker.py:241] the current vLLM instance can use total_gpu_memory "
+      "(15.77GiB) x gpu_memory_utilization (0.90) = 14.20GiB\n");
+  EXPECT_EQ(agrees.runs.at(0).flag("--gpu-memory-utilization")->values,
+            std::vector<std::string>{"0.90"});
+  EXPECT_TRUE(agrees.runs.at(0).notes.empty());
+}
+
 // With --kv-cache-memory vLLM skips the profile and prints the free memory and the KV cache it
 // reserves instead (vllm issue #49878, v0.26).
 TEST(ReaderClasses, TheKvCacheMemoryFlagsReservationLine) {
