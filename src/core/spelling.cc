@@ -39,14 +39,20 @@ std::optional<std::string> closest_spelling(std::string_view word,
       best = c;
     }
   }
-  if (best) return best;
-  // A word the user cut short ("fp8" for "fp8_e4m3") is far in edits but plainly meant.
+  // A word the user cut short ("fp8" for "fp8_e4m3") is far in edits but plainly meant: the
+  // shortest candidate it begins beats one two or more edits away ("mxfp8").
+  const auto begins = [&](const std::string& c) {
+    return c.size() > word.size() && c.compare(0, word.size(), word) == 0;
+  };
+  if (best && (best_distance < 2 || begins(*best))) return best;
+  const std::string* shortest = nullptr;
   if (word.size() >= 2) {
     for (const std::string& c : candidates) {
-      if (c.size() > word.size() && c.compare(0, word.size(), word) == 0) return c;
+      if (begins(c) && (shortest == nullptr || c.size() < shortest->size())) shortest = &c;
     }
   }
-  return std::nullopt;
+  if (shortest != nullptr) return *shortest;
+  return best;
 }
 
 std::string did_you_mean(std::string_view word, std::span<const std::string> candidates) {

@@ -135,7 +135,8 @@ model: llama
   EXPECT_EQ(errors_of(text),
             "s.yaml:8:26: '--cuda-graph-max-bs' must be an integer, got 'many'\n"
             "s.yaml:9:23: '--kv-cache-dtype' must be one of auto, fp8_e4m3, fp8_e5m2, bf16, "
-            "bfloat16, fp4_e2m1; got 'fp8'; did you mean 'fp8_e4m3'?\n"
+            "bfloat16, fp4_e2m1, mxfp8, nvfp4, fp4_mx_block16; got 'fp8'; did you mean "
+            "'fp8_e4m3'?\n"
             "s.yaml:10:5: unknown SGLang flag '--enable-dp-atention'; did you mean "
             "'--enable-dp-attention'?\n"
             "s.yaml:7:28: --mem-fraction-static must be between 0 and 1, got 1.5\n"
@@ -145,7 +146,7 @@ model: llama
             "'custom-all-reduce-on-pcie'?\n"
             "s.yaml:1:30: the hardware has 8 GPUs but --tp-size 4 × --pp-size 1 × --dp-size 1 "
             "uses 4\n"
-            "s.yaml:14:8: unknown model 'llama'; did you mean 'llama-3.1-405b-instruct'?\n");
+            "s.yaml:14:8: unknown model 'llama'; did you mean 'llama-3.1-8b-instruct'?\n");
 }
 
 TEST(Scenario, EmptyAndNonMappingFiles) {

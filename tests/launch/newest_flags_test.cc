@@ -10,6 +10,8 @@
 
 #include "engine/engine_model.h"
 #include "engine/flag_table.h"
+#include "engine/sglang/flags.h"
+#include "engine/vllm/flags.h"
 #include "support/launch_words.h"
 
 namespace gpumem {
@@ -97,6 +99,63 @@ TEST(NewestFlags, EveryFlagIsNamedOnceAndEveryRefusalSaysWhy) {
     }
     EXPECT_GT(seen.size(), 300u) << engine;
   }
+}
+
+// SGLang v0.5.21's graph backends and choice values: "disabled" graphs are the modelled
+// --disable-cuda-graph and --disable-piecewise-cuda-graph, dsa is nsa renamed, and the new
+// values gpumem does not model are refused by name, not as invalid.
+TEST(NewestFlags, SglangsNewestChoiceValues) {
+  const auto server_flags = [](const std::string& command, Diagnostics& diags) {
+    ScenarioEngine e;
+    e.name = "sglang";
+    e.args = read(words(command)).args;
+    return sglang::read_server_flags(e, diags);
+  };
+  Diagnostics diags;
+  const sglang::ServerFlags f = server_flags(
+      "python3 -m sglang.launch_server --model-path m --cuda-graph-backend-decode disabled "
+      "--cuda-graph-backend-prefill disabled --attention-backend dsa --mamba-ssm-dtype float16",
+      diags);
+  EXPECT_EQ(diags.to_string(), "");
+  EXPECT_TRUE(f.disable_cuda_graph);
+  EXPECT_TRUE(f.disable_piecewise_cuda_graph);
+  EXPECT_EQ(f.attention_backend, "nsa");
+  EXPECT_EQ(f.mamba_ssm_dtype, "float16");
+  Diagnostics refused;
+  (void)server_flags(
+      "sglang serve --model-path m --speculative-algorithm DFLASH --kv-cache-dtype nvfp4 "
+      "--attention-backend dsv4 --cuda-graph-backend-prefill breakable",
+      refused);
+  EXPECT_EQ(refused.to_string(),
+            "<launch command>:1:103: --attention-backend dsv4 is not modelled: DeepSeek-V4's "
+            "compressed sparse attention\n"
+            "<launch command>:1:77: --kv-cache-dtype nvfp4 is not modelled: an NVFP4 KV cache "
+            "(4-bit cells and block scales)\n"
+            "<launch command>:1:53: --speculative-algorithm DFLASH is not modelled: DFlash's "
+            "block-diffusion draft model and buffers\n"
+            "<launch command>:1:137: --cuda-graph-backend-prefill breakable is not modelled: "
+            "breakable prefill graphs\n");
+}
+
+// vLLM's newest CacheDType: float16 cells are two bytes as bfloat16's; the quantized layouts
+// gpumem does not model are refused by name, not as invalid.
+TEST(NewestFlags, VllmsNewestKvCacheDtypes) {
+  const auto kv_errors = [](const std::string& dtype) {
+    ScenarioEngine e;
+    e.name = "vllm";
+    e.args = read(words("vllm serve m --kv-cache-dtype " + dtype)).args;
+    Diagnostics diags;
+    (void)vllm::read_engine_flags(e, vllm::rules_for(vllm::Version{0, 21, 0, 0}), diags);
+    return diags.to_string();
+  };
+  EXPECT_EQ(kv_errors("float16"), "");
+  EXPECT_EQ(kv_errors("nvfp4"),
+            "<launch command>:1:31: --kv-cache-dtype nvfp4 is not modelled: its cells and scales "
+            "are laid out by rules gpumem does not have\n");
+  EXPECT_EQ(kv_errors("fp8_ds_mla"),
+            "<launch command>:1:31: --kv-cache-dtype fp8_ds_mla is not modelled as given: for a "
+            "DeepSeek Sparse Attention model, --kv-cache-dtype fp8 is what vLLM stores as "
+            "fp8_ds_mla, which is\n");
 }
 
 }  // namespace

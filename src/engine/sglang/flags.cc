@@ -32,7 +32,10 @@ const std::vector<FlagSpec>& table() {
        {},
        FlagType::kString,
        true,
-       {"auto", "fp8_e4m3", "fp8_e5m2", "bf16", "bfloat16", "fp4_e2m1"}},
+       // v0.5.21 (arg_groups/choices.py at 0099dee6) adds mxfp8, nvfp4 and fp4_mx_block16
+       // (refused below) and drops fp4_e2m1, which older releases take.
+       {"auto", "fp8_e4m3", "fp8_e5m2", "bf16", "bfloat16", "fp4_e2m1", "mxfp8", "nvfp4",
+        "fp4_mx_block16"}},
       {"--dtype",
        {},
        FlagType::kString,
@@ -45,7 +48,11 @@ const std::vector<FlagSpec>& table() {
        true,
        {"fa3", "fa4", "flashinfer", "triton", "torch_native", "flashmla", "cutlass_mla",
         "trtllm_mla", "trtllm_mha", "flex_attention", "aiter", "wave", "ascend", "intel_amx",
-        "dual_chunk_flash_attn", "nsa"}},
+        "dual_chunk_flash_attn", "nsa",
+        // v0.5.21 (choices.py at 0099dee6): dsa is nsa renamed (read as nsa); the others are
+        // refused below.
+        "dsa", "qsa", "dsv4", "compressed", "cutedsl_mla", "tokenspeed_mla", "hpc_ops",
+        "minicpm_flashattn", "minicpm_flashinfer", "intel_xpu", "mlu"}},
       // sglang server_args.py (read at the v0.5.8/9-era snapshot 271536807): the sparse
       // attention kernels of DeepSeek DSA models; trtllm keeps a plain FP8 latent and a
       // FlashInfer workspace (engine/sglang/model_facts.h).
@@ -68,7 +75,9 @@ const std::vector<FlagSpec>& table() {
        {},
        FlagType::kString,
        true,
-       {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"}},
+       // v0.5.21 takes any registered name; its help lists DFLASH, DSPARK and UNO besides
+       // these (refused below).
+       {"EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM", "DFLASH", "DSPARK", "UNO"}},
       {"--speculative-draft-model-path",
        {"--speculative-draft-model"},
        FlagType::kString,
@@ -80,7 +89,7 @@ const std::vector<FlagSpec>& table() {
       {"--swa-full-tokens-ratio", {}, FlagType::kFloat, true, {}},
       // sglang v0.5.9 server_args.py: the recurrent-state cache of hybrid linear-attention
       // models (engine/sglang/mamba_cache.h); no effect on other models.
-      {"--mamba-ssm-dtype", {}, FlagType::kString, true, {"float32", "bfloat16"}},
+      {"--mamba-ssm-dtype", {}, FlagType::kString, true, {"float32", "bfloat16", "float16"}},
       {"--mamba-full-memory-ratio", {}, FlagType::kFloat, true, {}},
       {"--max-mamba-cache-size", {}, FlagType::kInt, true, {}},
       {"--mamba-scheduler-strategy",
@@ -96,6 +105,19 @@ const std::vector<FlagSpec>& table() {
       // default for Gemma3ForConditionalGeneration (mm_disabled_models).
       {"--enable-multimodal", {}, FlagType::kBool, true, {}},
       {"--enable-piecewise-cuda-graph", {}, FlagType::kBool, true, {}},
+      // sglang v0.5.21 (PR #23906's graph backends; arg_groups fields): "disabled" is what
+      // --disable-cuda-graph (decode) and --disable-piecewise-cuda-graph (prefill) were,
+      // "full" the graphs those releases capture; "breakable" is refused below.
+      {"--cuda-graph-backend-decode",
+       {},
+       FlagType::kString,
+       true,
+       {"full", "breakable", "disabled"}},
+      {"--cuda-graph-backend-prefill",
+       {},
+       FlagType::kString,
+       true,
+       {"full", "breakable", "disabled"}},
       {"--disable-piecewise-cuda-graph",
        {"--disable-prefill-cuda-graph"},
        FlagType::kBool,
@@ -416,6 +438,47 @@ const std::vector<FlagSpec>& table() {
 
 std::span<const FlagSpec> flag_table() { return table(); }
 
+namespace {
+
+// Values of the newest release's choices whose memory gpumem does not model (sglang v0.5.21
+// arg_groups/choices.py at 0099dee6, server_args.py): refused by name, not as unknown.
+struct UnmodelledValue {
+  std::string_view flag;
+  std::string_view value;
+  std::string_view why;
+};
+
+constexpr UnmodelledValue kUnmodelledValues[] = {
+    {"--attention-backend", "qsa", "its sparse-attention kernels and their buffers"},
+    {"--attention-backend", "dsv4", "DeepSeek-V4's compressed sparse attention"},
+    {"--attention-backend", "compressed", "DeepSeek-V4's compressed sparse attention"},
+    {"--attention-backend", "cutedsl_mla", "its MLA kernels' workspaces and graph buffers"},
+    {"--attention-backend", "tokenspeed_mla", "its MLA kernels' workspaces and graph buffers"},
+    {"--attention-backend", "hpc_ops", "its kernels' workspaces and graph buffers"},
+    {"--attention-backend", "minicpm_flashattn", "MiniCPM's sparse attention"},
+    {"--attention-backend", "minicpm_flashinfer", "MiniCPM's sparse attention"},
+    {"--attention-backend", "intel_xpu", "Intel GPUs (gpumem models NVIDIA GPUs)"},
+    {"--attention-backend", "mlu", "Cambricon MLUs (gpumem models NVIDIA GPUs)"},
+    {"--kv-cache-dtype", "mxfp8", "an MXFP8 KV cache (8-bit cells and block scales)"},
+    {"--kv-cache-dtype", "nvfp4", "an NVFP4 KV cache (4-bit cells and block scales)"},
+    {"--kv-cache-dtype", "fp4_mx_block16", "an FP4 KV cache with a scale per 16 values"},
+    {"--speculative-algorithm", "DFLASH", "DFlash's block-diffusion draft model and buffers"},
+    {"--speculative-algorithm", "DSPARK", "its draft model and buffers"},
+    {"--speculative-algorithm", "UNO", "its draft model and buffers"},
+    {"--cuda-graph-backend-decode", "breakable", "breakable decode graphs"},
+    {"--cuda-graph-backend-prefill", "breakable", "breakable prefill graphs"},
+};
+
+void refuse_unmodelled_values(const FlagValues& v, Diagnostics& diags) {
+  for (const UnmodelledValue& u : kUnmodelledValues) {
+    if (v.string(u.flag) != u.value) continue;
+    diags.error(*v.location(u.flag), std::string(u.flag) + " " + std::string(u.value) +
+                                         " is not modelled: " + std::string(u.why));
+  }
+}
+
+}  // namespace
+
 ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) {
   ServerFlags f;
   f.raw = read_flags(engine.args, table(), "SGLang", diags);
@@ -451,13 +514,15 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
       }
     }
   }
-  f.disable_cuda_graph = v.boolean("--disable-cuda-graph");
+  f.disable_cuda_graph =
+      v.boolean("--disable-cuda-graph") || v.string("--cuda-graph-backend-decode") == "disabled";
   f.disable_cuda_graph_padding = v.boolean("--disable-cuda-graph-padding");
   f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
   f.dtype = v.string("--dtype").value_or("auto");
   f.page_size = positive_flag_opt(v, "--page-size", diags);
   f.attention_backend = v.string("--attention-backend");
+  if (f.attention_backend == "dsa") f.attention_backend = "nsa";
   f.nsa_prefill_backend = v.string("--nsa-prefill-backend");
   f.nsa_decode_backend = v.string("--nsa-decode-backend");
   f.speculative_algorithm = v.string("--speculative-algorithm");
@@ -487,8 +552,11 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
   f.disable_radix_cache = v.boolean("--disable-radix-cache");
   f.enable_symm_mem = v.boolean("--enable-symm-mem");
   f.enable_multimodal = v.boolean("--enable-multimodal");
-  f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph");
-  f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph");
+  f.enable_piecewise_cuda_graph = v.boolean("--enable-piecewise-cuda-graph") ||
+                                  v.string("--cuda-graph-backend-prefill") == "full";
+  f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph") ||
+                                   v.string("--cuda-graph-backend-prefill") == "disabled";
+  refuse_unmodelled_values(v, diags);
   f.piecewise_cuda_graph_max_tokens = v.integer("--piecewise-cuda-graph-max-tokens");
   f.piecewise_cuda_graph_tokens = v.int_list("--piecewise-cuda-graph-tokens");
   f.enable_flashinfer_allreduce_fusion = v.boolean("--enable-flashinfer-allreduce-fusion");

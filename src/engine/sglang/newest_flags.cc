@@ -386,10 +386,6 @@ const std::vector<FlagSpec>& unmodelled_flags() {
       // sglang v0.5.21 python/sglang/srt/arg_groups/fields/exec_.py ExecGraph
       refused_flag("--cuda-graph-config", FlagType::kString,
                    "decides which decode/prefill graphs are captured and at which sizes"),
-      refused_flag("--cuda-graph-backend-decode", FlagType::kString,
-                   "full/breakable/disabled decode graphs"),
-      refused_flag("--cuda-graph-backend-prefill", FlagType::kString,
-                   "prefill graphs (the old piecewise graphs) on/off and kind"),
       refused_flag("--cuda-graph-max-seq-len-prefill", FlagType::kInt,
                    "sizes prefill-graph sequence-shaped buffers"),
       refused_flag("--cuda-graph-prefill-max-context", FlagType::kInt,

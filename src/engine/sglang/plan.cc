@@ -147,7 +147,7 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
   }
   if (!ok) return false;
   p.mamba =
-      linear_state_shape(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "bfloat16" ? 2 : 4);
+      linear_state_shape(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "float32" ? 4 : 2);
   return true;
 }
 

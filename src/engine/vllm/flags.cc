@@ -25,7 +25,12 @@ const std::vector<FlagSpec>& table() {
        {},
        FlagType::kString,
        true,
-       {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2"}},
+       // The v0.29-era CacheDType (config/cache.py at 4897bc66) adds the rest; those past
+       // float16 are refused by name (read_engine_flags).
+       {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "float16", "fp8_inc", "fp8_ds_mla",
+        "nvfp4_ds_mla", "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc",
+        "turboquant_3bit_nc", "int4_per_token_head", "int8_per_token_head", "fp8_per_token_head",
+        "nvfp4", "nvfp4_4over6"}},
       {"--block-size", {}, FlagType::kInt, true, {}},
       {"--enforce-eager", {}, FlagType::kBool, true, {}},
       // vllm engine/arg_utils.py _compute_kwargs: kv_cache_memory_bytes is a human_readable_int
@@ -383,6 +388,20 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   f.max_num_seqs = positive_flag_opt(v, "--max-num-seqs", diags);
   f.max_num_batched_tokens = positive_flag_opt(v, "--max-num-batched-tokens", diags);
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
+  constexpr std::array<std::string_view, 6> kModelledKvDtypes = {"auto", "bfloat16", "float16",
+                                                                 "fp8",  "fp8_e4m3", "fp8_e5m2"};
+  if (f.kv_cache_dtype == "fp8_ds_mla") {
+    diags.error(*v.location("--kv-cache-dtype"),
+                "--kv-cache-dtype fp8_ds_mla is not modelled as given: for a DeepSeek Sparse "
+                "Attention model, --kv-cache-dtype fp8 is what vLLM stores as fp8_ds_mla, which "
+                "is");
+  } else if (std::find(kModelledKvDtypes.begin(), kModelledKvDtypes.end(), f.kv_cache_dtype) ==
+             kModelledKvDtypes.end()) {
+    diags.error(*v.location("--kv-cache-dtype"),
+                "--kv-cache-dtype " + f.kv_cache_dtype +
+                    " is not modelled: its cells and scales are laid out by rules gpumem does "
+                    "not have");
+  }
   if (std::optional<std::int64_t> b = v.integer("--block-size")) {
     if (std::find(kBlockSizes.begin(), kBlockSizes.end(), *b) == kBlockSizes.end()) {
       diags.error(

@@ -156,9 +156,9 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   if (kv == "fp8" || kv == "fp8_e4m3" || kv == "fp8_e5m2") {
     f.kv_dtype_bytes = 1;
     f.kv_cache_dtype = kv;
-  } else if (kv == "bfloat16") {
+  } else if (kv == "bfloat16" || kv == "float16") {
     f.kv_dtype_bytes = 2;
-    f.kv_cache_dtype = "bfloat16";
+    f.kv_cache_dtype = kv;
   } else if (rules.auto_kv_from_modelopt_checkpoint && a.quantization.kv_cache_fp8 &&
              is_modelopt(a.quantization.method)) {
     f.kv_dtype_bytes = 1;
