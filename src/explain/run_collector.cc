@@ -56,6 +56,10 @@ constexpr long long kAnotherLaunchSeconds = 1800;
 // by its pid, not its rank (vllm v0.6 executor/multiproc_worker_utils.py). Ray's workers
 // ("RayWorkerWrapper pid=5, ip=10.0.0.2") are not counted: V0 keeps rank 0 in the driver, V1
 // runs every rank in a Ray worker, and a line does not say which engine printed it.
+// V0's multiprocessing executor runs on one node: more worker processes than any node has
+// GPUs are no start-up's, and a hostile log of a million pids stays a bounded search.
+constexpr size_t kMostUnrankedWorkers = 64;
+
 bool unranked_worker(const LogLine& line) {
   return !line.tp && line.process.starts_with("VllmWorkerProcess pid=");
 }
@@ -69,7 +73,7 @@ bool is_out_of_memory(std::string_view m) {
 
 void RunCollector::line_seen(const LogLine& line) {
   switch_runs(line);
-  if (unranked_worker(line) &&
+  if (unranked_worker(line) && current_.unranked_workers.size() < kMostUnrankedWorkers &&
       std::find(current_.unranked_workers.begin(), current_.unranked_workers.end(), line.process) ==
           current_.unranked_workers.end()) {
     current_.unranked_workers.push_back(line.process);

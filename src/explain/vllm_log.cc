@@ -32,13 +32,6 @@ bool figure(RunCollector& c, const LogLine& l, std::string_view key, Quantity q,
   return true;
 }
 
-// "0.90" as vLLM's --gpu-memory-utilization value.
-void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
-  const std::optional<PrintedNumber> n = number_after(l.message, key);
-  if (!n || !c.within_bounds("gpu_memory_utilization", FigureUnit::kRatio, false, *n, l)) return;
-  c.printed_flag(l, "--gpu-memory-utilization", l.message.substr(n->begin, n->length), n->begin);
-}
-
 // Half the last printed digit of a number: how far the printed value may be from the true one.
 double printed_half(const PrintedNumber& n) {
   return n.decimals < 0 ? 0.0 : 0.5 * std::pow(10.0, -n.decimals);
@@ -73,6 +66,22 @@ std::optional<std::string> utilization_the_budget_implies(const LogLine& l) {
     return fmt::format("{:.{}f}", k / scale, digits);
   }
   return std::nullopt;
+}
+
+// "0.90" as vLLM's --gpu-memory-utilization value, within its bounds; V0's rounded print is
+// replaced by what its budget implies.
+void utilization(RunCollector& c, const LogLine& l, std::string_view key) {
+  const std::optional<PrintedNumber> n = number_after(l.message, key);
+  if (!n || !c.within_bounds("gpu_memory_utilization", FigureUnit::kRatio, false, *n, l)) return;
+  std::string value(l.message.substr(n->begin, n->length));
+  if (const std::optional<std::string> u = utilization_the_budget_implies(l)) {
+    value = *u;
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": the utilization is printed with two decimals; the total and "
+                            "the budget beside it say " +
+                            value);
+  }
+  c.printed_flag(l, "--gpu-memory-utilization", value, n->begin);
 }
 
 // The budget printed after the utilization, "<key>0.9, 71.27 GiB)": the figure after the
@@ -322,16 +331,7 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
   } else if (starts_with(m, "the current vLLM instance can use")) {
     if (contains(m, "total_gpu_memory (")) {
       figure(c, l, "total_gpu_memory (", Quantity::kTotalMemory);
-      if (const std::optional<std::string> u = utilization_the_budget_implies(l)) {
-        const std::optional<PrintedNumber> n = number_after(m, "gpu_memory_utilization (");
-        c.printed_flag(l, "--gpu-memory-utilization", *u, n->begin);
-        c.run().notes.push_back("line " + std::to_string(l.number) +
-                                ": the utilization is printed with two decimals; the total "
-                                "and the budget beside it say " +
-                                *u);
-      } else {
-        utilization(c, l, "gpu_memory_utilization (");
-      }
+      utilization(c, l, "gpu_memory_utilization (");
       figure(c, l, ") = ", Quantity::kRequestedMemory);
     } else {
       figure(c, l, "can use", Quantity::kRequestedMemory);

@@ -245,6 +245,15 @@ TEST(ReaderClasses, VllmV0WorkerProcessesAreRanksBesideTheDriver) {
   EXPECT_EQ(s.count_note,
             "vLLM V0's worker processes name no rank: 1 beside the driver ('VllmWorkerProcess "
             "pid=90'), so at least 2 GPUs, taken as TP 2");
+  // A log of more distinct worker pids than a node has GPUs counts the first 64 only.
+  std::string many;
+  for (int pid = 1; pid <= 200; ++pid) {
+    many += "(VllmWorkerProcess pid=" + std::to_string(pid) +
+            ") INFO 12-20 20:25:46 worker.py:241] model weights take 7.51GiB; non_torch_memory "
+            "takes 0.39GiB; PyTorch activation peak memory takes 2.53GiB; the rest of the memory "
+            "reserved for KV Cache is 3.80GiB.\n";
+  }
+  EXPECT_EQ(lines(many).runs.at(0).unranked_workers.size(), 64u);
 }
 
 // V0 prints the utilization with two decimals; its budget and the total beside it say which
@@ -265,6 +274,21 @@ TEST(ReaderClasses, TheUtilizationTheBudgetImplies) {
   EXPECT_EQ(agrees.runs.at(0).flag("--gpu-memory-utilization")->values,
             std::vector<std::string>{"0.90"});
   EXPECT_TRUE(agrees.runs.at(0).notes.empty());
+  // A utilization out of bounds is refused before any budget arithmetic, and a zero total
+  // implies nothing.
+  const Result<StartupLog> huge = read_startup_log(
+      "INFO 12-20 20:25:46 worker.py:241] the current vLLM instance can use total_gpu_memory "
+      "(23.58GiB) x gpu_memory_utilization (3000000000.0) = 35.40GiB\n",
+      std::nullopt, "x.log");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().message(),
+            "x.log:1:124: gpu_memory_utilization '3000000000.0' is out of range: a count is at "
+            "most 2147483647");
+  const StartupLog zero = lines(
+      "INFO 12-20 20:25:46 worker.py:241] the current vLLM instance can use total_gpu_memory "
+      "(0.00GiB) x gpu_memory_utilization (0.90) = 14.20GiB\n");
+  EXPECT_EQ(zero.runs.at(0).flag("--gpu-memory-utilization")->values,
+            std::vector<std::string>{"0.90"});
 }
 
 // With --kv-cache-memory vLLM skips the profile and prints the free memory and the KV cache it

@@ -153,9 +153,9 @@ TEST(NewestFlags, VllmsNewestKvCacheDtypes) {
             "<launch command>:1:31: --kv-cache-dtype nvfp4 is not modelled: its cells and scales "
             "are laid out by rules gpumem does not have\n");
   EXPECT_EQ(kv_errors("fp8_ds_mla"),
-            "<launch command>:1:31: --kv-cache-dtype fp8_ds_mla is not modelled as given: for a "
-            "DeepSeek Sparse Attention model, --kv-cache-dtype fp8 is what vLLM stores as "
-            "fp8_ds_mla, which is\n");
+            "<launch command>:1:31: --kv-cache-dtype fp8_ds_mla is not modelled: give "
+            "--kv-cache-dtype fp8, which vLLM stores as fp8_ds_mla for a DeepSeek Sparse "
+            "Attention model, and which is\n");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/python_format.h"
+#include "engine/refused_values.h"
 #include "engine/sglang/newest_flags.h"
 
 namespace gpumem::sglang {
@@ -441,14 +442,8 @@ std::span<const FlagSpec> flag_table() { return table(); }
 namespace {
 
 // Values of the newest release's choices whose memory gpumem does not model (sglang v0.5.21
-// arg_groups/choices.py at 0099dee6, server_args.py): refused by name, not as unknown.
-struct UnmodelledValue {
-  std::string_view flag;
-  std::string_view value;
-  std::string_view why;
-};
-
-constexpr UnmodelledValue kUnmodelledValues[] = {
+// arg_groups/choices.py at 0099dee6, server_args.py).
+constexpr RefusedValue kRefusedValues[] = {
     {"--attention-backend", "qsa", "its sparse-attention kernels and their buffers"},
     {"--attention-backend", "dsv4", "DeepSeek-V4's compressed sparse attention"},
     {"--attention-backend", "compressed", "DeepSeek-V4's compressed sparse attention"},
@@ -468,14 +463,6 @@ constexpr UnmodelledValue kUnmodelledValues[] = {
     {"--cuda-graph-backend-decode", "breakable", "breakable decode graphs"},
     {"--cuda-graph-backend-prefill", "breakable", "breakable prefill graphs"},
 };
-
-void refuse_unmodelled_values(const FlagValues& v, Diagnostics& diags) {
-  for (const UnmodelledValue& u : kUnmodelledValues) {
-    if (v.string(u.flag) != u.value) continue;
-    diags.error(*v.location(u.flag), std::string(u.flag) + " " + std::string(u.value) +
-                                         " is not modelled: " + std::string(u.why));
-  }
-}
 
 }  // namespace
 
@@ -556,7 +543,7 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
                                   v.string("--cuda-graph-backend-prefill") == "full";
   f.disable_piecewise_cuda_graph = v.boolean("--disable-piecewise-cuda-graph") ||
                                    v.string("--cuda-graph-backend-prefill") == "disabled";
-  refuse_unmodelled_values(v, diags);
+  refuse_values(v, kRefusedValues, diags);
   f.piecewise_cuda_graph_max_tokens = v.integer("--piecewise-cuda-graph-max-tokens");
   f.piecewise_cuda_graph_tokens = v.int_list("--piecewise-cuda-graph-tokens");
   f.enable_flashinfer_allreduce_fusion = v.boolean("--enable-flashinfer-allreduce-fusion");

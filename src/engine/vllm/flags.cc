@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/python_format.h"
+#include "engine/refused_values.h"
 #include "engine/vllm/flag_json.h"
 #include "engine/vllm/newest_flags.h"
 
@@ -26,7 +27,7 @@ const std::vector<FlagSpec>& table() {
        FlagType::kString,
        true,
        // The v0.29-era CacheDType (config/cache.py at 4897bc66) adds the rest; those past
-       // float16 are refused by name (read_engine_flags).
+       // float16 are refused by name (kRefusedValues).
        {"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "float16", "fp8_inc", "fp8_ds_mla",
         "nvfp4_ds_mla", "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc",
         "turboquant_3bit_nc", "int4_per_token_head", "int8_per_token_head", "fp8_per_token_head",
@@ -321,6 +322,28 @@ const std::vector<FlagSpec>& table() {
 // vllm config/cache.py BlockSize: the block sizes the CLI accepts.
 constexpr std::array<std::int64_t, 7> kBlockSizes = {1, 8, 16, 32, 64, 128, 256};
 
+// The v0.29-era CacheDType values (config/cache.py at 4897bc66) whose cells gpumem does not lay
+// out; fp8_ds_mla is what --kv-cache-dtype fp8 stores for DeepSeek Sparse Attention, modelled
+// when asked for that way.
+constexpr std::string_view kKvLayoutNotModelled =
+    "its cells and scales are laid out by rules gpumem does not have";
+constexpr RefusedValue kRefusedValues[] = {
+    {"--kv-cache-dtype", "fp8_ds_mla",
+     "give --kv-cache-dtype fp8, which vLLM stores as fp8_ds_mla for a DeepSeek Sparse "
+     "Attention model, and which is"},
+    {"--kv-cache-dtype", "fp8_inc", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "nvfp4_ds_mla", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "turboquant_k8v4", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "turboquant_4bit_nc", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "turboquant_k3v4_nc", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "turboquant_3bit_nc", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "int4_per_token_head", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "int8_per_token_head", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "fp8_per_token_head", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "nvfp4", kKvLayoutNotModelled},
+    {"--kv-cache-dtype", "nvfp4_4over6", kKvLayoutNotModelled},
+};
+
 std::optional<std::vector<std::int64_t>> positive_list(const FlagValues& v, std::string_view flag,
                                                        Diagnostics& diags) {
   std::optional<std::vector<std::int64_t>> list = v.int_list(flag);
@@ -388,20 +411,7 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   f.max_num_seqs = positive_flag_opt(v, "--max-num-seqs", diags);
   f.max_num_batched_tokens = positive_flag_opt(v, "--max-num-batched-tokens", diags);
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");
-  constexpr std::array<std::string_view, 6> kModelledKvDtypes = {"auto", "bfloat16", "float16",
-                                                                 "fp8",  "fp8_e4m3", "fp8_e5m2"};
-  if (f.kv_cache_dtype == "fp8_ds_mla") {
-    diags.error(*v.location("--kv-cache-dtype"),
-                "--kv-cache-dtype fp8_ds_mla is not modelled as given: for a DeepSeek Sparse "
-                "Attention model, --kv-cache-dtype fp8 is what vLLM stores as fp8_ds_mla, which "
-                "is");
-  } else if (std::find(kModelledKvDtypes.begin(), kModelledKvDtypes.end(), f.kv_cache_dtype) ==
-             kModelledKvDtypes.end()) {
-    diags.error(*v.location("--kv-cache-dtype"),
-                "--kv-cache-dtype " + f.kv_cache_dtype +
-                    " is not modelled: its cells and scales are laid out by rules gpumem does "
-                    "not have");
-  }
+  refuse_values(v, kRefusedValues, diags);
   if (std::optional<std::int64_t> b = v.integer("--block-size")) {
     if (std::find(kBlockSizes.begin(), kBlockSizes.end(), *b) == kBlockSizes.end()) {
       diags.error(
