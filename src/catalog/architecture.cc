@@ -32,6 +32,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "gemma2";
     case ArchitectureFamily::kGemma3:
       return "gemma3";
+    case ArchitectureFamily::kGemma4:
+      return "gemma4";
     case ArchitectureFamily::kLlamaEagle3:
       return "llama_eagle3";
     case ArchitectureFamily::kSeedOss:
@@ -62,6 +64,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "ernie4_5";
     case ArchitectureFamily::kExaone4:
       return "exaone4";
+    case ArchitectureFamily::kKimiLinear:
+      return "kimi_linear";
     case ArchitectureFamily::kJamba:
       return "jamba";
     case ArchitectureFamily::kMamba:

@@ -66,6 +66,12 @@ enum class ArchitectureFamily : unsigned char {
   // form DeepSeek-style experts with shared experts and a score-correction bias
   kErnie45,
   kExaone4,  // Exaone4ForCausalLM (EXAONE 4.0): per-head q/k norms, norms after attention and MLP
+  // Gemma4ForConditionalGeneration, Gemma4ForCausalLM: Gemma 3's layout with full-attention
+  // layers of their own head size and KV heads, optionally experts beside the dense MLP
+  kGemma4,
+  // KimiLinearForCausalLM (Kimi Linear): Kimi Delta Attention layers among MLA layers without
+  // RoPE, DeepSeek-style experts
+  kKimiLinear,
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,
@@ -216,6 +222,10 @@ enum class LinearKind : unsigned char {
   kGatedDeltaNet,  // Qwen3-Next, Qwen3.5
   kMamba2,         // NemotronH's Mamba-2 mixer
   kMamba1,         // Jamba's Mamba-1 mixer
+  // Kimi Linear's Kimi Delta Attention: a Gated DeltaNet's state (heads x head dim squared, a
+  // conv window over q, k and v) with separate q/k/v projections and convolutions, a low-rank
+  // forget gate and output gate; its recurrent state is float32 in vLLM whatever the flags.
+  kKimiDelta,
 };
 
 // The linear attention of a hybrid model: its projections, its causal convolution and the
@@ -260,6 +270,9 @@ enum class VisionKind : unsigned char {
   kLlama4Vit,  // Llama 4's ViT (Llama4VisionConfig): read so engines that build it can say so
   kPixtral,    // Mistral 3's Pixtral ViT (PixtralVisionConfig) and patch-merging projector
   kClip,       // LLaVA's CLIP ViT (CLIPVisionConfig) and its two-linear projector
+  // Gemma 4's encoder (Gemma4VisionConfig): a patch projection, a two-axis position table,
+  // gated MLPs, q/k norms, four norms a layer, and embed_vision's projection
+  kGemma4Vit,
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -278,13 +291,14 @@ struct VisionTower {
   std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
   std::int64_t window_size = 0;          // Qwen2.5-VL: a window attention's side, in pixels
   std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
-  std::int64_t num_position_embeddings = 0;  // Qwen3-VL: the learned position table's rows
+  std::int64_t num_position_embeddings = 0;  // Qwen3-VL, Gemma 4 (per axis): position rows
   // Qwen3-VL: the blocks after which a deepstack merger taps the stream, ascending; one
   // merger each.
   std::vector<std::int64_t> deepstack_visual_indexes;
   std::int64_t projector_input_dim = 0;   // Llama 4: the pixel-shuffle adapter's output width
   std::int64_t projector_output_dim = 0;  // Llama 4: its second linear's width
   bool projector_bias = false;            // Mistral 3, LLaVA: multimodal_projector_bias
+  bool standardize = false;               // Gemma 4: std_bias and std_scale over the width
   // LLaVA: vision_feature_layer, one index or a list (negative counts from the last layer's
   // output), and whether vision_feature_select_strategy keeps the class token ("full").
   std::vector<std::int64_t> feature_layers;
@@ -315,7 +329,18 @@ struct Architecture {
   std::int64_t num_hidden_layers = 0;
   std::int64_t num_attention_heads = 0;
   std::int64_t num_key_value_heads = 0;
-  std::int64_t head_dim = 0;           // HF head_dim, else hidden_size / num_attention_heads
+  std::int64_t head_dim = 0;  // HF head_dim, else hidden_size / num_attention_heads
+  // Gemma 4: the full-attention layers' head size (global_head_dim) and KV heads
+  // (num_global_key_value_heads where attention_k_eq_v); 0 where they are the others'.
+  std::int64_t global_head_dim = 0;
+  std::int64_t num_global_key_value_heads = 0;
+  // Gemma 4 (attention_k_eq_v): the full-attention layers' checkpoint has no v_proj; both
+  // engines build the V slot and load k_proj into it, and cache V beside K.
+  bool attention_k_eq_v = false;
+  // Gemma 4 (enable_moe_block): experts, their router (proj, scale, per_expert_scale) and three
+  // more norms beside the dense MLP, no shared expert.
+  bool moe_beside_mlp = false;
+  bool layer_scalar = false;           // Gemma 4: a one-element layer_scalar buffer in every layer
   std::int64_t v_head_dim = 0;         // MLA v_head_dim; head_dim otherwise
   std::int64_t intermediate_size = 0;  // dense MLP width
   std::int64_t vocab_size = 0;
@@ -349,7 +374,7 @@ struct Architecture {
   // weight for it (whether an engine allocates one is WeightRules::llama4_qk_norm_weight).
   bool weightless_qk_norm = false;
   // Llama 4: every no_rope_interval-th layer ((layer + 1) % interval == 0) attends without
-  // RoPE; 0 for every other family.
+  // RoPE; Kimi Linear (mla_use_nope): 1, no layer has RoPE; 0 for every other family.
   std::int64_t no_rope_interval = 0;
   // Llama 4: the kSliding layers attend within fixed chunks of sliding_window tokens
   // (attention_chunk_size) rather than over a sliding window.
@@ -386,6 +411,14 @@ struct Architecture {
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
   bool is_linear_layer(std::int64_t layer) const;
+  // A layer's attention head size and KV heads (Gemma 4's full-attention layers differ).
+  std::int64_t layer_head_dim(std::int64_t layer) const {
+    return global_head_dim > 0 && !is_sliding_layer(layer) ? global_head_dim : head_dim;
+  }
+  std::int64_t layer_kv_heads(std::int64_t layer) const {
+    return num_global_key_value_heads > 0 && !is_sliding_layer(layer) ? num_global_key_value_heads
+                                                                      : num_key_value_heads;
+  }
   bool uses_rope(std::int64_t layer) const {
     return no_rope_interval == 0 || (layer + 1) % no_rope_interval != 0;
   }

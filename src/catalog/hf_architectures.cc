@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 49> kFamilies = {{
+constexpr std::array<FamilyByName, 52> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -88,6 +88,13 @@ constexpr std::array<FamilyByName, 49> kFamilies = {{
     // EXAONE 4.0 (sglang and vllm exaone4.py): Llama's projections and MLP, q/k norms per head,
     // norms after attention and MLP, sliding-window layers where a pattern is given.
     {"Exaone4ForCausalLM", ArchitectureFamily::kExaone4},
+    // Kimi Linear (sglang and vllm kimi_linear.py): Kimi Delta Attention layers (kda_layers)
+    // among MLA layers without RoPE (full_attn_layers), DeepSeek-style experts.
+    {"KimiLinearForCausalLM", ArchitectureFamily::kKimiLinear},
+    // Gemma 4 (vllm gemma4.py, gemma4_mm.py): Gemma 3's layers, the full-attention ones with
+    // global_head_dim and num_global_key_value_heads, experts beside the MLP (26B-A4B).
+    {"Gemma4ForConditionalGeneration", ArchitectureFamily::kGemma4},
+    {"Gemma4ForCausalLM", ArchitectureFamily::kGemma4},
     // Attention-free Mamba stacks (vllm mamba2.py, mamba.py; falcon_mamba shares mamba.py).
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
@@ -101,9 +108,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 9> kUnmodelled = {{
-    {"KimiLinearForCausalLM",
-     "the per-request recurrent state of its Kimi Delta Attention linear-attention layers"},
+constexpr std::array<Unmodelled, 6> kUnmodelled = {{
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"FalconH1ForCausalLM",
@@ -112,16 +117,6 @@ constexpr std::array<Unmodelled, 9> kUnmodelled = {{
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
-    // vllm gemma4.py Gemma4Attention: global layers take global_head_dim and
-    // num_global_key_value_heads, so their KV pages differ from the sliding layers'; the last
-    // num_kv_shared_layers reuse earlier layers' KV; hidden_size_per_layer_input adds per-layer
-    // embeddings.
-    {"Gemma4ForConditionalGeneration",
-     "Gemma 4's global layers with their own head size and KV heads, layers that share another "
-     "layer's KV cache, per-layer input embeddings and its vision tower"},
-    {"Gemma4ForCausalLM",
-     "Gemma 4's global layers with their own head size and KV heads, layers that share another "
-     "layer's KV cache and per-layer input embeddings"},
     // vllm v1/core/kv_cache_utils.py: DeepSeek-V4's KV cache groups are laid out by their own
     // rule (_get_kv_cache_groups_uniform_groups, fp8_ds_mla pages of 584 bytes a stored token).
     {"DeepseekV4ForCausalLM",

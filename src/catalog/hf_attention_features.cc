@@ -163,6 +163,13 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
       a.qk_norm = true;  // sglang v0.5.9 gemma3_causal.py Gemma3Attention q_norm/k_norm
       a.sandwich_norms = true;
       break;
+    case ArchitectureFamily::kGemma4:
+      // vllm gemma4.py Gemma4Attention and Gemma4DecoderLayer: q_norm/k_norm per head (v_norm has
+      // no weight), the four Gemma norms, a layer_scalar buffer.
+      a.qk_norm = true;
+      a.sandwich_norms = true;
+      a.layer_scalar = true;
+      break;
     case ArchitectureFamily::kLlamaEagle3:
       // sglang v0.5.9 llama_eagle3.py LlamaDecoderLayer: qkv_proj rebuilt with bias=False
       a.qkv_bias = false;

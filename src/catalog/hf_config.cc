@@ -10,6 +10,7 @@
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_attention_features.h"
+#include "catalog/hf_gemma4.h"
 #include "catalog/hf_granite_hybrid.h"
 #include "catalog/hf_grok.h"
 #include "catalog/hf_jamba.h"
@@ -77,6 +78,14 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       d.rope_theta = 1000000.0;
       d.rope_local_base_freq = 10000.0;
       d.sliding_window_pattern = 6;
+      break;
+    case ArchitectureFamily::kGemma4:
+      // transformers models/gemma4/configuration_gemma4.py Gemma4TextConfig: Gemma 3's
+      // defaults but 30 layers, a vocabulary of 262,144 and a window of 512.
+      d = defaults_for(ArchitectureFamily::kGemma3);
+      d.num_hidden_layers = 30;
+      d.vocab_size = 262144;
+      d.sliding_window = 512;
       break;
     case ArchitectureFamily::kQwen3:
       // transformers models/qwen3/configuration_qwen3.py Qwen3Config.__init__: head_dim 128,
@@ -218,6 +227,10 @@ void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, 
   // transformers Qwen2_5_VLConfig.__init__ renames the "mrope" type "default"; the engines'
   // MRotaryEmbedding keeps the default cos/sin cache.
   if (*type == "mrope" && architecture == "Qwen2_5_VLForConditionalGeneration") *type = "default";
+  // Gemma 4's full layers: vllm gemma4_rope.py Gemma4RotaryEmbedding rotates the head's first
+  // partial_rotary_factor with zero-padded frequencies over the whole head, no length scaling
+  // (its cache is as wide as the head: rank_weights.cc layer_rope).
+  if (*type == "proportional" && architecture.starts_with("Gemma4")) return;
   std::optional<RopeType> t = rope_type_of(*type);
   if (!t) {
     m.error(type_key, "rope_scaling type '" + *type +
@@ -324,9 +337,11 @@ void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Arch
         a.layer_types[i] = LayerAttention::kSliding;
       }
       break;
-    case ArchitectureFamily::kGemma3: {
+    case ArchitectureFamily::kGemma3:
+    case ArchitectureFamily::kGemma4: {
       a.sliding_window = text.positive("sliding_window", d.sliding_window);
-      // transformers Gemma3TextConfig.__init__: layer i slides unless (i + 1) % pattern == 0
+      // transformers Gemma3TextConfig.__init__ (Gemma4TextConfig.__post_init__ alike): layer i
+      // slides unless (i + 1) % pattern == 0
       const std::int64_t pattern =
           text.positive("sliding_window_pattern", d.sliding_window_pattern);
       if (pattern == 0) break;
@@ -446,6 +461,21 @@ void parse_moe(const ConfigMap& text, const FamilyDefaults& d, Architecture& a) 
       m.router_float32 = a.hf_architecture == "Glm4MoeLiteForCausalLM";
       break;
     }
+    case ArchitectureFamily::kKimiLinear:
+      // vllm and sglang kimi_linear.py KimiMoE: num_experts experts of moe_intermediate_size
+      // from first_k_dense_replace on (every moe_layer_freq-th layer), a gate with an
+      // e_score_correction_bias in the model dtype (nn.Parameter(torch.empty(num_experts))),
+      // num_shared_experts as one MLP; KimiLinearConfig.is_moe: experts only when num_experts.
+      if (!text.has("num_experts")) break;
+      m.num_experts = text.positive("num_experts");
+      m.experts_per_token = text.positive("num_experts_per_token");
+      m.moe_intermediate_size = text.positive("moe_intermediate_size");
+      m.num_shared_experts = text.integer("num_shared_experts").value_or(0);
+      m.first_k_dense_replace = text.integer("first_k_dense_replace").value_or(0);
+      m.moe_layer_freq = text.positive("moe_layer_freq", 1);
+      m.shared_expert_intermediate_size = m.moe_intermediate_size * m.num_shared_experts;
+      m.router_correction_bias = true;
+      break;
     case ArchitectureFamily::kQwen2Moe:
     case ArchitectureFamily::kQwen3Next:
       // sglang qwen3_next.py builds Qwen2MoeSparseMoeBlock in every layer
@@ -694,7 +724,14 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                             ? text.integer("intermediate_size").value_or(0)
                             : text.positive("intermediate_size", d.intermediate_size);
   a.vocab_size = text.positive("vocab_size", d.vocab_size);
-  a.max_position_embeddings = text.positive("max_position_embeddings", d.max_position_embeddings);
+  // vllm model_arch_config_convertor.py derive_max_model_len_and_key and sglang
+  // get_context_length read model_max_length too: Kimi Linear gives it (1,048,576) and no
+  // max_position_embeddings.
+  const bool model_max_length_only =
+      a.family == ArchitectureFamily::kKimiLinear && !text.has("max_position_embeddings");
+  a.max_position_embeddings =
+      model_max_length_only ? text.positive("model_max_length")
+                            : text.positive("max_position_embeddings", d.max_position_embeddings);
   a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
   // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
   a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
@@ -709,6 +746,10 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
     parse_attention_layers(text, d, a);
   }
   if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
+  if (a.family == ArchitectureFamily::kKimiLinear && a.num_hidden_layers > 0) {
+    parse_kimi_linear(text, a);
+  }
+  if (a.family == ArchitectureFamily::kGemma4) parse_gemma4(top, text, a);
   if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
   if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
   if (a.family == ArchitectureFamily::kGrok) parse_grok(text, a);
@@ -728,7 +769,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
                    "'rope_parameters'", local);
     if (rope.valid()) a.rope_theta = rope.number("rope_theta").value_or(d.rope_theta);
   }
-  if (a.family == ArchitectureFamily::kGemma3) {
+  if (a.family == ArchitectureFamily::kGemma3 || a.family == ArchitectureFamily::kGemma4) {
     a.rope_local_base_freq = text.number("rope_local_base_freq").value_or(d.rope_local_base_freq);
     const YAML::Node per_type = text.get("rope_parameters");
     if (!text.has("rope_local_base_freq") && text.has("rope_parameters") &&

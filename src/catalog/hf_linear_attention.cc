@@ -1,6 +1,7 @@
 #include "catalog/hf_linear_attention.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,55 @@ void parse_nemotron_h(const ConfigMap& text, Architecture& a) {
     }
   }
   if (!moe_layers.empty()) parse_nemotron_moe(text, moe_layers, a);
+}
+
+void parse_kimi_linear(const ConfigMap& text, Architecture& a) {
+  // vllm kimi_linear.py KimiMLAAttention.__init__: assert use_nope, assert q_lora_rank is None.
+  if (a.attention != AttentionKind::kMla) {
+    text.missing("kv_lora_rank");
+    return;
+  }
+  if (!text.boolean("mla_use_nope").value_or(false)) {
+    text.error(text.has("mla_use_nope") ? "mla_use_nope" : "kv_lora_rank",
+               "Kimi Linear's MLA layers with RoPE ('mla_use_nope' false) are not served: vLLM's "
+               "kimi_linear.py asserts mla_use_nope");
+  }
+  if (a.mla.q_lora_rank > 0) {
+    text.error("q_lora_rank",
+               "Kimi Linear's MLA layers with a 'q_lora_rank' are not served: "
+               "vLLM's kimi_linear.py asserts q_lora_rank is None");
+  }
+  a.no_rope_interval = 1;
+  if (!text.has("linear_attn_config")) {
+    text.missing("linear_attn_config");
+    return;
+  }
+  const ConfigMap c(text.file(), text.get("linear_attn_config"), "'linear_attn_config'",
+                    text.diags());
+  if (!c.valid()) return;
+  LinearAttentionConfig& l = a.linear;
+  // vllm layers/kda.py KimiDeltaAttention.__init__ (sglang kimi_linear.py alike): num_heads
+  // heads of head_dim for q, k and v, causal convolutions of short_conv_kernel_size.
+  l.kind = LinearKind::kKimiDelta;
+  l.num_key_heads = bounded(c, "num_heads");
+  l.num_value_heads = l.num_key_heads;
+  l.key_head_dim = bounded(c, "head_dim");
+  l.value_head_dim = l.key_head_dim;
+  l.conv_kernel = bounded(c, "short_conv_kernel_size");
+  std::optional<std::vector<std::int64_t>> kda = c.integers("kda_layers");
+  if (!kda) {
+    if (!c.has("kda_layers")) c.missing("kda_layers");
+    return;
+  }
+  for (std::int64_t one_based : *kda) {
+    if (one_based < 1 || one_based > a.num_hidden_layers) {
+      c.error("kda_layers", "'kda_layers' names layer " + std::to_string(one_based) +
+                                "; they are counted from 1 to 'num_hidden_layers' " +
+                                std::to_string(a.num_hidden_layers));
+      return;
+    }
+    a.layer_types[static_cast<size_t>(one_based - 1)] = LayerAttention::kLinear;
+  }
 }
 
 }  // namespace gpumem

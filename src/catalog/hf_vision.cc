@@ -119,6 +119,30 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
 
 // Qwen3-VL: transformers models/qwen3_vl/configuration_qwen3_vl.py Qwen3VLVisionConfig.__init__
 // defaults.
+// transformers models/gemma4/configuration_gemma4.py Gemma4VisionConfig (defaults: 768 wide,
+// MLP 3072, 16 layers of 12 heads, patches of 16, a position table of 10240 rows per axis).
+void parse_gemma4_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kGemma4Vit;
+  t.hidden_size = v.positive("hidden_size", 768);
+  t.intermediate_size = v.positive("intermediate_size", 3072);
+  t.num_hidden_layers = v.positive("num_hidden_layers", 16);
+  t.num_attention_heads = v.positive("num_attention_heads", 12);
+  t.num_channels = 3;
+  t.patch_size = patch_dimension(v, "patch_size", 16);
+  t.num_position_embeddings = v.positive("position_embedding_size", 10240);
+  t.standardize = v.boolean("standardize").value_or(false);
+  if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
+    v.error("num_attention_heads", "'hidden_size' " + std::to_string(t.hidden_size) +
+                                       " is not divisible by 'num_attention_heads' " +
+                                       std::to_string(t.num_attention_heads));
+  }
+  // modeling_gemma4.py Gemma4ClippableLinear: clipped linears keep four bound buffers each.
+  if (v.boolean("use_clipped_linears").value_or(false)) {
+    v.error("use_clipped_linears",
+            "Gemma 4's clipped vision linears ('use_clipped_linears') are not modelled");
+  }
+}
+
 void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
   t.kind = VisionKind::kQwen3Vit;
   t.num_hidden_layers = v.positive("depth", 27);
@@ -304,7 +328,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool mistral3 = a.hf_architecture == "Mistral3ForConditionalGeneration";
   const bool llava_next = a.hf_architecture == "LlavaNextForConditionalGeneration";
   const bool llava = llava_next || a.hf_architecture == "LlavaForConditionalGeneration";
-  if (!gemma && !qwen && !llama4 && !mistral3 && !llava) return;
+  const bool gemma4 = a.hf_architecture == "Gemma4ForConditionalGeneration";
+  if (!gemma && !qwen && !llama4 && !mistral3 && !llava && !gemma4) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -316,6 +341,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   if (!v.valid()) return;
   if (gemma) {
     parse_siglip(top, v, a.vision);
+  } else if (gemma4) {
+    parse_gemma4_vit(v, a.vision);
   } else if (llama4) {
     parse_llama4_vit(v, a.vision);
   } else if (mistral3) {

@@ -26,19 +26,24 @@ std::int64_t mla_attention(const Architecture& a) {
   return n;
 }
 
-std::int64_t standard_attention(const Architecture& a) {
+std::int64_t standard_attention(const Architecture& a, std::int64_t layer) {
   // An EAGLE-3 decoder layer attends over [embedding, hidden] concatenated: 2 x hidden in.
   const std::int64_t in = a.is_draft_head() ? 2 * a.hidden_size : a.hidden_size;
-  const std::int64_t q = a.num_attention_heads * a.head_dim;
-  const std::int64_t kv = a.num_key_value_heads * a.head_dim;
+  const std::int64_t head_dim = a.layer_head_dim(layer);
+  const std::int64_t q = a.num_attention_heads * head_dim;
+  const std::int64_t kv = a.layer_kv_heads(layer) * head_dim;
   const std::int64_t q_out = a.attn_output_gate ? 2 * q : q;  // Qwen3-Next: gate rows
-  std::int64_t n = in * (q_out + 2 * kv) + a.num_attention_heads * a.v_head_dim * a.hidden_size;
+  // Gemma 4's k_eq_v full layers store no v_proj; their o_proj reads the global head size.
+  const bool no_v = a.attention_k_eq_v && !a.is_sliding_layer(layer);
+  const std::int64_t v_head = a.global_head_dim > 0 ? head_dim : a.v_head_dim;
+  std::int64_t n =
+      in * (q_out + (no_v ? 1 : 2) * kv) + a.num_attention_heads * v_head * a.hidden_size;
   if (a.qkv_bias) n += q + 2 * kv;
   if (a.o_proj_bias) n += a.hidden_size;
   if (a.qk_norm_per_layer) {
     n += q + kv;  // MiniMax-M2: one weight over all query heads, one over all KV heads
   } else if (a.qk_norm) {
-    n += 2 * a.head_dim;
+    n += 2 * head_dim;
   }
   if (a.attention_sinks) n += a.num_attention_heads;
   return n;
@@ -76,6 +81,15 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
     return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size + h +
            v.num_position_embeddings * h + v.num_hidden_layers * block + 2 * h + linears +
            v.deepstack_mergers() * (2 * m + linears);
+  }
+  if (v.kind == VisionKind::kGemma4Vit) {
+    // HF Gemma4VisionModel: the patch projection (no bias), a position table per axis; per
+    // layer q/k/v/o and the gated MLP without biases, q/k norms per head, four norms; std_bias
+    // and std_scale; embed_vision's projection into the text width.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t block = 4 * h * h + 2 * (h / v.num_attention_heads) + 3 * i * h + 4 * h;
+    return h * v.num_channels * v.patch_size * v.patch_size + 2 * v.num_position_embeddings * h +
+           v.num_hidden_layers * block + (v.standardize ? 2 * h : 0) + text_hidden * h;
   }
   if (v.kind == VisionKind::kPixtral) {
     // HF PixtralVisionModel: a bias-free Conv2d, ln_pre; per layer two RMSNorms, q/k/v/o and
@@ -140,6 +154,18 @@ std::int64_t gated_delta_net(const Architecture& a) {
          g.value_dim() * h;
 }
 
+// Kimi Linear's KimiDeltaAttention (vllm layers/kda.py): q/k/v projections and their depthwise
+// convolutions, the low-rank forget gate (f_a, f_b) and output gate (g_a, g_b), b_proj, A_log
+// per head, dt_bias per channel, the gated head norm and o_proj.
+std::int64_t kimi_delta_attention(const Architecture& a) {
+  const LinearAttentionConfig& g = a.linear;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t p = g.value_dim();
+  const std::int64_t d = g.value_head_dim;
+  return 3 * p * h + 3 * p * g.conv_kernel + 2 * d * h + 2 * p * d + g.num_value_heads * h +
+         g.num_value_heads + p + d + h * p;
+}
+
 }  // namespace
 
 namespace {
@@ -185,20 +211,28 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
     }
     if (a.is_moe_layer(layer)) return moe_block(a) + h;
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
-    return standard_attention(a) + h;
+    return standard_attention(a, layer) + h;
   }
-  std::int64_t n = a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a);
+  std::int64_t n =
+      a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a, layer);
   if (a.is_linear_layer(layer)) {
-    n = a.linear.kind == LinearKind::kMamba2   ? mamba2_mixer(a)
-        : a.linear.kind == LinearKind::kMamba1 ? mamba1_mixer(a)
-                                               : gated_delta_net(a);
+    n = a.linear.kind == LinearKind::kMamba2      ? mamba2_mixer(a)
+        : a.linear.kind == LinearKind::kMamba1    ? mamba1_mixer(a)
+        : a.linear.kind == LinearKind::kKimiDelta ? kimi_delta_attention(a)
+                                                  : gated_delta_net(a);
   }
   if (a.family == ArchitectureFamily::kGraniteHybrid) {
     // Granite 4.0-H: the experts and their router when there are any, the shared MLP.
     n += (a.moe.num_experts > 0 ? moe_block(a) : 3 * h * a.moe.shared_expert_intermediate_size);
+  } else if (a.moe_beside_mlp) {
+    // Gemma 4: the dense MLP in every layer; experts with the router's proj, scale [hidden] and
+    // per_expert_scale [experts], and three more norms, where the layer has them.
+    n += 3 * h * a.intermediate_size;
+    if (a.is_moe_layer(layer)) n += moe_block(a) + h + a.moe.num_experts + 3 * h;
   } else {
     n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
   }
+  if (a.layer_scalar) n += 1;
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
   // adds hidden_norm for the target's hidden states.
   const std::int64_t norms = a.sandwich_norms ? 4 : a.is_draft_head() ? 3 : 2;

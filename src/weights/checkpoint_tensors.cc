@@ -194,11 +194,26 @@ class CheckpointBuilder {
     return Status::ok_status();
   }
 
-  Status attention(const std::string& p) {
+  // Layer `layer`'s attention (-1: the architecture's own head geometry, as MTP layers have).
+  Status attention(const std::string& p, std::int64_t layer = -1) {
     if (a_.attention == AttentionKind::kMla) return mla(p);
     const std::int64_t h = a_.hidden_size;
-    const std::int64_t q = a_.num_attention_heads * a_.head_dim;
-    const std::int64_t kv = a_.num_key_value_heads * a_.head_dim;
+    const std::int64_t head_dim = layer >= 0 ? a_.layer_head_dim(layer) : a_.head_dim;
+    const std::int64_t q = a_.num_attention_heads * head_dim;
+    const std::int64_t kv =
+        (layer >= 0 ? a_.layer_kv_heads(layer) : a_.num_key_value_heads) * head_dim;
+    if (a_.global_head_dim > 0) {
+      // HF Gemma4TextAttention: q/k/v (no v_proj on a k_eq_v full layer), o_proj, q_norm and
+      // k_norm per head (v_norm has no weight).
+      const bool no_v = a_.attention_k_eq_v && layer >= 0 && !a_.is_sliding_layer(layer);
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".q_proj", q, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".k_proj", kv, h, false));
+      if (!no_v) GPUMEM_RETURN_IF_ERROR(linear(p + ".v_proj", kv, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".o_proj", h, q, false));
+      norm(p + ".q_norm", head_dim);
+      norm(p + ".k_norm", head_dim);
+      return Status::ok_status();
+    }
     if (a_.family == ArchitectureFamily::kPhi3) {
       // HF Phi3Attention: one fused qkv_proj.
       GPUMEM_RETURN_IF_ERROR(linear(p + ".qkv_proj", q + 2 * kv, h, a_.qkv_bias));
@@ -274,6 +289,20 @@ class CheckpointBuilder {
     return linear(p + ".down_proj", h, width, false);
   }
 
+  // Mixtral's expert naming (MiniMax-M2 and Kimi Linear keep it): experts.{e}.w1 (gate), w2
+  // (down), w3 (up).
+  Status w1_w2_w3_experts(const std::string& mlp) {
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t w = a_.moe.moe_intermediate_size;
+    for (std::int64_t e = 0; e < a_.moe.num_experts; ++e) {
+      const std::string x = mlp + ".experts." + str(e);
+      GPUMEM_RETURN_IF_ERROR(linear(x + ".w1", w, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(x + ".w2", h, w, false));
+      GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
+    }
+    return Status::ok_status();
+  }
+
   Status experts(const std::string& mlp) {
     const MoeConfig& m = a_.moe;
     const std::int64_t h = a_.hidden_size;
@@ -284,13 +313,7 @@ class CheckpointBuilder {
         // HF MixtralSparseMoeBlock (PhimoeSparseMoeBlock alike): experts.{e}.w1 (gate), w2
         // (down), w3 (up); gate before.
         GPUMEM_RETURN_IF_ERROR(linear(mlp + ".gate", m.num_experts, h, false));
-        for (std::int64_t e = 0; e < m.num_experts; ++e) {
-          const std::string x = mlp + ".experts." + str(e);
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w1", w, h, false));
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w2", h, w, false));
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
-        }
-        return Status::ok_status();
+        return w1_w2_w3_experts(mlp);
       case ArchitectureFamily::kMiniMaxM2:
         // MiniMax-M2 block_sparse_moe: the router (kept out of quantization by its
         // modules_to_not_convert "gate"), e_score_correction_bias, experts.{e}.w1/w2/w3.
@@ -299,15 +322,19 @@ class CheckpointBuilder {
         if (m.router_correction_bias) {
           add(mlp + ".e_score_correction_bias", {m.num_experts}, DType::kFloat32);
         }
-        for (std::int64_t e = 0; e < m.num_experts; ++e) {
-          const std::string x = mlp + ".experts." + str(e);
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w1", w, h, false));
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w2", h, w, false));
-          GPUMEM_RETURN_IF_ERROR(linear(x + ".w3", w, h, false));
-        }
-        return Status::ok_status();
+        return w1_w2_w3_experts(mlp);
       case ArchitectureFamily::kGptOss:
         return gpt_oss_experts(mlp);
+      case ArchitectureFamily::kKimiLinear:
+        // Kimi Linear's block_sparse_moe: gate.weight, gate.e_score_correction_bias (stored in
+        // the model dtype), shared_experts as one MLP, experts.{e}.w1 (gate), w2 (down), w3 (up).
+        add(mlp + ".gate.weight", {m.num_experts, h}, dtype_);
+        add(mlp + ".gate.e_score_correction_bias", {m.num_experts}, dtype_);
+        if (m.shared_expert_intermediate_size > 0) {
+          GPUMEM_RETURN_IF_ERROR(
+              gated_mlp(mlp + ".shared_experts", m.shared_expert_intermediate_size));
+        }
+        return w1_w2_w3_experts(mlp);
       case ArchitectureFamily::kErnie45:
         // HF Ernie4_5_MoeSparseMoeBlock: a float32 gate and moe_statics' [1, experts] float32
         // bias, experts.{e}.gate/up/down_proj, shared_experts as one MLP.
@@ -384,9 +411,9 @@ class CheckpointBuilder {
   }
 
   std::string mlp_module(const std::string& prefix) const {
-    const bool block_sparse = a_.family == ArchitectureFamily::kMixtral ||
-                              a_.family == ArchitectureFamily::kMiniMaxM2 ||
-                              a_.family == ArchitectureFamily::kPhiMoe;
+    const bool block_sparse =
+        a_.family == ArchitectureFamily::kMixtral || a_.family == ArchitectureFamily::kMiniMaxM2 ||
+        a_.family == ArchitectureFamily::kPhiMoe || a_.family == ArchitectureFamily::kKimiLinear;
     return prefix + (block_sparse ? ".block_sparse_moe" : ".mlp");
   }
 
@@ -412,6 +439,31 @@ class CheckpointBuilder {
     add(p + ".A_log", {g.num_value_heads}, dtype_);
     norm(p + ".norm", g.value_head_dim);
     return linear(p + ".out_proj", h, g.value_dim(), false);
+  }
+
+  // Kimi Linear's KimiDeltaAttention as its checkpoint stores it (vllm layers/kda.py names):
+  // q/k/v projections and their depthwise convolutions ([channels, 1, kernel]), the low-rank
+  // forget and output gates, b_proj, A_log ([1, 1, heads, 1]) and dt_bias in float32 (the
+  // published total_size of Kimi-Linear-48B-A3B holds exactly these two in float32), o_norm,
+  // o_proj.
+  Status kimi_delta_attention(const std::string& p) {
+    const LinearAttentionConfig& g = a_.linear;
+    const std::int64_t h = a_.hidden_size;
+    const std::int64_t width = g.value_dim();
+    const std::int64_t d = g.value_head_dim;
+    for (const char* x : {"q", "k", "v"}) {
+      GPUMEM_RETURN_IF_ERROR(linear(p + "." + x + "_proj", width, h, false));
+      add(p + "." + x + "_conv1d.weight", {width, 1, g.conv_kernel}, dtype_);
+    }
+    for (const char* x : {".f", ".g"}) {
+      GPUMEM_RETURN_IF_ERROR(linear(p + x + "_a_proj", d, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + x + "_b_proj", width, d, false));
+    }
+    GPUMEM_RETURN_IF_ERROR(linear(p + ".b_proj", g.num_value_heads, h, false));
+    add(p + ".A_log", {1, 1, g.num_value_heads, 1}, DType::kFloat32);
+    add(p + ".dt_bias", {width}, DType::kFloat32);
+    norm(p + ".o_norm", d);
+    return linear(p + ".o_proj", h, width, false);
   }
 
   // HF NemotronHMamba2Mixer: in_proj (z, x, B, C, dt), the depthwise conv1d with its bias,
@@ -463,10 +515,36 @@ class CheckpointBuilder {
     return Status::ok_status();
   }
 
-  Status decoder(const std::string& prefix, bool moe, bool linear_attention = false) {
-    GPUMEM_RETURN_IF_ERROR(linear_attention ? gated_delta_net(prefix + ".linear_attn")
-                                            : attention(prefix + ".self_attn"));
-    if (moe) {
+  // HF Gemma4TextDecoderLayer with enable_moe_block: the router (proj, scale, per_expert_scale),
+  // the experts stored fused ([experts, 2 x width, hidden] and [experts, hidden, width]) and
+  // the three norms of the second branch, beside the dense MLP.
+  void gemma4_experts(const std::string& prefix) {
+    const MoeConfig& m = a_.moe;
+    const std::int64_t h = a_.hidden_size;
+    add(prefix + ".router.proj.weight", {m.num_experts, h}, dtype_);
+    add(prefix + ".router.scale", {h}, dtype_);
+    add(prefix + ".router.per_expert_scale", {m.num_experts}, dtype_);
+    add(prefix + ".experts.gate_up_proj", {m.num_experts, 2 * m.moe_intermediate_size, h}, dtype_);
+    add(prefix + ".experts.down_proj", {m.num_experts, h, m.moe_intermediate_size}, dtype_);
+    for (const char* n : {".post_feedforward_layernorm_1", ".post_feedforward_layernorm_2",
+                          ".pre_feedforward_layernorm_2"}) {
+      norm(prefix + n, h);
+    }
+  }
+
+  Status decoder(const std::string& prefix, bool moe, bool linear_attention = false,
+                 std::int64_t layer = -1) {
+    if (linear_attention && a_.linear.kind == LinearKind::kKimiDelta) {
+      GPUMEM_RETURN_IF_ERROR(kimi_delta_attention(prefix + ".self_attn"));
+    } else {
+      GPUMEM_RETURN_IF_ERROR(linear_attention ? gated_delta_net(prefix + ".linear_attn")
+                                              : attention(prefix + ".self_attn", layer));
+    }
+    if (a_.layer_scalar) add(prefix + ".layer_scalar", {1}, dtype_);
+    if (a_.moe_beside_mlp) {
+      GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
+      if (moe) gemma4_experts(prefix);
+    } else if (moe) {
       GPUMEM_RETURN_IF_ERROR(experts(mlp_module(prefix)));
     } else {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
@@ -492,7 +570,7 @@ class CheckpointBuilder {
 
   Status layer(const std::string& prefix, std::int64_t i) {
     if (a_.single_module_layers) return single_module_layer(prefix, i);
-    return decoder(prefix, a_.is_moe_layer(i), a_.is_linear_layer(i));
+    return decoder(prefix, a_.is_moe_layer(i), a_.is_linear_layer(i), i);
   }
 
   // Qwen3-Next's MTP block (mtp.*): fc over [embedding, hidden] with its two input norms, full-
@@ -533,6 +611,8 @@ class CheckpointBuilder {
     switch (a_.vision.kind) {
       case VisionKind::kQwen25Vit:
         return qwen25_vit();
+      case VisionKind::kGemma4Vit:
+        return gemma4_vit();
       case VisionKind::kQwen3Vit:
         return qwen3_vit();
       default:
@@ -596,6 +676,39 @@ class CheckpointBuilder {
     norm("visual.merger.ln_q", h);
     GPUMEM_RETURN_IF_ERROR(linear("visual.merger.mlp.0", merged, merged, true));
     return linear("visual.merger.mlp.2", v.out_hidden_size, merged, true);
+  }
+
+  // HF Gemma4VisionModel ("vision_tower."): the patch projection and the two-axis position
+  // table, per layer q/k/v/o and the gated MLP (each a ".linear" of a clippable linear), q/k
+  // norms per head and four norms; std_bias and std_scale; embed_vision's projection.
+  Status gemma4_vit() {
+    const VisionTower& v = a_.vision;
+    const std::int64_t h = v.hidden_size;
+    const std::int64_t i = v.intermediate_size;
+    const std::string t = "vision_tower.";
+    add(t + "patch_embedder.input_proj.weight", {h, v.num_channels * v.patch_size * v.patch_size},
+        dtype_);
+    add(t + "patch_embedder.position_embedding_table", {2, v.num_position_embeddings, h}, dtype_);
+    for (std::int64_t l = 0; l < v.num_hidden_layers; ++l) {
+      const std::string p = t + "encoder.layers." + str(l);
+      for (const char* proj : {".q_proj", ".k_proj", ".v_proj", ".o_proj"}) {
+        GPUMEM_RETURN_IF_ERROR(linear(p + ".self_attn" + proj + ".linear", h, h, false));
+      }
+      norm(p + ".self_attn.q_norm", h / v.num_attention_heads);
+      norm(p + ".self_attn.k_norm", h / v.num_attention_heads);
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".mlp.gate_proj.linear", i, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".mlp.up_proj.linear", i, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(p + ".mlp.down_proj.linear", h, i, false));
+      for (const char* n : {".input_layernorm", ".post_attention_layernorm",
+                            ".pre_feedforward_layernorm", ".post_feedforward_layernorm"}) {
+        norm(p + n, h);
+      }
+    }
+    if (v.standardize) {
+      add(t + "std_bias", {h}, dtype_);
+      add(t + "std_scale", {h}, dtype_);
+    }
+    return linear("embed_vision.embedding_projection", a_.hidden_size, h, false);
   }
 
   Status siglip() {

@@ -87,31 +87,35 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
   const int tp = attention_tp_size(ctx.layout);
   GPUMEM_RETURN_IF_ERROR(check_attention_heads(a, tp));
   const std::int64_t heads = a.num_attention_heads / tp;
-  const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
-  const std::int64_t q_rows = heads * a.head_dim;
-  const std::int64_t kv_rows = kv_heads * a.head_dim;
+  const std::int64_t head_dim = s.head_dim > 0 ? s.head_dim : a.head_dim;
+  const std::int64_t kv_heads =
+      std::max<std::int64_t>(1, (s.kv_heads > 0 ? s.kv_heads : a.num_key_value_heads) / tp);
+  const std::int64_t q_rows = heads * head_dim;
+  const std::int64_t kv_rows = kv_heads * head_dim;
   // sglang qwen3_next.py Qwen3HybridAttentionDecoderLayer: QKVParallelLinear of
   // num_heads x (1 + attn_output_gate) query heads, the gate beside each query head
   const std::int64_t q_proj_rows = a.attn_output_gate ? 2 * q_rows : q_rows;
   const bool qkv_bias =
       a.qkv_bias || (a.family == ArchitectureFamily::kGlm4 && ctx.rules.glm4_qkv_bias_always);
-  // sglang v0.5.9 layers/linear.py QKVParallelLinear.__init__
-  GPUMEM_RETURN_IF_ERROR(
-      add_linear(list, ctx,
-                 {s.prefix + ".qkv_proj",
-                  {s.checkpoint + ".q_proj", s.checkpoint + ".k_proj", s.checkpoint + ".v_proj"},
-                  {q_proj_rows, kv_rows, kv_rows},
-                  s.input_size,
-                  LinearParallel::kColumn,
-                  tp,
-                  qkv_bias},
-                 post_load));
+  // sglang v0.5.9 layers/linear.py QKVParallelLinear.__init__; vllm gemma4.py load_weights
+  // yields k_proj again as v_proj on a k_eq_v layer.
+  std::vector<std::string> parts = {s.checkpoint + ".q_proj", s.checkpoint + ".k_proj"};
+  if (!s.v_from_k) parts.push_back(s.checkpoint + ".v_proj");
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {s.prefix + ".qkv_proj",
+                                     std::move(parts),
+                                     {q_proj_rows, kv_rows, kv_rows},
+                                     s.input_size,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     qkv_bias},
+                                    post_load));
   if (a.attention_sinks) list.add(s.prefix + ".sinks", {heads}, ctx.rules.attention_sinks_dtype);
   GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
                                     {s.prefix + ".o_proj",
                                      {s.checkpoint + ".o_proj"},
                                      {a.hidden_size},
-                                     heads * a.v_head_dim,
+                                     heads * (s.head_dim > 0 ? s.head_dim : a.v_head_dim),
                                      LinearParallel::kRow,
                                      tp,
                                      a.o_proj_bias},
@@ -131,8 +135,8 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
     add_norm(list, ctx, s.prefix + ".k_norm.weight", k_width);
   } else if (a.qk_norm) {
     // sglang v0.5.9 qwen3_moe.py Qwen3MoeAttention: q_norm/k_norm after the attention
-    add_norm(list, ctx, s.prefix + ".q_norm.weight", a.head_dim);
-    add_norm(list, ctx, s.prefix + ".k_norm.weight", a.head_dim);
+    add_norm(list, ctx, s.prefix + ".q_norm.weight", head_dim);
+    add_norm(list, ctx, s.prefix + ".k_norm.weight", head_dim);
   } else if (a.weightless_qk_norm && s.rope.rotary_dim > 0 && ctx.rules.llama4_qk_norm_weight) {
     // sglang llama4.py Llama4Attention: qk_norm, one RMSNorm(head_dim) for q and k on RoPE
     // layers (a NoPE layer's site carries rotary_dim 0: rank_weights.cc layer_rope), left at

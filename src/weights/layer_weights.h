@@ -49,6 +49,11 @@ struct AttentionSite {
   std::string checkpoint;       // HF module, "model.layers.3.self_attn"
   std::int64_t input_size = 0;  // hidden size (2 x hidden for an EAGLE-3 midlayer)
   RopeSpec rope;
+  // The layer's head size and KV heads where they are not the architecture's (Gemma 4's
+  // full-attention layers); 0: the architecture's.
+  std::int64_t head_dim = 0;
+  std::int64_t kv_heads = 0;
+  bool v_from_k = false;  // Gemma 4 attention_k_eq_v: the V slot is loaded from k_proj
 };
 
 // QKVParallelLinear (KV heads replicated when attention TP exceeds them), [sinks], o_proj,

@@ -168,4 +168,50 @@ Status add_mamba1_mixer(TensorList& list, const BuildContext& ctx, const std::st
   return Status::ok_status();
 }
 
+Status add_kimi_delta_attention(TensorList& list, const BuildContext& ctx,
+                                const std::string& prefix, PostLoadSteps& post_load) {
+  const Architecture& a = ctx.arch;
+  const LinearAttentionConfig& g = a.linear;
+  const int tp = attention_tp_size(ctx.layout);
+  // kda.py KimiDeltaAttention.__init__: assert num_heads % tp_size == 0.
+  if (g.num_value_heads % tp != 0) {
+    return invalid_input(prefix + ": " + std::to_string(g.num_value_heads) +
+                         " heads of the Kimi Delta Attention do not split over the attention "
+                         "tensor-parallel size " +
+                         std::to_string(tp));
+  }
+  const std::int64_t width = g.value_dim() / tp;
+  const std::int64_t d = g.value_head_dim;
+  const std::int64_t h = a.hidden_size;
+  const auto column = [&](const std::string& name, std::int64_t out, std::int64_t in) {
+    return add_linear(
+        list, ctx, {prefix + name, {prefix + name}, {out}, in, LinearParallel::kColumn, tp, false},
+        post_load);
+  };
+  const auto replicated = [&](const std::string& name, std::int64_t out) {
+    return add_linear(
+        list, ctx,
+        {prefix + name, {prefix + name}, {out}, h, LinearParallel::kReplicated, 1, false},
+        post_load);
+  };
+  for (const char* x : {".q_proj", ".k_proj", ".v_proj"}) {
+    GPUMEM_RETURN_IF_ERROR(column(x, width, h));
+  }
+  GPUMEM_RETURN_IF_ERROR(replicated(".f_a_proj", d));
+  GPUMEM_RETURN_IF_ERROR(column(".f_b_proj", width, d));
+  list.add(prefix + ".dt_bias", {width}, DType::kFloat32);
+  GPUMEM_RETURN_IF_ERROR(column(".b_proj", g.num_value_heads / tp, h));
+  for (const char* x : {".q_conv1d.weight", ".k_conv1d.weight", ".v_conv1d.weight"}) {
+    list.add(prefix + x, {width, 1, g.conv_kernel}, DType::kFloat32);
+  }
+  list.add(prefix + ".A_log", {1, 1, g.num_value_heads / tp, 1}, DType::kFloat32);
+  GPUMEM_RETURN_IF_ERROR(replicated(".g_a_proj", d));
+  GPUMEM_RETURN_IF_ERROR(column(".g_b_proj", width, d));
+  list.add(prefix + ".o_norm.weight", {d}, ctx.dtype);
+  return add_linear(
+      list, ctx,
+      {prefix + ".o_proj", {prefix + ".o_proj"}, {h}, width, LinearParallel::kRow, tp, false},
+      post_load);
+}
+
 }  // namespace gpumem

@@ -1,6 +1,6 @@
 // The linear-attention modules of hybrid models on one rank: Qwen3-Next's Gated DeltaNet,
-// NemotronH's Mamba-2 mixer and Jamba's Mamba-1 mixer (projections, the causal convolution,
-// the decay parameters and the norms).
+// NemotronH's Mamba-2 mixer, Jamba's Mamba-1 mixer and Kimi Linear's Kimi Delta Attention
+// (projections, the causal convolution, the decay parameters and the norms).
 //
 // Appended in the order SGLang's Qwen3GatedDeltaNet creates them; every projection splits its
 // output (or, for out_proj, its input) over the attention TP group, so the key and value heads
@@ -30,6 +30,15 @@ Status add_mamba2_mixer(TensorList& list, const BuildContext& ctx, const std::st
 // dt_proj with its bias, float32 A and D per channel, out_proj, and the dt/B/C RMSNorms.
 Status add_mamba1_mixer(TensorList& list, const BuildContext& ctx, const std::string& prefix,
                         PostLoadSteps& post_load);
+
+// Kimi Linear's Kimi Delta Attention (vllm layers/kda.py KimiDeltaAttention.__init__, in its
+// creation order): q/k/v_proj, the replicated f_a_proj, f_b_proj, dt_bias (float32), b_proj,
+// q/k/v_conv1d (unquantized float32 [channels / tp, 1, kernel]), A_log (float32
+// [1, 1, heads / tp, 1]), g_a_proj, g_b_proj, o_norm and o_proj. SGLang fuses q, k, v, b, f_a
+// and g_a into one projection and the two b projections into a batched one when unquantized:
+// the same bytes in fewer tensors.
+Status add_kimi_delta_attention(TensorList& list, const BuildContext& ctx,
+                                const std::string& prefix, PostLoadSteps& post_load);
 
 }  // namespace gpumem
 

@@ -16,8 +16,13 @@ namespace {
 std::string str(std::int64_t v) { return std::to_string(v); }
 
 // The decoder-layer module holding the MLP or experts, as the engine and HF name it.
-std::string mlp_name(const Architecture& a) {
+std::string mlp_name(const Architecture& a, std::int64_t layer) {
   if (a.family == ArchitectureFamily::kLlama4) return "feed_forward";
+  // vllm kimi_linear.py KimiDecoderLayer: block_sparse_moe where the layer has experts, mlp
+  // (the dense KimiMLP) where it has none.
+  if (a.family == ArchitectureFamily::kKimiLinear) {
+    return a.is_moe_layer(layer) ? "block_sparse_moe" : "mlp";
+  }
   return a.family == ArchitectureFamily::kMixtral || a.family == ArchitectureFamily::kMiniMaxM2 ||
                  a.family == ArchitectureFamily::kPhiMoe || a.family == ArchitectureFamily::kGrok
              ? "block_sparse_moe"
@@ -243,6 +248,16 @@ class ModelBuilder {
       spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
       if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
     }
+    if (a.family == ArchitectureFamily::kGemma4) {
+      // vllm gemma4.py Gemma4Attention: get_rope over the layer's head with its layer type's
+      // parameters; sliding layers rotate the whole head at rope_local_base_freq, full ones
+      // through gemma4_rope.py Gemma4RotaryEmbedding, whose cache is as wide as the head
+      // (zero-padded frequencies for partial_rotary_factor) at rope_theta.
+      spec.head_size = a.layer_head_dim(i);
+      spec.rotary_dim = a.layer_head_dim(i);
+      spec.scaling = RopeScaling{};
+      if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
+    }
     // vllm olmo2.py Olmo2Attention (OLMo 3): RoPE scaling only on the full-attention layers.
     if (a.family == ArchitectureFamily::kOlmo2 && a.is_sliding_layer(i)) spec.scaling = {};
     // sglang and vllm llama4.py Llama4Attention: a NoPE layer builds no rotary embedding.
@@ -299,11 +314,22 @@ class ModelBuilder {
     const Architecture& a = ctx_.arch;
     if (a.single_module_layers) return single_module_layer(i);
     if (a.family == ArchitectureFamily::kJamba) return jamba_layer(i, prefix);
-    const AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
-                             layer_rope(i)};
+    AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
+                       layer_rope(i)};
+    if (a.global_head_dim > 0) {
+      // vllm gemma4.py Gemma4Attention: the layer's own head size and KV heads; a k_eq_v full
+      // layer's V slot loaded from k_proj.
+      site.head_dim = a.layer_head_dim(i);
+      site.kv_heads = a.layer_kv_heads(i);
+      site.v_from_k = a.attention_k_eq_v && !a.is_sliding_layer(i);
+    }
     if (a.is_linear_layer(i) && a.linear.kind == LinearKind::kMamba2) {
       // sglang granitemoehybrid.py GraniteMoeHybridMambaDecoderLayer: self.mamba, a MambaMixer2
       GPUMEM_RETURN_IF_ERROR(add_mamba2_mixer(list_, ctx_, prefix + ".mamba", post_load_));
+    } else if (a.is_linear_layer(i) && a.linear.kind == LinearKind::kKimiDelta) {
+      // vllm and sglang kimi_linear.py KimiDecoderLayer: KimiDeltaAttention as self_attn
+      GPUMEM_RETURN_IF_ERROR(
+          add_kimi_delta_attention(list_, ctx_, prefix + ".self_attn", post_load_));
     } else if (a.is_linear_layer(i)) {
       // sglang qwen3_next.py Qwen3HybridLinearDecoderLayer: the Gated DeltaNet in place of
       // self-attention
@@ -320,8 +346,14 @@ class ModelBuilder {
       list_.add(site.prefix + ".rotary_emb.cos_sin_cache", {a.per_layer_rope_rows, a.head_dim},
                 ctx_.rules.rope_cache_dtype);
     }
-    const std::string mlp = prefix + "." + mlp_name(a);
-    if (a.family == ArchitectureFamily::kGraniteHybrid) {
+    const std::string mlp = prefix + "." + mlp_name(a, i);
+    if (a.layer_scalar) {
+      // vllm gemma4.py Gemma4DecoderLayer: register_buffer("layer_scalar", torch.ones(1)).
+      list_.add(prefix + ".layer_scalar", {1}, ctx_.dtype);
+    }
+    if (a.moe_beside_mlp) {
+      GPUMEM_RETURN_IF_ERROR(gemma4_feed_forward(i, prefix, checkpoint));
+    } else if (a.family == ArchitectureFamily::kGraniteHybrid) {
       GPUMEM_RETURN_IF_ERROR(granite_feed_forward(prefix));
     } else if (a.is_moe_layer(i)) {
       GPUMEM_RETURN_IF_ERROR(moe_block(mlp));
@@ -332,7 +364,7 @@ class ModelBuilder {
                                              ctx_.layout.tp_size, post_load_));
       }
     } else {
-      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a),
+      GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, mlp, checkpoint + "." + mlp_name(a, i),
                                            a.intermediate_size, ctx_.layout.tp_size, post_load_));
     }
     if (a.family == ArchitectureFamily::kGrok) {
@@ -388,6 +420,27 @@ class ModelBuilder {
     }
     add_norm(list_, ctx_, prefix + ".input_layernorm.weight", a.hidden_size);
     add_norm(list_, ctx_, prefix + ".pre_ff_layernorm.weight", a.hidden_size);
+    return Status::ok_status();
+  }
+
+  // vllm gemma4.py Gemma4DecoderLayer with enable_moe_block: the dense MLP, then the router
+  // (Gemma4Router: scale [hidden] and proj, a replicated linear without quantization), the
+  // experts (Gemma4MoE: per_expert_scale [experts] and FusedMoE, no shared expert) and the
+  // three norms of the experts' branch.
+  Status gemma4_feed_forward(std::int64_t i, const std::string& prefix,
+                             const std::string& checkpoint) {
+    const Architecture& a = ctx_.arch;
+    GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, prefix + ".mlp", checkpoint + ".mlp",
+                                         a.intermediate_size, ctx_.layout.tp_size, post_load_));
+    if (!a.is_moe_layer(i)) return Status::ok_status();
+    list_.add(prefix + ".router.scale", {a.hidden_size}, ctx_.dtype);
+    linear_router(prefix + ".router.proj", false);
+    list_.add(prefix + ".moe.per_expert_scale", {a.moe.num_experts}, ctx_.dtype);
+    GPUMEM_RETURN_IF_ERROR(experts(prefix + ".moe"));
+    for (const char* n : {".post_feedforward_layernorm_1", ".post_feedforward_layernorm_2",
+                          ".pre_feedforward_layernorm_2"}) {
+      add_norm(list_, ctx_, prefix + n + ".weight", a.hidden_size);
+    }
     return Status::ok_status();
   }
 
@@ -516,6 +569,17 @@ class ModelBuilder {
         GPUMEM_RETURN_IF_ERROR(experts(mlp));
         list_.add(mlp + ".gate.weight", {a.moe.num_experts, a.hidden_size}, DType::kFloat32);
         return Status::ok_status();
+      case ArchitectureFamily::kKimiLinear:
+        // vllm kimi_linear.py KimiMoE.__init__ (sglang's alike): the gate, a ReplicatedLinear
+        // without quantization, its e_score_correction_bias (torch.empty: the model dtype), the
+        // experts, then the shared experts as a TP-sharded MLP.
+        linear_router(mlp + ".gate", false);
+        list_.add(mlp + ".gate.e_score_correction_bias", {a.moe.num_experts}, ctx_.dtype);
+        GPUMEM_RETURN_IF_ERROR(experts(mlp));
+        if (a.moe.shared_expert_intermediate_size == 0) return Status::ok_status();
+        return add_dense_mlp(list_, ctx_, mlp + ".shared_experts", mlp + ".shared_experts",
+                             a.moe.shared_expert_intermediate_size, ctx_.layout.tp_size,
+                             post_load_);
       case ArchitectureFamily::kDeepseekV2:
       case ArchitectureFamily::kDeepseekV3:
       case ArchitectureFamily::kGlm4Moe:

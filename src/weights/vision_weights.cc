@@ -290,9 +290,10 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
       return add_clip(list, ctx, post_load);
     case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
-      // SGLang's plan refuses both (sglang/plan_checks.cc check_llama4, sglang/plan.cc for
-      // Pixtral); vLLM's plan drops a tower it does not build and refuses one it would profile
-      // (vllm/plan.cc).
+    case VisionKind::kGemma4Vit:
+      // SGLang's plan refuses them (sglang/plan_checks.cc check_llama4, sglang/plan.cc for
+      // Pixtral and Gemma 4); vLLM's plan drops a tower it does not build and refuses one it
+      // would profile (vllm/plan.cc).
       return invalid_input(ctx.arch.hf_architecture + "'s vision tower is not modelled");
     case VisionKind::kNone:
       break;

@@ -560,16 +560,9 @@ TEST(ArchitectureFamilies, MiMoIsQwen2WithItsMtpLayerLeftToADraft) {
 // refused by its architecture, saying what (support/model_configs.h, with sources).
 TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
   const std::pair<const char*, const char*> cases[] = {
-      {"moonshotai--Kimi-Linear-48B-A3B-Instruct",
-       "'KimiLinearForCausalLM' is not modelled: gpumem does not model the per-request recurrent "
-       "state of its Kimi Delta Attention linear-attention layers"},
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"google--gemma-4-26B-A4B",
-       "'Gemma4ForConditionalGeneration' is not modelled: gpumem does not model Gemma 4's global "
-       "layers with their own head size and KV heads, layers that share another layer's KV "
-       "cache, per-layer input embeddings and its vision tower"},
       {"deepseek-ai--DeepSeek-V4-Flash",
        "'DeepseekV4ForCausalLM' is not modelled: gpumem does not model DeepSeek-V4's compressed "
        "sparse attention and the KV cache layout the engines give it"},

@@ -94,10 +94,13 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
   // models/granitemoehybrid.py; whether v0.5.9 (tagged 2026-02-23) carries it is not pinned
   // down, so it is taken from v0.5.10. NemotronH's MoE layers came with PR #12690 (merged
   // 2025-11-21), taken as v0.5.6.
+  // Kimi Linear came with PR #12469 (opened 2025-10-31), taken as v0.5.5.
   const bool nemotron_moe =
       p.model.family == ArchitectureFamily::kNemotronH && p.model.moe.num_experts > 0;
+  const bool kimi = p.model.family == ArchitectureFamily::kKimiLinear;
   const Version first = p.model.family == ArchitectureFamily::kGraniteHybrid ? Version{0, 5, 10}
                         : nemotron_moe                                       ? Version{0, 5, 6}
+                        : kimi                                               ? Version{0, 5, 5}
                                                                              : Version{0, 5, 2};
   if (p.version < first) {
     diags.error(engine.version_loc, arch + " is not served by SGLang " + p.version.to_string() +
@@ -146,6 +149,10 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
     ok = false;
   }
   if (!ok) return false;
+  // server_args.py _handle_model_specific_adjustments (KimiLinearForCausalLM): "Disabling Radix
+  // Cache for KimiLinearForCausalLM as it is not yet supported", so a request holds one state
+  // slot.
+  if (kimi) p.flags.disable_radix_cache = true;
   p.mamba =
       linear_state_shape(p.model, p.attention_tp, p.flags.mamba_ssm_dtype == "float32" ? 4 : 2);
   return true;
@@ -298,6 +305,17 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
   // out-of-tree package that subclasses it); its attention builds no sliding window, so
   // OLMo 3's window layers would hold full KV by rules no release states.
+  if (p.model.family == ArchitectureFamily::kGemma4) {
+    // sglang hf_transformers_utils.py get_config rewrites Gemma 4's text config so that its
+    // SWA pool keys the full layers' head size and KV heads apart from the sliding ones', and
+    // gemma4_mm.py builds its own TP-sharded vision encoder (gemma4_vision.py) on every launch;
+    // neither is modelled.
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
+                p.model.name + " (" + p.model.hf_architecture +
+                    "): SGLang's Gemma 4 is not modelled (its SWA pool of two head sizes and its "
+                    "own vision encoder); vLLM is modelled");
+    return std::nullopt;
+  }
   if (p.model.hf_architecture == "Olmo3ForCausalLM") {
     diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
                 p.model.name +

@@ -62,12 +62,40 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
   ActivationList l;
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.tp);
-  const std::int64_t kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / s.tp);
+  const std::int64_t kv_heads = std::max<std::int64_t>(1, a.layer_kv_heads(layer) / s.tp);
+  const std::int64_t head_dim = a.layer_head_dim(layer);
   // vllm layers/layernorm.py RMSNorm with a residual: the residual stream stays in the two
   // persistent buffers; the normalised copy is new.
   const int norm = l.add("input_layernorm", n * h, eb);
   int attn_out = 0;
-  if (a.attention == AttentionKind::kMla) {
+  if (a.is_linear_layer(layer) && a.linear.kind == LinearKind::kKimiDelta) {
+    // vllm layers/kda.py KimiDeltaAttention.forward in the profile run, whose _forward returns
+    // at once without attention metadata: q, k and v, beta in float32, the forget gate through
+    // f_a/f_b and fused_kda_gate (float32, UNCONFIRMED), the output gate through g_a/g_b, the
+    // zeroed core_attn_out, o_norm.
+    const LinearAttentionConfig& g = a.linear;
+    const std::int64_t w = g.value_dim() / s.tp;
+    const std::int64_t local_heads = g.num_value_heads / s.tp;
+    const std::int64_t d = g.value_head_dim;
+    const int q = l.add("q_proj", n * w, eb);
+    const int k_proj = l.add("k_proj", n * w, eb);
+    const int v = l.add("v_proj", n * w, eb);
+    const int b = l.add("b_proj", n * local_heads, eb);
+    const int beta = l.add("beta", n * local_heads, kFloat32);
+    l.dies_after(b, beta);
+    const int f_a = l.add("f_a_proj", n * d, eb);
+    const int f_b = l.add("f_b_proj", n * w, eb);
+    l.dies_after(f_a, f_b);
+    const int gate = l.add("fused_kda_gate", n * w, kFloat32);
+    l.dies_after(f_b, gate);
+    const int g_a = l.add("g_a_proj", n * d, eb);
+    const int g_b = l.add("g_b_proj", n * w, eb);
+    l.dies_after({g_a, norm}, g_b);
+    const int core = l.add("core_attn_out", n * w, eb);
+    l.dies_after({q, k_proj, v, beta, gate}, core);
+    attn_out = l.add("o_norm", n * w, eb);
+    l.dies_after({core, g_b}, attn_out);
+  } else if (a.attention == AttentionKind::kMla) {
     // vllm models/deepseek_v2.py DeepseekV2MLAAttention and layers/attention/mla_attention.py
     // prefill path: the latent projections, then the up-projected K/V of the prefill.
     const MlaConfig& m = a.mla;
@@ -90,7 +118,7 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
     l.dies_after(kv_b, attn_out);
   } else {
     // vllm models/llama.py LlamaAttention: qkv_proj, rotary in place, attention output.
-    const int qkv = l.add("qkv_proj", n * (heads + 2 * kv_heads) * a.head_dim, eb);
+    const int qkv = l.add("qkv_proj", n * (heads + 2 * kv_heads) * head_dim, eb);
     l.dies_after(norm, qkv);
     const bool gathers_qk = a.qk_norm_replicated && s.tp > 1;
     int q_norm = -1;
@@ -104,7 +132,7 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
       k_norm = l.add("k_norm", n * a.num_key_value_heads * a.head_dim, eb);
       l.dies_after({q_all, k_all}, k_norm);
     }
-    attn_out = l.add("attn_output", n * heads * a.head_dim, eb);
+    attn_out = l.add("attn_output", n * heads * head_dim, eb);
     l.dies_after(qkv, attn_out);
     if (gathers_qk) l.dies_after({q_norm, k_norm}, attn_out);
   }
@@ -112,7 +140,8 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
   l.dies_after(attn_out, o);
   const int post_norm = l.add("post_attention_layernorm", n * h, eb);
   l.dies_after(o, post_norm);
-  if (a.is_moe_layer(layer)) {
+  const bool moe = a.is_moe_layer(layer);
+  if (moe) {
     // vllm layers/fused_moe/layer.py FusedMoE and fused_moe.py fused_experts_impl: router
     // logits and top-k, the aligned token ids, then intermediate_cache13 of
     // M x top_k x max(2I, H) and intermediate_cache2 of M x top_k x I, M the chunk; the
@@ -157,7 +186,9 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
       l.dies_after(sh_act, last);
     }
     l.dies_after(post_norm, last);
-  } else {
+  }
+  // Gemma 4 (moe_beside_mlp): the dense MLP runs beside the experts.
+  if (!moe || a.moe_beside_mlp) {
     // vllm models/llama.py LlamaMLP: gate_up_proj, SiluAndMul, down_proj.
     const std::int64_t inter = a.intermediate_size / s.tp;
     // vllm quantization/bitsandbytes.py _apply_bnb_4bit: into the output, each part through

@@ -74,6 +74,9 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
       rules.nemotron_ssm_dtype_from_config) {
     ssm_bytes = g.ssm_cache_dtype ? element_size(*g.ssm_cache_dtype).value() : 2;
   }
+  // mamba_utils.py MambaStateDtypeCalculator.kda_state_dtype: Kimi Delta Attention's recurrent
+  // state is float32 whatever --mamba-ssm-cache-dtype says.
+  if (g.kind == LinearKind::kKimiDelta) ssm_bytes = 4;
   const std::int64_t ssm = g.num_value_heads / tp * g.value_head_dim * g.key_head_dim * ssm_bytes;
   f.mamba_state_bytes = conv + ssm;
   if (a.attention_free()) {
@@ -85,12 +88,19 @@ void align_hybrid_block_size(const Architecture& a, const EngineFlags& flags, co
     f.mamba_pages_per_request = 1;
     return;
   }
-  // FullAttentionSpec of one token: K and V of this rank's heads.
+  // FullAttentionSpec of one token: K and V of this rank's heads; an MLA layer's
+  // (MLAAttentionSpec) one latent of kv_lora_rank + qk_rope_head_dim on every rank, aligned to
+  // 64 tokens, 128 for CUTLASS MLA (config.py HybridAttentionMambaModelConfig; Kimi Linear at
+  // TP 2 on RTX 3090s: 960-token blocks, vllm issue #28228's 75,840 tokens).
   const std::int64_t token_page =
-      2 * std::max<std::int64_t>(1, a.num_key_value_heads / tp) * a.head_dim * f.kv_dtype_bytes;
+      f.use_mla ? (a.mla.kv_lora_rank + a.mla.qk_rope_head_dim) * f.kv_dtype_bytes
+                : 2 * std::max<std::int64_t>(1, a.num_key_value_heads / tp) * a.head_dim *
+                      f.kv_dtype_bytes;
   const bool wide = rules.hybrid_blackwell_alignment && gpu.compute_capability_major == 10 &&
                     a.head_dim == 256 && f.attention_backend == "FLASHINFER";
-  const std::int64_t alignment = wide ? 32 : 16;
+  const std::int64_t alignment = f.use_mla ? (f.attention_backend == "CUTLASS_MLA" ? 128 : 64)
+                                 : wide    ? 32
+                                           : 16;
   const std::int64_t block = alignment * cdiv(f.mamba_state_bytes, alignment * token_page);
   if (f.block_size < block) f.block_size = block;
   f.mamba_page_bytes = f.block_size * token_page;
@@ -186,6 +196,11 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
     } else {
       f.attention_backend = "TRITON_MLA";
     }
+  } else if (a.family == ArchitectureFamily::kGemma4 &&
+             std::max(a.global_head_dim, a.head_dim) > 256) {
+    // model_executor/models/config.py Gemma4Config.verify_and_update_config (v0.19): heads wider
+    // than 256 take the Triton backend, 16-token blocks.
+    f.attention_backend = "TRITON_ATTN";
   } else {
     f.attention_backend = major == 10 ? "FLASHINFER" : "FLASH_ATTN";
   }
@@ -246,10 +261,11 @@ std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts&
       s.num_kv_heads = 1;
       s.head_size = a.mla.kv_lora_rank + a.mla.qk_rope_head_dim;
     } else {
-      // vllm config/model.py get_num_kv_heads: max(1, total // tp).
-      s.num_kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / tp);
-      s.head_size = a.head_dim;
-      s.head_size_v = a.head_dim;
+      // vllm config/model.py get_num_kv_heads: max(1, total // tp); Gemma 4's full-attention
+      // layers their own head size and KV heads (gemma4.py Gemma4Attention), V cached beside K.
+      s.num_kv_heads = std::max<std::int64_t>(1, a.layer_kv_heads(l) / tp);
+      s.head_size = a.layer_head_dim(l);
+      s.head_size_v = a.layer_head_dim(l);
       // vllm config/vllm.py (PR #21761): chunked local attention (Llama 4) turns the hybrid
       // KV-cache manager off, and kv_cache_utils.py unify_hybrid_kv_cache_specs then budgets
       // its layers as full attention.

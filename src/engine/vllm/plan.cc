@@ -76,6 +76,11 @@ bool profiles_vit(const VisionTower& v) {
 // model takes has a limit of 0 (Gemma 3 takes images only), and qwen2_5_vl.py leaves `visual`
 // None (load_weights then skips "visual."); profile_run then runs no encoder.
 bool tower_skipped(const Plan& p) {
+  if (p.model.vision.kind == VisionKind::kGemma4Vit) {
+    // gemma4_mm.py builds the tower inside _mark_tower_model for images and videos.
+    return p.flags.multimodal_off ||
+           (p.flags.image_limit.value_or(1) == 0 && p.flags.video_limit.value_or(1) == 0);
+  }
   if (p.model.vision.kind == VisionKind::kSiglip) {
     return p.flags.images_off || p.flags.multimodal_off;
   }
@@ -389,6 +394,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
+                     : p.model.vision.kind == VisionKind::kGemma4Vit
+                         ? "--limit-mm-per-prompt with 0 images and 0 videos (or "
+                           "--language-model-only) serves its language model alone, which is "
+                           "modelled"
                          : "SGLang is modelled"));
     return std::nullopt;
   }
@@ -410,6 +419,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "modelled");
     return std::nullopt;
   }
+  if (p.model.family == ArchitectureFamily::kGemma4 && p.version < Version{0, 19, 0, 0}) {
+    // vllm models/gemma4.py and gemma4_mm.py first shipped in v0.19.0.
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
+                                                 p.version.to_string() + " (from 0.19.0)");
+    return std::nullopt;
+  }
   if (p.model.hf_architecture == "Olmo3ForCausalLM" && p.version < Version{0, 11, 0, 0}) {
     // vllm PR "Add Olmo3" (transformers_utils/configs/olmo3.py, September 2025): taken as
     // first released in 0.11.0, since whether 0.10.2 carries it is not pinned down.
@@ -420,9 +435,20 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (p.model.linear.present()) {
     // vllm v0.10.2 added models/qwen3_next.py; PR #25863 (merged 2025-10-23, taken as v0.11.1)
     // NemotronH's MoE layers.
+    // Kimi Linear came with PR #27654 (KDA, merged 2025-10-30), taken as v0.11.1.
     const bool nemotron_moe =
         p.model.family == ArchitectureFamily::kNemotronH && p.model.moe.num_experts > 0;
-    const Version first = nemotron_moe ? Version{0, 11, 1, 0} : Version{0, 10, 2, 0};
+    const bool kimi = p.model.family == ArchitectureFamily::kKimiLinear;
+    const Version first = nemotron_moe || kimi ? Version{0, 11, 1, 0} : Version{0, 10, 2, 0};
+    if (kimi && p.version == Version{0, 12, 0, 0}) {
+      // vllm-project/recipes moonshotai/Kimi-Linear.md: "avoid 0.12.0" (its MLAModules lack
+      // indexer_rotary_emb, so KimiMLAAttention does not build).
+      diags.error(scenario.engine.version_loc,
+                  "KimiLinearForCausalLM does not start on vLLM " + p.version.to_string() +
+                      ": its MLA layers fail to build (MLAModules has no indexer_rotary_emb; the "
+                      "vLLM recipe says to avoid 0.12.0)");
+      return std::nullopt;
+    }
     const bool jamba = p.model.family == ArchitectureFamily::kJamba;
     const bool v0_state = jamba || p.model.attention_free();
     if (p.version < first && v0_state) {
