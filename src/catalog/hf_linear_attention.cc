@@ -177,6 +177,12 @@ void parse_kimi_linear(const ConfigMap& text, Architecture& a) {
                "vLLM's kimi_linear.py asserts q_lora_rank is None");
   }
   a.no_rope_interval = 1;
+  // No published Kimi Linear checkpoint has MTP layers, and neither engine's kimi_linear.py
+  // builds one; DeepSeek's MTP layout would be guessed.
+  if (text.integer("num_nextn_predict_layers").value_or(0) != 0) {
+    text.error("num_nextn_predict_layers",
+               "Kimi Linear's MTP layers ('num_nextn_predict_layers') are not modelled");
+  }
   if (!text.has("linear_attn_config")) {
     text.missing("linear_attn_config");
     return;

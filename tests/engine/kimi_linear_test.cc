@@ -133,6 +133,23 @@ TEST(KimiLinear, ReleasesWithoutItAreRefused) {
             "f.yaml:4:12: KimiLinearForCausalLM is not served by SGLang 0.5.4 (from 0.5.5)\n");
 }
 
+TEST(KimiLinear, ImpossibleOrUnmodelledKeysAreRefusedAtTheirKey) {
+  // kda_layers counts from 1: 0 and 28 name no layer of 27.
+  for (const char* bad : {"0", "28"}) {
+    const std::string dir =
+        config_variant(kKimi, std::string("kimi-kda-") + bad, "\"kda_layers\": [\n      1,",
+                       std::string("\"kda_layers\": [\n      ") + bad + ",");
+    EXPECT_EQ(config_dir_errors(dir), dir + "/config.json:31:19: 'kda_layers' names layer " + bad +
+                                          "; they are counted from 1 to 'num_hidden_layers' 27\n");
+  }
+  const std::string mtp = config_variant(kKimi, "kimi-mtp", "\"num_nextn_predict_layers\": 0",
+                                         "\"num_nextn_predict_layers\": 1");
+  EXPECT_EQ(config_dir_errors(mtp),
+            mtp +
+                "/config.json:69:31: Kimi Linear's MTP layers ('num_nextn_predict_layers') are "
+                "not modelled\n");
+}
+
 TEST(KimiLinear, MlaWithRopeIsRefused) {
   const std::string dir =
       config_variant(kKimi, "kimi-rope", "\"mla_use_nope\": true", "\"mla_use_nope\": false");
