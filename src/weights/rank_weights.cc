@@ -179,7 +179,7 @@ class ModelBuilder {
 
   Status embedding(int& first_norm) {
     const Architecture& a = ctx_.arch;
-    if (a.family == ArchitectureFamily::kGemma3) {
+    if (a.family == ArchitectureFamily::kGemma3 && ctx_.rules.gemma3_hf_text_model) {
       // sglang v0.5.9 gemma3_causal.py Gemma3TextModel.__init__ (read at 038c87d): the
       // embedding is a plain nn.Embedding of the whole vocabulary on every rank, then the
       // first norm and two HF-style rotary modules holding float32 inv_freq buffers.
@@ -196,7 +196,11 @@ class ModelBuilder {
     const int tp = ctx_.layout.enable_dp_attention ? 1 : ctx_.layout.tp_size;
     const std::string name =
         a.attention_free() ? "backbone.embeddings.weight" : "model.embed_tokens.weight";
-    return add_vocab_parallel(list_, ctx_, name, a.vocab_size, tp);
+    GPUMEM_RETURN_IF_ERROR(add_vocab_parallel(list_, ctx_, name, a.vocab_size, tp));
+    // vllm gemma3.py Gemma3Model.__init__ (read at 004dc92): register_buffer("normalizer",
+    // torch.tensor(hidden_size ** 0.5)), a scalar in the default (model) dtype.
+    if (a.family == ArchitectureFamily::kGemma3) list_.add("model.normalizer", {1}, ctx_.dtype);
+    return Status::ok_status();
   }
 
   Status lm_head() {
@@ -245,7 +249,11 @@ class ModelBuilder {
       // sglang v0.5.9 gemma3_causal.py Gemma3Attention (read at 038c87d): get_rope with
       // {"rope_type": "default"}; sliding layers use rope_local_base_freq as the base. An
       // older copy builds no per-layer cache at all (HF rotary only): UNCONFIRMED for v0.5.9.
-      spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
+      // vllm gemma3.py Gemma3Attention (read at 004dc92): the same on sliding layers, the
+      // config's rope_scaling on global ones (a linear factor 8 caches 8 x the positions).
+      if (ctx_.rules.gemma3_hf_text_model || a.is_sliding_layer(i)) {
+        spec.scaling = RopeScaling{RopeType::kDefault, 1.0, 0, {}};
+      }
       if (a.is_sliding_layer(i)) spec.base = a.rope_local_base_freq;
     }
     if (a.family == ArchitectureFamily::kGemma4) {

@@ -139,6 +139,13 @@ struct WeightRules {
   // not pinned; at most 0.8 MB on GLM-4-32B); vllm glm4.py follows attention_bias.
   bool glm4_qkv_bias_always = true;
 
+  // Gemma 3's text model: sglang v0.5.9 gemma3_causal.py Gemma3TextModel (read at 038c87d)
+  // keeps a plain nn.Embedding of the whole vocabulary on every rank, two HF rotary modules'
+  // float32 inv_freq buffers, and default RoPE on every layer; vllm gemma3.py Gemma3Model
+  // (read at 004dc92) a VocabParallelEmbedding split over TP, a scalar `normalizer` buffer,
+  // and the config's rope_scaling on the global layers (Gemma3Attention).
+  bool gemma3_hf_text_model = true;
+
   // NemotronH's MoE layers: sglang nemotron_h.py NemotronHMoE builds the experts before the
   // shared experts, vllm nemotron_h.py the shared experts first.
   bool nemotron_shared_experts_first = false;

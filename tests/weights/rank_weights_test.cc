@@ -443,6 +443,26 @@ TEST(RankWeights, Gemma3ReplicatesItsEmbeddingAndBuildsTwoRopeCaches) {
   EXPECT_EQ(w[static_cast<size_t>(first_norm.released_after)].released_after, kResident);
 }
 
+// vllm gemma3.py Gemma3Model and Gemma3Attention (gemma3_hf_text_model off): the embedding is a
+// VocabParallelEmbedding, 262,208 / 4 = 65,552 rows x 5376 x 2 on each of 4 ranks, beside a
+// scalar bf16 normalizer; no HF inv_freq buffers; sliding layers cache 131,072 positions at
+// base 10,000, global layers the config's linear factor 8: 1,048,576 x 128, both in the model
+// dtype the rules give (bf16 in vLLM).
+TEST(RankWeights, Gemma3InVllmShardsItsEmbeddingAndScalesTheGlobalRope) {
+  WeightRules rules;
+  rules.gemma3_hf_text_model = false;
+  rules.rope_cache_dtype = DType::kBFloat16;
+  const std::vector<WeightTensor> w = weights(model("gemma-3-27b-it"), {.tp_size = 4}, rules);
+  EXPECT_EQ(bytes_of(w, "model.embed_tokens.weight"), 704'815'104);
+  EXPECT_EQ(bytes_of(w, "model.normalizer"), 2);
+  EXPECT_EQ(find(w, "model.rotary_emb.inv_freq"), nullptr);
+  EXPECT_EQ(bytes_of(w, "model.layers.0.self_attn.rotary_emb.cos_sin_cache"), 33'554'432);
+  EXPECT_EQ(bytes_of(w, "model.layers.5.self_attn.rotary_emb.cos_sin_cache"), 268'435'456);
+  int caches = 0;
+  for (const WeightTensor& t : w) caches += is_rope(t);
+  EXPECT_EQ(caches, 2);
+}
+
 // sglang gemma3_mm.py Gemma3ForConditionalGeneration: the SigLIP tower (siglip.py) and the
 // projector come first, split over TP 4 like a decoder layer.
 TEST(RankWeights, Gemma3BuildsItsSiglipTowerBeforeTheLanguageModel) {

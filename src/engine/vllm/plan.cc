@@ -261,6 +261,7 @@ WeightRules weight_rules(const Plan& p) {
   r.llama4_qk_norm_weight = false;
   // vllm glm4.py Glm4DecoderLayer: qkv_bias=getattr(config, "attention_bias", False).
   r.glm4_qkv_bias_always = false;
+  r.gemma3_hf_text_model = false;
   // vllm nemotron_h.py NemotronHMoE.__init__: shared_experts, then the (Shared)FusedMoE.
   r.nemotron_shared_experts_first = true;
   // vllm distributed/utils.py get_pp_indices.
