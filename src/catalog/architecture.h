@@ -285,11 +285,14 @@ struct VisionTower {
   std::int64_t num_attention_heads = 0;
   std::int64_t num_channels = 0;  // SigLIP num_channels, Qwen in_chans
   std::int64_t patch_size = 0;
-  std::int64_t image_size = 0;           // SigLIP: the fixed input resolution
-  std::int64_t tokens_per_image = 0;     // Gemma 3: mm_tokens_per_image, a square number
+  std::int64_t image_size = 0;  // SigLIP: the fixed input resolution
+  // Gemma 3: mm_tokens_per_image, a square number; Gemma 4: default_output_length, the most
+  // soft tokens an image makes
+  std::int64_t tokens_per_image = 0;
   std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
-  std::int64_t spatial_merge_size = 0;   // Qwen: patches merged per side into one token
-  std::int64_t window_size = 0;          // Qwen2.5-VL: a window attention's side, in pixels
+  // Qwen: patches merged per side into one token; Gemma 4: pooling_kernel_size
+  std::int64_t spatial_merge_size = 0;
+  std::int64_t window_size = 0;      // Qwen2.5-VL: a window attention's side, in pixels
   std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL, Gemma 4 (per axis): position rows
   // Qwen3-VL: the blocks after which a deepstack merger taps the stream, ascending; one

@@ -120,7 +120,8 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
 // Qwen3-VL: transformers models/qwen3_vl/configuration_qwen3_vl.py Qwen3VLVisionConfig.__init__
 // defaults.
 // transformers models/gemma4/configuration_gemma4.py Gemma4VisionConfig (defaults: 768 wide,
-// MLP 3072, 16 layers of 12 heads, patches of 16, a position table of 10240 rows per axis).
+// MLP 3072, 16 layers of 12 heads, patches of 16, a position table of 10240 rows per axis,
+// 3 x 3 patches pooled into one soft token, at most 280 soft tokens an image).
 void parse_gemma4_vit(const ConfigMap& v, VisionTower& t) {
   t.kind = VisionKind::kGemma4Vit;
   t.hidden_size = v.positive("hidden_size", 768);
@@ -130,6 +131,8 @@ void parse_gemma4_vit(const ConfigMap& v, VisionTower& t) {
   t.num_channels = 3;
   t.patch_size = patch_dimension(v, "patch_size", 16);
   t.num_position_embeddings = v.positive("position_embedding_size", 10240);
+  t.spatial_merge_size = patch_dimension(v, "pooling_kernel_size", 3);
+  t.tokens_per_image = v.positive("default_output_length", 280);
   t.standardize = v.boolean("standardize").value_or(false);
   if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
     v.error("num_attention_heads", "'hidden_size' " + std::to_string(t.hidden_size) +

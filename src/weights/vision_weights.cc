@@ -277,6 +277,44 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
   return Status::ok_status();
 }
 
+// Gemma 4: vllm gemma4_mm.py Gemma4ForConditionalGeneration.__init__ (v0.19-0.21) builds
+// the tower as HF's Gemma4VisionModel (AutoModel.from_config, plain nn.Linear layers in the
+// model dtype, unquantized and whole on every rank), then embed_vision, a ReplicatedLinear
+// into the text width. HF's vision rotary module keeps a float32 inv_freq buffer (its length
+// is UNCONFIRMED; any up to 128 floats takes one 512-byte block).
+Status add_gemma4_vit(TensorList& list, const BuildContext& ctx) {
+  const VisionTower& v = ctx.arch.vision;
+  const std::int64_t h = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size;
+  const std::string t = "vision_tower.";
+  list.add(t + "patch_embedder.input_proj.weight",
+           {h, v.num_channels * v.patch_size * v.patch_size}, ctx.dtype);
+  list.add(t + "patch_embedder.position_embedding_table", {2, v.num_position_embeddings, h},
+           ctx.dtype);
+  list.add(t + "encoder.rotary_emb.inv_freq", {h / v.num_attention_heads / 4}, DType::kFloat32);
+  for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+    const std::string layer = t + "encoder.layers." + std::to_string(i);
+    for (const char* proj : {".q_proj", ".k_proj", ".v_proj", ".o_proj"}) {
+      list.add(layer + ".self_attn" + proj + ".linear.weight", {h, h}, ctx.dtype);
+    }
+    list.add(layer + ".self_attn.q_norm.weight", {h / v.num_attention_heads}, ctx.dtype);
+    list.add(layer + ".self_attn.k_norm.weight", {h / v.num_attention_heads}, ctx.dtype);
+    list.add(layer + ".mlp.gate_proj.linear.weight", {inter, h}, ctx.dtype);
+    list.add(layer + ".mlp.up_proj.linear.weight", {inter, h}, ctx.dtype);
+    list.add(layer + ".mlp.down_proj.linear.weight", {h, inter}, ctx.dtype);
+    for (const char* norm : {".input_layernorm", ".post_attention_layernorm",
+                             ".pre_feedforward_layernorm", ".post_feedforward_layernorm"}) {
+      list.add(layer + norm + ".weight", {h}, ctx.dtype);
+    }
+  }
+  if (v.standardize) {
+    list.add(t + "std_bias", {h}, ctx.dtype);
+    list.add(t + "std_scale", {h}, ctx.dtype);
+  }
+  list.add("embed_vision.embedding_projection.weight", {ctx.arch.hidden_size, h}, ctx.dtype);
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
@@ -288,12 +326,14 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
       return add_qwen_vit(list, ctx, post_load);
     case VisionKind::kClip:
       return add_clip(list, ctx, post_load);
+    case VisionKind::kGemma4Vit:
+      // SGLang's plan refuses Gemma 4 (sglang/plan.cc).
+      return add_gemma4_vit(list, ctx);
     case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
-    case VisionKind::kGemma4Vit:
       // SGLang's plan refuses them (sglang/plan_checks.cc check_llama4, sglang/plan.cc for
-      // Pixtral and Gemma 4); vLLM's plan drops a tower it does not build and refuses one it
-      // would profile (vllm/plan.cc).
+      // Pixtral); vLLM's plan drops a tower it does not build and refuses one it would profile
+      // (vllm/plan.cc).
       return invalid_input(ctx.arch.hf_architecture + "'s vision tower is not modelled");
     case VisionKind::kNone:
       break;

@@ -7,7 +7,8 @@
 // A tower is tensor-parallel like a decoder layer: q/k/v and the MLP's first linears split
 // their rows, the output projection and the MLP's last linear their inputs (keeping the whole
 // bias), SigLIP's position embedding is a VocabParallelEmbedding; patch embeddings, norms and
-// Gemma's projector are whole on every rank.
+// Gemma's projector are whole on every rank. Gemma 4's tower, which only vLLM serves, is HF's
+// own module, whole and unquantized on every rank.
 #ifndef GPUMEM_WEIGHTS_VISION_WEIGHTS_H_
 #define GPUMEM_WEIGHTS_VISION_WEIGHTS_H_
 

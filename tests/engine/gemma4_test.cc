@@ -1,10 +1,10 @@
 // Gemma 4 (Gemma4ForConditionalGeneration) from the 31B's and the 26B-A4B's configs: sliding
 // layers of 256-wide heads, every sixth layer full with 512-wide heads and (attention_k_eq_v)
 // fewer KV heads whose V is loaded from k_proj, the 26B's experts beside the dense MLP, the
-// vision tower; vLLM serving the language model alone. Every expected value is derived here from
-// the configs: 31B hidden 5376, 60 layers of 32 heads, 16 sliding / 4 full KV heads, MLP 21504;
-// 26B hidden 2816, 30 layers of 16 heads, 8 / 2 KV heads, MLP 2112, 128 experts of 704; both a
-// vocabulary of 262,144 and a context of 262,144.
+// vision tower; vLLM serving the language model alone or profiling the tower on dummy videos. Every
+// expected value is derived here from the configs: 31B hidden 5376, 60 layers of 32 heads, 16
+// sliding / 4 full KV heads, MLP 21504; 26B hidden 2816, 30 layers of 16 heads, 8 / 2 KV heads, MLP
+// 2112, 128 experts of 704; both a vocabulary of 262,144 and a context of 262,144.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -112,14 +112,70 @@ TEST(Gemma4, HfMemPr61KvTokensFromThePinnedMemory) {
   EXPECT_EQ(ledger_fact(l, "kv_tokens"), 26800);
 }
 
+// vLLM's default launch builds the tower and profiles it on dummy videos: a video counts
+// 32 frames x (70 soft tokens + 8) = 2,496 budget tokens, so a budget of 8,192 (the H200's
+// batched tokens) takes 3. Each frame is a 224 x 224 image scaled to 384 x 384: 576 patches of
+// 16, padded to 70 x 9 = 630, pooled 3 x 3 into 64 soft tokens. Held through the language
+// model's dummy run: the pixel values [96, 630, 768] bf16, the positions [96, 630, 2] int64,
+// the frame counts (one 512-byte block) and each video's [2048, 5376] output. Frames run one
+// at a time (v0.19-0.21), so the encoder peaks at the last frame's one-hot position embedding
+// ([630, 2, 10240] int64 and its bf16 cast) beside the inputs, two videos' outputs, 31 frames'
+// [64, 5376] embeddings, the scaled pixels, input_proj's output and the clamped ids (10,080 B
+// in a 10,240-byte block). input_proj's 1,451,520 B sit in a 1,474,560-byte free block that
+// weight loading left: PyTorch splits a large block only when more than 1 MiB would remain,
+// so the whole block counts as allocated.
+TEST(Gemma4, VllmProfilesThreeDummyVideosOneFrameAtATime) {
+  const std::int64_t inputs = 96LL * 630 * 768 * 2 + 96LL * 630 * 2 * 8 + 512;
+  const std::int64_t video = 2048LL * 5376 * 2;
+  const std::int64_t frame = 64LL * 5376 * 2;
+  const std::int64_t one_hot = 630LL * 2 * 10240 * (8 + 2);
+  const Ledger l = family_ledger("vllm", k31b, 1, "");
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 3);
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"), inputs + 3 * video);
+  EXPECT_EQ(inputs + 3 * video, 159'925'760LL);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"),
+            inputs + 2 * video + 31 * frame + 630LL * 768 * 2 + 1474560 + 10240 + one_hot);
+  // The tower and embed_vision, whole and in bf16, and the tower's float32 inv_freq (18).
+  const Ledger text = family_ledger("vllm", k31b, 1, "    --language-model-only: true\n");
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes") - ledger_fact(text, "weights_logical_bytes"),
+            2 * vision(5376) + 18 * 4);
+  // The 26B at TP 2 keeps the whole tower on each rank.
+  const Ledger moe = family_ledger("vllm", k26b, 2, "");
+  const Ledger moe_text = family_ledger("vllm", k26b, 2, "    --language-model-only: true\n");
+  EXPECT_EQ(
+      ledger_fact(moe, "weights_logical_bytes") - ledger_fact(moe_text, "weights_logical_bytes"),
+      2 * vision(2816) + 18 * 4);
+}
+
+// With videos limited to 0 vLLM profiles images: 8,192 // 280 = 29 of them, each 224 x 224
+// scaled to 768 x 768, 2,304 patches padded to 280 x 9 = 2,520, 256 soft tokens. Held: the
+// pixel values [29, 2520, 768] bf16, the positions [29, 2520, 2] int64 and each image's
+// [256, 5376] embeddings. The images run one at a time and embed_vision runs over each after
+// the last, so the peak is the last image's one-hot ([2520, 2, 10240] int64 and its bf16
+// cast) beside the inputs, 28 images' pooled [256, 1152] features, the scaled pixels,
+// input_proj's output and the clamped ids (40,320 B in a 40,448-byte block). PyTorch splits a
+// free large block only when more than 1 MiB would remain, and counts the whole block: the
+// pixel values' new segment (rounded to 2 MiB) carries 995,328 B beyond them, the positions'
+// block 403,456 B beyond their 1,169,408, the scaled pixels' 659,456 B, the one-hot's 262,144
+// B, and the images' outputs 188,416 B in all (an independent replay of gpumem export-ops'
+// trace through PyTorch's block rules gives the same peak).
+TEST(Gemma4, VllmProfilesImagesWhenVideosAreLimitedToZero) {
+  const std::int64_t inputs = 29LL * 2520 * 768 * 2 + 29LL * 2520 * 2 * 8;
+  const std::int64_t one_hot = 2520LL * 2 * 10240 * (8 + 2);
+  const Ledger l = family_ledger("vllm", k31b, 1, "    --limit-mm-per-prompt: '{\"video\": 0}'\n");
+  ASSERT_TRUE(l.fits());
+  EXPECT_EQ(ledger_fact(l, "encoder_items"), 29);
+  const std::int64_t unsplit = 995328 + 403456 + 128;
+  EXPECT_EQ(ledger_fact(l, "encoder_held_bytes"),
+            inputs + unsplit + 29LL * 256 * 5376 * 2 + 188416);
+  EXPECT_EQ(ledger_fact(l, "encoder_peak_bytes"), inputs + unsplit + 28LL * 256 * 1152 * 2 +
+                                                      2520LL * 768 * 2 + 659456 +
+                                                      2520LL * 1152 * 2 + 40448 + one_hot + 262144);
+}
+
 TEST(Gemma4, WhatIsNotModelledIsRefused) {
   const std::string model = public_config_dir(k31b);
-  EXPECT_EQ(family_errors("vllm", k31b, "    --tensor-parallel-size: 1\n"),
-            "f.yaml:7:8: " + model +
-                " (Gemma4ForConditionalGeneration) is multimodal: vLLM profiles its vision "
-                "encoder on dummy images, which gpumem does not model; --limit-mm-per-prompt "
-                "with 0 images and 0 videos (or --language-model-only) serves its language model "
-                "alone, which is modelled\n");
   EXPECT_EQ(family_errors("vllm", k31b, "    --language-model-only: true\n", 1, "0.18.0"),
             "f.yaml:4:12: Gemma4ForConditionalGeneration is not served by vLLM 0.18.0 (from "
             "0.19.0)\n");

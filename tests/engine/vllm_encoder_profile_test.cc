@@ -242,6 +242,17 @@ TEST(VllmEncoderProfile, GemmaThreesSiglipPeaksInTheMlpWithTheEmbeddingsHeld) {
       family_ledger("vllm", "gemma-3-27b-it", 1,
                     "    --max-num-seqs: 1\n    --limit-mm-per-prompt: '{\"image\": 1}'\n");
   EXPECT_EQ(ledger_fact(one, "encoder_items"), 1);
+  // A mapping's count is read; its dummy-size options are refused by name.
+  const Ledger counted = family_ledger(
+      "vllm", "gemma-3-27b-it", 1,
+      "    --max-num-seqs: 1\n    --limit-mm-per-prompt: '{\"image\": {\"count\": 1}}'\n");
+  EXPECT_EQ(ledger_fact(counted, "encoder_items"), 1);
+  EXPECT_EQ(family_errors("vllm", "gemma-3-27b-it",
+                          "    --limit-mm-per-prompt: '{\"image\": {\"count\": 1, \"width\": "
+                          "512, \"height\": 512}}'\n"),
+            "f.yaml:6:28: --limit-mm-per-prompt: 'image' option 'width' resizes the encoder "
+            "profile's dummy items, which gpumem does not model (it models the processor's own "
+            "sizes; 'count' is read)\n");
   // With images limited to 0 the tower is not built: the weights drop by the SigLIP tower's
   // and projector's bf16 parameters (the patch embedding 1,152 x 3 x 14 x 14 and its bias,
   // 4,096 position rows, 27 layers of two LayerNorms, q/k/v, out_proj, fc1 and fc2 with

@@ -139,6 +139,85 @@ Status ForwardPass::gemma3_encoder_forward(const EncoderProfile& e,
   return {};
 }
 
+// vllm gemma4_mm.py _process_video_input and _process_image_input (read at 49e6e47, the v0.21
+// code; no PR before #43169, v0.22, changed them): the batched inputs (pixel values in the
+// model dtype, int64 positions, a video's frame counts) are held; each item runs through HF's
+// Gemma4VisionModel one image or frame at a time (patch embedding, the encoder's mask and
+// rotary tables, the layers, the pooler). A frame's embed_vision output is kept until the
+// video's frames are concatenated into its output; the images' pooled features are kept until
+// embed_vision runs over each, after the last. The outputs stay in the encoder cache. The
+// layers all have one shape and each leaves the live set as it found it (a new stream for the
+// old one), so replaying one of them per frame reaches every layer's peak without 27 x 96
+// replays.
+Status ForwardPass::gemma4_encoder_forward(const EncoderProfile& e,
+                                           std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const bool video = e.modality == "video";
+  const std::int64_t outputs = video ? kGemma4FrameSoftTokens : v.tokens_per_image;
+  const Gemma4Item item = gemma4_dummy_item(v, outputs);
+  const std::int64_t n = item.padded_patches;
+  const std::int64_t eb = element_bytes_;
+  const std::int64_t text_hidden = p_.model.hidden_size;
+  const std::int64_t per_item = video ? e.temporal_groups : 1;
+  const std::int64_t frames = e.items * per_item;
+  const std::int64_t values = v.num_channels * v.patch_size * v.patch_size;
+  const std::vector<Bytes> inputs =
+      video ? std::vector<Bytes>{bytes(frames * n * values * eb), bytes(frames * n * 2 * 8),
+                                 bytes(e.items * 8)}
+            : std::vector<Bytes>{bytes(frames * n * values * eb), bytes(frames * n * 2 * 8)};
+  for (const Bytes& b : inputs) {
+    Result<BlockHandle> input = env_.allocator.allocate(b, Category::kActivations);
+    if (!input.ok()) return input.status();
+    held.push_back(*input);
+  }
+  const std::int64_t head_dim = v.hidden_size / v.num_attention_heads;
+  // create_bidirectional_mask's bool [1, 1, n, n]; the rotary module's cos and sin.
+  const Bytes encoder_tables[] = {bytes(n * n), bytes(n * head_dim * eb), bytes(n * head_dim * eb)};
+  std::vector<BlockHandle> kept;  // a video's frame embeddings, or every image's features
+  std::vector<BlockHandle> step;
+  std::vector<BlockHandle> tables;
+  for (std::int64_t i = 0; i < e.items; ++i) {
+    if (video) kept.clear();
+    for (std::int64_t f = 0; f < per_item; ++f) {
+      step.clear();
+      GPUMEM_RETURN_IF_ERROR(replay(gemma4_patch_embedding_activations(v, n, eb), &step));
+      BlockHandle stream = step.front();
+      tables.clear();
+      for (const Bytes& b : encoder_tables) {
+        Result<BlockHandle> t = env_.allocator.allocate(b, Category::kActivations);
+        if (!t.ok()) return t.status();
+        tables.push_back(*t);
+      }
+      GPUMEM_RETURN_IF_ERROR(vit_step(gemma4_attention_activations(v, n, eb), stream));
+      GPUMEM_RETURN_IF_ERROR(vit_step(gemma4_mlp_activations(v, n, eb), stream));
+      for (BlockHandle t : tables) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(t));
+      GPUMEM_RETURN_IF_ERROR(
+          vit_step(gemma4_pooler_activations(v, n, outputs, item.soft_tokens, eb), stream));
+      if (video) {
+        GPUMEM_RETURN_IF_ERROR(vit_step(
+            gemma4_embed_vision_activations(v, item.soft_tokens, text_hidden, eb), stream));
+      }
+      kept.push_back(stream);
+    }
+    if (!video) continue;
+    // torch.cat(frame_embs): the video's [frames x soft tokens, text hidden] output.
+    Result<BlockHandle> out = env_.allocator.allocate(
+        bytes(per_item * item.soft_tokens * text_hidden * eb), Category::kActivations);
+    if (!out.ok()) return out.status();
+    for (BlockHandle b : kept) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+    held.push_back(*out);
+  }
+  if (video) return {};
+  for (size_t image = 0; image < kept.size(); ++image) {
+    step.clear();
+    GPUMEM_RETURN_IF_ERROR(
+        replay(gemma4_embed_vision_activations(v, item.soft_tokens, text_hidden, eb), &step));
+    held.push_back(step.front());
+  }
+  for (BlockHandle b : kept) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  return {};
+}
+
 // vllm llava.py _process_image_input over clip.py CLIPVisionTransformer (2026 copies): the
 // patch embedding as Conv2dLayer's unfold-and-linear form (kernel equal to stride: the
 // unfolded patches copied, then the linear's output, held until the embeddings return), the
@@ -241,6 +320,7 @@ Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHa
   const std::int64_t n = e.patches();
   const std::int64_t eb = element_bytes_;
   const int tp = p_.tp;
+  if (v.kind == VisionKind::kGemma4Vit) return gemma4_encoder_forward(e, held);
   // _get_mm_dummy_batch: the processor's pixel values, cast to the model dtype on the CPU
   // (InputProcessingContext._postprocess_output), batched on the GPU; profile_run keeps them
   // until the language model's dummy run is over.

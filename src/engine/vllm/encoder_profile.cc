@@ -1,6 +1,8 @@
 #include "engine/vllm/encoder_profile.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace gpumem::vllm {
 namespace {
@@ -117,6 +119,163 @@ EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& li
   const std::int64_t side = v.image_size / v.patch_size;
   const std::int64_t tokens_side = integer_sqrt(v.tokens_per_image);
   return plan_profile(v.tokens_per_image, side / tokens_side, limits.image_limit, limits);
+}
+
+EncoderProfile plan_gemma4_profile(const VisionTower& v, const EncoderLimits& limits) {
+  const std::int64_t video = kGemma4VideoFrames * (kGemma4FrameSoftTokens + 2 + 6);
+  // get_modality_with_max_tokens: max over (tokens, name), so a tie profiles the video.
+  if (limits.video_limit != 0 && (limits.image_limit == 0 || video >= v.tokens_per_image)) {
+    EncoderProfile p = plan_profile(video, v.spatial_merge_size, limits.video_limit, limits);
+    p.modality = "video";
+    p.temporal_groups = kGemma4VideoFrames;
+    return p;
+  }
+  return plan_profile(v.tokens_per_image, v.spatial_merge_size, limits.image_limit, limits);
+}
+
+Gemma4Item gemma4_dummy_item(const VisionTower& v, std::int64_t max_soft_tokens) {
+  // _get_dummy_images and _get_dummy_videos: the image processor's size, 224 x 224 when it
+  // sets none.
+  constexpr double kDummySide = 224;
+  const std::int64_t k = v.spatial_merge_size;
+  const std::int64_t max_patches = max_soft_tokens * k * k;
+  const double factor = std::sqrt(static_cast<double>(max_patches * v.patch_size * v.patch_size) /
+                                  (kDummySide * kDummySide));
+  const std::int64_t unit = k * v.patch_size;
+  const auto side = static_cast<std::int64_t>(std::floor(kDummySide * factor / unit)) * unit;
+  const std::int64_t patches = (side / v.patch_size) * (side / v.patch_size);
+  return {max_patches, std::min(patches / (k * k), max_soft_tokens)};
+}
+
+namespace {
+
+// Gemma4RMSNorm: x.float(), then x times the reciprocal root mean square, both float32 and
+// alive together, then the weighted result cast back: `elements` wide.
+int add_gemma4_rms_norm(ActivationList& l, const std::string& name, std::int64_t elements,
+                        std::int64_t eb) {
+  const int widened = l.add(name + ".float", elements, 4);
+  const int normalized = l.add(name + ".normalized", elements, 4);
+  const int out = l.add(name, elements, eb);
+  l.dies_after({widened, normalized}, out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Activation> gemma4_patch_embedding_activations(const VisionTower& v, std::int64_t n,
+                                                           std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t values = v.num_channels * v.patch_size * v.patch_size;
+  const std::int64_t rows = v.num_position_embeddings;
+  const int shifted = l.add("patch_embedder.pixels_shifted", n * values, eb);
+  const int scaled = l.add("patch_embedder.pixels_scaled", n * values, eb);
+  l.dies_after(shifted, scaled);
+  // forward's local pixel_values holds the scaled pixels until it returns.
+  const int proj = l.add("patch_embedder.input_proj", n * d, eb);
+  // _position_embeddings: its locals (the clamped ids, the cast one-hot) live until it returns.
+  const int clamped = l.add("patch_embedder.positions_clamped", n * 2, 8);
+  const int one_hot = l.add("patch_embedder.one_hot", n * 2 * rows, 8);
+  const int cast = l.add("patch_embedder.one_hot_cast", n * 2 * rows, eb);
+  l.dies_after(one_hot, cast);
+  const int product = l.add("patch_embedder.position_matmul", 2 * n * d, eb);
+  const int summed = l.add("patch_embedder.position_sum", n * d, eb);
+  l.dies_after(product, summed);
+  const int masked = l.add("patch_embedder.position_masked", n * d, eb);
+  l.dies_after({summed, clamped, cast}, masked);
+  const int stream = l.add("patch_embedder.embeddings", n * d, eb);
+  l.dies_after({scaled, proj, masked}, stream);
+  return l.take();
+}
+
+std::vector<Activation> gemma4_attention_activations(const VisionTower& v, std::int64_t n,
+                                                     std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const int normed = add_gemma4_rms_norm(l, "input_layernorm", n * d, eb);
+  std::vector<int> inputs;
+  for (const char* head : {"q", "k", "v"}) {
+    const std::string name = std::string("self_attn.") + head;
+    const int proj = l.add(name + "_proj", n * d, eb);
+    const int norm = add_gemma4_rms_norm(l, name + "_norm", n * d, eb);
+    l.dies_after(proj, norm);
+    if (std::string_view(head) == "v") {
+      inputs.push_back(norm);
+      continue;
+    }
+    // apply_multidimensional_rope: each half rotated (rotate_half's cat, then x*cos +
+    // rotate_half(x)*sin), then the halves concatenated.
+    const int rotated = l.add(name + "_rotate_half", n * d, eb);
+    const int roped = l.add(name + "_rope", n * d, eb);
+    l.dies_after({norm, rotated}, roped);
+    inputs.push_back(roped);
+  }
+  l.dies_after(normed, inputs.back());
+  const int attn = l.add("self_attn.sdpa", n * d, eb);
+  const int contiguous = l.add("self_attn.contiguous", n * d, eb);
+  l.dies_after({inputs[0], inputs[1], inputs[2], attn}, contiguous);
+  const int out = l.add("self_attn.o_proj", n * d, eb);
+  l.dies_after(contiguous, out);
+  const int post = add_gemma4_rms_norm(l, "post_attention_layernorm", n * d, eb);
+  l.dies_after(out, post);
+  const int stream = l.add("residual_sum", n * d, eb);
+  l.dies_after(post, stream);
+  return l.take();
+}
+
+std::vector<Activation> gemma4_mlp_activations(const VisionTower& v, std::int64_t n,
+                                               std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size;
+  const int normed = add_gemma4_rms_norm(l, "pre_feedforward_layernorm", n * d, eb);
+  const int gate = l.add("mlp.gate_proj", n * inter, eb);
+  const int act = l.add("mlp.act", n * inter, eb);
+  l.dies_after(gate, act);
+  const int up = l.add("mlp.up_proj", n * inter, eb);
+  const int product = l.add("mlp.product", n * inter, eb);
+  l.dies_after({act, up}, product);
+  const int down = l.add("mlp.down_proj", n * d, eb);
+  l.dies_after({product, normed}, down);
+  const int post = add_gemma4_rms_norm(l, "post_feedforward_layernorm", n * d, eb);
+  l.dies_after(down, post);
+  const int stream = l.add("residual_sum", n * d, eb);
+  l.dies_after(post, stream);
+  return l.take();
+}
+
+std::vector<Activation> gemma4_pooler_activations(const VisionTower& v, std::int64_t n,
+                                                  std::int64_t outputs, std::int64_t soft,
+                                                  std::int64_t eb) {
+  ActivationList l;
+  const std::int64_t d = v.hidden_size;
+  const int masked = l.add("pooler.masked_fill", n * d, eb);
+  const int widened = l.add("pooler.float", n * d, 4);
+  const int kernel = l.add("pooler.kernel_one_hot", n * outputs, 8);
+  const int weights = l.add("pooler.weights", n * outputs, 4);
+  l.dies_after(kernel, weights);
+  const int pooled = l.add("pooler.pooled", outputs * d, 4);
+  l.dies_after({masked, widened, weights}, pooled);
+  const int cast = l.add("pooler.pooled_cast", outputs * d, eb);
+  l.dies_after(pooled, cast);
+  int features = l.add("pooler.unpadded", soft * d, eb);
+  l.dies_after(cast, features);
+  if (v.standardize) {
+    const int centered = l.add("standardize.centered", soft * d, eb);
+    l.dies_after(features, centered);
+    features = l.add("standardize.scaled", soft * d, eb);
+    l.dies_after(centered, features);
+  }
+  return l.take();
+}
+
+std::vector<Activation> gemma4_embed_vision_activations(const VisionTower& v, std::int64_t soft,
+                                                        std::int64_t text_hidden, std::int64_t eb) {
+  ActivationList l;
+  const int normed = add_gemma4_rms_norm(l, "embed_vision.norm", soft * v.hidden_size, eb);
+  const int out = l.add("embed_vision.embedding_projection", soft * text_hidden, eb);
+  l.dies_after(normed, out);
+  return l.take();
 }
 
 LlavaNextGrid llava_next_dummy_grid(const VisionTower& v) {

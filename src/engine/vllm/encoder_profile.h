@@ -11,7 +11,8 @@
 // (qwen2_5_vl.py Qwen2_5_VisionTransformer.forward, read at fb33ec8, with the cos/sin tables of
 // the 2026 rotary refactor that Qwen3-VL's attention, the same Qwen2_5_VisionAttention class,
 // reads); Gemma 3's SigLIP and projector (siglip.py at 0c028ba, gemma3_mm.py
-// Gemma3MultiModalProjector). Other towers are refused by the plan.
+// Gemma3MultiModalProjector); Gemma 4's (gemma4_mm.py _process_video_input at 49e6e47, one
+// frame at a time through HF's Gemma4VisionModel). Other towers are refused by the plan.
 #ifndef GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 #define GPUMEM_ENGINE_VLLM_ENCODER_PROFILE_H_
 
@@ -111,6 +112,54 @@ EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& l
 // (PromptUpdateDetails.select_token_id), not the <start_of_image>/<end_of_image> around
 // them; items as plan_qwen_vl_profile's.
 EncoderProfile plan_gemma3_profile(const VisionTower& v, const EncoderLimits& limits);
+
+// Gemma 4 (gemma4_mm.py Gemma4ProcessingInfo and Gemma4DummyInputsBuilder, read at 49e6e47, the
+// v0.21 code): the budget counts a video as 32 frames of 70 soft tokens plus 8 markers each,
+// an image as default_output_length; the larger (a video, unless videos are limited to 0) is
+// profiled, items as plan_qwen_vl_profile's. temporal_groups holds the frames of a video.
+inline constexpr std::int64_t kGemma4VideoFrames = 32;
+inline constexpr std::int64_t kGemma4FrameSoftTokens = 70;
+EncoderProfile plan_gemma4_profile(const VisionTower& v, const EncoderLimits& limits);
+// One dummy image or video frame as the processor makes it (transformers
+// image_processing_gemma4.py get_aspect_ratio_preserving_size): 224 x 224 pixels scaled to
+// hold at most `max_soft_tokens` x k^2 patches of p pixels (k the pooling kernel; 70 soft
+// tokens a frame, default_output_length an image), each side floored to a multiple of k x p;
+// its patches padded to max_soft_tokens x k^2; one soft token per k x k patches.
+struct Gemma4Item {
+  std::int64_t padded_patches = 0;
+  std::int64_t soft_tokens = 0;
+};
+Gemma4Item gemma4_dummy_item(const VisionTower& v, std::int64_t max_soft_tokens);
+
+// Gemma 4's tower (transformers modeling_gemma4.py Gemma4VisionModel, before 5.10) over one
+// image or frame of `patches` padded patches, in the model dtype, whole on every rank:
+// - the patch embedder: 2 x (pixels - 0.5), input_proj, then the position embedding as a
+//   one-hot int64 [patches, 2, position_embedding_size] cast to the model dtype (both alive),
+//   multiplied by the table, summed over the two axes and masked; the sum with input_proj's
+//   output is the stream;
+std::vector<Activation> gemma4_patch_embedding_activations(const VisionTower& v,
+                                                           std::int64_t patches,
+                                                           std::int64_t element_bytes);
+// - a layer's attention half: Gemma4RMSNorm (two float32 copies alive, then the cast back),
+//   q/k/v projections, their per-head norms, the 2-D RoPE copies of q and k, SDPA's output
+//   made contiguous, o_proj, the post-attention norm, the residual sum: the new stream;
+std::vector<Activation> gemma4_attention_activations(const VisionTower& v, std::int64_t patches,
+                                                     std::int64_t element_bytes);
+// - its MLP half: the pre-feedforward norm, gate, gelu_pytorch_tanh, up, their product, down,
+//   the post-feedforward norm, the residual sum: the new stream;
+std::vector<Activation> gemma4_mlp_activations(const VisionTower& v, std::int64_t patches,
+                                               std::int64_t element_bytes);
+// - the pooler (padding zeroed, the kernel one-hot average in float32 over `outputs`, cast
+//   back, the padding dropped) and standardize: the item's [soft tokens, width] features;
+std::vector<Activation> gemma4_pooler_activations(const VisionTower& v, std::int64_t patches,
+                                                  std::int64_t outputs, std::int64_t soft_tokens,
+                                                  std::int64_t element_bytes);
+// - embed_vision (RMSNorm without weight, the projection to `text_hidden`) over those
+//   features: the item's embeddings.
+std::vector<Activation> gemma4_embed_vision_activations(const VisionTower& v,
+                                                        std::int64_t soft_tokens,
+                                                        std::int64_t text_hidden,
+                                                        std::int64_t element_bytes);
 
 // The tensors of the ViT's forward over `patches` patches on one rank (TP shards qkv, fc1 and
 // the mergers' fc1; the stream, norms and outputs are whole on every rank). Each list leaves

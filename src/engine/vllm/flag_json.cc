@@ -178,7 +178,20 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
   if (!limits) return;
   for (auto it = limits->begin(); it != limits->end(); ++it) {
     const std::string key = it->first.as<std::string>();
-    // A value may be a count or, from later releases, a mapping with a "count".
+    // A value may be a count or, from later releases, a mapping with a "count"; its other
+    // keys (config/multimodal.py ImageDummyOptions and VideoDummyOptions: width, height,
+    // num_frames) resize the profile's dummy items.
+    if (it->second.IsMap()) {
+      for (auto option = it->second.begin(); option != it->second.end(); ++option) {
+        const std::string name = option->first.as<std::string>();
+        if (name == "count") continue;
+        diags.error(*v.location("--limit-mm-per-prompt"),
+                    "--limit-mm-per-prompt: '" + key + "' option '" + name +
+                        "' resizes the encoder profile's dummy items, which gpumem does not "
+                        "model (it models the processor's own sizes; 'count' is read)");
+        return;
+      }
+    }
     const YAML::Node value = it->second.IsMap() ? it->second["count"] : it->second;
     const std::optional<std::int64_t> n = json_int(value);
     if (!n || *n < 0) {

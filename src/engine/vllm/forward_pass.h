@@ -50,6 +50,7 @@ class ForwardPass {
   Status qwen25_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status gemma3_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status llava_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
+  Status gemma4_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status replay(const std::vector<Activation>& list, std::vector<BlockHandle>* survivors);
   // Replays a ViT step whose one survivor replaces `stream` (freed once the survivor exists).
   Status vit_step(const std::vector<Activation>& list, BlockHandle& stream);

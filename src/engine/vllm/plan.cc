@@ -64,11 +64,12 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
                                                : Nvfp4Layout::kSwizzledBesideRaw;
 }
 
-// Whether vLLM's profile of the model's tower is modelled (encoder_profile.h): the Qwen ViTs
-// and Gemma 3's SigLIP.
+// Whether vLLM's profile of the model's tower is modelled (encoder_profile.h): the Qwen ViTs,
+// Gemma 3's SigLIP, LLaVA's CLIP and Gemma 4's tower.
 bool profiles_vit(const VisionTower& v) {
   return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit ||
-         v.kind == VisionKind::kSiglip || v.kind == VisionKind::kClip;
+         v.kind == VisionKind::kSiglip || v.kind == VisionKind::kClip ||
+         v.kind == VisionKind::kGemma4Vit;
 }
 
 // Whether this launch leaves the tower unbuilt: vllm models/qwen3_vl.py, qwen3_5.py and
@@ -395,10 +396,6 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
-                     : p.model.vision.kind == VisionKind::kGemma4Vit
-                         ? "--limit-mm-per-prompt with 0 images and 0 videos (or "
-                           "--language-model-only) serves its language model alone, which is "
-                           "modelled"
                          : "SGLang is modelled"));
     return std::nullopt;
   }
@@ -602,6 +599,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         break;
       case VisionKind::kClip:
         p.encoder = plan_llava_profile(p.model.vision, limits);
+        break;
+      case VisionKind::kGemma4Vit:
+        p.encoder = plan_gemma4_profile(p.model.vision, limits);
         break;
       default:
         p.encoder = plan_qwen_vl_profile(p.model.vision, limits);
