@@ -273,6 +273,10 @@ enum class VisionKind : unsigned char {
   // Gemma 4's encoder (Gemma4VisionConfig): a patch projection, a two-axis position table,
   // gated MLPs, q/k norms, four norms a layer, and embed_vision's projection
   kGemma4Vit,
+  // Kimi-K2.5's MoonViT (its vision_config's vt_* keys): a biased Conv2d patch embedding, a 2-D
+  // position table, LayerNorm blocks of a fused biased wqkv, wo and a two-linear MLP, and the
+  // patch-merger projector (a LayerNorm and two biased linears over merge^2 x width)
+  kMoonVit,
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -295,6 +299,9 @@ struct VisionTower {
   std::int64_t window_size = 0;      // Qwen2.5-VL: a window attention's side, in pixels
   std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL, Gemma 4 (per axis): position rows
+  // MoonViT: the 2-D position table's rows and columns (init_pos_emb_height and _width)
+  std::int64_t position_rows = 0;
+  std::int64_t position_columns = 0;
   // Qwen3-VL: the blocks after which a deepstack merger taps the stream, ascending; one
   // merger each.
   std::vector<std::int64_t> deepstack_visual_indexes;

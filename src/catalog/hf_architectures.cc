@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 52> kFamilies = {{
+constexpr std::array<FamilyByName, 53> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -91,6 +91,9 @@ constexpr std::array<FamilyByName, 52> kFamilies = {{
     // Kimi Linear (sglang and vllm kimi_linear.py): Kimi Delta Attention layers (kda_layers)
     // among MLA layers without RoPE (full_attn_layers), DeepSeek-style experts.
     {"KimiLinearForCausalLM", ArchitectureFamily::kKimiLinear},
+    // Kimi-K2.5 (vllm and sglang kimi_k25.py): DeepSeek-V3's language model (text_config, the
+    // Kimi-K2-Thinking layout) beside a MoonViT tower (vision_config).
+    {"KimiK25ForConditionalGeneration", ArchitectureFamily::kDeepseekV3},
     // Gemma 4 (vllm gemma4.py, gemma4_mm.py): Gemma 3's layers, the full-attention ones with
     // global_head_dim and num_global_key_value_heads, experts beside the MLP (26B-A4B).
     {"Gemma4ForConditionalGeneration", ArchitectureFamily::kGemma4},

@@ -146,6 +146,42 @@ void parse_gemma4_vit(const ConfigMap& v, VisionTower& t) {
   }
 }
 
+// Kimi-K2.5: the checkpoint's vision_config names MoonViT's sizes vt_* (sglang configs/kimi_k25.py
+// KimiK25VisionConfig defaults: 27 layers of 1152 wide, MLP 4304, 16 heads, patches of 14, a
+// 64 x 64 position table, 2 x 2 patches merged; vllm transformers_utils/configs/kimi_k25.py);
+// the projector maps merge^2 x width into text_hidden_size.
+void parse_moon_vit(const ConfigMap& v, std::int64_t text_hidden, VisionTower& t) {
+  t.kind = VisionKind::kMoonVit;
+  t.hidden_size = v.positive("vt_hidden_size", 1152);
+  t.intermediate_size = v.positive("vt_intermediate_size", 4304);
+  t.num_hidden_layers = v.positive("vt_num_hidden_layers", 27);
+  t.num_attention_heads = v.positive("vt_num_attention_heads", 16);
+  t.num_channels = 3;
+  t.patch_size = patch_dimension(v, "patch_size", 14);
+  t.position_rows = patch_dimension(v, "init_pos_emb_height", 64);
+  t.position_columns = patch_dimension(v, "init_pos_emb_width", 64);
+  t.out_hidden_size = v.positive("text_hidden_size", text_hidden);
+  const std::vector<std::int64_t> merge =
+      v.integers("merge_kernel_size").value_or(std::vector<std::int64_t>{2, 2});
+  if (merge.size() != 2 || merge[0] != merge[1] || merge[0] < 1 || merge[0] > kMaxPatchDimension) {
+    v.error("merge_kernel_size", "'merge_kernel_size' must be a square [k, k] of at most " +
+                                     std::to_string(kMaxPatchDimension));
+  } else {
+    t.spatial_merge_size = merge[0];
+  }
+  // What the published checkpoint says; another value changes the tower's tensors.
+  static const std::pair<const char*, const char*> kModelled[] = {
+      {"pos_emb_type", "divided_fixed"}, {"mm_projector_type", "patchmerger"}};
+  for (const auto& [key, value] : kModelled) {
+    const std::optional<std::string> given = v.string(key);
+    if (given && *given != value) {
+      v.error(key, "MoonViT's '" + std::string(key) + "' '" + *given +
+                       "' is not modelled (the Kimi-K2.5 checkpoint's '" + value + "' is)");
+    }
+  }
+  check_heads(v, "vt_num_attention_heads", t);
+}
+
 void parse_qwen3_vit(const ConfigMap& v, VisionTower& t) {
   t.kind = VisionKind::kQwen3Vit;
   t.num_hidden_layers = v.positive("depth", 27);
@@ -332,7 +368,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool llava_next = a.hf_architecture == "LlavaNextForConditionalGeneration";
   const bool llava = llava_next || a.hf_architecture == "LlavaForConditionalGeneration";
   const bool gemma4 = a.hf_architecture == "Gemma4ForConditionalGeneration";
-  if (!gemma && !qwen && !llama4 && !mistral3 && !llava && !gemma4) return;
+  const bool kimi = a.hf_architecture == "KimiK25ForConditionalGeneration";
+  if (!gemma && !qwen && !llama4 && !mistral3 && !llava && !gemma4 && !kimi) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -346,6 +383,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
     parse_siglip(top, v, a.vision);
   } else if (gemma4) {
     parse_gemma4_vit(v, a.vision);
+  } else if (kimi) {
+    parse_moon_vit(v, a.hidden_size, a.vision);
   } else if (llama4) {
     parse_llama4_vit(v, a.vision);
   } else if (mistral3) {

@@ -91,6 +91,18 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
     return h * v.num_channels * v.patch_size * v.patch_size + 2 * v.num_position_embeddings * h +
            v.num_hidden_layers * block + (v.standardize ? 2 * h : 0) + text_hidden * h;
   }
+  if (v.kind == VisionKind::kMoonVit) {
+    // Kimi-K2.5's MoonViT: a biased Conv2d, the rows x columns position table; per block
+    // biased wqkv, wo, fc0 and fc1 and two LayerNorms; the final LayerNorm. The patch-merger
+    // projector: pre_norm over the width, then biased linears over merge^2 x width and into
+    // the text width.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::int64_t block = 3 * h * h + 3 * h + h * h + h + 2 * i * h + i + h + 4 * h;
+    return h * v.num_channels * v.patch_size * v.patch_size + h +
+           v.position_rows * v.position_columns * h + v.num_hidden_layers * block + 2 * h + 2 * h +
+           m * m + m + v.out_hidden_size * m + v.out_hidden_size;
+  }
   if (v.kind == VisionKind::kPixtral) {
     // HF PixtralVisionModel: a bias-free Conv2d, ln_pre; per layer two RMSNorms, q/k/v/o and
     // the gated MLP, all without bias; Mistral3MultiModalProjector: its RMSNorm, the patch

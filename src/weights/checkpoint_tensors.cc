@@ -108,7 +108,10 @@ class CheckpointBuilder {
         break;
       case QuantMethod::kCompressedTensorsWna16: {
         // compressed-tensors pack_quantized compressor: int32 words of 32/num_bits values,
-        // a scale per group along the input, and the unpacked shape as int64.
+        // a scale per group along the input, and the unpacked shape: torch.tensor(shape), int64,
+        // but int32 in Moonshot's Kimi-K2-Thinking and Kimi-K2.5 files (an audit of their shard
+        // headers reproduces both published totals with it).
+        const bool moonshot = a_.model_type.starts_with("kimi_k2");
         const std::int64_t pack = 32 / q.num_bits;
         const std::int64_t group = q.group_size > 0 ? q.group_size : in;
         if (in % pack != 0 || in % group != 0) {
@@ -118,7 +121,7 @@ class CheckpointBuilder {
         }
         add(module + ".weight_packed", {out, in / pack}, DType::kInt32);
         add(module + ".weight_scale", {out, in / group}, dtype_);
-        add(module + ".weight_shape", {2}, DType::kInt64);
+        add(module + ".weight_shape", {2}, moonshot ? DType::kInt32 : DType::kInt64);
         break;
       }
       case QuantMethod::kAwq:
@@ -613,6 +616,8 @@ class CheckpointBuilder {
         return qwen25_vit();
       case VisionKind::kGemma4Vit:
         return gemma4_vit();
+      case VisionKind::kMoonVit:
+        return moon_vit();
       case VisionKind::kQwen3Vit:
         return qwen3_vit();
       default:
@@ -709,6 +714,39 @@ class CheckpointBuilder {
       add(t + "std_scale", {h}, dtype_);
     }
     return linear("embed_vision.embedding_projection", a_.hidden_size, h, false);
+  }
+
+  // Kimi-K2.5 ("vision_tower.", "mm_projector."): the biased patch Conv2d, pos_emb [rows,
+  // columns, width]; blocks of wqkv, wo, mlp.fc0 and mlp.fc1 (all biased) and LayerNorms norm0
+  // and norm1; final_layernorm; the projector's pre_norm and proj.0 / proj.2.
+  Status moon_vit() {
+    const VisionTower& v = a_.vision;
+    const std::int64_t h = v.hidden_size;
+    const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::string t = "vision_tower.";
+    add(t + "patch_embed.proj.weight", {h, v.num_channels, v.patch_size, v.patch_size}, dtype_);
+    add(t + "patch_embed.proj.bias", {h}, dtype_);
+    add(t + "patch_embed.pos_emb.weight", {v.position_rows, v.position_columns, h}, dtype_);
+    // The text model's quantization (compressed-tensors INT4, targets "Linear") leaves these
+    // linears in the model dtype: the published files hold them in bfloat16.
+    const auto dense = [&](const std::string& module, std::int64_t out, std::int64_t in) {
+      add(module + ".weight", {out, in}, dtype_);
+      add(module + ".bias", {out}, dtype_);
+    };
+    for (std::int64_t l = 0; l < v.num_hidden_layers; ++l) {
+      const std::string b = t + "encoder.blocks." + str(l);
+      dense(b + ".wqkv", 3 * h, h);
+      dense(b + ".wo", h, h);
+      dense(b + ".mlp.fc0", v.intermediate_size, h);
+      dense(b + ".mlp.fc1", h, v.intermediate_size);
+      layer_norm(b + ".norm0", h);
+      layer_norm(b + ".norm1", h);
+    }
+    layer_norm(t + "encoder.final_layernorm", h);
+    layer_norm("mm_projector.pre_norm", h);
+    dense("mm_projector.proj.0", m, m);
+    dense("mm_projector.proj.2", v.out_hidden_size, m);
+    return Status::ok_status();
   }
 
   Status siglip() {

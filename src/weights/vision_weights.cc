@@ -315,6 +315,48 @@ Status add_gemma4_vit(TensorList& list, const BuildContext& ctx) {
   return Status::ok_status();
 }
 
+// Kimi-K2.5's MoonViT in SGLang: sglang models/kimi_k25.py (read at 00a239e5) builds it on
+// every launch, unquantized for a compressed-tensors checkpoint; kimi_vl_moonvit.py's blocks
+// shard attention over the attention TP group (VisionAttention: a biased QKVParallelLinear
+// qkv_proj and RowParallelLinear proj) and keep the MLP (MLP2: nn.Linear fc0 and fc1) whole, as
+// are the patch Conv2d, the position table, the norms and the projector (a LayerNorm and two
+// ReplicatedLinears). Its rotary table (freqs_cis, 72 MiB) is made at the first image, the
+// warm-up request after the KV pool is sized.
+Status add_moon_vit(TensorList& list, const BuildContext& ctx) {
+  const VisionTower& v = ctx.arch.vision;
+  const std::int64_t h = v.hidden_size;
+  const std::int64_t inter = v.intermediate_size;
+  const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+  const int attn_tp = attention_tp_size(ctx.layout);
+  if (v.num_attention_heads % attn_tp != 0) {
+    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+  }
+  const std::string t = "vision_tower.";
+  list.add(t + "patch_embed.proj.weight", {h, v.num_channels, v.patch_size, v.patch_size},
+           ctx.dtype);
+  list.add(t + "patch_embed.proj.bias", {h}, ctx.dtype);
+  list.add(t + "patch_embed.pos_emb.weight", {v.position_rows, v.position_columns, h}, ctx.dtype);
+  const auto dense = [&](const std::string& module, std::int64_t out, std::int64_t in,
+                         std::int64_t bias) {
+    list.add(module + ".weight", {out, in}, ctx.dtype);
+    list.add(module + ".bias", {bias}, ctx.dtype);
+  };
+  for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+    const std::string b = t + "encoder.blocks." + std::to_string(i);
+    add_layer_norm(list, ctx, b + ".norm0", h);
+    add_layer_norm(list, ctx, b + ".norm1", h);
+    dense(b + ".attn.qkv_proj", 3 * h / attn_tp, h, 3 * h / attn_tp);
+    dense(b + ".attn.proj", h, h / attn_tp, h);
+    dense(b + ".mlp.fc0", inter, h, inter);
+    dense(b + ".mlp.fc1", h, inter, h);
+  }
+  add_layer_norm(list, ctx, t + "encoder.final_layernorm", h);
+  add_layer_norm(list, ctx, "mm_projector.pre_norm", h);
+  dense("mm_projector.linear_1", m, m, m);
+  dense("mm_projector.linear_2", v.out_hidden_size, m, v.out_hidden_size);
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
@@ -329,6 +371,9 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kGemma4Vit:
       // SGLang's plan refuses Gemma 4 (sglang/plan.cc).
       return add_gemma4_vit(list, ctx);
+    case VisionKind::kMoonVit:
+      // vLLM's plan builds no MoonViT: it refuses the encoder profile or drops the tower.
+      return add_moon_vit(list, ctx);
     case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
       // SGLang's plan refuses them (sglang/plan_checks.cc check_llama4, sglang/plan.cc for

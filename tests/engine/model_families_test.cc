@@ -13,14 +13,6 @@
 namespace gpumem {
 namespace {
 
-// SGLang's --mem-fraction-static as the run resolved it.
-double mem_fraction(const Ledger& l) {
-  for (const Fact& f : l.facts) {
-    if (f.id == "mem_fraction_static") return std::get<double>(f.value);
-  }
-  return -1.0;
-}
-
 // Parameters of a dense GQA decoder with a gated MLP on one of `tp` ranks, the vocabulary
 // padded to 64 rows and split; `norms` RMSNorms per layer; `tied`: no lm_head.
 std::int64_t dense_rank_params(std::int64_t hidden, std::int64_t layers, std::int64_t heads,

@@ -85,6 +85,14 @@ inline std::int64_t ledger_fact(const Ledger& l, std::string_view id) {
   return std::get<std::int64_t>(f->value);
 }
 
+// SGLang's --mem-fraction-static as the run resolved it (-1 when the ledger has none).
+inline double mem_fraction(const Ledger& l) {
+  for (const Fact& f : l.facts) {
+    if (f.id == "mem_fraction_static") return std::get<double>(f.value);
+  }
+  return -1.0;
+}
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_TESTS_SUPPORT_FAMILY_SIMULATION_H_

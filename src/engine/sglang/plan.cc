@@ -305,6 +305,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
   // out-of-tree package that subclasses it); its attention builds no sliding window, so
   // OLMo 3's window layers would hold full KV by rules no release states.
+  if (p.model.vision.kind == VisionKind::kMoonVit && p.version < Version{0, 5, 9}) {
+    // sglang models/kimi_k25.py was on main on 2026-01-27 ("will land in the next release",
+    // docs basic_usage/kimi_k2_5): taken as first released in 0.5.9 (UNCONFIRMED).
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
+                                                 p.version.to_string() + " (from 0.5.9)");
+    return std::nullopt;
+  }
   if (p.model.family == ArchitectureFamily::kGemma4) {
     // sglang hf_transformers_utils.py get_config rewrites Gemma 4's text config so that its
     // SWA pool keys the full layers' head size and KV heads apart from the sliding ones', and

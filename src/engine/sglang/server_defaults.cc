@@ -193,7 +193,10 @@ double vision_mem_fraction_factor(const VisionTower& v) {
   // The rule reads getattr(vision_config, "num_hidden_layers", 24): the Qwen ViTs' configs name
   // their depth "depth", so 24 is used (a real Qwen2.5-VL-7B log prints 0.851 x 0.8965625 =
   // 0.7629746875, tests/data/engine-logs/sglang-b200-x1-qwen2.5-vl-7b-piecewise-cudagraph.log).
-  const std::int64_t layers = v.kind == VisionKind::kSiglip ? v.num_hidden_layers : 24;
+  // Kimi-K2.5's MoonViT reads SGLang's own KimiK25VisionConfig (configs/kimi_k25.py), whose
+  // num_hidden_layers and hidden_size are the checkpoint's vt_* values (27, 1152).
+  const std::int64_t layers =
+      v.kind == VisionKind::kSiglip || v.kind == VisionKind::kMoonVit ? v.num_hidden_layers : 24;
   const double score = static_cast<double>(layers) * static_cast<double>(v.hidden_size) *
                        static_cast<double>(v.hidden_size);
   const double ratio = score / (24.0 * 1024.0 * 1024.0);

@@ -202,6 +202,7 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
     }
     if (key == "image") f.image_limit = *n;
     if (key == "video") f.video_limit = *n;
+    if (key == "vision_chunk") f.vision_chunk_limit = *n;
   }
   f.images_off = f.image_limit == 0;
   f.multimodal_off = f.multimodal_off || (f.images_off && f.video_limit == 0);

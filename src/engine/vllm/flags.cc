@@ -462,7 +462,8 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   }
   f.disable_custom_all_reduce = v.boolean("--disable-custom-all-reduce");
   if (v.location("--speculative-config")) read_speculative_config(v, f, diags);
-  f.multimodal_off = v.boolean("--language-model-only");
+  f.language_model_only = v.boolean("--language-model-only");
+  f.multimodal_off = f.language_model_only;
   if (v.location("--language-model-only") && !rules.language_model_only_flag) {
     diags.error(*v.location("--language-model-only"),
                 "--language-model-only needs vLLM 0.16.0 or newer; older releases take "

@@ -58,11 +58,13 @@ struct EngineFlags {
   // --language-model-only, or --limit-mm-per-prompt 0 for images and videos: the language
   // model is served alone.
   bool multimodal_off = false;
+  bool language_model_only = false;  // --language-model-only itself
   // --limit-mm-per-prompt with 0 images: an image-only tower (Pixtral) is not built.
   bool images_off = false;
   // --limit-mm-per-prompt's counts; nullopt where it names no limit (vLLM's default, 999).
   std::optional<std::int64_t> image_limit;
   std::optional<std::int64_t> video_limit;
+  std::optional<std::int64_t> vision_chunk_limit;  // Kimi-K2.5's one modality
   std::string mamba_cache_dtype = "auto";
   std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;

@@ -77,6 +77,13 @@ bool profiles_vit(const VisionTower& v) {
 // model takes has a limit of 0 (Gemma 3 takes images only), and qwen2_5_vl.py leaves `visual`
 // None (load_weights then skips "visual."); profile_run then runs no encoder.
 bool tower_skipped(const Plan& p) {
+  if (p.model.vision.kind == VisionKind::kMoonVit) {
+    // kimi_k25.py: the tower's one modality is vision_chunk (images and videos are chunks of
+    // it), so only its limit, or --language-model-only, which zeroes every limit, skips it;
+    // _mark_tower_model wraps the tower from 0.16.0 (UNCONFIRMED), 0.15 always builds it.
+    return p.version >= Version{0, 16, 0, 0} &&
+           (p.flags.language_model_only || p.flags.vision_chunk_limit == 0);
+  }
   if (p.model.vision.kind == VisionKind::kGemma4Vit) {
     // gemma4_mm.py builds the tower inside _mark_tower_model for images and videos.
     return p.flags.multimodal_off ||
@@ -359,6 +366,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   const SourceLoc tp_loc =
       p.flags.raw.location("--tensor-parallel-size").value_or(scenario.engine.name_loc);
+  if (p.model.vision.kind == VisionKind::kMoonVit && p.version < Version{0, 15, 0, 0}) {
+    // vllm PR #33131 (models/kimi_k25.py, merged 2026-01-27): taken as first released in
+    // 0.15.0, whose documentation is the first to list it (UNCONFIRMED).
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
+                                                 p.version.to_string() + " (from 0.15.0)");
+    return std::nullopt;
+  }
   if (tower_skipped(p)) p.model.vision = VisionTower{};
   const bool images_off = p.flags.images_off || p.flags.multimodal_off;
   if (p.model.vision.kind == VisionKind::kPixtral && images_off &&
@@ -396,6 +410,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     (p.model.vision.kind == VisionKind::kPixtral
                          ? "from vLLM 0.10.2, --limit-mm-per-prompt with 0 images serves its "
                            "language model alone, which is modelled"
+                     : p.model.vision.kind == VisionKind::kMoonVit
+                         ? "from vLLM 0.16.0, --language-model-only or --limit-mm-per-prompt "
+                           "'{\"vision_chunk\": 0}' serves its language model alone, which is "
+                           "modelled (0 images and 0 videos do not: its tower takes "
+                           "vision_chunk items)"
                          : "SGLang is modelled"));
     return std::nullopt;
   }
