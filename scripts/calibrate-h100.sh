@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hold_out=(h100x1-gpt-oss-20b h100x1-qwen2.5-7b-fp8kv h100x1-llama8b-eagle3 h100x1-qwen3-32b
-  h100x1-llama8b-vllm h100x1-qwen3-8b-vllm h100x1-qwen3.6-27b h100x1-qwen3.6-27b-vllm)
+  h100x1-llama8b-vllm h100x1-qwen3-8b-vllm h100x1-qwen3.6-27b h100x1-qwen3.6-27b-vllm
+  h100x1-gemma4-26b-vllm h100x1-gemma4-26b-vllm-images)
 build/src/cli/gpumem calibrate reports/probe/h100x1 \
   -o model/calibration/h100-sxm-80gb.yaml --report-dir reports/calibration \
   --start-from h200-sxm-141gb \
