@@ -131,7 +131,7 @@ TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
     }
     ++scenarios;
   }
-  EXPECT_EQ(scenarios, 43);
+  EXPECT_EQ(scenarios, 45);
 }
 
 TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {
