@@ -101,5 +101,30 @@ TEST(KimiK25, SglangBuildsTheTowerAndShrinksItsFraction) {
             "0.5.9)\n");
 }
 
+// Hostile or unmodelled vision_config values are refused at their key, never read as
+// something else: a merge that is not square, a position table past the bound gpumem reads
+// for a tower's dimensions, and a position embedding of another kind than the checkpoint's.
+TEST(KimiK25, VisionConfigValuesItDoesNotModelAreRefusedAtTheirKey) {
+  const auto errors = [](const std::string& name, const std::string& from, const std::string& to) {
+    return config_dir_errors(config_variant(kKimi, name, from, to));
+  };
+  const std::string merge =
+      errors("kimi-k25-merge", "\"merge_kernel_size\": [\n      2,\n      2\n    ]",
+             "\"merge_kernel_size\": [\n      2,\n      3\n    ]");
+  EXPECT_NE(merge.find("'merge_kernel_size' must be a square [k, k] of at most 1024"),
+            std::string::npos)
+      << merge;
+  const std::string rows =
+      errors("kimi-k25-rows", "\"init_pos_emb_height\": 64", "\"init_pos_emb_height\": 4096");
+  EXPECT_NE(rows.find("'init_pos_emb_height' 4096 is more than gpumem reads"), std::string::npos)
+      << rows;
+  const std::string kind = errors("kimi-k25-pos-emb", "\"pos_emb_type\": \"divided_fixed\"",
+                                  "\"pos_emb_type\": \"learnable\"");
+  EXPECT_NE(kind.find("MoonViT's 'pos_emb_type' 'learnable' is not modelled (the Kimi-K2.5 "
+                      "checkpoint's 'divided_fixed' is)"),
+            std::string::npos)
+      << kind;
+}
+
 }  // namespace
 }  // namespace gpumem
