@@ -70,6 +70,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "jamba";
     case ArchitectureFamily::kMamba:
       return "mamba";
+    case ArchitectureFamily::kDeepseekV4:
+      return "deepseek_v4";
   }
   return "?";
 }

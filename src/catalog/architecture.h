@@ -75,6 +75,10 @@ enum class ArchitectureFamily : unsigned char {
   // Mamba2ForCausalLM (Mamba-2 mixers), MambaForCausalLM and FalconMambaForCausalLM (Mamba-1):
   // attention-free stacks of one mixer and one norm per layer, under backbone.
   kMamba,
+  // DeepseekV4ForCausalLM (DeepSeek-V4 Flash and Pro): compressed sparse attention beside a
+  // sliding window, hyper-connected residual streams, hash-routed first layers
+  // (CompressedAttention)
+  kDeepseekV4,
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -261,6 +265,31 @@ struct LinearAttentionConfig {
   friend bool operator==(const LinearAttentionConfig&, const LinearAttentionConfig&) = default;
 };
 
+// DeepSeek-V4's attention and residual stream (DeepseekV4ForCausalLM's config): every layer
+// attends over a sliding window of uncompressed keys (Architecture::sliding_window) and, where
+// its compress ratio is 4 or 128, over keys that many tokens pool into one; ratio-4 layers also
+// keep a lightning indexer (MlaConfig's index_* sizes) that picks index_topk pooled keys. A
+// query is q_lora_rank wide before wq_b, a key one 512-wide latent (head_dim) of which
+// qk_rope_head_dim rotate, and the output projection is grouped (o_groups low-rank wo_a
+// blocks of o_lora_rank, then wo_b). The residual stream is hc_mult streams that learned
+// hyper-connections mix around every sublayer.
+struct CompressedAttention {
+  // One per decoder layer, then one per MTP layer (0: the sliding window only).
+  std::vector<std::int64_t> compress_ratios;
+  std::int64_t hc_mult = 0;
+  std::int64_t o_groups = 0;
+  std::int64_t o_lora_rank = 0;
+  std::int64_t num_hash_layers = 0;  // the first layers route by token id (a tid2eid table)
+  double compress_rope_theta = 0.0;  // the RoPE base of the compressed layers
+
+  bool present() const { return hc_mult > 0; }
+  // The compress ratio of decoder layer `layer` (layers past the decoder are MTP layers).
+  std::int64_t ratio(std::int64_t layer) const {
+    return compress_ratios[static_cast<size_t>(layer)];
+  }
+  friend bool operator==(const CompressedAttention&, const CompressedAttention&) = default;
+};
+
 // The vision encoders gpumem models, by their layout.
 enum class VisionKind : unsigned char {
   kNone,
@@ -414,7 +443,8 @@ struct Architecture {
   // decoder layer loads (model.layers.<index>); -1 for every other architecture.
   std::int64_t nextn_checkpoint_layer = -1;
 
-  VisionTower vision;  // multimodal checkpoints (Gemma 3, Qwen2.5-VL); absent otherwise
+  VisionTower vision;       // multimodal checkpoints (Gemma 3, Qwen2.5-VL); absent otherwise
+  CompressedAttention csa;  // DeepSeek-V4; absent otherwise
 
   Quantization quantization;
 

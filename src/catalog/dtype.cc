@@ -15,6 +15,7 @@ Bytes element_size(DType t) {
     case DType::kFloat8E4M3:
     case DType::kUInt8:
     case DType::kInt8:
+    case DType::kFloat8E8M0:
       return bytes(1);
     case DType::kInt64:
       return bytes(8);
@@ -40,6 +41,8 @@ std::string_view dtype_name(DType t) {
       return "int32";
     case DType::kInt64:
       return "int64";
+    case DType::kFloat8E8M0:
+      return "float8_e8m0fnu";
   }
   return "?";
 }

@@ -24,6 +24,7 @@ enum class DType : unsigned char {
   kInt8,        // W8A8 integer weights
   kInt32,       // packed INT4 (8 values per element), Marlin workspaces
   kInt64,       // compressed-tensors weight_shape, EAGLE-3 hot-token ids
+  kFloat8E8M0,  // torch.float8_e8m0fnu: DeepSeek-V4's stored block scales (powers of two)
 };
 
 // Bytes per element.

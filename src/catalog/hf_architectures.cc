@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 53> kFamilies = {{
+constexpr std::array<FamilyByName, 54> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -102,6 +102,7 @@ constexpr std::array<FamilyByName, 53> kFamilies = {{
     {"Mamba2ForCausalLM", ArchitectureFamily::kMamba},
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
     {"FalconMambaForCausalLM", ArchitectureFamily::kMamba},
+    {"DeepseekV4ForCausalLM", ArchitectureFamily::kDeepseekV4},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:
@@ -111,7 +112,7 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 6> kUnmodelled = {{
+constexpr std::array<Unmodelled, 5> kUnmodelled = {{
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"FalconH1ForCausalLM",
@@ -120,10 +121,6 @@ constexpr std::array<Unmodelled, 6> kUnmodelled = {{
      "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
-    // vllm v1/core/kv_cache_utils.py: DeepSeek-V4's KV cache groups are laid out by their own
-    // rule (_get_kv_cache_groups_uniform_groups, fp8_ds_mla pages of 584 bytes a stored token).
-    {"DeepseekV4ForCausalLM",
-     "DeepSeek-V4's compressed sparse attention and the KV cache layout the engines give it"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.

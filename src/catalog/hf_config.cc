@@ -10,6 +10,7 @@
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_attention_features.h"
+#include "catalog/hf_deepseek_v4.h"
 #include "catalog/hf_gemma4.h"
 #include "catalog/hf_granite_hybrid.h"
 #include "catalog/hf_grok.h"
@@ -651,6 +652,61 @@ std::optional<DType> read_dtype(const ConfigMap& m) {
   return std::nullopt;
 }
 
+// The text model's sizes, heads, experts and layer kinds of every family but the attention-free
+// stacks and DeepSeek-V4, which read their own.
+void parse_text_model(const ConfigMap& top, const ConfigMap& text, const FamilyDefaults& d,
+                      Architecture& a) {
+  a.hidden_size = text.positive("hidden_size", d.hidden_size);
+  a.num_hidden_layers = text.positive("num_hidden_layers", d.num_hidden_layers);
+  a.num_attention_heads = text.positive("num_attention_heads", d.num_attention_heads);
+  // Qwen3_5MoeTextConfig has no dense MLP width: every layer is sparse (transformers
+  // configuration_qwen3_5_moe.py), and its published configs carry no intermediate_size.
+  const bool every_layer_sparse =
+      a.family == ArchitectureFamily::kQwen35 && text.has("num_experts");
+  a.intermediate_size = every_layer_sparse
+                            ? text.integer("intermediate_size").value_or(0)
+                            : text.positive("intermediate_size", d.intermediate_size);
+  a.vocab_size = text.positive("vocab_size", d.vocab_size);
+  // vllm model_arch_config_convertor.py derive_max_model_len_and_key and sglang
+  // get_context_length read model_max_length too: Kimi Linear gives it (1,048,576) and no
+  // max_position_embeddings.
+  const bool model_max_length_only =
+      a.family == ArchitectureFamily::kKimiLinear && !text.has("max_position_embeddings");
+  a.max_position_embeddings =
+      model_max_length_only ? text.positive("model_max_length")
+                            : text.positive("max_position_embeddings", d.max_position_embeddings);
+  a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
+  // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
+  a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
+  parse_heads(text, d, a);
+  set_family_attention_features(text, a);
+  parse_moe(text, d, a);
+  if (a.family == ArchitectureFamily::kGraniteHybrid && a.num_hidden_layers > 0) {
+    parse_granite_hybrid(text, a);
+  } else if (a.family == ArchitectureFamily::kJamba && a.num_hidden_layers > 0) {
+    parse_jamba(text, a);
+  } else if (a.num_hidden_layers > 0) {
+    parse_attention_layers(text, d, a);
+  }
+  if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
+  if (a.family == ArchitectureFamily::kKimiLinear && a.num_hidden_layers > 0) {
+    parse_kimi_linear(text, a);
+  }
+  if (a.family == ArchitectureFamily::kGemma4) parse_gemma4(top, text, a);
+  if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
+  if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
+  if (a.family == ArchitectureFamily::kGrok) parse_grok(text, a);
+  if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
+    parse_nemotron_h(text, a);
+  }
+  if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
+    // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
+    text.error("layer_types",
+               "sliding-window layers of a Qwen2-MoE config are not modelled: neither SGLang's "
+               "nor vLLM's qwen2_moe.py windows attention");
+  }
+}
+
 }  // namespace
 
 // Llama 4's quantized exports (fbgemm_fp8, compressed-tensors, ModelOpt) name their modules
@@ -713,54 +769,10 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
     return a;
   }
 
-  a.hidden_size = text.positive("hidden_size", d.hidden_size);
-  a.num_hidden_layers = text.positive("num_hidden_layers", d.num_hidden_layers);
-  a.num_attention_heads = text.positive("num_attention_heads", d.num_attention_heads);
-  // Qwen3_5MoeTextConfig has no dense MLP width: every layer is sparse (transformers
-  // configuration_qwen3_5_moe.py), and its published configs carry no intermediate_size.
-  const bool every_layer_sparse =
-      a.family == ArchitectureFamily::kQwen35 && text.has("num_experts");
-  a.intermediate_size = every_layer_sparse
-                            ? text.integer("intermediate_size").value_or(0)
-                            : text.positive("intermediate_size", d.intermediate_size);
-  a.vocab_size = text.positive("vocab_size", d.vocab_size);
-  // vllm model_arch_config_convertor.py derive_max_model_len_and_key and sglang
-  // get_context_length read model_max_length too: Kimi Linear gives it (1,048,576) and no
-  // max_position_embeddings.
-  const bool model_max_length_only =
-      a.family == ArchitectureFamily::kKimiLinear && !text.has("max_position_embeddings");
-  a.max_position_embeddings =
-      model_max_length_only ? text.positive("model_max_length")
-                            : text.positive("max_position_embeddings", d.max_position_embeddings);
-  a.tie_word_embeddings = text.boolean("tie_word_embeddings").value_or(d.tie_word_embeddings);
-  // sglang v0.5.9 llama.py LlamaDecoderLayer: attention_bias, or the older key "bias"
-  a.attention_bias = text.boolean("attention_bias").value_or(text.boolean("bias").value_or(false));
-  parse_heads(text, d, a);
-  set_family_attention_features(text, a);
-  parse_moe(text, d, a);
-  if (a.family == ArchitectureFamily::kGraniteHybrid && a.num_hidden_layers > 0) {
-    parse_granite_hybrid(text, a);
-  } else if (a.family == ArchitectureFamily::kJamba && a.num_hidden_layers > 0) {
-    parse_jamba(text, a);
-  } else if (a.num_hidden_layers > 0) {
-    parse_attention_layers(text, d, a);
-  }
-  if (a.is_qwen_hybrid()) parse_linear_attention(text, a);
-  if (a.family == ArchitectureFamily::kKimiLinear && a.num_hidden_layers > 0) {
-    parse_kimi_linear(text, a);
-  }
-  if (a.family == ArchitectureFamily::kGemma4) parse_gemma4(top, text, a);
-  if (a.family == ArchitectureFamily::kLlama4 && a.num_hidden_layers > 0) parse_llama4(text, a);
-  if (a.family == ArchitectureFamily::kPhiMoe) parse_phimoe(text, a);
-  if (a.family == ArchitectureFamily::kGrok) parse_grok(text, a);
-  if (a.family == ArchitectureFamily::kNemotronH && a.num_hidden_layers > 0) {
-    parse_nemotron_h(text, a);
-  }
-  if (a.family == ArchitectureFamily::kQwen2Moe && a.sliding_window > 0) {
-    // sglang qwen2_moe.py Qwen2MoeAttention and vllm qwen2_moe.py build no sliding window.
-    text.error("layer_types",
-               "sliding-window layers of a Qwen2-MoE config are not modelled: neither SGLang's "
-               "nor vLLM's qwen2_moe.py windows attention");
+  if (a.family == ArchitectureFamily::kDeepseekV4) {
+    parse_deepseek_v4(text, a);
+  } else {
+    parse_text_model(top, text, d, a);
   }
 
   a.rope_theta = text.number("rope_theta").value_or(d.rope_theta);
@@ -792,6 +804,8 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
       a.attention == AttentionKind::kMla
           ? a.mla.qk_rope_head_dim
           : static_cast<std::int64_t>(a.partial_rotary_factor * static_cast<double>(a.head_dim));
+  // vllm deepseek_v4.py DeepseekV4Attention: only qk_rope_head_dim of the 512-wide latent rotates.
+  if (a.family == ArchitectureFamily::kDeepseekV4) a.rotary_dim = a.mla.qk_rope_head_dim;
   if (a.family == ArchitectureFamily::kMiniMaxM2 && text.has("rotary_dim")) {
     // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2Attention:
     // get_rope(rotary_dim=config.rotary_dim); vllm minimax_m2.py: partial_rotary_factor =

@@ -212,10 +212,44 @@ std::int64_t norm_parameters(const Architecture& a) {
   return a.layer_norm_bias ? 2 * a.hidden_size : a.hidden_size;
 }
 
+// A DeepSeek-V4 decoder layer (the tensors of weights/deepseek_v4_checkpoint.h, counted as
+// values: an MXFP4 expert weight is 2 values a stored byte, scales are not parameters).
+std::int64_t compressed_attention_layer(const Architecture& a, std::int64_t layer) {
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t latent = a.head_dim;
+  const std::int64_t heads = a.num_attention_heads;
+  const MlaConfig& m = a.mla;
+  const CompressedAttention& c = a.csa;
+  const MoeConfig& e = a.moe;
+  const std::int64_t ratio = c.ratio(layer);
+  // Norms, q_norm, kv_norm, wq_a, wq_b, wkv, wo_a, wo_b, attn_sink.
+  std::int64_t n = 2 * h + m.q_lora_rank + latent + m.q_lora_rank * h +
+                   heads * latent * m.q_lora_rank + latent * h + heads * latent * c.o_lora_rank +
+                   h * c.o_groups * c.o_lora_rank + heads;
+  // A compressor: wkv and wgate (twice as wide for the overlapping ratio 4), ape, norm.
+  const auto compressor = [&](std::int64_t width) {
+    const std::int64_t w = (ratio == 4 ? 2 : 1) * width;
+    return 2 * w * h + ratio * w + width;
+  };
+  if (ratio > 1) n += compressor(latent);
+  if (ratio == 4) {
+    n += m.index_n_heads * m.index_head_dim * m.q_lora_rank + m.index_n_heads * h +
+         compressor(m.index_head_dim);
+  }
+  const std::int64_t mixes = (2 + c.hc_mult) * c.hc_mult;
+  n += 2 * (mixes * c.hc_mult * h + mixes + 3);
+  // Router, its tid2eid table or bias, the shared expert and the routed experts.
+  n += e.num_experts * h +
+       (layer < c.num_hash_layers ? a.vocab_size * e.experts_per_token : e.num_experts);
+  n += 3 * h * e.shared_expert_intermediate_size;
+  return n + e.num_experts * 3 * h * e.moe_intermediate_size;
+}
+
 }  // namespace
 
 std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   const std::int64_t h = a.hidden_size;
+  if (a.family == ArchitectureFamily::kDeepseekV4) return compressed_attention_layer(a, layer);
   if (a.single_module_layers) {
     // NemotronH and Mamba stacks: one module and one norm per layer.
     if (a.is_linear_layer(layer)) {
@@ -258,6 +292,8 @@ std::int64_t parameter_count(const Architecture& a) {
     n += layer_parameter_count(a, layer);
   }
   n += norm_parameters(a);  // final norm
+  // DeepSeek-V4: the hyper-connection mixer before the head.
+  if (a.csa.present()) n += a.csa.hc_mult * (a.csa.hc_mult * h + 1) + 1;
   if (a.is_draft_head()) return n + a.eagle_fc_input_size * h + a.draft_vocab_size * h;
   n += a.vocab_size * h;  // embed_tokens
   if (!a.tie_word_embeddings) n += a.vocab_size * h;

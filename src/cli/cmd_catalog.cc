@@ -26,6 +26,7 @@ void print_gpus(const Workspace& ws) {
 
 std::string attention_text(const Architecture& a) {
   if (a.attention == AttentionKind::kMla) return "MLA";
+  if (a.csa.present()) return "CSA";  // DeepSeek-V4's compressed sparse attention
   if (a.attention_free()) return "none (SSM)";
   if (a.num_key_value_heads == a.num_attention_heads) return "MHA";
   return "GQA " + std::to_string(a.num_attention_heads) + "/" +
@@ -33,8 +34,8 @@ std::string attention_text(const Architecture& a) {
 }
 
 // One row of key numbers: computed parameters, the bytes one GPU holds at TP 1 as SGLang
-// allocates them (quantized checkpoints at their own precision), and the bytes per parameter
-// at 16 and 8 bits for comparison.
+// allocates them (quantized checkpoints at their own precision; DeepSeek-V4, modelled in vLLM
+// only, as vLLM does), and the bytes per parameter at 16 and 8 bits for comparison.
 void print_model_row(const std::string& name, const Architecture& a) {
   const std::int64_t params = parameter_count(a);
   // sglang mllama4.py builds Llama 4's vision tower only with --enable-multimodal.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "weights/deepseek_v4_checkpoint.h"
+
 namespace gpumem {
 namespace {
 
@@ -803,12 +805,23 @@ std::string_view safetensors_dtype(DType t) {
       return "I32";
     case DType::kInt64:
       return "I64";
+    case DType::kFloat8E8M0:
+      return "F8_E8M0";
   }
   return "?";
 }
 
 Result<std::vector<CheckpointTensor>> checkpoint_tensors(const Architecture& a,
                                                          const CheckpointOptions& options) {
+  if (a.family == ArchitectureFamily::kDeepseekV4) {
+    Result<std::vector<CheckpointTensor>> v4 = deepseek_v4_checkpoint_tensors(a);
+    if (v4.ok()) {
+      std::sort(v4->begin(), v4->end(), [](const CheckpointTensor& x, const CheckpointTensor& y) {
+        return x.name < y.name;
+      });
+    }
+    return v4;
+  }
   CheckpointBuilder b(a, options);
   GPUMEM_RETURN_IF_ERROR(b.build());
   return b.take();

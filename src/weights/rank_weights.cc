@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "weights/deepseek_v4_weights.h"
 #include "weights/layer_weights.h"
 #include "weights/linear_attention_weights.h"
 #include "weights/linear_weights.h"
@@ -651,6 +652,7 @@ Result<std::vector<WeightTensor>> build_rank_weights(const Architecture& a, cons
   if (a.is_nextn_draft()) {
     return invalid_input(a.name + " is a NextN draft; its weights come from draft_weights");
   }
+  if (a.family == ArchitectureFamily::kDeepseekV4) return deepseek_v4_rank_tensors(a, l, rules);
   ModelBuilder builder(a, l, rules);
   GPUMEM_RETURN_IF_ERROR(builder.build());
   return builder.take();

@@ -563,9 +563,9 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"deepseek-ai--DeepSeek-V4-Flash",
-       "'DeepseekV4ForCausalLM' is not modelled: gpumem does not model DeepSeek-V4's compressed "
-       "sparse attention and the KV cache layout the engines give it"},
+      {"zai-org--GLM-4.5V",
+       "'Glm4vMoeForConditionalGeneration' is not modelled: gpumem does not model the vision "
+       "tower and the engines' multimodal memory reservation"},
   };
   for (const auto& [repo, message] : cases) {
     const std::string path = public_config_dir(repo) + "/config.json";

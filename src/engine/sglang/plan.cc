@@ -280,6 +280,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "; vLLM is modelled");
     return std::nullopt;
   }
+  if (p.model.family == ArchitectureFamily::kDeepseekV4) {
+    // sglang deepseek_v4_memory_pool.py DeepSeekV4TokenToKVPool and the pool configurator's
+    // DSV4PoolConfigurator size a window pool, compressed pools and compressor-state rings
+    // from one budget per "full token"; that sizing is not modelled.
+    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
+                p.model.name + " (" + p.model.hf_architecture +
+                    "): SGLang's DeepSeek-V4 pools (a sliding-window pool, compressed and indexer "
+                    "pools and compressor-state rings sized from one budget) are not modelled");
+    return std::nullopt;
+  }
   if (!check_quantized_kernels(p, scenario, diags)) return std::nullopt;
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.

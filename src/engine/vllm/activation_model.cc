@@ -53,12 +53,122 @@ std::vector<Activation> mamba_layer_activations(const Architecture& a, const For
   return l.take();
 }
 
+// A MoE block over n tokens after its input norm `input`: router, fused experts, shared experts.
+void add_moe_activations(ActivationList& l, const Architecture& a, const ForwardShape& s,
+                         std::int64_t n, std::int64_t eb, const ActivationConstants& k, int input) {
+  const std::int64_t h = a.hidden_size;
+  // vllm layers/fused_moe/layer.py FusedMoE and fused_moe.py fused_experts_impl: router
+  // logits and top-k, the aligned token ids, then intermediate_cache13 of
+  // M x top_k x max(2I, H) and intermediate_cache2 of M x top_k x I, M the chunk; the
+  // output is written in place.
+  const MoeConfig& m = a.moe;
+  const std::int64_t inter = m.moe_intermediate_size / s.moe_tp;
+  const std::int64_t topk = m.experts_per_token;
+  int router = l.add("router_logits", n * m.num_experts, eb);
+  // With data parallelism (vllm v0.21 layers/fused_moe/layer.py FusedMoE.forward_impl,
+  // do_naive_dispatch_combine; all2all.py AgRsAll2AllManager.dispatch): the hidden states
+  // and router logits of every DP rank are all-gathered, the experts run on all of them
+  // (in place in the gathered rows) and combine reduce-scatters this rank's rows back.
+  const std::int64_t routed = n * s.moe_dp;
+  int gathered = -1;
+  if (s.moe_dp > 1) {
+    gathered = l.add("dispatched_hidden_states", routed * h, eb);
+    const int gathered_logits = l.add("dispatched_router_logits", routed * m.num_experts, eb);
+    l.dies_after(router, gathered_logits);
+    router = gathered_logits;
+  }
+  const std::int64_t chunk = std::min(routed, k.fused_moe_chunk_tokens);
+  const int weights = l.add("topk_weights", routed * topk, kFloat32);
+  const int ids = l.add("topk_ids", routed * topk, kInt32);
+  l.dies_after(router, ids);
+  const int sorted =
+      l.add("sorted_token_ids", routed * topk + m.num_experts * (kMoeAlignBlock - 1), kInt32);
+  const int cache13 = l.add("intermediate_cache13", chunk * topk * std::max(2 * inter, h), eb);
+  const int cache2 = l.add("intermediate_cache2", chunk * topk * inter, eb);
+  int last = cache2;
+  if (s.moe_dp > 1) {
+    last = l.add("combined_hidden_states", n * h, eb);
+    l.dies_after({weights, ids, sorted, cache13, cache2, gathered}, last);
+  }
+  if (m.num_shared_experts > 0) {
+    // The shared experts run as a TP-sharded MLP after the routed ones.
+    const std::int64_t shared = m.shared_expert_intermediate_size / s.tp;
+    const int sh_gate_up = l.add("shared_experts.gate_up_proj", n * 2 * shared, eb);
+    if (s.moe_dp == 1) l.dies_after({weights, ids, sorted, cache13, cache2}, sh_gate_up);
+    const int sh_act = l.add("shared_experts.act", n * shared, eb);
+    l.dies_after(sh_gate_up, sh_act);
+    last = l.add("shared_experts.down_proj", n * h, eb);
+    l.dies_after(sh_act, last);
+  }
+  l.dies_after(input, last);
+}
+
+// A DeepSeek-V4 decoder layer (vllm models/deepseek_v4.py DeepseekV4DecoderLayer.forward and
+// deepseek_v4_attention.py in the dummy run, UNCONFIRMED against a measured profile): the
+// layer's input is hc_mult residual streams; the mixer folds them into one input (float32
+// mixing weights beside it), attention runs on the latent path (fused wq_a + wkv, wq_b, the
+// grouped output wo_a, wo_b; a ratio-4 layer's compressor and indexer projections, a ratio-128
+// layer's compressor), and the mixer writes hc_mult new streams; the experts' block likewise.
+std::vector<Activation> compressed_attention_layer_activations(const Architecture& a,
+                                                               const ForwardShape& s,
+                                                               std::int64_t layer, std::int64_t n,
+                                                               std::int64_t eb,
+                                                               const ActivationConstants& k) {
+  ActivationList l;
+  const CompressedAttention& c = a.csa;
+  const MlaConfig& m = a.mla;
+  const std::int64_t h = a.hidden_size;
+  const std::int64_t heads = a.num_attention_heads / s.tp;
+  const std::int64_t mixes = (2 + c.hc_mult) * c.hc_mult;
+  const std::int64_t ratio = c.ratio(layer);
+  const int streams_in = l.add("residual_streams_in", n * c.hc_mult * h, eb);
+  const int attn_mix = l.add("hc_attn_mixes", n * mixes, kFloat32);
+  const int attn_in = l.add("hc_attn_pre", n * h, eb);
+  const int norm = l.add("attn_norm", n * h, eb);
+  l.dies_after(attn_in, norm);
+  const int qkv_a = l.add("fused_wqa_wkv", n * (m.q_lora_rank + a.head_dim), eb);
+  l.dies_after(norm, qkv_a);
+  const int q_a = l.add("q_norm", n * m.q_lora_rank, eb);
+  const int q = l.add("wq_b", n * heads * a.head_dim, eb);
+  l.dies_after(q_a, q);
+  int last_side = q;
+  if (ratio > 1) {
+    const std::int64_t overlap = ratio == 4 ? 2 : 1;
+    const int kv_gate = l.add("compressor.fused_wkv_wgate", n * 2 * overlap * a.head_dim, eb);
+    last_side = kv_gate;
+    if (ratio == 4) {
+      const int iq = l.add("indexer.wq_b", n * m.index_n_heads * m.index_head_dim, eb);
+      const int iw = l.add("indexer.weights_proj", n * m.index_n_heads, eb);
+      const int ic = l.add("indexer.compressor.fused_wkv_wgate", n * 4 * m.index_head_dim, eb);
+      l.dies_after({kv_gate, iq, iw}, ic);
+      last_side = ic;
+    }
+  }
+  const int attn = l.add("attn_output", n * heads * a.head_dim, eb);
+  l.dies_after({qkv_a, q, last_side}, attn);
+  const int wo_a = l.add("wo_a", n * c.o_groups / s.tp * c.o_lora_rank, eb);
+  l.dies_after(attn, wo_a);
+  const int wo_b = l.add("wo_b", n * h, eb);
+  l.dies_after(wo_a, wo_b);
+  const int streams_mid = l.add("hc_attn_post", n * c.hc_mult * h, eb);
+  l.dies_after({streams_in, attn_mix, wo_b}, streams_mid);
+  const int ffn_mix = l.add("hc_ffn_mixes", n * mixes, kFloat32);
+  const int ffn_in = l.add("hc_ffn_pre", n * h, eb);
+  const int ffn_norm = l.add("ffn_norm", n * h, eb);
+  l.dies_after(ffn_in, ffn_norm);
+  add_moe_activations(l, a, s, n, eb, k, ffn_norm);
+  const int out = l.add("hc_ffn_post", n * c.hc_mult * h, eb);
+  l.dies_after({streams_mid, ffn_mix}, out);
+  return l.take();
+}
+
 }  // namespace
 
 std::vector<Activation> layer_activations(const Architecture& a, const ForwardShape& s,
                                           std::int64_t layer, std::int64_t n, std::int64_t eb,
                                           const ActivationConstants& k) {
   if (a.attention_free()) return mamba_layer_activations(a, s, n, eb);
+  if (a.csa.present()) return compressed_attention_layer_activations(a, s, layer, n, eb, k);
   ActivationList l;
   const std::int64_t h = a.hidden_size;
   const std::int64_t heads = std::max<std::int64_t>(1, a.num_attention_heads / s.tp);
@@ -141,52 +251,7 @@ std::vector<Activation> layer_activations(const Architecture& a, const ForwardSh
   const int post_norm = l.add("post_attention_layernorm", n * h, eb);
   l.dies_after(o, post_norm);
   const bool moe = a.is_moe_layer(layer);
-  if (moe) {
-    // vllm layers/fused_moe/layer.py FusedMoE and fused_moe.py fused_experts_impl: router
-    // logits and top-k, the aligned token ids, then intermediate_cache13 of
-    // M x top_k x max(2I, H) and intermediate_cache2 of M x top_k x I, M the chunk; the
-    // output is written in place.
-    const MoeConfig& m = a.moe;
-    const std::int64_t inter = m.moe_intermediate_size / s.moe_tp;
-    const std::int64_t topk = m.experts_per_token;
-    int router = l.add("router_logits", n * m.num_experts, eb);
-    // With data parallelism (vllm v0.21 layers/fused_moe/layer.py FusedMoE.forward_impl,
-    // do_naive_dispatch_combine; all2all.py AgRsAll2AllManager.dispatch): the hidden states
-    // and router logits of every DP rank are all-gathered, the experts run on all of them
-    // (in place in the gathered rows) and combine reduce-scatters this rank's rows back.
-    const std::int64_t routed = n * s.moe_dp;
-    int gathered = -1;
-    if (s.moe_dp > 1) {
-      gathered = l.add("dispatched_hidden_states", routed * h, eb);
-      const int gathered_logits = l.add("dispatched_router_logits", routed * m.num_experts, eb);
-      l.dies_after(router, gathered_logits);
-      router = gathered_logits;
-    }
-    const std::int64_t chunk = std::min(routed, k.fused_moe_chunk_tokens);
-    const int weights = l.add("topk_weights", routed * topk, kFloat32);
-    const int ids = l.add("topk_ids", routed * topk, kInt32);
-    l.dies_after(router, ids);
-    const int sorted =
-        l.add("sorted_token_ids", routed * topk + m.num_experts * (kMoeAlignBlock - 1), kInt32);
-    const int cache13 = l.add("intermediate_cache13", chunk * topk * std::max(2 * inter, h), eb);
-    const int cache2 = l.add("intermediate_cache2", chunk * topk * inter, eb);
-    int last = cache2;
-    if (s.moe_dp > 1) {
-      last = l.add("combined_hidden_states", n * h, eb);
-      l.dies_after({weights, ids, sorted, cache13, cache2, gathered}, last);
-    }
-    if (m.num_shared_experts > 0) {
-      // The shared experts run as a TP-sharded MLP after the routed ones.
-      const std::int64_t shared = m.shared_expert_intermediate_size / s.tp;
-      const int sh_gate_up = l.add("shared_experts.gate_up_proj", n * 2 * shared, eb);
-      if (s.moe_dp == 1) l.dies_after({weights, ids, sorted, cache13, cache2}, sh_gate_up);
-      const int sh_act = l.add("shared_experts.act", n * shared, eb);
-      l.dies_after(sh_gate_up, sh_act);
-      last = l.add("shared_experts.down_proj", n * h, eb);
-      l.dies_after(sh_act, last);
-    }
-    l.dies_after(post_norm, last);
-  }
+  if (moe) add_moe_activations(l, a, s, n, eb, k, post_norm);
   // Gemma 4 (moe_beside_mlp): the dense MLP runs beside the experts.
   if (!moe || a.moe_beside_mlp) {
     // vllm models/llama.py LlamaMLP: gate_up_proj, SiluAndMul, down_proj.

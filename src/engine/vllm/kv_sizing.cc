@@ -199,7 +199,16 @@ std::int64_t max_model_len_within(Bytes available, Bytes needed, std::int64_t ma
   return std::min(available.value() / per_block * block_size, max_model_len);
 }
 
+std::int64_t blocks_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
+                                std::int64_t max_num_batched_tokens) {
+  return cdiv(max_memory_per_request(s, max_model_len, max_num_batched_tokens).value(),
+              page_size(s).value());
+}
+
 std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout) {
+  // kv_cache_utils.py _get_kv_cache_config_deepseek_v4: available // (the full-MLA page sizes
+  // summed x the layer tuples).
+  if (layout.block_bytes > bytes(0)) return available.value() / layout.block_bytes.value();
   // vllm v1/core/kv_cache_utils.py get_num_blocks: int(available_memory // page_size //
   // num_layers), floor divisions of a non-negative integer.
   return available.value() / layout.page.value() / layout.group_size;
@@ -207,6 +216,15 @@ std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout) {
 
 Bytes max_memory_per_request(const KvCacheLayout& layout, std::int64_t max_model_len,
                              std::int64_t max_num_batched_tokens) {
+  if (layout.block_bytes > bytes(0)) {
+    // _max_memory_usage_bytes_from_groups, DeepSeek-V4 branch: the layer tuples x their bytes x
+    // every group's max_memory_usage_pages.
+    std::int64_t blocks = 0;
+    for (const KvGroup& g : layout.groups) {
+      blocks += blocks_per_request(g.spec, max_model_len, max_num_batched_tokens);
+    }
+    return layout.block_bytes * blocks;
+  }
   std::int64_t pages = 0;
   for (const KvGroup& g : layout.groups) {
     const Bytes need = max_memory_per_request(g.spec, max_model_len, max_num_batched_tokens);
@@ -217,6 +235,17 @@ Bytes max_memory_per_request(const KvCacheLayout& layout, std::int64_t max_model
 
 double max_concurrency(std::int64_t num_blocks, const KvCacheLayout& layout,
                        std::int64_t max_model_len, std::int64_t max_num_batched_tokens) {
+  if (layout.block_bytes > bytes(0)) {
+    // get_max_concurrency_for_kv_cache_config over UniformTypeKVCacheSpecs groups: each group's
+    // pages per request at its own page, in blocks of the first group's page.
+    std::int64_t per_request = 0;
+    for (const KvGroup& g : layout.groups) {
+      per_request +=
+          blocks_per_request(g.spec, max_model_len, max_num_batched_tokens) * g.packed_page.value();
+    }
+    const std::int64_t blocks = cdiv(per_request, layout.groups.front().packed_page.value());
+    return static_cast<double>(num_blocks) / static_cast<double>(blocks);
+  }
   // get_max_concurrency_for_kv_cache_config: layers per group x the per-request bytes of
   // every group, over the bytes of one block across the group's layers.
   std::int64_t per_request = 0;

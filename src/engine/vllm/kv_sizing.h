@@ -59,6 +59,9 @@ Bytes max_memory_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
 struct KvGroup {
   KvLayerSpec spec;         // page-size unified
   std::vector<int> layers;  // indices into the worker's layer list
+  // DeepSeek-V4's packed layout (KvCacheLayout::block_bytes set): the group's bytes in one
+  // block id, its layers' pages (each padded to a full-MLA page size) summed.
+  Bytes packed_page;
 };
 // Padding slots added to the groups of one layer kind, and that kind's layer count
 // ("Add %d padding layers, may waste at most %.2f%% KV cache memory").
@@ -76,6 +79,9 @@ struct KvCacheLayout {
   // tensors of `page`, or, for one group of layers of one type with unequal pages, each
   // layer's own page.
   std::vector<Bytes> tensor_pages;
+  // DeepSeek-V4 (deepseek_v4_kv.h): every group draws its blocks from one pool of block ids,
+  // each of `block_bytes` across all tensors; zero for every other model.
+  Bytes block_bytes;
 };
 
 // One group when every layer's spec is equal. From v0.11.0 (`uniform_type_groups`), full
@@ -128,15 +134,23 @@ std::optional<double> smallest_gpu_memory_utilization(Bytes total, const Profile
 std::int64_t max_model_len_within(Bytes available, Bytes needed, std::int64_t max_model_len,
                                   std::int64_t block_size);
 
-// get_num_blocks: int(available // page // group_size).
+// Blocks one request of `max_model_len` takes in a layer of spec `s`:
+// max_memory_per_request over page_size.
+std::int64_t blocks_per_request(const KvLayerSpec& s, std::int64_t max_model_len,
+                                std::int64_t max_num_batched_tokens);
+
+// get_num_blocks: int(available // page // group_size); DeepSeek-V4's packed layout
+// available // block_bytes.
 std::int64_t num_blocks(Bytes available, const KvCacheLayout& layout);
 
 // Bytes one request of max_model_len needs: G x page x sum over groups of
-// cdiv(max_memory_per_request, page) (_max_memory_usage_bytes_from_groups).
+// cdiv(max_memory_per_request, page) (_max_memory_usage_bytes_from_groups); for the packed
+// layout, block_bytes x the blocks of every group.
 Bytes max_memory_per_request(const KvCacheLayout& layout, std::int64_t max_model_len,
                              std::int64_t max_num_batched_tokens);
 
-// get_max_concurrency_for_kv_cache_config: num_blocks / blocks one request needs.
+// get_max_concurrency_for_kv_cache_config: num_blocks / blocks one request needs (packed:
+// every group's blocks x its packed page, over the first group's packed page).
 double max_concurrency(std::int64_t num_blocks, const KvCacheLayout& layout,
                        std::int64_t max_model_len, std::int64_t max_num_batched_tokens);
 

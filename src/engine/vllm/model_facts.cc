@@ -224,6 +224,19 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
     }
     f.dsa_indexer_token_bytes = a.mla.index_key_bytes();
   }
+  if (a.family == ArchitectureFamily::kDeepseekV4) {
+    // deepseek_v4_attention.py DeepseekV4MLAAttention.__init__: an fp8 cache becomes DeepSeek's
+    // fp8_ds_mla ("auto" fails its assertion, which the plan reports); the sparse SWA backend
+    // sets 256-token blocks ("Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA
+    // backend").
+    f.attention_backend = "DEEPSEEK_SPARSE_SWA";
+    f.block_size = 256;
+    f.kv_dtype_bytes = 1;
+    if (kv.starts_with("fp8")) f.kv_cache_dtype = "fp8_ds_mla";
+    // DeepseekV4Indexer: the ratio-4 layers' sparse indexer, whose keys are fp8 with a float32
+    // scale per 128 values, as DeepSeek-V3.2's.
+    f.dsa_indexer_token_bytes = a.mla.index_key_bytes();
+  }
   if (a.linear.present()) align_hybrid_block_size(a, flags, gpu, rules, tp, f);
   return f;
 }

@@ -6,6 +6,7 @@
 #include "catalog/qwen_mtp_draft.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
+#include "engine/vllm/deepseek_v4_kv.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -164,6 +165,30 @@ std::string sparse_attention_refusal(const Plan& p) {
     return "--speculative-config with DeepSeek Sparse Attention is not modelled (the MTP layer "
            "adds a latent and an indexer cache to the one KV-cache group)";
   }
+  return "";
+}
+
+// Why DeepSeek-V4 cannot be modelled for this launch; empty when it can.
+std::string deepseek_v4_refusal(const Plan& p) {
+  if (p.version < Version{0, 20, 0, 0}) {
+    // vllm PR #40860 ("DeepSeek V4 Rebased", merged 2026-04-27) is in v0.20.0's notes.
+    return "DeepseekV4ForCausalLM is not served by vLLM " + p.version.to_string() +
+           " (from 0.20.0)";
+  }
+  if (p.gpu.compute_capability_major != 9) {
+    // fused_moe/oracle/mxfp4.py: Hopper runs the MXFP4 experts on Marlin; datacenter
+    // Blackwell takes DeepGEMM FP4 or TRTLLM kernels with their own layouts, and no MXFP4 MoE
+    // backend serves older or consumer GPUs.
+    return "vLLM's DeepSeek-V4 is modelled on Hopper (compute capability 9.x, MXFP4 experts on "
+           "Marlin); " +
+           p.gpu.name + " is " + std::to_string(p.gpu.compute_capability_major) + "." +
+           std::to_string(p.gpu.compute_capability_minor);
+  }
+  if (p.flags.speculative) {
+    return "--speculative-config with DeepSeek-V4 is not modelled (the MTP layer's window cache "
+           "joins the KV-cache groups)";
+  }
+  if (p.dp > 1) return "--data-parallel-size above 1 with DeepSeek-V4 is not modelled";
   return "";
 }
 
@@ -390,6 +415,21 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                "): the vLLM release that serves Grok 2's layout (grok1.py's "
                                "residual MoE) is not pinned; SGLang is modelled");
     return std::nullopt;
+  }
+  if (p.model.family == ArchitectureFamily::kDeepseekV4) {
+    if (const std::string why = deepseek_v4_refusal(p); !why.empty()) {
+      diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
+      return std::nullopt;
+    }
+    if (!p.flags.kv_cache_dtype.starts_with("fp8")) {
+      // deepseek_v4_attention.py DeepseekV4MLAAttention.__init__ asserts an fp8 cache.
+      diags.error(p.flags.raw.location("--kv-cache-dtype").value_or(model_loc),
+                  "AssertionError: DeepseekV4 only supports fp8 kv-cache format for now, got " +
+                      p.flags.kv_cache_dtype +
+                      " (vLLM stops while building the model; pass "
+                      "--kv-cache-dtype fp8)");
+      return std::nullopt;
+    }
   }
   if (p.dp > 1) refuse_unmodelled_data_parallelism(p, diags);
   if (profiles_vit(p.model.vision)) {
@@ -679,7 +719,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.weights = std::move(*w);
-    s.kv_layers = kv_layer_specs(p.model, p.facts, p.tp, s.layers);
+    // DeepSeek-V4's caches are laid out by deepseek_v4_kv.h, not per layer spec.
+    if (p.model.family != ArchitectureFamily::kDeepseekV4) {
+      s.kv_layers = kv_layer_specs(p.model, p.facts, p.tp, s.layers);
+    }
     if (p.draft) {
       // vllm v1/spec_decode/eagle.py EagleProposer.load_model: the draft is built after the
       // target with the same TP layout (tensors as gpumem's EAGLE-3 head or MTP layer,
@@ -700,7 +743,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         s.kv_layers.push_back(d);
       }
     }
-    Result<KvCacheLayout> kv = group_kv_layers(s.kv_layers, p.rules.uniform_type_kv_groups);
+    Result<KvCacheLayout> kv = p.model.family == ArchitectureFamily::kDeepseekV4
+                                   ? deepseek_v4_kv_layout(p.model, s.layers)
+                                   : group_kv_layers(s.kv_layers, p.rules.uniform_type_kv_groups);
     if (!kv.ok()) {
       diags.error(scenario.model.loc, kv.status().message());
       return std::nullopt;

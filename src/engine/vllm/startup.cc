@@ -15,6 +15,9 @@
 namespace gpumem::vllm {
 namespace {
 
+// v1/worker/workspace.py: sub-requests of a workspace are 256-byte aligned.
+std::int64_t round256(std::int64_t b) { return (b + 255) / 256 * 256; }
+
 // One rank's start-up. Members hold what vLLM's worker keeps between steps.
 class RankStartup {
  public:
@@ -170,6 +173,16 @@ class RankStartup {
       GPUMEM_RETURN_IF_ERROR(allocate_kept(topk, Category::kOther));
       env_.fact({"dsa_topk_indices_bytes", "sparse attention top-k index buffer", topk});
     }
+    if (p_.model.csa.present() && last_stage_) {
+      // models/deepseek_v4.py DeepseekV4Model.__init__, on the last stage: the hc_mult streams
+      // before the head, kept for an MTP draft (max_num_batched_tokens x hc_mult x hidden in
+      // the model dtype), allocated with or without a draft (PR #50312 later guards it).
+      const Bytes streams =
+          bytes(p_.args.max_num_batched_tokens * p_.model.csa.hc_mult * p_.model.hidden_size) *
+          element_size(p_.facts.served_dtype).value();
+      GPUMEM_RETURN_IF_ERROR(allocate_kept(streams, Category::kOther));
+      env_.fact({"mtp_hidden_buffer_bytes", "pre-head hidden streams kept for MTP", streams});
+    }
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.weights));
     GPUMEM_RETURN_IF_ERROR(env_.load_weights(stage_.draft_weights));
     const Bytes measured = env_.allocator.memory_allocated() - before;
@@ -226,8 +239,9 @@ class RankStartup {
   // taken, and what it frees raises the peak only where the forward's own peak is lower.
   Status sparse_indexer_profile() {
     const std::int64_t len = p_.args.max_model_len;
-    auto round256 = [](std::int64_t b) { return (b + 255) / 256 * 256; };
-    if (p_.rules.dsa_persistent_workspace) {
+    if (p_.model.csa.present()) {
+      GPUMEM_RETURN_IF_ERROR(deepseek_v4_workspace());
+    } else if (p_.rules.dsa_persistent_workspace) {
       // v1/worker/workspace.py: one buffer for the largest request, kept. The indexer's
       // prefill keys for get_max_prefill_buffer_size = 40 x max_model_len tokens (fp8 values
       // and float32 scales) and the radix top-k's 1 MiB (5036.40 MiB at 1,000,000: vllm
@@ -252,6 +266,35 @@ class RankStartup {
       if (!logits.ok()) return logits.status();
       GPUMEM_RETURN_IF_ERROR(free(*logits));
     }
+    return {};
+  }
+
+  // DeepSeek-V4's dummy run takes one grow-only buffer from the workspace manager
+  // (v1/worker/workspace.py) for the largest request: each compressed layer's bfloat16 gather
+  // of 4 chunks x (max_model_len / ratio + window + max_num_batched_tokens) latents of 512
+  // (deepseek_v4_attention.py PREFILL_CHUNK_SIZE), and the ratio-4 indexer's prefill keys for
+  // 40 x max_model_len / 4 tokens (fp8 keys, float32 scales, the radix top-k's 1 MiB;
+  // sparse_attn_indexer.py). The buffer is kept.
+  Status deepseek_v4_workspace() {
+    const Architecture& a = p_.model;
+    const std::int64_t len = p_.args.max_model_len;
+    std::int64_t smallest_ratio = 0;
+    for (std::int64_t l = stage_.layers.start; l < stage_.layers.end; ++l) {
+      const std::int64_t r = a.csa.ratio(l);
+      if (r > 1 && (smallest_ratio == 0 || r < smallest_ratio)) smallest_ratio = r;
+    }
+    const std::int64_t compressed =
+        smallest_ratio > 0 ? (len + smallest_ratio - 1) / smallest_ratio : 0;
+    const std::int64_t rows = compressed + a.sliding_window + p_.args.max_num_batched_tokens;
+    std::int64_t workspace = round256(4 * rows * a.head_dim * 2);
+    if (smallest_ratio == 4) {
+      const std::int64_t keys = 40 * len / 4;
+      workspace =
+          std::max(workspace, round256(keys * a.mla.index_head_dim) +
+                                  round256(keys * a.mla.index_head_dim / 128 * 4) + (1 << 20));
+    }
+    GPUMEM_RETURN_IF_ERROR(allocate_kept(bytes(workspace), Category::kWorkspace));
+    env_.fact({"dsa_workspace_bytes", "sparse attention workspace", bytes(workspace)});
     return {};
   }
 

@@ -37,9 +37,9 @@ std::string modelled_range();
 // The releases at which a memory rule of the vLLM model changes (a `Version{...}` comparison
 // in engine/vllm/), oldest first, ending with the newest modelled: a release between two of
 // them runs the rules of the earlier. Explain picks a logged start-up's release among them.
-inline constexpr const char* kRuleChanges[] = {"0.10.1", "0.10.2", "0.11.0", "0.11.1",
-                                               "0.12.0", "0.13.0", "0.14.0", "0.15.0",
-                                               "0.16.0", "0.17.0", "0.19.0", "0.21.0"};
+inline constexpr const char* kRuleChanges[] = {"0.10.1", "0.10.2", "0.11.0", "0.11.1", "0.12.0",
+                                               "0.13.0", "0.14.0", "0.15.0", "0.16.0", "0.17.0",
+                                               "0.19.0", "0.20.0", "0.21.0"};
 
 // The version-dependent rules the model consults.
 struct VersionRules {
