@@ -161,6 +161,10 @@ void read_engine(MapReader& r, ScenarioEngine& engine) {
       }
     }
   }
+  if (std::optional<std::string> entry = r.string("entry")) {
+    engine.entry = *entry;
+    engine.entry_loc = location(file, r.child("entry"));
+  }
   if (YAML::Node patches = r.child("patches"); patches.IsDefined()) {
     if (!patches.IsSequence()) {
       r.error(patches, "'patches' must be a list of patch names");

@@ -61,6 +61,11 @@ struct ScenarioEngine {
   // all-reduce on PCIe); names are checked by the engine model.
   std::vector<std::string> patches;
   std::vector<SourceLoc> patch_locs;
+  // How the engine is started: "serve", its server (the default), or "offline", vLLM's
+  // Python LLM class (UsageContext.LLM_CLASS), whose batch defaults are larger; the engine
+  // model checks the value.
+  std::string entry = "serve";
+  SourceLoc entry_loc;
 
   const EngineArg* arg(std::string_view flag) const;
   const EnvVar* env_var(std::string_view name) const;

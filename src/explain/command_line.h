@@ -27,6 +27,8 @@ struct LaunchCommand {
   // The release the engine's image tag names ("docker run ... vllm/vllm-openai:v0.10.1"):
   // "0.10.1"; nullopt where no image, or a tag that names none ("latest"), is run.
   std::optional<std::string> image_release;
+  // vLLM's Python LLM class (explain/python_call.h) started the engine, not its server.
+  bool offline = false;
 };
 
 // Nothing when the line's message does not start an SGLang or vLLM server.

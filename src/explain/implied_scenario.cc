@@ -358,6 +358,7 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
     s.args.push_back(f);
   }
   s.pins = log_pins(run, engine);
+  s.offline_call_line = run.offline_call_line;
   return s;
 }
 
@@ -378,6 +379,10 @@ ImpliedYaml implied_yaml(const ImpliedScenario& s) {
   line("engine:");
   line("  name: " + std::string(log_engine_name(s.engine)));
   line("  version: " + s.version.value + yaml_comment(s.version.note), s.version.at);
+  if (s.offline_call_line > 0) {
+    line("  entry: offline" + yaml_comment("the LLM() call, " + line_note(s.offline_call_line)),
+         {s.offline_call_line, 1});
+  }
   if (!s.args.empty()) {
     line("  args:");
     for (const LoggedFlag& f : s.args) {

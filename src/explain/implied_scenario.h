@@ -41,6 +41,8 @@ struct ImpliedScenario {
   LogEngine engine = LogEngine::kSglang;
   std::string name;
   Sourced version;
+  // The engine ran from vLLM's Python LLM class (`entry: offline`), at this line; 0: its server.
+  int offline_call_line = 0;
   bool version_older_than_modelled = false;
   bool version_newer_than_modelled = false;
   Sourced gpu;  // a catalog name, or the unlisted GPU's; empty value when unknown

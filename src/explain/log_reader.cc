@@ -9,6 +9,7 @@
 #include "explain/command_line.h"
 #include "explain/log_line.h"
 #include "explain/platform_clue.h"
+#include "explain/python_call.h"
 #include "explain/run_collector.h"
 #include "explain/vllm_source_lines.h"
 
@@ -54,23 +55,56 @@ bool continues_without_backslash(const LogLine& l) {
          std::isalpha(static_cast<unsigned char>(m[2]));
 }
 
+// Brackets opened and not closed in `m`, quoted text aside.
+int open_brackets(std::string_view m) {
+  int depth = 0;
+  char quote = 0;
+  for (const char ch : m) {
+    if (quote != 0) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ')' || ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return depth;
+}
+
+// The lines after `l` up to the one that closes its LLM( call, at most this many.
+constexpr int kMaxCallLines = 64;
+
+void append_line(LogLine& l, const LogLine& next) {
+  l.message += " ";
+  l.continuations.push_back({l.message.size(), {next.number, next.column}});
+  l.message += next.message;
+}
+
 // A launch command continued with a trailing backslash spans several lines, and so does one
-// whose options follow one a line without backslashes: joined here.
+// whose options follow one a line without backslashes, and a Python LLM( call written one
+// argument a line: joined here.
 std::vector<LogLine> join_continuations(std::vector<LogLine> lines) {
   std::vector<LogLine> out;
   for (size_t i = 0; i < lines.size(); ++i) {
     LogLine l = std::move(lines[i]);
-    if (may_start_command(l.message)) {
+    if (!l.framed && opens_llm_call(l.message)) {
+      int depth = open_brackets(l.message);
+      for (int n = 0;
+           depth > 0 && n < kMaxCallLines && i + 1 < lines.size() && !lines[i + 1].framed; ++n) {
+        const LogLine& next = lines[++i];
+        append_line(l, next);
+        depth += open_brackets(next.message);
+      }
+    } else if (may_start_command(l.message)) {
       // A log line after a trailing backslash is not part of the command (a pasted command
       // often keeps its last backslash).
       while (i + 1 < lines.size() && !lines[i + 1].framed) {
         const bool backslash = !l.message.empty() && l.message.back() == '\\';
         if (!backslash && !continues_without_backslash(lines[i + 1])) break;
         if (backslash) l.message.pop_back();
-        l.message += " ";
-        const LogLine& next = lines[++i];
-        l.continuations.push_back({l.message.size(), {next.number, next.column}});
-        l.message += next.message;
+        append_line(l, lines[++i]);
       }
     }
     out.push_back(std::move(l));
@@ -182,26 +216,38 @@ bool read_exception_line(const LogLine& l, RunCollector& c) {
   return true;
 }
 
+// What a launch command or an LLM( call states: a new start-up, its model, flags and notes.
+void take_command(LaunchCommand& cmd, const LogLine& l, RunCollector& c) {
+  c.start_of_run();
+  if (cmd.offline) c.run().offline_call_line = l.number;
+  if (cmd.model) {
+    c.run().model = cmd.model;
+    c.run().model_line = l.number;
+  }
+  for (LoggedFlag& f : cmd.flags) c.flag(std::move(f));
+  for (const std::string& u : cmd.unknown_flags) {
+    c.run().notes.push_back("line " + std::to_string(l.number) + ": " + u +
+                            " is not a flag gpumem models; ignored");
+  }
+  for (std::string& n : cmd.notes) c.run().notes.push_back(std::move(n));
+  // A version line the engine prints later replaces what the tag says.
+  if (cmd.image_release && !c.run().version) {
+    c.run().version = cmd.image_release;
+    c.run().version_line = l.number;
+    c.run().version_from_image_tag = true;
+  }
+}
+
 bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
+  if (engine == LogEngine::kVllm && !l.framed && opens_llm_call(l.message)) {
+    if (std::optional<LaunchCommand> cmd = parse_llm_call(l)) {
+      take_command(*cmd, l, c);
+      return true;
+    }
+  }
   if (may_start_command(l.message)) {
     if (std::optional<LaunchCommand> cmd = parse_launch_command(l); cmd && cmd->engine == engine) {
-      c.start_of_run();
-      if (cmd->model) {
-        c.run().model = cmd->model;
-        c.run().model_line = l.number;
-      }
-      for (LoggedFlag& f : cmd->flags) c.flag(std::move(f));
-      for (const std::string& u : cmd->unknown_flags) {
-        c.run().notes.push_back("line " + std::to_string(l.number) + ": " + u +
-                                " is not a flag gpumem models; ignored");
-      }
-      for (std::string& n : cmd->notes) c.run().notes.push_back(std::move(n));
-      // A version line the engine prints later replaces what the tag says.
-      if (cmd->image_release && !c.run().version) {
-        c.run().version = cmd->image_release;
-        c.run().version_line = l.number;
-        c.run().version_from_image_tag = true;
-      }
+      take_command(*cmd, l, c);
       return true;
     }
   }

@@ -161,6 +161,9 @@ struct LogRun {
   std::vector<LoggedFlag> flags;
   std::optional<std::string> model;  // Hugging Face name or path as logged
   int model_line = 0;
+  // The line of the Python LLM( call that started the engine offline (vLLM's LLM class); 0
+  // for a server.
+  int offline_call_line = 0;
   // The repository a Hugging Face cache path in any line names ("models--zai-org--GLM-5.1-FP8"):
   // the model when no line names one.
   std::optional<std::string> model_in_cache_path;

@@ -43,13 +43,48 @@ TEST(VllmVersion, Families) {
 
 TEST(VllmDefaults, BatchDefaultsByGpu) {
   // get_batch_defaults, `vllm serve`: >= 70 GiB and not an A100 -> 8192 tokens, 1024 seqs.
-  const BatchDefaults h100 = batch_defaults({mib(81090), "NVIDIA H100 80GB HBM3"});
+  const BatchDefaults h100 = batch_defaults({mib(81090), "NVIDIA H100 80GB HBM3"}, false);
   EXPECT_EQ(h100.max_num_batched_tokens, 8192);
   EXPECT_EQ(h100.max_num_seqs, 1024);
-  const BatchDefaults a100 = batch_defaults({mib(81050), "NVIDIA A100-SXM4-80GB"});
+  const BatchDefaults a100 = batch_defaults({mib(81050), "NVIDIA A100-SXM4-80GB"}, false);
   EXPECT_EQ(a100.max_num_batched_tokens, 2048);
   EXPECT_EQ(a100.max_num_seqs, 256);
-  EXPECT_EQ(batch_defaults({mib(45589), "NVIDIA L40S"}).max_num_seqs, 256);
+  EXPECT_EQ(batch_defaults({mib(45589), "NVIDIA L40S"}, false).max_num_seqs, 256);
+  // The LLM class (UsageContext.LLM_CLASS): 16384 and 1024, else 8192 and 256.
+  const BatchDefaults offline = batch_defaults({mib(81090), "NVIDIA H100 80GB HBM3"}, true);
+  EXPECT_EQ(offline.max_num_batched_tokens, 16384);
+  EXPECT_EQ(offline.max_num_seqs, 1024);
+  const BatchDefaults small = batch_defaults({mib(45589), "NVIDIA L40S"}, true);
+  EXPECT_EQ(small.max_num_batched_tokens, 8192);
+  EXPECT_EQ(small.max_num_seqs, 256);
+}
+
+// `entry: offline` (the Python LLM class) batches 16,384 tokens on an H200 where `vllm serve`
+// batches 8,192; an unknown entry is refused with a suggestion, and SGLang takes only serve.
+TEST(VllmDefaults, TheOfflineEntryTakesTheLlmClassBatchDefaults) {
+  const std::string scenario =
+      "hardware: {gpu: h200, count: 1}\nengine:\n  name: vllm\n  version: 0.21.0\n"
+      "  entry: ENTRY\nmodel: llama-3.1-8b-instruct\n";
+  const auto with_entry = [&](const std::string& entry) {
+    std::string text = scenario;
+    text.replace(text.find("ENTRY"), 5, entry);
+    return text;
+  };
+  const auto batched = [](const Ledger& l) {
+    for (const Fact& f : l.facts) {
+      if (f.id == fact_id::kMaxNumBatchedTokens) return std::get<std::int64_t>(f.value);
+    }
+    return std::int64_t{-1};
+  };
+  EXPECT_EQ(batched(scenario_ledger(with_entry("serve"))), 8192);
+  EXPECT_EQ(batched(scenario_ledger(with_entry("offline"))), 16384);
+  EXPECT_EQ(scenario_errors(with_entry("ofline")),
+            "f.yaml:5:10: unknown entry 'ofline'; expected serve (vllm serve) or offline (the "
+            "Python LLM class); did you mean 'offline'?\n");
+  EXPECT_EQ(scenario_errors("hardware: {gpu: h200, count: 1}\nengine:\n  name: sglang\n"
+                            "  version: 0.5.9\n  entry: offline\nmodel: llama-3.1-8b-instruct\n"),
+            "f.yaml:5:10: entry 'offline' is not modelled for SGLang: its server (entry serve) "
+            "is\n");
 }
 
 TEST(VllmDefaults, CaptureSizesTwoStepFamily) {

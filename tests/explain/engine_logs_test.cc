@@ -164,6 +164,30 @@ TEST(EngineLogs, Case08NamesNoModel) {
   EXPECT_DOUBLE_EQ(e.runs[0].run.first(Quantity::kModelLoading)->value, 57.7520);
 }
 
+// vllm issue #44376: DeepSeek-V4-Flash from a Python LLM( call (entry offline: 16,384 batched
+// tokens) on 2 GH200, the logged KV memory pinned. One request of 30,000 tokens needs 6.66
+// GiB and does not fit, as logged. The pin is the printed 5.44 GiB, 408,382 B below 5,554
+// blocks of 1,051,776 B, so vLLM's estimate of the longest length that fits comes out 13,524
+// where the engine's unrounded memory gave 13,528 (tests/engine/deepseek_v4_test.cc derives
+// both from the unrounded side).
+TEST(EngineLogs, DeepseekV4FromAnOfflineCallOnGh200) {
+  const Explanation e =
+      explain_case("vllm-gh200-x2-deepseek-v4-flash-kv-too-small.log", with("gh200", "", 2));
+  ASSERT_EQ(e.runs.size(), 1u);
+  const RunExplanation& r = e.runs[0];
+  ASSERT_TRUE(r.replayed()) << r.not_replayed;
+  EXPECT_EQ(r.implied.offline_call_line, 7);
+  EXPECT_EQ(r.implied.model.value, "deepseek-ai/DeepSeek-V4-Flash");
+  EXPECT_FALSE(r.ledger->fits());
+  EXPECT_EQ(r.ledger->gpus[0].steps.back().name, "kv_cache");
+  EXPECT_NE(r.ledger->gpus[0].steps.back().message.find(
+                "(6.66 GiB KV cache is needed, which is larger than the available KV cache memory "
+                "(5.44 GiB)"),
+            std::string::npos);
+  EXPECT_EQ(*at(r, Quantity::kKvTokensStorable, 22).predicted, 13524);
+  EXPECT_EQ(at(r, Quantity::kKvTokensStorable, 22).tolerance, 16);
+}
+
 TEST(EngineLogs, Case12KvTokensExactFromTheLoggedKvMemory) {
   const Explanation e = explain_case("case12-vllm-a100-40gb-x1-qwen3-14b-lmcache.log",
                                      with("a100-40gb", "qwen3-14b", 0));

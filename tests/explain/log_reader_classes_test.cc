@@ -802,6 +802,48 @@ TEST(ReaderClasses, QuotesCandidatesAndUnknownArguments) {
   EXPECT_EQ(args.runs.at(0).flag("--kv-offloading-size")->values, std::vector<std::string>{"16.0"});
 }
 
+// vllm issue #44376: the post quotes its offline LLM( call, one argument a line, with the
+// model in typographic quotes and 30_000 written with a separator, above the error.
+TEST(ReaderClasses, AnOfflineLlmCallsArguments) {
+  const StartupLog log = corpus("vllm-gh200-x2-deepseek-v4-flash-kv-too-small");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const LogRun& r = log.runs[0];
+  EXPECT_EQ(r.model, "DeepSeek-V4-Flash");
+  EXPECT_EQ(r.model_line, 7);
+  EXPECT_EQ(r.flag("--tensor-parallel-size")->values, std::vector<std::string>{"2"});
+  EXPECT_EQ(r.flag("--tensor-parallel-size")->line, 9);
+  EXPECT_EQ(r.flag("--enable-expert-parallel")->values, std::vector<std::string>{"true"});
+  EXPECT_EQ(r.flag("--max-model-len")->values, std::vector<std::string>{"30000"});
+  EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.95"});
+  EXPECT_EQ(r.flag("--kv-cache-dtype")->values, std::vector<std::string>{"fp8"});
+  EXPECT_EQ(r.flag("--block-size")->values, std::vector<std::string>{"256"});
+  EXPECT_EQ(r.flag("--compilation-config")->values,
+            std::vector<std::string>{
+                "{ \"cudagraph_mode\": \"FULL_AND_PIECEWISE\", \"custom_ops\": [\"all\"] }"});
+  // A switch left False, None and a name the post does not resolve are the engine's defaults.
+  const std::string kv =
+      "INFO 06-03 14:24:40 [gpu_worker.py:298] Available KV cache memory: 5.44 GiB\n";
+  const StartupLog other = lines(
+      "llm = vllm.LLM(model=args.model, enforce_eager=False, quantization=None,\n"
+      "               max_num_seqs=1_024, swap_space=4)\n" +
+      kv);
+  ASSERT_EQ(other.runs.size(), 1u);
+  EXPECT_FALSE(other.runs[0].model);
+  EXPECT_EQ(other.runs[0].flags.size(), 2u);
+  EXPECT_EQ(other.runs[0].flag("--max-num-seqs")->values, std::vector<std::string>{"1024"});
+  EXPECT_EQ(other.runs[0].flag("--max-num-seqs")->line, 2);
+  EXPECT_EQ(other.runs[0].notes,
+            std::vector<std::string>{"line 1: model=args.model is a Python expression the log "
+                                     "does not resolve; left out"});
+  // A traceback's call states nothing, and AsyncLLM( is another class.
+  for (const std::string call :
+       {"    llm = LLM(**engine_args)\n", "engine = AsyncLLM(vllm_config=cfg, log_stats=True)\n"}) {
+    const StartupLog none = lines(call + kv);
+    ASSERT_EQ(none.runs.size(), 1u) << call;
+    EXPECT_TRUE(none.runs[0].flags.empty()) << call;
+  }
+}
+
 // An accelerator other than an NVIDIA GPU is named, not guessed: an MI300X's MoE config file,
 // vllm-ascend's lines; collect_env's "ROCM used to build PyTorch: N/A" on a CUDA machine is no
 // clue.

@@ -176,6 +176,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.version = *version;
   p.rules = rules_for(p.version);
   p.flags = read_server_flags(scenario.engine, diags);
+  if (scenario.engine.entry != "serve") {
+    // sglang's offline Engine (sgl.Engine) runs the same scheduler; whether its defaults
+    // differ from the server's is not read.
+    diags.error(scenario.engine.entry_loc,
+                "entry '" + scenario.engine.entry +
+                    "' is not modelled for SGLang: its server (entry serve) is");
+  }
   p.env = read_environment(scenario.engine, diags);
   // The layout is computable before any arithmetic uses it (attention TP = TP / DP).
   if (!check_layout(scenario, p.flags, diags)) return std::nullopt;

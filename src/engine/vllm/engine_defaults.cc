@@ -15,16 +15,16 @@ std::vector<std::int64_t> sorted_unique(const std::vector<std::int64_t>& sizes) 
 
 }  // namespace
 
-BatchDefaults batch_defaults(const DeviceClass& device) {
+BatchDefaults batch_defaults(const DeviceClass& device, bool offline) {
   // vllm engine/arg_utils.py get_batch_defaults: "Setting large max_num_batched_tokens for
   // A100 reduces throughput" (PR #17885), hence the name check.
   std::string name = device.device_name;
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (device.total_memory >= gib(70) && name.find("a100") == std::string::npos) {
-    return {8192, 1024};
+    return {offline ? 16384 : 8192, 1024};
   }
-  return {2048, 256};
+  return {offline ? 8192 : 2048, 256};
 }
 
 std::vector<std::int64_t> cudagraph_capture_sizes(const VersionRules& rules,
@@ -75,7 +75,7 @@ ResolvedArgs resolve_engine_args(const EngineFlags& flags, const VersionRules& r
   r.gpu_memory_utilization =
       flags.gpu_memory_utilization.value_or(rules.default_gpu_memory_utilization);
   r.max_model_len = max_model_len;
-  const BatchDefaults defaults = batch_defaults(device);
+  const BatchDefaults defaults = batch_defaults(device, flags.offline);
   r.max_num_seqs = flags.max_num_seqs.value_or(defaults.max_num_seqs);
   r.max_num_batched_tokens = flags.max_num_batched_tokens.value_or(defaults.max_num_batched_tokens);
   r.num_speculative_tokens = flags.speculative ? flags.speculative->num_speculative_tokens : 0;

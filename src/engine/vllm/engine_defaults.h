@@ -21,14 +21,15 @@ struct DeviceClass {
   std::string device_name;
 };
 
-// vllm engine/arg_utils.py EngineArgs.get_batch_defaults for `vllm serve`
-// (UsageContext.OPENAI_API_SERVER): 8192 tokens and 1024 sequences on GPUs of at least
-// 70 GiB that are not A100s, else 2048 and 256.
+// vllm engine/arg_utils.py EngineArgs.get_batch_defaults: for `vllm serve`
+// (UsageContext.OPENAI_API_SERVER) 8192 tokens and 1024 sequences on GPUs of at least 70 GiB
+// that are not A100s, else 2048 and 256; for the Python LLM class (`offline`,
+// UsageContext.LLM_CLASS) 16384 and 1024, else 8192 and 256.
 struct BatchDefaults {
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;
 };
-BatchDefaults batch_defaults(const DeviceClass& device);
+BatchDefaults batch_defaults(const DeviceClass& device, bool offline);
 
 struct ResolvedArgs {
   double gpu_memory_utilization = 0;

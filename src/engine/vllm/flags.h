@@ -44,6 +44,8 @@ struct SpeculativeFlags {
 
 // The flags as the user gave them; std::nullopt where vLLM computes a default.
 struct EngineFlags {
+  // Started through the Python LLM class (the scenario's `entry: offline`), not `vllm serve`.
+  bool offline = false;
   int tp_size = 1;
   int pp_size = 1;
   int dp_size = 1;  // --data-parallel-size: engine cores, each a TP x PP world of its own

@@ -1,9 +1,11 @@
 #include "engine/vllm/plan.h"
 
 #include <algorithm>
+#include <array>
 
 #include "catalog/nextn_draft.h"
 #include "catalog/qwen_mtp_draft.h"
+#include "core/spelling.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/vllm/deepseek_v4_kv.h"
@@ -349,6 +351,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.version = *version;
   p.rules = rules_for(p.version);
   p.flags = read_engine_flags(scenario.engine, p.rules, diags);
+  // vllm usage/usage_lib.py UsageContext: `vllm serve` is OPENAI_API_SERVER, the Python LLM
+  // class LLM_CLASS (entrypoints/llm.py), whose batch defaults differ.
+  static const std::array<std::string, 2> kEntries = {"serve", "offline"};
+  if (std::find(kEntries.begin(), kEntries.end(), scenario.engine.entry) == kEntries.end()) {
+    diags.error(scenario.engine.entry_loc,
+                "unknown entry '" + scenario.engine.entry +
+                    "'; expected serve (vllm serve) or offline (the Python LLM class)" +
+                    did_you_mean(scenario.engine.entry, kEntries));
+  }
+  p.flags.offline = scenario.engine.entry == "offline";
   p.env = read_environment(scenario.engine, diags);
   p.tp = p.flags.tp_size;
   p.pp = p.flags.pp_size;
