@@ -253,6 +253,11 @@ TEST(VllmEncoderProfile, GemmaThreesSiglipPeaksInTheMlpWithTheEmbeddingsHeld) {
             "f.yaml:6:28: --limit-mm-per-prompt: 'image' option 'width' resizes the encoder "
             "profile's dummy items, which gpumem does not model (it models the processor's own "
             "sizes; 'count' is read)\n");
+  // A modality vLLM does not know is no limit at all: refused, with a suggestion.
+  EXPECT_EQ(
+      family_errors("vllm", "gemma-3-27b-it", "    --limit-mm-per-prompt: '{\"imgae\": 0}'\n"),
+      "f.yaml:6:28: --limit-mm-per-prompt: unknown modality 'imgae'; vLLM's are image, "
+      "video, audio and vision_chunk; did you mean 'image'?\n");
   // With images limited to 0 the tower is not built: the weights drop by the SigLIP tower's
   // and projector's bf16 parameters (the patch embedding 1,152 x 3 x 14 x 14 and its bias,
   // 4,096 position rows, 27 layers of two LayerNorms, q/k/v, out_proj, fc1 and fc2 with

@@ -176,8 +176,19 @@ void read_mm_limits(const FlagValues& v, EngineFlags& f, Diagnostics& diags) {
     limits = json_object(v, "--limit-mm-per-prompt", diags);
   }
   if (!limits) return;
+  // vllm multimodal/registry.py: the modalities a processor takes. An audio limit changes
+  // nothing gpumem builds: every model with an audio tower (Gemma 4's, Qwen3-Omni) is
+  // refused by name.
+  static const std::vector<std::string> kModalities = {"image", "video", "audio", "vision_chunk"};
   for (auto it = limits->begin(); it != limits->end(); ++it) {
     const std::string key = it->first.as<std::string>();
+    if (std::find(kModalities.begin(), kModalities.end(), key) == kModalities.end()) {
+      diags.error(*v.location("--limit-mm-per-prompt"),
+                  "--limit-mm-per-prompt: unknown modality '" + key +
+                      "'; vLLM's are image, video, audio and vision_chunk" +
+                      did_you_mean(key, kModalities));
+      return;
+    }
     // A value may be a count or, from later releases, a mapping with a "count"; its other
     // keys (config/multimodal.py ImageDummyOptions and VideoDummyOptions: width, height,
     // num_frames) resize the profile's dummy items.
