@@ -9,6 +9,7 @@
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/vllm/deepseek_v4_kv.h"
+#include "engine/vllm/plan_checks.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -105,93 +106,6 @@ bool tower_skipped(const Plan& p) {
     return (p.flags.images_off || p.flags.multimodal_off) && p.version >= from;
   }
   return profiles_vit(p.model.vision) && p.flags.multimodal_off;
-}
-
-// Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch;
-// empty when it can.
-std::string vit_profile_refusal(const Plan& p) {
-  if (p.version < Version{0, 16, 0, 0}) {
-    // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form),
-    // qwen3_vl.py's two-frame dummy video and multimodal/encoder_budget.py MultiModalBudget
-    // are read in their v0.16-on form; before, the dummy video was sized from the sequence
-    // length and may have been the modality profiled.
-    return "vLLM " + p.version.to_string() +
-           "'s profile of its vision encoder is not modelled (from 0.16.0); " +
-           (p.model.vision.kind == VisionKind::kClip
-                ? std::string("from ") +
-                      (p.model.vision.grid_pinpoints.empty() ? "0.10.2" : "0.16.0") +
-                      ", --limit-mm-per-prompt with 0 images serves its language model alone, "
-                      "which is modelled"
-                : std::string("--limit-mm-per-prompt with 0 images and 0 videos serves its "
-                              "language model alone, which is modelled"));
-  }
-  if (p.flags.raw.location("--mm-processor-kwargs")) {
-    return "--mm-processor-kwargs sets the multimodal processor's image size, which sizes the "
-           "encoder profile's dummy image; gpumem models the checkpoint's default processor";
-  }
-  if (p.flags.image_limit == 0 && p.model.vision.kind == VisionKind::kQwen3Vit) {
-    return "with --limit-mm-per-prompt's image limit 0, vLLM profiles the vision encoder on "
-           "dummy videos, which gpumem does not model; limit videos to 0 as well to serve the "
-           "language model alone";
-  }
-  return "";
-}
-
-// Why a DeepSeek Sparse Attention model (DeepSeek-V3.2, GLM-5) cannot be modelled for this
-// launch; empty when it can.
-std::string sparse_attention_refusal(const Plan& p) {
-  if (!p.rules.dsa_supported) {
-    return "DeepSeek Sparse Attention needs vLLM 0.11.0 or later (DeepseekV32ForCausalLM, PR "
-           "#25896)";
-  }
-  if (p.model.hf_architecture != "DeepseekV32ForCausalLM" && p.version < Version{0, 17, 0, 0}) {
-    // GLM-5's architecture arrived in February 2026; the first release is not pinned down.
-    return "vLLM " + p.version.to_string() + " with " + p.model.hf_architecture +
-           " is not modelled (from 0.17.0; the release that added it is not pinned down)";
-  }
-  const int major = p.gpu.compute_capability_major;
-  if (major != 9 && major != 10) {
-    // platforms/cuda.py: the sparse MLA backends (FlashMLA sparse) and the DeepGEMM indexer
-    // kernels are built for Hopper (sm90) and datacenter Blackwell (sm100) only.
-    return "vLLM's sparse MLA backend and indexer kernels run on Hopper and datacenter "
-           "Blackwell only (compute capability 9.0 or 10.x); " +
-           p.gpu.name + " is " + std::to_string(major) + "." +
-           std::to_string(p.gpu.compute_capability_minor);
-  }
-  if (p.flags.kv_cache_dtype == "fp8_e5m2") {
-    // config/cache.py: a DSA model's fp8 cache is fp8_ds_mla, an e4m3 layout.
-    return "--kv-cache-dtype fp8_e5m2 is not a layout of the sparse MLA cache (fp8_ds_mla is "
-           "e4m3); fp8 or fp8_e4m3 is modelled";
-  }
-  if (p.flags.speculative) {
-    return "--speculative-config with DeepSeek Sparse Attention is not modelled (the MTP layer "
-           "adds a latent and an indexer cache to the one KV-cache group)";
-  }
-  return "";
-}
-
-// Why DeepSeek-V4 cannot be modelled for this launch; empty when it can.
-std::string deepseek_v4_refusal(const Plan& p) {
-  if (p.version < Version{0, 20, 0, 0}) {
-    // vllm PR #40860 ("DeepSeek V4 Rebased", merged 2026-04-27) is in v0.20.0's notes.
-    return "DeepseekV4ForCausalLM is not served by vLLM " + p.version.to_string() +
-           " (from 0.20.0)";
-  }
-  if (p.gpu.compute_capability_major != 9) {
-    // fused_moe/oracle/mxfp4.py: Hopper runs the MXFP4 experts on Marlin; datacenter
-    // Blackwell takes DeepGEMM FP4 or TRTLLM kernels with their own layouts, and no MXFP4 MoE
-    // backend serves older or consumer GPUs.
-    return "vLLM's DeepSeek-V4 is modelled on Hopper (compute capability 9.x, MXFP4 experts on "
-           "Marlin); " +
-           p.gpu.name + " is " + std::to_string(p.gpu.compute_capability_major) + "." +
-           std::to_string(p.gpu.compute_capability_minor);
-  }
-  if (p.flags.speculative) {
-    return "--speculative-config with DeepSeek-V4 is not modelled (the MTP layer's window cache "
-           "joins the KV-cache groups)";
-  }
-  if (p.dp > 1) return "--data-parallel-size above 1 with DeepSeek-V4 is not modelled";
-  return "";
 }
 
 // vllm config/vllm.py VllmConfig.__post_init__ (2026): --enforce-eager and -O0 compile nothing
@@ -310,27 +224,6 @@ WeightRules weight_rules(const Plan& p) {
     r.deepstack_buffer_rows = p.args.max_num_batched_tokens;
   }
   return r;
-}
-
-// Data parallelism as gpumem models it: vLLM 0.11 and later (vllm v0.21 v1/engine/core.py
-// run_engine_core: a dense model's DP ranks are independent engines; a MoE model's are
-// DPEngineCoreProcs whose MoE layers span every rank), without the layouts below.
-void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags) {
-  const SourceLoc loc = *p.flags.raw.location("--data-parallel-size");
-  if (p.version < Version{0, 11, 0, 0}) {
-    diags.error(loc, "--data-parallel-size above 1 with vLLM " + p.version.to_string() +
-                         " is not modelled (from 0.11.0)");
-    return;
-  }
-  if (p.model.moe.num_experts > 0 && p.flags.enable_expert_parallel && p.tp > 1) {
-    // vllm v0.21 config/parallel.py use_sequence_parallel_moe (expert parallelism, TP and DP
-    // above 1): the MoE layers run sequence-parallel and the shared experts are whole on
-    // every TP rank.
-    diags.error(loc,
-                "--data-parallel-size above 1 with --enable-expert-parallel and "
-                "--tensor-parallel-size above 1 is not modelled: vLLM then runs the MoE "
-                "layers sequence-parallel, with whole shared experts on every TP rank");
-  }
 }
 
 }  // namespace

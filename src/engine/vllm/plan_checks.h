@@ -1,0 +1,28 @@
+// The launches of a vLLM plan that gpumem refuses, and why: each check returns the reason
+// (empty when the launch can be modelled) or reports it at the flag that asks for it, so that
+// plan.cc reads as the order of vLLM's own start-up decisions.
+#ifndef GPUMEM_ENGINE_VLLM_PLAN_CHECKS_H_
+#define GPUMEM_ENGINE_VLLM_PLAN_CHECKS_H_
+
+#include <string>
+
+#include "core/diagnostics.h"
+#include "engine/vllm/plan.h"
+
+namespace gpumem::vllm {
+
+// Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch.
+std::string vit_profile_refusal(const Plan& p);
+
+// Why a DeepSeek Sparse Attention model (DeepSeek-V3.2, GLM-5) cannot be modelled.
+std::string sparse_attention_refusal(const Plan& p);
+
+// Why DeepSeek-V4 cannot be modelled for this launch.
+std::string deepseek_v4_refusal(const Plan& p);
+
+// Data parallelism above 1 outside what gpumem models, reported at --data-parallel-size.
+void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags);
+
+}  // namespace gpumem::vllm
+
+#endif  // GPUMEM_ENGINE_VLLM_PLAN_CHECKS_H_
