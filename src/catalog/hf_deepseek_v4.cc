@@ -100,8 +100,14 @@ void parse_deepseek_v4(const ConfigMap& text, Architecture& a) {
                "'num_hash_layers' must be from 0 to " + std::to_string(a.num_hidden_layers));
     c.num_hash_layers = 0;
   }
-  c.compress_rope_theta = text.number("compress_rope_theta").value_or(0.0);
-  if (c.compress_rope_theta <= 0.0) text.missing("compress_rope_theta");
+  if (!text.has("compress_rope_theta")) {
+    text.missing("compress_rope_theta");
+  } else {
+    c.compress_rope_theta = text.number("compress_rope_theta").value_or(0.0);
+    if (c.compress_rope_theta <= 0.0) {
+      text.error("compress_rope_theta", "'compress_rope_theta' must be positive");
+    }
+  }
   if (c.o_groups > 0 && a.num_attention_heads % c.o_groups != 0) {
     text.error("o_groups", "'o_groups' " + std::to_string(c.o_groups) + " does not divide the " +
                                std::to_string(a.num_attention_heads) + " attention heads");

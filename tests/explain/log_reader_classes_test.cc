@@ -835,6 +835,13 @@ TEST(ReaderClasses, AnOfflineLlmCallsArguments) {
   EXPECT_EQ(other.runs[0].notes,
             std::vector<std::string>{"line 1: model=args.model is a Python expression the log "
                                      "does not resolve; left out"});
+  // A call never closed joins at most 64 lines; the line after them is read on its own.
+  std::string unclosed = "llm = LLM(max_num_seqs=8,\n";
+  for (int i = 0; i < 70; ++i) unclosed += "    # " + std::to_string(i) + "\n";
+  const StartupLog cut = lines(unclosed + kv);
+  ASSERT_EQ(cut.runs.size(), 1u);
+  EXPECT_EQ(cut.runs[0].flag("--max-num-seqs")->values, std::vector<std::string>{"8"});
+  EXPECT_TRUE(cut.runs[0].first(Quantity::kAvailableKvMemory));
   // A traceback's call states nothing, and AsyncLLM( is another class.
   for (const std::string call :
        {"    llm = LLM(**engine_args)\n", "engine = AsyncLLM(vllm_config=cfg, log_stats=True)\n"}) {

@@ -157,6 +157,11 @@ TEST(DeepseekV4Checkpoint, ConfigKeysTheEnginesAssertAreRefusedAtTheirKey) {
                 .find("'compress_ratios' has 43 entries; DeepSeek-V4 gives one per decoder layer "
                       "and MTP layer (43 + 1)"),
             std::string::npos);
+  EXPECT_NE(refusal("\"compress_rope_theta\": 160000", "\"compress_rope_theta\": -1")
+                .find("'compress_rope_theta' must be positive"),
+            std::string::npos);
+  EXPECT_NE(refusal("\"compress_rope_theta\": 160000,", "").find("'compress_rope_theta'"),
+            std::string::npos);
   EXPECT_NE(refusal("\"o_groups\": 8", "\"o_groups\": 7")
                 .find("'o_groups' 7 does not divide the 64 attention heads"),
             std::string::npos);
