@@ -67,16 +67,28 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
   } else if (!sglang && !run.unranked_workers.empty() && pp * dp == 1) {
     // vLLM V0 runs rank 0 in the driver, whose lines carry no prefix, and each other rank in a
-    // worker process named by its pid: the workers a log shows are a lower bound. Tensor
-    // parallelism is V0's common layout; a pipeline would have printed its flag.
-    const std::string ranks = std::to_string(run.unranked_workers.size() + 1);
+    // worker process named by its pid (V1 under Ray: every rank in a worker): the workers a
+    // log shows are a lower bound. Tensor parallelism is the common layout; a pipeline would
+    // have printed its flag.
+    const std::int64_t named = static_cast<std::int64_t>(run.unranked_workers.size());
+    const std::int64_t workers = std::max<std::int64_t>(named, run.cluster_repeats + 1);
+    total = workers + (run.workers_hold_every_rank ? 0 : 1);
+    const std::string ranks = std::to_string(total);
+    std::string seen = std::to_string(named) +
+                       (run.workers_hold_every_rank ? "" : " beside the driver") + " ('" +
+                       run.unranked_workers.front() + "')";
+    if (workers > named) {
+      seen += ", and Ray repeated a worker's line for " + std::to_string(run.cluster_repeats) +
+              " more ('[repeated " + std::to_string(run.cluster_repeats) +
+              "x across cluster]'): " + std::to_string(workers) + " workers";
+    }
     const std::string why =
-        "vLLM V0's worker processes name no rank: " + std::to_string(run.unranked_workers.size()) +
-        " beside the driver ('" + run.unranked_workers.front() + "'), so at least " + ranks +
-        " GPUs, taken as TP " + ranks;
+        (run.workers_hold_every_rank
+             ? "vLLM's Ray workers name no rank, and V1's engine core runs every rank in one: "
+             : "vLLM V0's worker processes name no rank: ") +
+        seen + ", so at least " + ranks + " GPUs, taken as TP " + ranks;
     s.args.push_back(implied_flag(tp_flag, ranks, why));
     s.tp_from_prefixes = true;
-    total = static_cast<std::int64_t>(run.unranked_workers.size()) + 1;
     s.count_note = why;
   } else {
     // The ranks the prefixes of the start-up's lines name, and those its figures and

@@ -159,6 +159,57 @@ size_t match_process(std::string_view s, size_t pos, std::string& process) {
   return close + 1;
 }
 
+// A wrapper's logger that re-frames vLLM's lines can cut the pid and the level out of a V0
+// worker's prefix: "(VllmWorkerProcess 04-23 11:32:58 model_runner.py:1115] " (ai-dynamo
+// dynamo #787). The process's name, then vLLM's time and source; the position after the ']'.
+size_t match_levelless_worker_frame(std::string_view s, size_t pos, std::string& process) {
+  if (pos >= s.size() || s[pos] != '(') return std::string_view::npos;
+  size_t p = pos + 1;
+  while (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_')) ++p;
+  if (p == pos + 1 || p >= s.size() || s[p] != ' ') return std::string_view::npos;
+  // vLLM's process names: VllmWorkerProcess, Worker_TP0, EngineCore_DP0, APIServer.
+  const std::string_view name = s.substr(pos + 1, p - pos - 1);
+  if (name.find("Worker") == std::string_view::npos &&
+      name.find("EngineCore") == std::string_view::npos && name != "APIServer") {
+    return std::string_view::npos;
+  }
+  const size_t t = p + 1;
+  if (!digits_at(s, t, 2) || t + 6 > s.size() || s[t + 2] != '-' || !digits_at(s, t + 3, 2) ||
+      s[t + 5] != ' ') {
+    return std::string_view::npos;
+  }
+  const size_t after_time = match_time(s, t + 6);
+  if (after_time == std::string_view::npos || after_time >= s.size() || s[after_time] != ' ') {
+    return std::string_view::npos;
+  }
+  const size_t close = s.find(']', after_time);
+  if (close == std::string_view::npos || close - after_time > 120) return std::string_view::npos;
+  const std::string_view source = trim(s.substr(after_time, close - after_time));
+  const size_t colon = source.rfind(':');
+  if (colon == std::string_view::npos || !source.substr(0, colon).ends_with(".py") ||
+      !digits_at(source, colon + 1, 1)) {
+    return std::string_view::npos;
+  }
+  process = std::string(s.substr(pos + 1, p - pos - 1));
+  return close + 1;
+}
+
+// Ray's deduplication suffix, " [repeated 30x across cluster]": the count, and the message
+// without it.
+int take_cluster_repeats(std::string& message) {
+  constexpr std::string_view kTail = "x across cluster]";
+  if (!std::string_view(message).ends_with(kTail)) return 0;
+  const size_t open = message.rfind("[repeated ");
+  if (open == std::string::npos) return 0;
+  const size_t digits = open + std::string_view("[repeated ").size();
+  const size_t end = message.size() - kTail.size();
+  int count = 0;
+  const auto [ptr, ec] = std::from_chars(message.data() + digits, message.data() + end, count);
+  if (ec != std::errc() || ptr != message.data() + end || count <= 0) return 0;
+  message = std::string(trim(std::string_view(message).substr(0, open)));
+  return count;
+}
+
 // Where a frame may start: at the line's start, after a space, tab or '|' (docker compose's
 // "qwen3-1  | "), or after the "288:" that `grep -n` puts in front of each line.
 bool word_start(std::string_view s, size_t i) {
@@ -176,8 +227,10 @@ size_t unframe(std::string_view s, LogLine& out) {
     // SGLang's "[2025-05-07 13:39:14 TP0]" is distinctive enough to be found anywhere: a
     // progress bar redrawn without a newline may run straight into it ("...3.89it/s][2026").
     if (match_sglang_frame(s, i, scratch) != std::string_view::npos ||
-        (word_start(s, i) && (match_process(s, i, scratch) != std::string_view::npos ||
-                              match_vllm_frame(s, i, scratch) != std::string_view::npos))) {
+        (word_start(s, i) &&
+         (match_process(s, i, scratch) != std::string_view::npos ||
+          match_levelless_worker_frame(s, i, scratch) != std::string_view::npos ||
+          match_vllm_frame(s, i, scratch) != std::string_view::npos))) {
       begin = i;
       break;
     }
@@ -189,6 +242,7 @@ size_t unframe(std::string_view s, LogLine& out) {
     matched = false;
     std::string text;
     if (size_t e = match_process(s, p, text); e != std::string_view::npos) {
+      if (!out.process.empty()) out.outer_process = out.process;
       out.process = text;
       p = e;
       matched = true;
@@ -204,6 +258,17 @@ size_t unframe(std::string_view s, LogLine& out) {
       matched = true;
       out.framed = true;
       out.frame = FrameKind::kSglang;
+    } else if (size_t e4 = match_levelless_worker_frame(s, p, text); e4 != std::string_view::npos) {
+      if (!out.process.empty()) out.outer_process = out.process;
+      out.process = text;
+      const size_t t = s.find(' ', p) + 1;
+      out.time = std::string(s.substr(t, 14));
+      const std::string_view frame = s.substr(p, e4 - 1 - p);
+      out.source = std::string(frame.substr(frame.find_last_of(' ') + 1));
+      p = e4;
+      matched = true;
+      out.framed = true;
+      out.frame = FrameKind::kVllm;
     } else if (size_t e3 = match_vllm_frame(s, p, text); e3 != std::string_view::npos) {
       out.level = text;
       // "INFO 12-13 19:54:18 ...": month, day and time (no year), sortable within a log.
@@ -232,6 +297,7 @@ size_t unframe(std::string_view s, LogLine& out) {
     }
   }
   out.message = std::string(trim(s.substr(p)));
+  out.cluster_repeats = take_cluster_repeats(out.message);
   const std::string_view who = out.process;
   out.tp = labelled_number(who, "TP");
   if (!out.tp) out.tp = labelled_number(who, "rank=");

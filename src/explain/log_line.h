@@ -39,7 +39,13 @@ struct LogLine {
     LogPosition at;
   };
   std::vector<Continuation> continuations;
-  std::string process;    // what the prefix names: "TP3", "VllmWorkerProcess pid=6494"; "" if none
+  std::string process;  // what the prefix names: "TP3", "VllmWorkerProcess pid=6494"; "" if none
+  // The process named before it, when a line carries two: vLLM V1's engine core around a Ray
+  // worker, "(EngineCore pid=8) (RayWorkerWrapper pid=9) ".
+  std::string outer_process;
+  // Ray's log deduplication: "[repeated 30x across cluster]" after the message says 30 more
+  // workers printed it (taken off the message).
+  int cluster_repeats = 0;
   std::string level;      // INFO, WARNING, ERROR, ... when printed
   std::string source;     // vLLM's "[gpu_worker.py:298]" as "gpu_worker.py:298"; "" if none
   std::optional<int> tp;  // SGLang "TP3"; vLLM "rank=3" or "Worker_TP3"

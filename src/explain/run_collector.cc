@@ -54,14 +54,21 @@ constexpr long long kAnotherLaunchSeconds = 1800;
 
 // vLLM V0's multiprocessing workers: a process of their own per rank but the driver's, named
 // by its pid, not its rank (vllm v0.6 executor/multiproc_worker_utils.py). Ray's workers
-// ("RayWorkerWrapper pid=5, ip=10.0.0.2") are not counted: V0 keeps rank 0 in the driver, V1
-// runs every rank in a Ray worker, and a line does not say which engine printed it.
-// V0's multiprocessing executor runs on one node: more worker processes than any node has
-// GPUs are no start-up's, and a hostile log of a million pids stays a bounded search.
+// ("RayWorkerWrapper pid=5, ip=10.0.0.2", one per rank on any node; vllm
+// executor/ray_distributed_executor.py): V0 keeps rank 0 in the driver, V1's engine core
+// ("(EngineCore pid=8) (RayWorkerWrapper ...)") runs every rank in a worker.
+// Workers are a lower bound on the GPUs; past 64 a hostile log of a million pids stays a
+// bounded search.
 constexpr size_t kMostUnrankedWorkers = 64;
 
 bool unranked_worker(const LogLine& line) {
-  return !line.tp && line.process.starts_with("VllmWorkerProcess pid=");
+  return !line.tp && (line.process.starts_with("VllmWorkerProcess pid=") ||
+                      line.process.starts_with("RayWorkerWrapper pid="));
+}
+
+bool v1_ray_worker(const LogLine& line) {
+  return line.process.starts_with("RayWorkerWrapper pid=") &&
+         line.outer_process.starts_with("EngineCore");
 }
 
 }  // namespace
@@ -77,6 +84,11 @@ void RunCollector::line_seen(const LogLine& line) {
       std::find(current_.unranked_workers.begin(), current_.unranked_workers.end(), line.process) ==
           current_.unranked_workers.end()) {
     current_.unranked_workers.push_back(line.process);
+  }
+  if (unranked_worker(line)) {
+    current_.cluster_repeats = std::min(std::max(current_.cluster_repeats, line.cluster_repeats),
+                                        static_cast<int>(kMostUnrankedWorkers));
+    if (v1_ray_worker(line)) current_.workers_hold_every_rank = true;
   }
   if (line.tp || line.pp || line.dp || line.ep) {
     current_.rank_prefixes.insert(
@@ -154,7 +166,9 @@ void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line,
   if (!o.rank && unranked_worker(line)) {
     const auto& workers = current_.unranked_workers;
     const auto at = std::find(workers.begin(), workers.end(), line.process);
-    if (at != workers.end()) o.rank = 1 + static_cast<int>(at - workers.begin());
+    if (at != workers.end()) {
+      o.rank = (v1_ray_worker(line) ? 0 : 1) + static_cast<int>(at - workers.begin());
+    }
   }
   o.pp = line.pp;
   o.dp = line.dp;

@@ -188,10 +188,16 @@ struct LogRun {
   // The rank prefixes of every line of this start-up, figures or not: a log whose memory
   // lines are all TP0's names TP7 in its other lines.
   std::set<RankPrefix> rank_prefixes;
-  // vLLM V0's worker processes, which name no rank ("VllmWorkerProcess pid=90"), in the order
-  // their first line came; the driver, whose lines carry no prefix, is rank 0 and each of
-  // these one rank more.
+  // vLLM's worker processes that name no rank, in the order their first line came: V0's
+  // multiprocessing workers ("VllmWorkerProcess pid=90") and Ray's ("RayWorkerWrapper
+  // pid=5, ip=10.0.0.2"). V0's driver, whose lines carry no prefix, is rank 0 and each of
+  // these one rank more; under V1 (a Ray worker inside "EngineCore pid=8") every rank is a
+  // worker.
   std::vector<std::string> unranked_workers;
+  bool workers_hold_every_rank = false;
+  // The most other Ray workers one worker's line was repeated by ("[repeated 30x across
+  // cluster]"): that many workers beside it printed the line.
+  int cluster_repeats = 0;
   std::vector<PhaseMark> phases;
   std::vector<std::string> notes;  // other facts a line states (custom all-reduce disabled, ...)
   int recognised_lines = 0;

@@ -364,9 +364,9 @@ const std::vector<CorpusLog>& logs() {
       {"vllm-rtx4090-x32-deepseek-v3-tp8-pp4-4nodes",
        "start-up 1\n"
        "15 -: model weights 16.9583 GiB\n"
-       "16 -: model weights 16.9687 GiB\n"
-       "17 -: model weights 16.9687 GiB\n"
-       "18 -: model weights 16.9687 GiB\n"},
+       "16 rank 1: model weights 16.9687 GiB\n"
+       "17 rank 2: model weights 16.9687 GiB\n"
+       "18 rank 3: model weights 16.9687 GiB\n"},
       {"vllm-rtx5070ti-rtx5090d-x2-qwen3-coder-30b-a3b-fp8-pp2-kv-too-small",
        "start-up 1\n"
        "8 -: KV cache one request needs 24.0 GiB\n"
