@@ -293,7 +293,10 @@ struct CompressedAttention {
 // The vision encoders gpumem models, by their layout.
 enum class VisionKind : unsigned char {
   kNone,
-  kSiglip,     // SigLIP (transformers SiglipVisionConfig) and Gemma 3's projector
+  kSiglip,  // SigLIP (transformers SiglipVisionConfig) and Gemma 3's projector
+  // Qwen2-VL's ViT (Qwen2VLVisionConfig): LayerNorms, a QuickGELU MLP of embed_dim x mlp_ratio,
+  // full attention in every block, the patch merger
+  kQwen2Vit,
   kQwen25Vit,  // Qwen2.5-VL's ViT (Qwen2_5_VLVisionConfig): gated MLPs, RMSNorms, patch merger
   kQwen3Vit,  // Qwen3-VL's ViT (Qwen3VLVisionConfig): LayerNorms, position table, deepstack mergers
   kLlama4Vit,  // Llama 4's ViT (Llama4VisionConfig): read so engines that build it can say so
@@ -325,8 +328,10 @@ struct VisionTower {
   std::int64_t temporal_patch_size = 0;  // Qwen: frames per patch
   // Qwen: patches merged per side into one token; Gemma 4: pooling_kernel_size
   std::int64_t spatial_merge_size = 0;
-  std::int64_t window_size = 0;      // Qwen2.5-VL: a window attention's side, in pixels
-  std::int64_t out_hidden_size = 0;  // Qwen: the merger's output width; Llama 4 vision_output_dim
+  std::int64_t window_size = 0;  // Qwen2.5-VL: a window attention's side, in pixels
+  // Qwen: the merger's output width (Qwen2-VL's vision_config names it hidden_size, and its
+  // width embed_dim); Llama 4 vision_output_dim
+  std::int64_t out_hidden_size = 0;
   std::int64_t num_position_embeddings = 0;  // Qwen3-VL, Gemma 4 (per axis): position rows
   // MoonViT: the 2-D position table's rows and columns (init_pos_emb_height and _width)
   std::int64_t position_rows = 0;

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 54> kFamilies = {{
+constexpr std::array<FamilyByName, 55> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -19,6 +19,7 @@ constexpr std::array<FamilyByName, 54> kFamilies = {{
     // to nothing).
     {"MiMoForCausalLM", ArchitectureFamily::kQwen2},
     // The Qwen2 language model beside a ViT (vision_config, hf_vision.h).
+    {"Qwen2VLForConditionalGeneration", ArchitectureFamily::kQwen2},
     {"Qwen2_5_VLForConditionalGeneration", ArchitectureFamily::kQwen2},
     {"Qwen3ForCausalLM", ArchitectureFamily::kQwen3},
     // The Qwen3 language model (text_config) beside a ViT (vision_config, hf_vision.h).
@@ -112,13 +113,11 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 5> kUnmodelled = {{
+constexpr std::array<Unmodelled, 4> kUnmodelled = {{
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"FalconH1ForCausalLM",
      "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
-    {"Qwen2VLForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
     {"Glm4vMoeForConditionalGeneration",
      "the vision tower and the engines' multimodal memory reservation"},
 }};

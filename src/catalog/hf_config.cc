@@ -225,9 +225,12 @@ void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, 
     if (!m.has(type_key)) m.missing("rope_type");
     return;
   }
-  // transformers Qwen2_5_VLConfig.__init__ renames the "mrope" type "default"; the engines'
-  // MRotaryEmbedding keeps the default cos/sin cache.
-  if (*type == "mrope" && architecture == "Qwen2_5_VLForConditionalGeneration") *type = "default";
+  // transformers Qwen2VLConfig.__init__ and Qwen2_5_VLConfig.__init__ rename the "mrope" type
+  // "default"; the engines' MRotaryEmbedding keeps the default cos/sin cache.
+  if (*type == "mrope" && (architecture == "Qwen2_5_VLForConditionalGeneration" ||
+                           architecture == "Qwen2VLForConditionalGeneration")) {
+    *type = "default";
+  }
   // Gemma 4's full layers: vllm gemma4_rope.py Gemma4RotaryEmbedding rotates the head's first
   // partial_rotary_factor with zero-padded frequencies over the whole head, no length scaling
   // (its cache is as wide as the head: rank_weights.cc layer_rope).

@@ -100,6 +100,32 @@ void parse_siglip(const ConfigMap& top, const ConfigMap& v, VisionTower& t) {
   }
 }
 
+// Qwen2-VL: transformers models/qwen2_vl/configuration_qwen2_vl.py Qwen2VLVisionConfig.__init__
+// defaults. The tower's width is embed_dim and its MLP embed_dim x mlp_ratio; hidden_size is
+// the merger's output, the language model's width.
+void parse_qwen2_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kQwen2Vit;
+  t.num_hidden_layers = v.positive("depth", 32);
+  t.hidden_size = v.positive("embed_dim", 1280);
+  const std::int64_t mlp_ratio = v.positive("mlp_ratio", 4);
+  t.intermediate_size = t.hidden_size * mlp_ratio;
+  if (t.intermediate_size > kMaxConfigCount) {
+    v.error("mlp_ratio", "'embed_dim' x 'mlp_ratio' is " + std::to_string(t.intermediate_size) +
+                             ", more than " + std::to_string(kMaxConfigCount));
+  }
+  t.num_attention_heads = v.positive("num_heads", 16);
+  t.num_channels = patch_dimension(v, v.has("in_chans") ? "in_chans" : "in_channels", 3);
+  t.patch_size = patch_dimension(v, "patch_size", 14);
+  t.temporal_patch_size = patch_dimension(v, "temporal_patch_size", 2);
+  t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
+  t.out_hidden_size = v.positive("hidden_size", 3584);
+  if (t.num_attention_heads > 0 && t.hidden_size % t.num_attention_heads != 0) {
+    v.error("num_heads", "'embed_dim' " + std::to_string(t.hidden_size) +
+                             " is not divisible by 'num_heads' " +
+                             std::to_string(t.num_attention_heads));
+  }
+}
+
 // Qwen2.5-VL: transformers models/qwen2_5_vl/configuration_qwen2_5_vl.py
 // Qwen2_5_VLVisionConfig.__init__ defaults; in_chans is the older name of in_channels.
 void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
@@ -357,12 +383,13 @@ void parse_clip(const ConfigMap& top, const ConfigMap& v, bool next, VisionTower
 
 void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool gemma = a.hf_architecture == "Gemma3ForConditionalGeneration";
+  const bool qwen2 = a.hf_architecture == "Qwen2VLForConditionalGeneration";
   const bool qwen25 = a.hf_architecture == "Qwen2_5_VLForConditionalGeneration";
   const bool qwen3 = a.hf_architecture == "Qwen3VLForConditionalGeneration" ||
                      a.hf_architecture == "Qwen3VLMoeForConditionalGeneration" ||
                      a.hf_architecture == "Qwen3_5ForConditionalGeneration" ||
                      a.hf_architecture == "Qwen3_5MoeForConditionalGeneration";
-  const bool qwen = qwen25 || qwen3;
+  const bool qwen = qwen2 || qwen25 || qwen3;
   const bool llama4 = a.hf_architecture == "Llama4ForConditionalGeneration";
   const bool mistral3 = a.hf_architecture == "Mistral3ForConditionalGeneration";
   const bool llava_next = a.hf_architecture == "LlavaNextForConditionalGeneration";
@@ -391,15 +418,18 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
     parse_pixtral(top, v, a.vision);
   } else if (llava) {
     parse_clip(top, v, llava_next, a.vision);
+  } else if (qwen2) {
+    parse_qwen2_vit(v, a.vision);
   } else if (qwen25) {
     parse_qwen25_vit(v, a.vision);
   } else {
     parse_qwen3_vit(v, a.vision);
   }
   if (qwen && a.vision.out_hidden_size != a.hidden_size && a.hidden_size > 0) {
-    v.error("out_hidden_size", "'out_hidden_size' " + std::to_string(a.vision.out_hidden_size) +
-                                   " differs from the language model's 'hidden_size' " +
-                                   std::to_string(a.hidden_size));
+    const std::string key = qwen2 ? "hidden_size" : "out_hidden_size";
+    v.error(key, "'" + key + "' " + std::to_string(a.vision.out_hidden_size) +
+                     " differs from the language model's 'hidden_size' " +
+                     std::to_string(a.hidden_size));
   }
 }
 

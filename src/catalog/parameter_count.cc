@@ -141,6 +141,16 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
            v.num_hidden_layers * block + i * v.projector_input_dim +
            v.projector_output_dim * v.projector_output_dim + v.out_hidden_size * text_hidden;
   }
+  if (v.kind == VisionKind::kQwen2Vit) {
+    // HF Qwen2VisionTransformerPretrainedModel: Conv3d without bias; per block two LayerNorms,
+    // qkv, proj, fc1 and fc2 with biases; the merger's LayerNorm and its two biased linears.
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
+    const std::int64_t block = 4 * h + 3 * h * h + 3 * h + h * h + h + i * h + i + h * i + h;
+    return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size +
+           v.num_hidden_layers * block + 2 * h + m * m + m + v.out_hidden_size * m +
+           v.out_hidden_size;
+  }
   if (v.kind == VisionKind::kQwen25Vit) {
     // HF Qwen2_5_VisionTransformer: Conv3d without bias; per block two RMSNorms, qkv and proj
     // with biases, gate/up/down with biases; the merger's RMSNorm and its two biased linears.

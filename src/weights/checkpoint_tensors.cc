@@ -614,8 +614,9 @@ class CheckpointBuilder {
   // Gemma3MultiModalProjector, all in the model dtype.
   Status vision_tower() {
     switch (a_.vision.kind) {
+      case VisionKind::kQwen2Vit:
       case VisionKind::kQwen25Vit:
-        return qwen25_vit();
+        return qwen2_vit();
       case VisionKind::kGemma4Vit:
         return gemma4_vit();
       case VisionKind::kMoonVit:
@@ -663,24 +664,38 @@ class CheckpointBuilder {
   }
 
   // HF Qwen2_5_VisionTransformer ("visual."): the Conv3d patch embedding, blocks of two
-  // RMSNorms, a fused biased qkv, proj and the gated MLP, and the patch merger.
-  Status qwen25_vit() {
+  // RMSNorms, a fused biased qkv, proj and the gated MLP, and the patch merger. Qwen2-VL's
+  // (Qwen2VisionTransformerPretrainedModel) has LayerNorms and a biased fc1/fc2 MLP instead.
+  Status qwen2_vit() {
     const VisionTower& v = a_.vision;
+    const bool qwen2 = v.kind == VisionKind::kQwen2Vit;
     const std::int64_t h = v.hidden_size;
     const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+    const auto vit_norm = [&](const std::string& module) {
+      if (qwen2) {
+        layer_norm(module, h);
+      } else {
+        norm(module, h);
+      }
+    };
     add("visual.patch_embed.proj.weight",
         {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, dtype_);
     for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
       const std::string b = "visual.blocks." + str(i);
-      norm(b + ".norm1", h);
-      norm(b + ".norm2", h);
+      vit_norm(b + ".norm1");
+      vit_norm(b + ".norm2");
       GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.qkv", 3 * h, h, true));
       GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.proj", h, h, true));
+      if (qwen2) {
+        GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.fc1", v.intermediate_size, h, true));
+        GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.fc2", h, v.intermediate_size, true));
+        continue;
+      }
       GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.gate_proj", v.intermediate_size, h, true));
       GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.up_proj", v.intermediate_size, h, true));
       GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.down_proj", h, v.intermediate_size, true));
     }
-    norm("visual.merger.ln_q", h);
+    vit_norm("visual.merger.ln_q");
     GPUMEM_RETURN_IF_ERROR(linear("visual.merger.mlp.0", merged, merged, true));
     return linear("visual.merger.mlp.2", v.out_hidden_size, merged, true);
   }

@@ -191,6 +191,7 @@ Status add_clip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_l
 Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
   const VisionTower& v = ctx.arch.vision;
   const bool qwen3 = v.kind == VisionKind::kQwen3Vit;
+  const bool qwen2 = v.kind == VisionKind::kQwen2Vit;
   const int tp = ctx.layout.tp_size;
   const int attn_tp = attention_tp_size(ctx.layout);
   const std::int64_t h = v.hidden_size;
@@ -203,7 +204,7 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
   }
   if (merged % tp != 0) return not_divisible("merger width", merged, tp);
   const auto norm = [&](const std::string& prefix, std::int64_t size) {
-    if (qwen3) {
+    if (qwen3 || qwen2) {
       add_layer_norm(list, ctx, prefix, size);
     } else {
       add_norm(list, ctx, prefix + ".weight", size);
@@ -235,9 +236,10 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
         list, ctx,
         {b + ".attn.proj", {b + ".attn.proj"}, {h}, rows, LinearParallel::kRow, attn_tp, true},
         post_load));
-    if (qwen3) {
-      GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, b + ".mlp.linear_fc1",
-                                             b + ".mlp.linear_fc2", h, v.intermediate_size, h));
+    if (qwen3 || qwen2) {
+      const std::string fc = qwen3 ? ".mlp.linear_fc" : ".mlp.fc";
+      GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, b + fc + "1", b + fc + "2", h,
+                                             v.intermediate_size, h));
       continue;
     }
     const std::int64_t width = v.intermediate_size / tp;
@@ -363,6 +365,7 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
   switch (ctx.arch.vision.kind) {
     case VisionKind::kSiglip:
       return add_siglip(list, ctx, post_load);
+    case VisionKind::kQwen2Vit:
     case VisionKind::kQwen25Vit:
     case VisionKind::kQwen3Vit:
       return add_qwen_vit(list, ctx, post_load);

@@ -195,10 +195,13 @@ double vision_mem_fraction_factor(const VisionTower& v) {
   // 0.7629746875, tests/data/engine-logs/sglang-b200-x1-qwen2.5-vl-7b-piecewise-cudagraph.log).
   // Kimi-K2.5's MoonViT reads SGLang's own KimiK25VisionConfig (configs/kimi_k25.py), whose
   // num_hidden_layers and hidden_size are the checkpoint's vt_* values (27, 1152).
+  // Qwen2-VL's vision_config.hidden_size is the merger's output, the language model's width
+  // (its tower's width is embed_dim): 3,584 for the 7B gives the floor, 0.95 x 0.8 = 0.76.
   const std::int64_t layers =
       v.kind == VisionKind::kSiglip || v.kind == VisionKind::kMoonVit ? v.num_hidden_layers : 24;
-  const double score = static_cast<double>(layers) * static_cast<double>(v.hidden_size) *
-                       static_cast<double>(v.hidden_size);
+  const std::int64_t hidden = v.kind == VisionKind::kQwen2Vit ? v.out_hidden_size : v.hidden_size;
+  const double score =
+      static_cast<double>(layers) * static_cast<double>(hidden) * static_cast<double>(hidden);
   const double ratio = score / (24.0 * 1024.0 * 1024.0);
   return 0.95 * std::clamp(1.0 - 0.1 * (ratio - 1.0), 0.8, 1.05);
 }

@@ -89,6 +89,43 @@ Status ForwardPass::qwen25_encoder_forward(const EncoderProfile& e,
   return {};
 }
 
+// vllm qwen2_vl.py Qwen2VisionTransformer.forward: the patch embedding (a Conv3d over the
+// flattened patches) is the stream, beside the rotary cos and sin tables; every block adds
+// attention and then the MLP (fc1, QuickGELU, fc2) into new streams, each attention after
+// full attention over its item (no windows); the merger's output (ln_q, mlp.0, GELU, mlp.2)
+// is the embedding _process_image_input splits into per-item views, kept in the encoder cache.
+Status ForwardPass::qwen2_encoder_forward(const EncoderProfile& e, std::vector<BlockHandle>& held) {
+  const VisionTower& v = p_.model.vision;
+  const std::int64_t n = e.patches();
+  const std::int64_t eb = element_bytes_;
+  const int tp = p_.tp;
+  Result<BlockHandle> stream_block =
+      env_.allocator.allocate(bytes(n * v.hidden_size * eb), Category::kActivations);
+  if (!stream_block.ok()) return stream_block.status();
+  BlockHandle stream = *stream_block;
+  std::vector<BlockHandle> rotary;
+  for (int table = 0; table < 2; ++table) {
+    Result<BlockHandle> t =
+        env_.allocator.allocate(vit_rotary_bytes(v, n, eb), Category::kActivations);
+    if (!t.ok()) return t.status();
+    rotary.push_back(*t);
+  }
+  const Bytes stream_bytes = bytes(n * v.hidden_size * eb);
+  for (std::int64_t block = 0; block < v.num_hidden_layers; ++block) {
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_attention_activations(v, tp, n, eb), stream));
+    GPUMEM_RETURN_IF_ERROR(vit_step(vit_mlp_activations(v, tp, n, eb), stream));
+    for (int reduce = 0; reduce < 2 && tp > 1; ++reduce) {
+      GPUMEM_RETURN_IF_ERROR(all_reduce(stream, stream_bytes, nullptr));
+    }
+  }
+  std::vector<BlockHandle> merged;
+  GPUMEM_RETURN_IF_ERROR(replay(qwen25_vit_merger_activations(v, tp, n, eb), &merged));
+  GPUMEM_RETURN_IF_ERROR(env_.allocator.free(stream));
+  for (BlockHandle b : rotary) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(b));
+  held.push_back(merged.front());
+  return {};
+}
+
 // vllm gemma3_mm.py _process_image_input over siglip.py SiglipVisionModel (read at 0c028ba):
 // the patch embedding (a convolution's output, N x 1152 x 64 x 64 for 896-pixel images) gets
 // the position embedding added in place and stays in the encoder's hidden_states_pool through
@@ -344,6 +381,7 @@ Status ForwardPass::encoder_forward(const EncoderProfile& e, std::vector<BlockHa
     if (!sizes.ok()) return sizes.status();
     held.push_back(*sizes);
   }
+  if (v.kind == VisionKind::kQwen2Vit) return qwen2_encoder_forward(e, held);
   if (v.kind == VisionKind::kQwen25Vit) return qwen25_encoder_forward(e, held);
   if (v.kind == VisionKind::kSiglip) return gemma3_encoder_forward(e, held);
   if (v.kind == VisionKind::kClip) return llava_encoder_forward(e, held);

@@ -47,8 +47,9 @@ std::int64_t merged_patch_pixels(const VisionTower& v) {
 std::int64_t EncoderProfile::patches() const { return items * tokens_per_item * merge * merge; }
 
 std::int64_t qwen_vl_max_image_tokens(const VisionTower& v) {
+  // Qwen2.5-VL's processing info is Qwen2-VL's (qwen2_5_vl.py subclasses qwen2_vl.py's).
   const std::int64_t max_pixels =
-      v.kind == VisionKind::kQwen25Vit ? kQwen25VlMaxImagePixels : kQwen3VlMaxImagePixels;
+      v.kind == VisionKind::kQwen3Vit ? kQwen3VlMaxImagePixels : kQwen25VlMaxImagePixels;
   return largest_factorable(max_pixels / merged_patch_pixels(v));
 }
 
@@ -101,7 +102,7 @@ EncoderProfile plan_profile(std::int64_t tokens, std::int64_t merge,
 
 EncoderProfile plan_qwen_vl_profile(const VisionTower& v, const EncoderLimits& limits) {
   const std::int64_t image = qwen_vl_max_image_tokens(v);
-  if (v.kind == VisionKind::kQwen25Vit && limits.video_limit != 0) {
+  if (v.kind != VisionKind::kQwen3Vit && limits.video_limit != 0) {
     const std::int64_t frames = qwen25_vl_max_video_frames(v, limits.max_model_len);
     const std::int64_t groups = (frames + frames % v.temporal_patch_size) / v.temporal_patch_size;
     if (limits.image_limit == 0 || groups * image > image) {

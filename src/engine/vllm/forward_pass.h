@@ -47,6 +47,7 @@ class ForwardPass {
 
  private:
   // The towers' own forwards after the pixel values (encoder_forward.cc).
+  Status qwen2_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status qwen25_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status gemma3_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);
   Status llava_encoder_forward(const EncoderProfile& profile, std::vector<BlockHandle>& held);

@@ -72,8 +72,8 @@ Nvfp4Layout nvfp4_layout(const Plan& p) {
 // Gemma 3's SigLIP, LLaVA's CLIP and Gemma 4's tower.
 bool profiles_vit(const VisionTower& v) {
   return v.kind == VisionKind::kQwen3Vit || v.kind == VisionKind::kQwen25Vit ||
-         v.kind == VisionKind::kSiglip || v.kind == VisionKind::kClip ||
-         v.kind == VisionKind::kGemma4Vit;
+         v.kind == VisionKind::kQwen2Vit || v.kind == VisionKind::kSiglip ||
+         v.kind == VisionKind::kClip || v.kind == VisionKind::kGemma4Vit;
 }
 
 // Whether this launch leaves the tower unbuilt: vllm models/qwen3_vl.py, qwen3_5.py and
