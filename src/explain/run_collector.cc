@@ -245,20 +245,37 @@ void RunCollector::printed_flag(const LogLine& line, std::string name, std::stri
   flag(std::move(f));
 }
 
-void RunCollector::printed_count_flag(const LogLine& line, const PrintedNumber& n,
-                                      std::string name) {
+void RunCollector::printed_count_flag(const LogLine& line, const PrintedNumber& n, std::string name,
+                                      bool with_figures) {
   if (!within_bounds(name, FigureUnit::kCount, false, n, line)) return;
-  printed_flag(line, std::move(name), std::to_string(static_cast<long long>(n.value)), n.begin);
+  LoggedFlag f;
+  f.flag = std::move(name);
+  f.values = {std::to_string(static_cast<long long>(n.value))};
+  const LogPosition at = line.position(n.begin);
+  f.line = at.line;
+  f.column = at.column;
+  f.source = "printed";
+  f.with_figures = with_figures;
+  flag(std::move(f));
 }
 
 void RunCollector::flag(LoggedFlag f) {
   for (LoggedFlag& held : current_.flags) {
     if (held.flag != f.flag) continue;
     if (held.values != f.values) {
+      // A value the KV cache's figures were computed with outweighs one a configuration line
+      // stated: a log pasted from two launches keeps the earlier launch's configuration beside
+      // the later one's figures (vllm #14452: max_seq_len=60000 at 14:42, "Maximum
+      // concurrency for 50000 tokens per request" at 14:48).
+      const bool replace = f.with_figures && !held.with_figures;
       current_.notes.push_back(
           "line " + std::to_string(f.line) + " states " + f.flag + " " +
           (f.values.empty() ? "" : f.values.front()) + ", line " + std::to_string(held.line) + " " +
-          (held.values.empty() ? "" : held.values.front()) + "; the first is used");
+          (held.values.empty() ? "" : held.values.front()) +
+          (replace ? "; line " + std::to_string(f.line) +
+                         "'s, which the KV cache's figures were computed with, is used"
+                   : "; the first is used"));
+      if (replace) held = std::move(f);
     }
     return;
   }

@@ -59,13 +59,16 @@ class RunCollector {
   // Whether `line` comes so long after this run first printed `q` (half an hour) that it is
   // another launch's, whatever the process: a speculative draft loads right after its target.
   bool long_after(Quantity q, const LogLine& line) const;
-  // The first statement of a flag wins; a different later one is noted.
+  // The first statement of a flag wins, unless a later one is printed with the KV cache's
+  // figures (LoggedFlag::with_figures); a different later one is noted.
   void flag(LoggedFlag f);
   // A flag's value that a log line printed outside the argument dump.
   void printed_flag(const LogLine& line, std::string name, std::string value, size_t offset = 0);
   // A count flag's value printed at `n` (max_model_len, context_len): refused when it is not
   // a count within bounds.
-  void printed_count_flag(const LogLine& line, const PrintedNumber& n, std::string name);
+  // `with_figures`: the line is one of the KV cache's own figures (LoggedFlag::with_figures).
+  void printed_count_flag(const LogLine& line, const PrintedNumber& n, std::string name,
+                          bool with_figures = false);
   // A failure; one the same process already stated in this start-up (a traceback that ends
   // with its message again) is the same failure, not another start-up.
   void problem(ProblemKind kind, const LogLine& line);

@@ -102,6 +102,9 @@ struct LoggedFlag {
   int line = 0;
   int column = 0;      // of the value in the file's line (1-based); 0 when not known
   std::string source;  // "server_args", "launch command", "non-default args", "printed", ...
+  // Stated by a line of the KV cache's own figures (vLLM's "Maximum concurrency for N tokens
+  // per request"): the value the figures were computed with.
+  bool with_figures = false;
 };
 
 enum class ProblemKind {

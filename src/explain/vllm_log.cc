@@ -98,7 +98,7 @@ void requested_memory(RunCollector& c, const LogLine& l, std::string_view key, b
 
 void max_model_len(RunCollector& c, const LogLine& l, std::string_view key) {
   if (std::optional<PrintedNumber> n = number_after(l.message, key)) {
-    c.printed_count_flag(l, *n, "--max-model-len");
+    c.printed_count_flag(l, *n, "--max-model-len", key == "Maximum concurrency for");
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "explain/log_line.h"
 #include "explain/python_literal.h"
 #include "explain/version_choice.h"
@@ -295,6 +297,29 @@ TEST(VersionChoice, PrintedCluedAndOlderThanModelled) {
   LogRun sglang_old;
   sglang_old.version = "0.4.5";
   EXPECT_EQ(choose_version(sglang_old, LogEngine::kSglang).version, "0.4.6");
+}
+
+// vllm #14452 (V0, two RTX 5090s): the configuration line of an earlier launch says
+// max_seq_len=60000, the KV cache's own concurrency line says 50000: the figures were computed
+// with 50000, which the replay takes; a configuration stated twice keeps its first value.
+TEST(LogReader, TheMaxModelLenTheKvFiguresWereComputedWithWins) {
+  const Result<StartupLog> log = read_startup_log(
+      "INFO 04-23 14:42:34 [llm_engine.py:243] Initializing a V0 LLM engine "
+      "(v0.8.5.dev169+gce17db808.d20250423) with config: model='/models/QwQ-32B-unsloth-bnb-4bit', "
+      "max_seq_len=60000, tensor_parallel_size=1, pipeline_parallel_size=2\n"
+      "INFO 04-23 14:48:44 [executor_base.py:112] # cuda blocks: 7299, # CPU blocks: 2048\n"
+      "INFO 04-23 14:48:44 [executor_base.py:117] Maximum concurrency for 50000 tokens per "
+      "request: 2.34x\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  const LogRun& r = log->runs.at(0);
+  ASSERT_NE(r.flag("--max-model-len"), nullptr);
+  EXPECT_EQ(r.flag("--max-model-len")->values, std::vector<std::string>{"50000"});
+  EXPECT_EQ(r.flag("--max-model-len")->line, 3);
+  EXPECT_NE(std::find(r.notes.begin(), r.notes.end(),
+                      "line 3 states --max-model-len 50000, line 1 60000; line 3's, which the KV "
+                      "cache's figures were computed with, is used"),
+            r.notes.end());
 }
 
 TEST(LogReader, EngineCanBeForced) {
