@@ -309,6 +309,10 @@ enum class VisionKind : unsigned char {
   // position table, LayerNorm blocks of a fused biased wqkv, wo and a two-linear MLP, and the
   // patch-merger projector (a LayerNorm and two biased linears over merge^2 x width)
   kMoonVit,
+  // GLM-4.1V's and GLM-4.5V's ViT (Glm4vVisionConfig): a biased Conv3d, a position table of
+  // (image_size / patch_size)^2 rows, RMSNorms, gated MLPs of out_hidden_size, a Conv2d
+  // downsample to out_hidden_size and a gated merger of intermediate_size
+  kGlm4vVit,
 };
 
 // A multimodal checkpoint's vision tower and its projection into the language model, as its
@@ -342,6 +346,7 @@ struct VisionTower {
   std::int64_t projector_input_dim = 0;   // Llama 4: the pixel-shuffle adapter's output width
   std::int64_t projector_output_dim = 0;  // Llama 4: its second linear's width
   bool projector_bias = false;            // Mistral 3, LLaVA: multimodal_projector_bias
+  bool qkv_bias = false;                  // GLM-4.1V/4.5V: attention_bias
   bool standardize = false;               // Gemma 4: std_bias and std_scale over the width
   // LLaVA: vision_feature_layer, one index or a list (negative counts from the last layer's
   // output), and whether vision_feature_select_strategy keeps the class token ("full").
@@ -354,7 +359,7 @@ struct VisionTower {
   std::int64_t deepstack_mergers() const {
     return static_cast<std::int64_t>(deepstack_visual_indexes.size());
   }
-  // SigLIP: patches of one image, the position embedding's rows.
+  // SigLIP and GLM-4.1V/4.5V: patches of one image, the position embedding's rows.
   std::int64_t num_patches() const { return (image_size / patch_size) * (image_size / patch_size); }
   // LLaVA: the CLIP layers vLLM builds, up to the deepest feature layer (vllm llava.py
   // _get_num_hidden_layers: N + index + 1 for a negative index).

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 55> kFamilies = {{
+constexpr std::array<FamilyByName, 57> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
@@ -71,6 +71,10 @@ constexpr std::array<FamilyByName, 55> kFamilies = {{
     {"PhiMoEForCausalLM", ArchitectureFamily::kPhiMoe},
     {"GraniteMoeHybridForCausalLM", ArchitectureFamily::kGraniteHybrid},
     {"Glm4ForCausalLM", ArchitectureFamily::kGlm4},
+    // GLM-4.1V and GLM-4.5V/4.6V (sglang glm4v.py, glm4v_moe.py; vllm glm4_1v.py): the GLM-4
+    // or GLM-4.5 language model (text_config) beside the GLM-V ViT (hf_vision.h).
+    {"Glm4vForConditionalGeneration", ArchitectureFamily::kGlm4},
+    {"Glm4vMoeForConditionalGeneration", ArchitectureFamily::kGlm4Moe},
     {"JambaForCausalLM", ArchitectureFamily::kJamba},
     // Grok 2 as SGLang's grok.py serves it (hf_config.cc parse_moe; SGLang only).
     {"Grok1ForCausalLM", ArchitectureFamily::kGrok},
@@ -113,13 +117,11 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 4> kUnmodelled = {{
+constexpr std::array<Unmodelled, 3> kUnmodelled = {{
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"FalconH1ForCausalLM",
      "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
-    {"Glm4vMoeForConditionalGeneration",
-     "the vision tower and the engines' multimodal memory reservation"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.

@@ -143,6 +143,29 @@ void parse_qwen25_vit(const ConfigMap& v, VisionTower& t) {
   check_heads(v, "num_heads", t);
 }
 
+// GLM-4.1V and GLM-4.5V: transformers models/glm4v/configuration_glm4v.py Glm4vVisionConfig
+// defaults (glm4v_moe's is the same). The blocks' MLP is out_hidden_size wide; intermediate_size
+// is the merger's (modeling_glm4v.py Glm4vVisionModel, Glm4VisionMlp, Glm4vVisionPatchMerger).
+void parse_glm4v_vit(const ConfigMap& v, VisionTower& t) {
+  t.kind = VisionKind::kGlm4vVit;
+  t.num_hidden_layers = v.positive("depth", 24);
+  t.hidden_size = v.positive("hidden_size", 1536);
+  t.intermediate_size = v.positive("intermediate_size", 13696);
+  t.num_attention_heads = v.positive("num_heads", 12);
+  t.num_channels = patch_dimension(v, "in_channels", 3);
+  t.patch_size = patch_dimension(v, "patch_size", 14);
+  t.image_size = patch_dimension(v, "image_size", 336);
+  t.temporal_patch_size = patch_dimension(v, "temporal_patch_size", 2);
+  t.spatial_merge_size = patch_dimension(v, "spatial_merge_size", 2);
+  t.out_hidden_size = v.positive("out_hidden_size", 4096);
+  t.qkv_bias = v.boolean("attention_bias").value_or(false);
+  if (t.patch_size > 0 && t.image_size % t.patch_size != 0) {
+    v.error("image_size", "'image_size' " + std::to_string(t.image_size) +
+                              " is not a multiple of 'patch_size' " + std::to_string(t.patch_size));
+  }
+  check_heads(v, "num_heads", t);
+}
+
 // Qwen3-VL: transformers models/qwen3_vl/configuration_qwen3_vl.py Qwen3VLVisionConfig.__init__
 // defaults.
 // transformers models/gemma4/configuration_gemma4.py Gemma4VisionConfig (defaults: 768 wide,
@@ -396,7 +419,9 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   const bool llava = llava_next || a.hf_architecture == "LlavaForConditionalGeneration";
   const bool gemma4 = a.hf_architecture == "Gemma4ForConditionalGeneration";
   const bool kimi = a.hf_architecture == "KimiK25ForConditionalGeneration";
-  if (!gemma && !qwen && !llama4 && !mistral3 && !llava && !gemma4 && !kimi) return;
+  const bool glm4v = a.hf_architecture == "Glm4vForConditionalGeneration" ||
+                     a.hf_architecture == "Glm4vMoeForConditionalGeneration";
+  if (!gemma && !qwen && !llama4 && !mistral3 && !llava && !gemma4 && !kimi && !glm4v) return;
   const YAML::Node node = top.get("vision_config");
   if (!node.IsDefined()) {
     top.error("architectures", "a " + a.hf_architecture +
@@ -412,6 +437,8 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
     parse_gemma4_vit(v, a.vision);
   } else if (kimi) {
     parse_moon_vit(v, a.hidden_size, a.vision);
+  } else if (glm4v) {
+    parse_glm4v_vit(v, a.vision);
   } else if (llama4) {
     parse_llama4_vit(v, a.vision);
   } else if (mistral3) {
@@ -425,7 +452,7 @@ void parse_vision_tower(const ConfigMap& top, Architecture& a) {
   } else {
     parse_qwen3_vit(v, a.vision);
   }
-  if (qwen && a.vision.out_hidden_size != a.hidden_size && a.hidden_size > 0) {
+  if ((qwen || glm4v) && a.vision.out_hidden_size != a.hidden_size && a.hidden_size > 0) {
     const std::string key = qwen2 ? "hidden_size" : "out_hidden_size";
     v.error(key, "'" + key + "' " + std::to_string(a.vision.out_hidden_size) +
                      " differs from the language model's 'hidden_size' " +

@@ -141,6 +141,19 @@ std::int64_t vision_parameter_count(const VisionTower& v, std::int64_t text_hidd
            v.num_hidden_layers * block + i * v.projector_input_dim +
            v.projector_output_dim * v.projector_output_dim + v.out_hidden_size * text_hidden;
   }
+  if (v.kind == VisionKind::kGlm4vVit) {
+    // HF Glm4vVisionModel: a biased Conv3d, the position table, RMSNorms after the patch
+    // embedding and at the end; per block two RMSNorms, qkv (biased with attention_bias), proj,
+    // a bias-free gated MLP of out_hidden_size; the biased Conv2d downsample; the merger's
+    // bias-free proj, its LayerNorm and a bias-free gated MLP of intermediate_size.
+    const std::int64_t o = v.out_hidden_size;
+    const std::int64_t i = v.intermediate_size;
+    const std::int64_t m = v.spatial_merge_size;
+    const std::int64_t block = 2 * h + 3 * h * h + (v.qkv_bias ? 3 * h : 0) + h * h + 3 * o * h;
+    return h * v.num_channels * v.temporal_patch_size * v.patch_size * v.patch_size + h +
+           v.num_patches() * h + h + v.num_hidden_layers * block + h + o * h * m * m + o + o * o +
+           2 * o + 3 * i * o;
+  }
   if (v.kind == VisionKind::kQwen2Vit) {
     // HF Qwen2VisionTransformerPretrainedModel: Conv3d without bias; per block two LayerNorms,
     // qkv, proj, fc1 and fc2 with biases; the merger's LayerNorm and its two biased linears.

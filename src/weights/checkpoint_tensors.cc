@@ -621,6 +621,8 @@ class CheckpointBuilder {
         return gemma4_vit();
       case VisionKind::kMoonVit:
         return moon_vit();
+      case VisionKind::kGlm4vVit:
+        return glm4v_vit();
       case VisionKind::kQwen3Vit:
         return qwen3_vit();
       default:
@@ -764,6 +766,41 @@ class CheckpointBuilder {
     dense("mm_projector.proj.0", m, m);
     dense("mm_projector.proj.2", v.out_hidden_size, m);
     return Status::ok_status();
+  }
+
+  // HF Glm4vVisionModel ("model.visual."): the biased Conv3d, the position table,
+  // post_conv_layernorm; blocks of RMSNorms norm1 and norm2, qkv (biased with attention_bias),
+  // proj and the gated MLP of out_hidden_size; post_layernorm, the biased Conv2d downsample,
+  // and the merger: proj, post_projection_norm (a LayerNorm) and its gated MLP of
+  // intermediate_size, all linears without biases.
+  Status glm4v_vit() {
+    const VisionTower& v = a_.vision;
+    const std::int64_t h = v.hidden_size;
+    const std::int64_t o = v.out_hidden_size;
+    const std::string t = "model.visual.";
+    add(t + "patch_embed.proj.weight",
+        {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, dtype_);
+    add(t + "patch_embed.proj.bias", {h}, dtype_);
+    add(t + "embeddings.position_embedding.weight", {v.num_patches(), h}, dtype_);
+    norm(t + "post_conv_layernorm", h);
+    for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+      const std::string b = t + "blocks." + str(i);
+      norm(b + ".norm1", h);
+      norm(b + ".norm2", h);
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.qkv", 3 * h, h, v.qkv_bias));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".attn.proj", h, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.gate_proj", o, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.up_proj", o, h, false));
+      GPUMEM_RETURN_IF_ERROR(linear(b + ".mlp.down_proj", h, o, false));
+    }
+    norm(t + "post_layernorm", h);
+    add(t + "downsample.weight", {o, h, v.spatial_merge_size, v.spatial_merge_size}, dtype_);
+    add(t + "downsample.bias", {o}, dtype_);
+    GPUMEM_RETURN_IF_ERROR(linear(t + "merger.proj", o, o, false));
+    layer_norm(t + "merger.post_projection_norm", o);
+    GPUMEM_RETURN_IF_ERROR(linear(t + "merger.gate_proj", v.intermediate_size, o, false));
+    GPUMEM_RETURN_IF_ERROR(linear(t + "merger.up_proj", v.intermediate_size, o, false));
+    return linear(t + "merger.down_proj", o, v.intermediate_size, false);
   }
 
   Status siglip() {

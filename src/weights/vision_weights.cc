@@ -45,6 +45,26 @@ Status add_qkv_attention(TensorList& list, const BuildContext& ctx, PostLoadStep
                     post_load);
 }
 
+// A ViT attention whose checkpoint fuses q/k/v into one `qkv` (the Qwen and GLM-V towers): a
+// column-parallel qkv_proj of `rows` rows each over `group` ranks and the row-parallel proj.
+Status add_fused_qkv_attention(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load,
+                               const std::string& attn, std::int64_t hidden, std::int64_t rows,
+                               int group, bool qkv_bias, bool proj_bias) {
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {attn + ".qkv_proj",
+                                     {attn + ".qkv"},
+                                     {rows, rows, rows},
+                                     hidden,
+                                     LinearParallel::kColumn,
+                                     group,
+                                     qkv_bias},
+                                    post_load));
+  return add_linear(
+      list, ctx,
+      {attn + ".proj", {attn + ".proj"}, {hidden}, rows, LinearParallel::kRow, group, proj_bias},
+      post_load);
+}
+
 // SigLIP and Gemma 3's projector.
 Status add_siglip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
   const VisionTower& v = ctx.arch.vision;
@@ -223,19 +243,8 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
     const std::string b = "visual.blocks." + std::to_string(i);
     norm(b + ".norm1", h);
     norm(b + ".norm2", h);
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {b + ".attn.qkv_proj",
-                                       {b + ".attn.qkv"},
-                                       {rows, rows, rows},
-                                       h,
-                                       LinearParallel::kColumn,
-                                       attn_tp,
-                                       true},
-                                      post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(
-        list, ctx,
-        {b + ".attn.proj", {b + ".attn.proj"}, {h}, rows, LinearParallel::kRow, attn_tp, true},
-        post_load));
+    GPUMEM_RETURN_IF_ERROR(
+        add_fused_qkv_attention(list, ctx, post_load, b + ".attn", h, rows, attn_tp, true, true));
     if (qwen3 || qwen2) {
       const std::string fc = qwen3 ? ".mlp.linear_fc" : ".mlp.fc";
       GPUMEM_RETURN_IF_ERROR(add_linear_pair(list, ctx, post_load, b + fc + "1", b + fc + "2", h,
@@ -359,6 +368,72 @@ Status add_moon_vit(TensorList& list, const BuildContext& ctx) {
   return Status::ok_status();
 }
 
+// GLM-4.1V's and GLM-4.5V's tower as SGLang builds it (glm4v.py Glm4vVisionModel; vLLM's plan
+// refuses its profile): the biased patch Conv3d, the position table, the norms, the Conv2d
+// downsample and the merger's LayerNorm whole on every rank; per block qkv column-parallel
+// (12 heads over the attention TP group, biased with attention_bias), proj row-parallel, the
+// gated MLP of out_hidden_size split over TP; the merger's proj replicated (vLLM shards it),
+// its gate_up column-parallel and down row-parallel, all without biases.
+Status add_glm4v_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+  const VisionTower& v = ctx.arch.vision;
+  const int tp = ctx.layout.tp_size;
+  const int attn_tp = attention_tp_size(ctx.layout);
+  const std::int64_t h = v.hidden_size;
+  const std::int64_t o = v.out_hidden_size;
+  if (v.num_attention_heads % attn_tp != 0) {
+    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+  }
+  if (o % tp != 0) return not_divisible("MLP width", o, tp);
+  if (v.intermediate_size % tp != 0) {
+    return not_divisible("merger width", v.intermediate_size, tp);
+  }
+  const std::string t = "visual.";
+  list.add(t + "patch_embed.proj.weight",
+           {h, v.num_channels, v.temporal_patch_size, v.patch_size, v.patch_size}, ctx.dtype);
+  list.add(t + "patch_embed.proj.bias", {h}, ctx.dtype);
+  list.add(t + "embeddings.position_embedding.weight", {v.num_patches(), h}, ctx.dtype);
+  add_norm(list, ctx, t + "post_conv_layernorm.weight", h);
+  const std::int64_t rows = v.num_attention_heads / attn_tp * (h / v.num_attention_heads);
+  const auto gated = [&](const std::string& prefix, const std::string& checkpoint, std::int64_t in,
+                         std::int64_t width) -> Status {
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {prefix + ".gate_up_proj",
+                                       {checkpoint + ".gate_proj", checkpoint + ".up_proj"},
+                                       {width / tp, width / tp},
+                                       in,
+                                       LinearParallel::kColumn,
+                                       tp,
+                                       false},
+                                      post_load));
+    return add_linear(list, ctx,
+                      {prefix + ".down_proj",
+                       {checkpoint + ".down_proj"},
+                       {in},
+                       width / tp,
+                       LinearParallel::kRow,
+                       tp,
+                       false},
+                      post_load);
+  };
+  for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+    const std::string b = t + "blocks." + std::to_string(i);
+    add_norm(list, ctx, b + ".norm1.weight", h);
+    add_norm(list, ctx, b + ".norm2.weight", h);
+    GPUMEM_RETURN_IF_ERROR(add_fused_qkv_attention(list, ctx, post_load, b + ".attn", h, rows,
+                                                   attn_tp, v.qkv_bias, false));
+    GPUMEM_RETURN_IF_ERROR(gated(b + ".mlp", b + ".mlp", h, o));
+  }
+  add_norm(list, ctx, t + "post_layernorm.weight", h);
+  list.add(t + "downsample.weight", {o, h, v.spatial_merge_size, v.spatial_merge_size}, ctx.dtype);
+  list.add(t + "downsample.bias", {o}, ctx.dtype);
+  GPUMEM_RETURN_IF_ERROR(add_linear(
+      list, ctx,
+      {t + "merger.proj", {t + "merger.proj"}, {o}, o, LinearParallel::kReplicated, 1, false},
+      post_load));
+  add_layer_norm(list, ctx, t + "merger.post_projection_norm", o);
+  return gated(t + "merger", t + "merger", o, v.intermediate_size);
+}
+
 }  // namespace
 
 Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
@@ -377,6 +452,9 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kMoonVit:
       // vLLM's plan builds no MoonViT: it refuses the encoder profile or drops the tower.
       return add_moon_vit(list, ctx);
+    case VisionKind::kGlm4vVit:
+      // vLLM's plan refuses GLM-V's encoder profile (vllm/plan.cc).
+      return add_glm4v_vit(list, ctx, post_load);
     case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
       // SGLang's plan refuses them (sglang/plan_checks.cc check_llama4, sglang/plan.cc for

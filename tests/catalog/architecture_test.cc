@@ -563,9 +563,6 @@ TEST(ArchitectureErrors, UnmodelledFamiliesAreRefusedByName) {
       {"MiniMaxAI--MiniMax-M1-80k",
        "'MiniMaxM1ForCausalLM' is not modelled: gpumem does not model the per-request state of "
        "its lightning-attention layers"},
-      {"zai-org--GLM-4.5V",
-       "'Glm4vMoeForConditionalGeneration' is not modelled: gpumem does not model the vision "
-       "tower and the engines' multimodal memory reservation"},
   };
   for (const auto& [repo, message] : cases) {
     const std::string path = public_config_dir(repo) + "/config.json";
