@@ -7,12 +7,15 @@
 // SGLang serves it; vLLM's encoder profile (dummy videos of up to 600 frames) is refused.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "catalog/architecture.h"
 #include "catalog/parameter_count.h"
 #include "support/config_errors.h"
 #include "support/family_simulation.h"
+#include "support/scratch_dir.h"
 #include "weights/checkpoint_tensors.h"
 
 namespace gpumem {
@@ -93,6 +96,39 @@ TEST(Glm4v, SglangLoadsTheTowerAndShrinksTheFraction) {
           .find("the vision tower's attention heads (12) is not divisible by the tensor-parallel "
                 "size 8"),
       std::string::npos);
+}
+
+// GLM-4.1V's dense form (Glm4vForConditionalGeneration; GLM-4.6V-Flash is the same class): the
+// GLM-4-9B-0414 language model (40 layers of 4,096, 32 heads and 2 KV heads of 128 with q/k/v
+// biases, four norms a layer, an MLP of 13,696, untied) beside the same tower with a merger of
+// 13,696: 9,400,279,040 + 892,498,432 = 10,292,777,472 parameters, GLM-4.6V-Flash's published
+// count (its model page and card copies, find_string ids 70957423560, 61438134306). SGLang at
+// TP 2 serves it with the same 0.83125 factor on the automatic fraction.
+TEST(Glm4v, TheDenseFormIsGlm4BesideTheSameTower) {
+  const std::filesystem::path dir = scratch_dir() / "gpumem-glm4.1v";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "config.json")
+      << R"({"architectures": ["Glm4vForConditionalGeneration"], "model_type": "glm4v",
+  "text_config": {"hidden_size": 4096, "num_hidden_layers": 40, "num_attention_heads": 32,
+    "num_key_value_heads": 2, "head_dim": 128, "intermediate_size": 13696,
+    "vocab_size": 151552, "max_position_embeddings": 65536, "attention_bias": true,
+    "partial_rotary_factor": 0.5, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+    "rope_theta": 10000, "rope_scaling": {"rope_type": "default", "mrope_section": [8, 12, 12]}},
+  "vision_config": {"depth": 24, "hidden_size": 1536, "num_heads": 12, "intermediate_size": 13696,
+    "out_hidden_size": 4096, "image_size": 336, "patch_size": 14, "spatial_merge_size": 2,
+    "temporal_patch_size": 2, "in_channels": 3, "attention_bias": false}})";
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config((dir / "config.json").string(), diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->family, ArchitectureFamily::kGlm4);
+  EXPECT_EQ(parameter_count(*a), 10'292'777'472);
+  const Ledger l = scenario_ledger(
+      "hardware: {gpu: h200, count: 2}\nengine:\n  name: sglang\n  version: 0.5.9\n  args:\n"
+      "    --tp-size: 2\nmodel: " +
+      dir.string() + "\n");
+  EXPECT_TRUE(l.fits());
+  const Ledger text_only = family_ledger("sglang", "qwen2.5-7b-instruct", 2, "");
+  EXPECT_DOUBLE_EQ(mem_fraction(l), mem_fraction(text_only) * 0.83125);
 }
 
 // vLLM profiles GLM-V's encoder on a dummy video of up to 600 frames (glm4_1v.py
