@@ -190,6 +190,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   const bool model_named = scenario.model.given() || p.flags.raw.string("--model-path");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
+  if (p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 75) {
+    // sglang model_executor/model_runner.py load_model (0.4.6.post5 on), right after "Load
+    // weight begin". On sm75 it serves float16 for bfloat16 ("Compute capability below sm80"),
+    // the same bytes.
+    diags.error(scenario.hardware.gpu_loc,
+                "RuntimeError: SGLang only supports sm75 and above (" + p.gpu.name + " is sm" +
+                    std::to_string(p.gpu.compute_capability_major) +
+                    std::to_string(p.gpu.compute_capability_minor) + ")");
+    return std::nullopt;
+  }
   std::optional<ResolvedModel> model =
       resolve_scenario_model(scenario, p.flags.raw, "--model-path", models, diags);
   std::optional<Architecture> given_draft;

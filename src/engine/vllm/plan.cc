@@ -270,6 +270,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   const bool model_named = scenario.model.given() || p.flags.raw.string("--model");
   if (gpu == nullptr || !model_named) return std::nullopt;  // reported by the scenario reader
   p.gpu = *gpu;
+  if (p.gpu.compute_capability_major < 8) {
+    // vllm engine/arg_utils.py _is_v1_supported_oracle (0.10.1) sends compute capability below
+    // 8.0 to the V0 engine; from 0.10.2 (PR #23614) V1 runs there on FlexAttention, later
+    // FlashInfer (sm75) or Triton by release (platforms/cuda.py), and casts bfloat16 to float16.
+    diags.error(scenario.hardware.gpu_loc,
+                p.gpu.name + " has compute capability " +
+                    std::to_string(p.gpu.compute_capability_major) + "." +
+                    std::to_string(p.gpu.compute_capability_minor) +
+                    ": vLLM's engine below 8.0 (V0 in 0.10.1, then FlexAttention, FlashInfer or "
+                    "Triton attention by release, float16 for bfloat16) is not modelled");
+    return std::nullopt;
+  }
   std::optional<ResolvedModel> model =
       resolve_scenario_model(scenario, p.flags.raw, "--model", models, diags);
   if (p.flags.speculative && p.flags.speculative->model) {
