@@ -1,6 +1,7 @@
 #include "catalog/hf_vision.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace gpumem {
@@ -107,11 +108,17 @@ void parse_qwen2_vit(const ConfigMap& v, VisionTower& t) {
   t.kind = VisionKind::kQwen2Vit;
   t.num_hidden_layers = v.positive("depth", 32);
   t.hidden_size = v.positive("embed_dim", 1280);
-  const std::int64_t mlp_ratio = v.positive("mlp_ratio", 4);
-  t.intermediate_size = t.hidden_size * mlp_ratio;
-  if (t.intermediate_size > kMaxConfigCount) {
-    v.error("mlp_ratio", "'embed_dim' x 'mlp_ratio' is " + std::to_string(t.intermediate_size) +
-                             ", more than " + std::to_string(kMaxConfigCount));
+  // vllm qwen2_vl.py Qwen2VisionBlock: mlp_hidden_dim = int(dim * mlp_ratio), a float allowed.
+  const double mlp_ratio = v.number("mlp_ratio").value_or(4.0);
+  const double width = static_cast<double>(t.hidden_size) * mlp_ratio;
+  if (!std::isfinite(mlp_ratio) || width < 1.0) {
+    v.error("mlp_ratio", "'mlp_ratio' must make an MLP at least 1 wide");
+  } else if (width > static_cast<double>(kMaxConfigCount)) {
+    v.error("mlp_ratio", "'embed_dim' x 'mlp_ratio' is " +
+                             std::to_string(static_cast<std::int64_t>(width)) + ", more than " +
+                             std::to_string(kMaxConfigCount));
+  } else {
+    t.intermediate_size = static_cast<std::int64_t>(width);
   }
   t.num_attention_heads = v.positive("num_heads", 16);
   t.num_channels = patch_dimension(v, v.has("in_chans") ? "in_chans" : "in_channels", 3);

@@ -86,6 +86,25 @@ TEST(Qwen2Vl, VisionConfigErrorsNameItsKeys) {
                     "max_position_embeddings: 32768\n"
                     "vision_config: {embed_dim: 65536, mlp_ratio: 4096, hidden_size: 3584}\n"),
       "t.json:8:46: 'embed_dim' x 'mlp_ratio' is 268435456, more than 67108864\n");
+  EXPECT_EQ(config_errors("architectures: [Qwen2VLForConditionalGeneration]\n"
+                          "hidden_size: 3584\n"
+                          "num_hidden_layers: 2\n"
+                          "num_attention_heads: 28\n"
+                          "intermediate_size: 18944\n"
+                          "vocab_size: 152064\n"
+                          "max_position_embeddings: 32768\n"
+                          "vision_config: {embed_dim: 1280, mlp_ratio: -1.5, hidden_size: 3584}\n"),
+            "t.json:8:45: 'mlp_ratio' must make an MLP at least 1 wide\n");
+}
+
+// vLLM and transformers take int(embed_dim x mlp_ratio): a float ratio is read as written.
+TEST(Qwen2Vl, AFloatMlpRatioIsTruncatedAsTheEnginesDo) {
+  const std::string dir =
+      config_variant(kRepo, "qwen2-vl-float-ratio", "\"mlp_ratio\": 4", "\"mlp_ratio\": 2.6667");
+  Diagnostics diags;
+  Result<Architecture> a = load_hf_config(dir + "/config.json", diags);
+  ASSERT_TRUE(a.ok()) << diags.to_string();
+  EXPECT_EQ(a->vision.intermediate_size, 3413);  // int(1280 x 2.6667) = int(3413.376)
 }
 
 // SGLang at TP 2: the language model's shards beside the tower, split as qwen2_vl.py splits it
