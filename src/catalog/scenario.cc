@@ -222,7 +222,9 @@ void read_observed(MapReader& r, const GpuSpec* gpu, ScenarioObserved& observed)
   observed.model_loading = r.size("model_loading");
   observed.activation_peak = r.size("activation_peak");
   observed.non_torch_memory = r.size("non_torch_memory");
-  observed.cuda_graph_estimate = r.size("cuda_graph_estimate");
+  // vllm v1/worker/gpu_worker.py determine_available_memory subtracts the estimate as measured:
+  // free memory before the captures less after, below zero where they gave memory back.
+  observed.cuda_graph_estimate = signed_size(r, "cuda_graph_estimate");
   observed.kv_cache_memory = signed_size(r, "kv_cache_memory");
   r.finish();
   // Each is memory of one GPU; more than the GPU has is a typo, and would overflow the

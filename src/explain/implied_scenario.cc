@@ -430,8 +430,8 @@ std::vector<std::string> apply_pins(Scenario& s, const std::vector<Pin>& pins) {
   std::vector<std::string> set;
   ScenarioObserved& o = s.observed;
   for (const Pin& p : pins) {
-    // Only vLLM's KV budget may be negative (explain/figure_bounds.h); pins are written
-    // by log_pins, so a size that does not read back is a bug, not input.
+    // Only vLLM's KV budget and graph estimate may be negative (explain/figure_bounds.h); pins are
+    // written by log_pins, so a size that does not read back is a bug, not input.
     const bool negative = p.size.starts_with('-');
     Result<Bytes> size = parse_size(std::string_view(p.size).substr(negative ? 1 : 0));
     if (!size.ok()) continue;

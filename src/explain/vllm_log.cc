@@ -108,6 +108,37 @@ void model_from(RunCollector& c, const LogLine& l, const PyValue& v) {
   c.run().model_line = l.number;
 }
 
+// The engine-config dump's `SpeculativeConfig(method='mtp', model='M', num_spec_tokens=2)` (vllm
+// config/speculative.py SpeculativeConfig.__repr__) as the --speculative-config JSON a user
+// gives: num_spec_tokens is num_speculative_tokens; an MTP draft named as the target itself is
+// the target's own layers (__post_init__ fills `model` with the target's when none is given).
+std::optional<std::string> speculative_config_json(const PyValue& v, std::string_view target) {
+  constexpr std::string_view kOpen = "SpeculativeConfig(";
+  if (v.kind != PyValue::Kind::kOther || !v.text.starts_with(kOpen) || !v.text.ends_with(")")) {
+    return std::nullopt;
+  }
+  const std::string_view inner =
+      std::string_view(v.text).substr(kOpen.size(), v.text.size() - kOpen.size() - 1);
+  const PyItems items = parse_keyword_items(inner);
+  if (items.error) return std::nullopt;
+  std::string method;
+  for (const PyItem& i : items.items) {
+    if (i.key == "method") method = i.value.text;
+  }
+  std::string json;
+  for (const PyItem& i : items.items) {
+    std::string key = i.key == "num_spec_tokens" ? "num_speculative_tokens" : i.key;
+    if (key == "model" && (i.value.kind == PyValue::Kind::kNone ||
+                           (method.ends_with("mtp") && i.value.text == target))) {
+      continue;
+    }
+    const bool quoted = i.value.kind == PyValue::Kind::kString;
+    json += (json.empty() ? "" : ", ") + ("\"" + key + "\": ") +
+            (quoted ? "\"" + i.value.text + "\"" : i.value.text);
+  }
+  return "{" + json + "}";
+}
+
 // The items of an argument dump that starts `base` bytes into the line's message.
 void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunCollector& c,
                        const std::string& source) {
@@ -126,6 +157,12 @@ void read_config_items(const PyItems& items, size_t base, const LogLine& l, RunC
                               "given; not used as a flag");
     } else if (std::optional<LoggedFlag> f =
                    flag_from_python(LogEngine::kVllm, item.key, item.value, l.number, source)) {
+      if (item.key == "speculative_config") {
+        if (std::optional<std::string> json =
+                speculative_config_json(item.value, c.run().model.value_or(""))) {
+          f->values = {*json};
+        }
+      }
       if (source == "engine config" &&
           !find_flag_spec(LogEngine::kVllm, f->flag)->not_modelled.empty()) {
         // A value the engine resolved (KernelConfig(...), the DCP size in v0.23's dump), maybe

@@ -4,11 +4,14 @@
 // expressions and the GPUs' CUDA totals (model/gpu): requested = ceil(total x util) (v0.14+)
 // or total x util (older), available = int(requested - non_torch - peak - weights -
 // estimate), num_blocks = available // page // layers_per_group.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "catalog/scenario.h"
+#include "runtime/fact_ids.h"
 #include "simulate/fit_advice.h"
 #include "simulate/simulate.h"
 #include "support/test_catalogs.h"
@@ -240,13 +243,45 @@ TEST(VllmStartup, StepOrderByFamily) {
   EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.21.0", model, "    --enforce-eager: true\n"))),
             (std::vector<std::string>{"context", "distributed", "memory_snapshot", "model_runner",
                                       "weights", "profile_run", "kv_cache", "sampler_warmup"}));
-  // The estimate is opt-in before v0.21.0 (from v0.17.0) and can be turned off after.
-  EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.20.0", model, "    --max-model-len: 8192\n", "",
-                                    "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"1\"\n")))[6],
-            "cuda_graph_estimate");
-  EXPECT_EQ(steps(simulate(scenario("h200", 1, "0.21.0", model, "    --max-model-len: 8192\n", "",
-                                    "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"0\"\n")))[6],
-            "kv_cache");
+  // From v0.17.0 the estimate runs whenever graphs are captured; whether the KV budget pays
+  // for it is VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (opt-in before v0.21.0, opt-out after).
+  const auto run = [&](const std::string& version, const std::string& env) {
+    return simulate(scenario("h200", 1, version, model, "    --max-model-len: 8192\n", "", env));
+  };
+  const Ledger uncharged = run("0.20.0", "");
+  const Ledger charged = run("0.20.0", "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"1\"\n");
+  const Ledger opted_out = run("0.21.0", "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"0\"\n");
+  for (const Ledger* l : {&uncharged, &charged, &opted_out}) {
+    EXPECT_EQ(steps(*l)[6], "cuda_graph_estimate");
+  }
+  const std::int64_t estimate = size_fact(charged, "cuda_graph_estimate_bytes");
+  EXPECT_EQ(estimate, size_fact(uncharged, "cuda_graph_estimate_bytes"));
+  EXPECT_GT(estimate, 0);
+  // available = int(requested - non-KV - estimate): the same profile, the estimate left out.
+  EXPECT_NEAR(size_fact(uncharged, fact_id::kKvBytes),
+              size_fact(charged, fact_id::kKvBytes) + estimate, 1);
+  const auto hint = [](const Ledger& l) {
+    for (const LedgerStep& s : l.gpus.front().steps) {
+      for (const std::string& line : s.log_lines) {
+        if (line.starts_with("In v0.19, CUDA graph memory profiling will be enabled")) return line;
+      }
+    }
+    return std::string();
+  };
+  // gpu_worker.py: round(0.9 + estimate / total, 4), as the 0.18 logs print it.
+  const double suggested =
+      std::round((0.9 + static_cast<double>(estimate) / 150'109'945'856.0) * 1e4) / 1e4;
+  EXPECT_EQ(hint(uncharged),
+            "In v0.19, CUDA graph memory profiling will be enabled by default "
+            "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for "
+            "CUDA graph memory during KV cache allocation. To try it now, set "
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase --gpu-memory-utilization "
+            "from 0.9000 to " +
+                fmt::format("{:.4f}", suggested) +
+                " to maintain the same effective KV cache size.");
+  EXPECT_EQ(hint(charged), "");
+  EXPECT_EQ(std::get<std::string>(uncharged.fact("cuda_graph_estimate_enabled")->value),
+            "measured, not charged");
 }
 
 TEST(VllmStartup, NcclCumemEnableByVersion) {
@@ -353,11 +388,10 @@ TEST(VllmErrors, FlagsVersionsAndObservedKeys) {
   EXPECT_EQ(first_error(scenario("h200", 1, "0.21.0", "qwen3-8b", "    --max_model_len: 4096\n",
                                  "  free_before_weights: 100GiB\n")),
             "vllm.yaml:9:24: 'free_before_weights' is measured by SGLang; this scenario runs vllm");
-  EXPECT_EQ(first_error(scenario("h200", 1, "0.20.0", "qwen3-8b", "    --max-model-len: 4096\n",
+  EXPECT_EQ(first_error(scenario("h200", 1, "0.16.0", "qwen3-8b", "    --max-model-len: 4096\n",
                                  "  cuda_graph_estimate: 1GiB\n")),
             "vllm.yaml:9:3: 'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph "
-            "estimate (vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from "
-            "0.17.0, with CUDA graphs and without --kv-cache-memory)");
+            "estimate (vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory)");
   EXPECT_EQ(
       first_error(scenario("h100", 1, "0.10.2", "qwen3-8b", "    --kv-cache-memory: 1000000000\n",
                            "  kv_cache_memory: 1GiB\n")),

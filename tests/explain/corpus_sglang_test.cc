@@ -50,11 +50,11 @@ const std::vector<CorpusLog>& logs() {
        "16 rank 5: KV cache (MLA) 10.57 GiB\n"
        "17 rank 1: free after KV pool 21.23 GiB\n"
        "18 rank 5: free after KV pool 21.23 GiB\n"},
-      {"sglang-24gb-x1-qwen3-30b-a3b-gptq-int4-scheduler-exception",
+      {"sglang-rtx4090-x1-qwen3-30b-a3b-gptq-int4-scheduler-exception",
        "start-up 1\n"
-       "6 -: distributed init took 0.00 GiB\n"
-       "7 -: free before weights (F) 23.07 GiB\n"
-       "14 failed: error\n"},
+       "7 -: distributed init took 0.00 GiB\n"
+       "8 -: free before weights (F) 23.07 GiB\n"
+       "15 failed: error\n"},
       {"sglang-48gb-x1-qwen3-14b-xinference",
        "start-up 1\n"
        "7 -: free after weights (A) 19.67 GiB\n"

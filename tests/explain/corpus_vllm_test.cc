@@ -11,7 +11,7 @@ namespace {
 
 const std::vector<CorpusLog>& logs() {
   static const std::vector<CorpusLog> kLogs = {
-      {"vllm-22gb-x2-deepseek-v2-lite-chat-cpu-offload-kv-too-small",
+      {"vllm-22gb-x1-deepseek-v2-lite-chat-cpu-offload-kv-too-small",
        "start-up 1\n"
        "7 -: KV cache one request needs 0.95 GiB\n"
        "7 -: available KV cache memory 0.93 GiB\n"
@@ -147,9 +147,9 @@ const std::vector<CorpusLog>& logs() {
        "28 -: utilization less the graph estimate 0.5413\n"},
       {"vllm-gb10-x1-qwen3.6-35b-a3b-fp8-negative-cudagraph-estimate",
        "start-up 1\n"
-       "16 -: CUDA graph estimate -4.74 GiB\n"
-       "17 -: available KV cache memory 52.66 GiB\n"
-       "19 -: KV cache tokens 1253392\n"},
+       "20 -: CUDA graph estimate -4.74 GiB\n"
+       "21 -: available KV cache memory 52.66 GiB\n"
+       "23 -: KV cache tokens 1253392\n"},
       {"vllm-gb10-x2-glm-5.3-flash-exl3-dgx-spark-kv",
        "start-up 1\n"
        "8 rank 0: available KV cache memory 21.54 GiB\n"
@@ -211,12 +211,12 @@ const std::vector<CorpusLog>& logs() {
        "12 -: available KV cache memory 55.65 GiB\n"
        "12 -: KV tokens storable 235296\n"
        "12 failed: KV cache too small\n"},
-      {"vllm-h200-x1-mixtral-8x7b-fp8-free-memory-startup",
+      {"vllm-h200-x1-llama3.1-8b-nightly-free-memory-startup",
        "start-up 1\n"
-       "8 -: free at start-up 7.34 GiB\n"
-       "8 -: total GPU memory 139.72 GiB\n"
-       "8 -: budget (total x utilization) 125.75 GiB\n"
-       "8 failed: free memory below the budget\n"},
+       "9 -: free at start-up 7.34 GiB\n"
+       "9 -: total GPU memory 139.72 GiB\n"
+       "9 -: budget (total x utilization) 125.75 GiB\n"
+       "9 failed: free memory below the budget\n"},
       {"vllm-h200-x8-glm-5.1-fp8-v020-runai-eager",
        "start-up 1\n"
        "17 rank 0: model weights 89.39 GiB\n"
@@ -420,10 +420,10 @@ const std::vector<CorpusLog>& logs() {
        "9 -: free at start-up 93.88 GiB\n"
        "9 -: available KV cache memory 49.0 GiB\n"
        "10 failed: error\n"},
-      {"vllm-unknown-x1-llama3.1-8b-int8-v1-graph-capture",
+      {"vllm-rtx4090-x1-llama3.1-8b-int8-v1-graph-capture",
        "start-up 1\n"
-       "6 -: maximum concurrency 1.46x\n"
-       "7 -: CUDA graphs took 2.02 GiB\n"},
+       "7 -: maximum concurrency 1.46x\n"
+       "8 -: CUDA graphs took 2.02 GiB\n"},
       {"vllm-unknown-x1-qwen3.5-gguf-v019-kv-override-pr39559",
        "start-up 1\n"
        "9 -: CUDA graph estimate 1.62 GiB\n"
@@ -442,7 +442,7 @@ const std::vector<CorpusLog>& logs() {
        "10 -: KV cache tokens 1214464\n"
        "11 -: maximum concurrency 7.41x\n"
        "12 failed: error\n"},
-      {"vllm-unknown-x4-qwen3-30b-a3b-v085-docker-cudagraph-fail",
+      {"vllm-a10-x4-qwen3-30b-a3b-v085-docker-cudagraph-fail",
        "start-up 1\n"
        "11 rank 0: model weights 14.2474 GiB\n"
        "12 rank 2: model weights 14.2474 GiB\n"

@@ -54,7 +54,9 @@ class Startup final : public PlannedStartup {
            std::to_string(a.piecewise_sizes.size()) + ", " + std::to_string(a.full_sizes.size())});
     }
     f.push_back({"cuda_graph_estimate_enabled", "CUDA-graph memory estimate",
-                 p_.estimate_cudagraphs ? "on" : "off"});
+                 p_.charge_cudagraph_estimate ? "on"
+                 : p_.estimate_cudagraphs     ? "measured, not charged"
+                                              : "off"});
     f.push_back({"custom_all_reduce", "custom all-reduce", p_.all_reduce.custom.reason});
     if (p_.tp > 1) {
       f.push_back(

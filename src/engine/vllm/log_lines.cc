@@ -68,6 +68,18 @@ std::string log_cudagraph_estimate_note(double util, Bytes estimate, Bytes total
          ". To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.";
 }
 
+std::string log_cudagraph_estimate_hint(double util, Bytes estimate, Bytes total) {
+  // gpu_worker.py determine_available_memory (v0.18.x logs print it at gpu_worker.py:470).
+  const double delta = static_cast<double>(estimate.value()) / static_cast<double>(total.value());
+  const double suggested = std::min(python_round(util + delta, 4), 1.0);
+  return "In v0.19, CUDA graph memory profiling will be enabled by default "
+         "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for CUDA "
+         "graph memory during KV cache allocation. To try it now, set "
+         "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase --gpu-memory-utilization from " +
+         python_fixed(util, 4) + " to " + python_fixed(suggested, 4) +
+         " to maintain the same effective KV cache size.";
+}
+
 std::string log_profiling_cudagraph_memory(std::int64_t piecewise, std::int64_t piecewise_largest,
                                            std::int64_t full, std::int64_t full_largest) {
   return "Profiling CUDA graph memory: PIECEWISE=" + std::to_string(piecewise) +

@@ -23,6 +23,9 @@ std::string log_available_kv_cache_memory(Bytes available, const VersionRules& r
 std::string log_kv_cache_memory_override(Bytes init_free, Bytes kv_cache_memory,
                                          const VersionRules& rules);
 std::string log_cudagraph_estimate_note(double gpu_memory_utilization, Bytes estimate, Bytes total);
+// The same figure where the estimate is not charged (v0.17.0 to v0.20.x without
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1): the utilization that would make up for it.
+std::string log_cudagraph_estimate_hint(double gpu_memory_utilization, Bytes estimate, Bytes total);
 // v1/worker/gpu_model_runner.py profile_cudagraph_memory
 std::string log_profiling_cudagraph_memory(std::int64_t piecewise, std::int64_t piecewise_largest,
                                            std::int64_t full, std::int64_t full_largest);

@@ -583,16 +583,18 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         p.encoder = plan_qwen_vl_profile(p.model.vision, limits);
     }
   }
-  p.estimate_cudagraphs =
-      p.rules.cudagraph_estimate_exists &&
-      p.env.estimate_cudagraphs.value_or(p.rules.cudagraph_estimate_default_on) &&
-      !p.args.capture_sizes.empty() && !p.flags.kv_cache_memory_bytes;
+  // vllm v1/worker/gpu_worker.py determine_available_memory (v0.17.0 on): profile_cudagraph_memory
+  // runs whenever CUDA graphs will be captured; the environment variable only decides whether
+  // its result is subtracted ("Respect the opt-in flag": cudagraph_memory_estimate_applied).
+  p.estimate_cudagraphs = p.rules.cudagraph_estimate_exists && !p.args.capture_sizes.empty() &&
+                          !p.flags.kv_cache_memory_bytes;
+  p.charge_cudagraph_estimate = p.estimate_cudagraphs && p.env.estimate_cudagraphs.value_or(
+                                                             p.rules.cudagraph_estimate_default_on);
 
   if (scenario.observed.cuda_graph_estimate && !p.estimate_cudagraphs) {
     diags.error(scenario.observed.loc,
                 "'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph estimate "
-                "(vLLM 0.21.0 or newer, or VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 from 0.17.0, "
-                "with CUDA graphs and without --kv-cache-memory)");
+                "(vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory)");
   }
   if (scenario.observed.kv_cache_memory && p.flags.kv_cache_memory_bytes) {
     diags.error(scenario.observed.loc,

@@ -63,8 +63,12 @@ struct Plan {
   // what vLLM sets itself.
   NcclSettings nccl;
   AllReducePlan all_reduce;
-  // The pre-KV CUDA-graph estimate runs (and is charged).
+  // The pre-KV CUDA-graph estimate runs (vllm v1/worker/gpu_worker.py determine_available_memory
+  // from v0.17.0: whenever CUDA graphs will be captured) ...
   bool estimate_cudagraphs = false;
+  // ... and is charged to the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default
+  // from v0.21.0); uncharged, vLLM prints the utilization that would make up for it.
+  bool charge_cudagraph_estimate = false;
   ForwardShape shape;
   // A multimodal model's encoder run by the memory profile; its language model then reads
   // the model runner's inputs_embeds buffer instead of embedding token ids.

@@ -377,11 +377,15 @@ class RankStartup {
       available = bytes(*p_.flags.kv_cache_memory_bytes);
       env_.log(log_kv_cache_memory_override(init_free_, available, p_.rules));
     } else {
+      const Bytes charged = p_.charge_cudagraph_estimate ? estimate_ : bytes(0);
       available = p_.observed.kv_cache_memory.value_or(
-          available_kv_cache_memory(requested_, {weights_, peak_increase_, non_torch_, estimate_}));
+          available_kv_cache_memory(requested_, {weights_, peak_increase_, non_torch_, charged}));
       env_.log(log_available_kv_cache_memory(available, p_.rules));
       if (estimate_ > bytes(0)) {
-        env_.log(log_cudagraph_estimate_note(p_.args.gpu_memory_utilization, estimate_, total_));
+        env_.log(
+            p_.charge_cudagraph_estimate
+                ? log_cudagraph_estimate_note(p_.args.gpu_memory_utilization, estimate_, total_)
+                : log_cudagraph_estimate_hint(p_.args.gpu_memory_utilization, estimate_, total_));
       }
     }
     available_ = available;
@@ -396,7 +400,7 @@ class RankStartup {
                            "memory, CUDA-graph estimate")});
     // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
     // this step's tolerance by it.
-    if (estimate_doubt_ > bytes(0) && !p_.flags.kv_cache_memory_bytes &&
+    if (estimate_doubt_ > bytes(0) && p_.charge_cudagraph_estimate &&
         !p_.observed.kv_cache_memory) {
       env_.fact(
           {fact_id::step_uncertainty("kv_cache"), "uncertainty of step kv_cache", estimate_doubt_});
@@ -498,7 +502,9 @@ class RankStartup {
     env_.allocator.empty_cache();
     env_.fact({std::string(fact_id::kCudaGraphBytes),
                "cuda graph memory (free-memory delta of the capture)", graph_memory_});
-    if (estimate_ > bytes(0)) env_.log(log_graph_pool_memory(graph_memory_, estimate_));
+    if (p_.charge_cudagraph_estimate && estimate_ > bytes(0)) {
+      env_.log(log_graph_pool_memory(graph_memory_, estimate_));
+    }
     return {};
   }
 
