@@ -104,6 +104,9 @@ const std::vector<FlagSpec>& table() {
       {"--generation-config", {}, FlagType::kString, false, {}},
       {"--max-logprobs", {}, FlagType::kInt, false, {}},
       {"--swap-space", {}, FlagType::kFloat, false, {}},
+      // config/cache.py CacheConfig.cpu_offload_gb (config/offload.py OffloadConfig later):
+      // GiB of each GPU's decoder-layer parameters moved to CPU memory (weights/cpu_offload.h).
+      {"--cpu-offload-gb", {}, FlagType::kFloat, true, {}},
       {"--distributed-executor-backend", {}, FlagType::kString, false, {}},
       {"--uvicorn-log-level", {}, FlagType::kString, false, {}},
       {"--async-scheduling", {}, FlagType::kBool, false, {}},
@@ -274,8 +277,7 @@ const std::vector<FlagSpec>& table() {
       // vllm/plan.cc); a model without one has no multimodal processor.
       {"--mm-processor-kwargs", {}, FlagType::kString, true, {}},
       // vllm v0.21 config/model.py ModelConfig.hf_overrides, config/lora.py LoRAConfig,
-      // config/cache.py CacheConfig.cpu_offload_gb, config/parallel.py enable_eplb,
-      // config/kv_transfer.py KVTransferConfig.
+      // config/parallel.py enable_eplb, config/kv_transfer.py KVTransferConfig.
       {"--hf-overrides",
        {},
        FlagType::kString,
@@ -291,14 +293,6 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "LoRA adapter slots and the punica kernels' buffers are not modelled"},
-      {"--cpu-offload-gb",
-       {},
-       FlagType::kFloat,
-       true,
-       {},
-       false,
-       "that many GiB of weights stay in CPU memory (read over UVA), so fewer weights are on "
-       "the GPU"},
       {"--enable-eplb",
        {},
        FlagType::kBool,
@@ -430,6 +424,15 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
     diags.error(*v.location("--kv-cache-memory"), "--kv-cache-memory needs vLLM 0.10.2 or newer");
   }
   f.kv_cache_memory_bytes = positive_flag_opt(v, "--kv-cache-memory", diags);
+  if (std::optional<double> gb = v.number("--cpu-offload-gb")) {
+    // vllm config/cache.py CacheConfig.cpu_offload_gb: Field(ge=0).
+    if (*gb < 0) {
+      diags.error(*v.location("--cpu-offload-gb"),
+                  "--cpu-offload-gb must be at least 0, got " + python_float_repr(*gb));
+    } else {
+      f.cpu_offload_gb = *gb;
+    }
+  }
   f.num_gpu_blocks_override = positive_flag_opt(v, "--num-gpu-blocks-override", diags);
   // PR #26016 (v0.11.1) added the two compilation-config flags and kept --cuda-graph-sizes
   // as a deprecated spelling of --cudagraph-capture-sizes.

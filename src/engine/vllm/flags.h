@@ -70,6 +70,7 @@ struct EngineFlags {
   std::string mamba_cache_dtype = "auto";
   std::string mamba_ssm_cache_dtype = "auto";
   std::optional<std::int64_t> kv_cache_memory_bytes;
+  double cpu_offload_gb = 0;  // GiB of decoder-layer weights each GPU keeps in CPU memory
   std::optional<std::int64_t> num_gpu_blocks_override;
   std::optional<std::vector<std::int64_t>> cuda_graph_sizes;         // before v0.11.1
   std::optional<std::vector<std::int64_t>> cudagraph_capture_sizes;  // v0.11.1 on

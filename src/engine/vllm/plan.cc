@@ -10,6 +10,7 @@
 #include "engine/online_quantization.h"
 #include "engine/vllm/deepseek_v4_kv.h"
 #include "engine/vllm/plan_checks.h"
+#include "weights/cpu_offload.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -626,6 +627,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.ep = p.flags.enable_expert_parallel && moe ? moe_group : 1;
   p.shape = {p.tp, moe_group / p.ep, moe ? p.dp : 1};
 
+  if (p.flags.cpu_offload_gb > 0) {
+    if (const std::string why = cpu_offload_refusal(p); !why.empty()) {
+      diags.error(*p.flags.raw.location("--cpu-offload-gb"), why);
+      return std::nullopt;
+    }
+  }
   const WeightRules rules = weight_rules(p);
   for (int stage = 0; stage < p.pp; ++stage) {
     StagePlan s;
@@ -638,6 +645,14 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.weights = std::move(*w);
+    if (p.flags.cpu_offload_gb > 0) {
+      // vllm model_executor/offloader/base.py create_offloader: int(cpu_offload_gb * 1024**3)
+      // bytes per GPU (models/utils.py set_cpu_offload_max_bytes before it).
+      const Bytes budget = bytes(static_cast<std::int64_t>(p.flags.cpu_offload_gb * 1073741824.0));
+      OffloadedWeights o = offload_decoder_layers(s.weights, budget);
+      s.weights = std::move(o.weights);
+      s.offloaded_to_cpu = o.offloaded;
+    }
     // DeepSeek-V4's caches are laid out by deepseek_v4_kv.h, not per layer spec.
     if (p.model.family != ArchitectureFamily::kDeepseekV4) {
       s.kv_layers = kv_layer_specs(p.model, p.facts, p.tp, s.layers);

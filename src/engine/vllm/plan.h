@@ -34,6 +34,7 @@ struct StagePlan {
   LayerRange layers;
   WeightList weights;                  // one rank's tensors, in allocation order
   WeightList draft_weights;            // the EAGLE-3 head, loaded after the target
+  Bytes offloaded_to_cpu;              // --cpu-offload-gb: decoder-layer weights in CPU memory
   std::vector<KvLayerSpec> kv_layers;  // the target's layers, then the draft's
   KvCacheLayout kv;
 };

@@ -1,5 +1,8 @@
 #include "engine/vllm/plan_checks.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace gpumem::vllm {
 
 // Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch;
@@ -92,6 +95,44 @@ std::string deepseek_v4_refusal(const Plan& p) {
 // Data parallelism as gpumem models it: vLLM 0.11 and later (vllm v0.21 v1/engine/core.py
 // run_engine_core: a dense model's DP ranks are independent engines; a MoE model's are
 // DPEngineCoreProcs whose MoE layers span every rank), without the layouts below.
+std::string cpu_offload_refusal(const Plan& p) {
+  // The families whose vLLM model file builds its decoder layers with make_layers, which is
+  // where the offloader wraps them (model_executor/models/utils.py; offloader/base.py
+  // wrap_modules "is only called from make_layers"): read in each file.
+  static constexpr ArchitectureFamily kMakeLayers[] = {
+      ArchitectureFamily::kLlama,      ArchitectureFamily::kLlama4,
+      ArchitectureFamily::kQwen2,      ArchitectureFamily::kQwen3,
+      ArchitectureFamily::kQwen2Moe,   ArchitectureFamily::kQwen3Moe,
+      ArchitectureFamily::kQwen3Next,  ArchitectureFamily::kQwen35,
+      ArchitectureFamily::kMixtral,    ArchitectureFamily::kDeepseekV2,
+      ArchitectureFamily::kDeepseekV3, ArchitectureFamily::kGemma2,
+      ArchitectureFamily::kGemma3,     ArchitectureFamily::kGemma4,
+      ArchitectureFamily::kPhi3,       ArchitectureFamily::kPhiMoe,
+      ArchitectureFamily::kGranite,    ArchitectureFamily::kGraniteHybrid,
+      ArchitectureFamily::kGptOss,     ArchitectureFamily::kGlm4,
+      ArchitectureFamily::kGlm4Moe,    ArchitectureFamily::kNemotronH,
+      ArchitectureFamily::kJamba,      ArchitectureFamily::kOlmo2,
+      ArchitectureFamily::kErnie45,
+  };
+  if (std::find(std::begin(kMakeLayers), std::end(kMakeLayers), p.model.family) ==
+      std::end(kMakeLayers)) {
+    return "--cpu-offload-gb with " + p.model.hf_architecture +
+           " is not modelled: whether vLLM's model file builds its layers through make_layers, "
+           "where the offloader acts, has not been read";
+  }
+  if (p.model.quantization.method != QuantMethod::kNone) {
+    // vllm PR #32991 (2026-01): methods whose post-load processing replaces a parameter put it
+    // back on the GPU; what stays offloaded depends on the method and the release.
+    return "--cpu-offload-gb with a quantized model is not modelled: a quantization method's "
+           "post-load processing may replace offloaded parameters with new GPU tensors (vllm "
+           "PR #32991), so what stays in CPU memory depends on the method and the release";
+  }
+  if (p.draft) {
+    return "--cpu-offload-gb with speculative decoding is not modelled";
+  }
+  return "";
+}
+
 void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags) {
   const SourceLoc loc = *p.flags.raw.location("--data-parallel-size");
   if (p.version < Version{0, 11, 0, 0}) {

@@ -20,6 +20,9 @@ std::string sparse_attention_refusal(const Plan& p);
 // Why DeepSeek-V4 cannot be modelled for this launch.
 std::string deepseek_v4_refusal(const Plan& p);
 
+// Why --cpu-offload-gb cannot be modelled for this launch (weights/cpu_offload.h).
+std::string cpu_offload_refusal(const Plan& p);
+
 // Data parallelism above 1 outside what gpumem models, reported at --data-parallel-size.
 void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags);
 
