@@ -218,7 +218,7 @@ bool read_exception_line(const LogLine& l, RunCollector& c) {
 
 // What a launch command or an LLM( call states: a new start-up, its model, flags and notes.
 void take_command(LaunchCommand& cmd, const LogLine& l, RunCollector& c) {
-  c.start_of_run();
+  c.launch_command(l.number);
   if (cmd.offline) c.run().offline_call_line = l.number;
   if (cmd.model) {
     c.run().model = cmd.model;

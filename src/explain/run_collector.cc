@@ -154,6 +154,19 @@ void RunCollector::start_of_run() {
   }
 }
 
+void RunCollector::launch_command(int line) {
+  start_of_run();
+  if (command_line_ != 0 && current_.observations.empty() && current_.problems.empty()) {
+    const int earlier = command_line_;
+    std::erase_if(current_.flags, [&](const LoggedFlag& f) { return f.line == earlier; });
+    if (current_.model_line == earlier) {
+      current_.model.reset();
+      current_.model_line = 0;
+    }
+  }
+  command_line_ = line;
+}
+
 void RunCollector::push(Quantity q, const PrintedNumber& n, const LogLine& line,
                         std::optional<int> rank) {
   Observation o;
@@ -381,6 +394,7 @@ void RunCollector::finish() {
     finished_pids_.push_back(pid_of_role_);
   }
   current_ = LogRun{};
+  command_line_ = 0;
   seen_.clear();
   pid_of_role_.clear();
   last_time_.clear();

@@ -39,6 +39,10 @@ class RunCollector {
 
   LogRun& run() { return current_; }
   void start_of_run();
+  // A launch command at `line` starts this run. One that came before it with no figure in
+  // between printed nothing (a post that lists the commands it compares, then each one's
+  // output): its model and flags are not this run's and are dropped.
+  void launch_command(int line);
   // Called with every line before it is read: starts another run (or takes up an earlier
   // one) when its process or time says it belongs to another launch, and keeps the line's
   // rank prefix.
@@ -93,6 +97,7 @@ class RunCollector {
   StartupLog& log_;
   std::string refusal_;
   LogRun current_;
+  int command_line_ = 0;  // the launch command of the current run (0: none read)
   std::set<std::pair<Quantity, std::string>> seen_;
   std::map<std::string, std::string> pid_of_role_;  // this run's once-per-launch processes
   std::map<std::string, std::string> last_time_;    // each process's latest time in this run

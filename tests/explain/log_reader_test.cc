@@ -127,6 +127,27 @@ TEST(LogReader, VllmNonDefaultArgsAndSummaryLine) {
   EXPECT_EQ(r.first(Quantity::kAvailableKvMemory)->decimals, kExact);
 }
 
+// vllm PR #10511 (case 2): the post lists both commands it compares, then each one's output
+// under its own command. A command followed by another before any figure printed nothing:
+// the first run is the plain command's, TP 1, not the -tp 2 listed just before it.
+TEST(LogReader, ALaterCommandBeforeAnyFigureReplacesTheEarlierOnesFlags) {
+  const Result<StartupLog> log = read_startup_log(
+      "vllm serve meta-llama/Meta-Llama-3-8B\n"
+      "vllm serve meta-llama/Meta-Llama-3-8B -tp 2\n"
+      "$ vllm serve meta-llama/Meta-Llama-3-8B\n"
+      "INFO 12-13 19:54:18 worker.py:243] model weights take   14.96GiB\n"
+      "$ vllm serve meta-llama/Meta-Llama-3-8B -tp 2\n"
+      "INFO 12-13 19:55:25 worker.py:243] model weights take   7.48GiB\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_EQ(log->runs.size(), 2u);
+  EXPECT_EQ(log->runs[0].flag("--tensor-parallel-size"), nullptr);
+  EXPECT_EQ(log->runs[0].model, "meta-llama/Meta-Llama-3-8B");
+  EXPECT_EQ(log->runs[0].model_line, 3);
+  ASSERT_NE(log->runs[1].flag("--tensor-parallel-size"), nullptr);
+  EXPECT_EQ(log->runs[1].flag("--tensor-parallel-size")->values, std::vector<std::string>{"2"});
+}
+
 // vllm issue #23192 (H200, vLLM 0.10.1): the budget error is the last line of a traceback,
 // "ValueError: " in front of the message.
 TEST(LogReader, VllmBudgetErrorAtTheEndOfATraceback) {

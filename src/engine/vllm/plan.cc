@@ -184,6 +184,20 @@ WeightRules weight_rules(const Plan& p) {
   r.gptq_exllama_fallback = p.facts.served_dtype == DType::kFloat16;
   r.nvfp4_layout = nvfp4_layout(p);
   r.fp8_marlin = p.gpu.compute_capability_major * 10 + p.gpu.compute_capability_minor < 89;
+  // vllm layers/quantization/mxfp4.py get_mxfp4_backend: Marlin below compute capability 9 and
+  // where torch is older than 2.8 (v0.10.1 ships 2.7.1; 2.8 from v0.10.2), Triton on Hopper
+  // after; Mxfp4MoEMethod.create_weights pads the experts for each: Marlin's intermediate
+  // size per rank to 128 and hidden size to 256 ("n % 256 == 0 and k % 128 == 0"), Triton's
+  // intermediate to 64. Blackwell's FlashInfer paths keep SGLang's figures here.
+  const bool mxfp4_marlin =
+      p.gpu.compute_capability_major < 9 ||
+      (p.gpu.compute_capability_major == 9 && p.version < Version{0, 10, 2, 0});
+  if (mxfp4_marlin) {
+    r.mxfp4_intermediate_multiple = 128;
+    r.mxfp4_hidden_multiple = 256;
+  } else if (p.gpu.compute_capability_major == 9) {
+    r.mxfp4_intermediate_multiple = 64;
+  }
   r.fp8_per_tensor_channelwise = false;
   r.bnb_dequantized_absmax = true;
   r.online_fp8_per_module = p.rules.online_fp8_per_module;
