@@ -268,7 +268,8 @@ void add_fp8_online_experts(TensorList& list, const BuildContext& ctx, const Moe
   });
 }
 
-Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) {
+Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m,
+                 PostLoadSteps& post_load) {
   const std::int64_t e = m.num_local_experts;
   // sglang v0.5.9 layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights: E2M1 pairs in
   // uint8, one E8M0 (uint8) scale per 32 values, bfloat16 biases; padded per WeightRules.
@@ -277,12 +278,33 @@ Status add_mxfp4(TensorList& list, const BuildContext& ctx, const MoeModule& m) 
   const std::int64_t i =
       round_up_to(m.intermediate_per_rank, ctx.rules.mxfp4_intermediate_multiple);
   if (!m.bias) return invalid_input(m.prefix + ": MXFP4 experts without biases are not modelled");
-  list.add(m.prefix + ".w13_weight", {e, 2 * i, h / 2}, DType::kUInt8);
+  const int w13 = list.add(m.prefix + ".w13_weight", {e, 2 * i, h / 2}, DType::kUInt8);
   list.add(m.prefix + ".w13_weight_scale", {e, 2 * i, h / kBlock}, DType::kUInt8);
-  list.add(m.prefix + ".w13_weight_bias", {e, 2 * i}, DType::kBFloat16);
-  list.add(m.prefix + ".w2_weight", {e, h, i / 2}, DType::kUInt8);
+  const int b13 = list.add(m.prefix + ".w13_weight_bias", {e, 2 * i}, DType::kBFloat16);
+  const int w2 = list.add(m.prefix + ".w2_weight", {e, h, i / 2}, DType::kUInt8);
   list.add(m.prefix + ".w2_weight_scale", {e, h, i / kBlock}, DType::kUInt8);
-  list.add(m.prefix + ".w2_weight_bias", {e, h}, DType::kBFloat16);
+  const int b2 = list.add(m.prefix + ".w2_weight_bias", {e, h}, DType::kBFloat16);
+  if (!ctx.rules.mxfp4_triton_layout) return Status::ok_status();
+  // triton_kernels v3.5.0 tensor_details/layout: HopperMXValueLayout pads rows to 16 and the
+  // packed K to 32 bytes; HopperMXScaleLayout pads rows to SWIZZLE_ALIGN_M (256 at 8 warps)
+  // and scale groups to 2.
+  const std::string p = m.prefix;
+  post_load.emplace_back([=](TensorList& l) {
+    l.add(p + ".w13_bias_fp32", {e, 2 * i}, DType::kFloat32);
+    l.release(b13);
+    l.add(p + ".w2_bias_fp32", {e, h}, DType::kFloat32);
+    l.release(b2);
+    // _swizzle_mxfp4 for w13, then w2; the loaded weights are deleted after both.
+    l.add(p + ".w13_weight_triton", {e, round_up_to(2 * i, 16), round_up_to(h / 2, 32)},
+          DType::kUInt8);
+    l.add(p + ".w13_scale_triton", {e, round_up_to(2 * i, 256), round_up_to(h / kBlock, 2)},
+          DType::kUInt8);
+    l.add(p + ".w2_weight_triton", {e, round_up_to(h, 16), round_up_to(i / 2, 32)}, DType::kUInt8);
+    l.add(p + ".w2_scale_triton", {e, round_up_to(h, 256), round_up_to(i / kBlock, 2)},
+          DType::kUInt8);
+    l.release(w13);
+    l.release(w2);
+  });
   return Status::ok_status();
 }
 
@@ -372,7 +394,7 @@ Status add_fused_moe(TensorList& list, const BuildContext& ctx, const MoeModule&
     case QuantMethod::kCompressedTensorsWna16:
       return add_wna16(list, ctx, m, post_load);
     case QuantMethod::kMxfp4:
-      return add_mxfp4(list, ctx, m);
+      return add_mxfp4(list, ctx, m, post_load);
     case QuantMethod::kModelOptNvfp4:
     case QuantMethod::kCompressedTensorsNvfp4:
       return add_nvfp4(list, ctx, m, post_load);

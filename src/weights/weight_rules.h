@@ -69,6 +69,12 @@ struct WeightRules {
   // Hopper; 64 on SM100; 256 with the FlashInfer MXFP4 kernel, which also pads hidden).
   std::int64_t mxfp4_intermediate_multiple = 32;
   std::int64_t mxfp4_hidden_multiple = 1;
+  // vllm layers/quantization/mxfp4.py process_weights_after_loading, Triton backend (Hopper):
+  // utils/mxfp4_utils.py _swizzle_mxfp4 replaces the weights with triton_kernels' Hopper
+  // value layout (padded to its 16 x 64 tile only) and adds the scales in its Hopper scale
+  // layout (rows padded to 2 x num_warps(8) x 2 x 8 = 256, groups to 2) while the loaded
+  // scales stay; the biases are replaced by float32 copies.
+  bool mxfp4_triton_layout = false;
 
   // sglang v0.5.9 gpt_oss.py GptOssAttention: sinks are bfloat16, float32 only with the
   // trtllm_mha attention backend.

@@ -197,6 +197,7 @@ WeightRules weight_rules(const Plan& p) {
     r.mxfp4_hidden_multiple = 256;
   } else if (p.gpu.compute_capability_major == 9) {
     r.mxfp4_intermediate_multiple = 64;
+    r.mxfp4_triton_layout = true;
   }
   r.fp8_per_tensor_channelwise = false;
   r.bnb_dequantized_absmax = true;
