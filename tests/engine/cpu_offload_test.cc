@@ -40,7 +40,15 @@ TEST(CpuOffload, VllmMovesWholeLayersThenTheParameterThatReachesTheBudget) {
 
 TEST(CpuOffload, VllmRefusals) {
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cpu-offload-gb: -1\n"),
-            "f.yaml:6:23: --cpu-offload-gb must be at least 0, got -1.0\n");
+            "f.yaml:6:23: --cpu-offload-gb must be a number of at least 0, got -1.0\n");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cpu-offload-gb: .nan\n"),
+            "f.yaml:6:23: '--cpu-offload-gb' must be a number, got '.nan'\n");
+  // A budget beyond any model (10^21 GiB is beyond 2^63 bytes) moves every decoder layer.
+  const Ledger all = family_ledger("vllm", "qwen3-8b", 1,
+                                   "    --cpu-offload-gb: 1000000000000000000000\n", "h200");
+  const Fact* f = all.fact("weights_offloaded_to_cpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::get<Bytes>(f->value).value(), 36 * kLayer);
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cpu-offload-gb: 4\n    --quantization: fp8\n"),
             "f.yaml:6:23: --cpu-offload-gb with a quantized model is not modelled: a "
             "quantization method's post-load processing may replace offloaded parameters with "

@@ -12,6 +12,7 @@
 #include "explain/log_reader.h"
 #include "support/published_constants.h"
 #include "support/test_catalogs.h"
+#include "tests/explain/explain_case.h"
 
 namespace gpumem {
 namespace {
@@ -46,15 +47,6 @@ Explanation explain_renamed(const std::string& log_file, const std::string& gpu,
   ExplainOverrides o;
   o.gpu = gpu;
   return explain_log(log.value(), log_file, nullptr, o, ctx);
-}
-
-const FigureCheck& at(const RunExplanation& r, Quantity q, int line) {
-  for (const FigureCheck& c : r.figures) {
-    if (c.quantity == q && c.line == line) return c;
-  }
-  ADD_FAILURE() << "no " << quantity_name(q) << " at line " << line;
-  static const FigureCheck kNone{};
-  return kNone;
 }
 
 const std::string kModelUnknown =

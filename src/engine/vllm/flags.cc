@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "core/python_format.h"
 #include "engine/refused_values.h"
@@ -426,9 +427,9 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   f.kv_cache_memory_bytes = positive_flag_opt(v, "--kv-cache-memory", diags);
   if (std::optional<double> gb = v.number("--cpu-offload-gb")) {
     // vllm config/cache.py CacheConfig.cpu_offload_gb: Field(ge=0).
-    if (*gb < 0) {
+    if (!std::isfinite(*gb) || *gb < 0) {
       diags.error(*v.location("--cpu-offload-gb"),
-                  "--cpu-offload-gb must be at least 0, got " + python_float_repr(*gb));
+                  "--cpu-offload-gb must be a number of at least 0, got " + python_float_repr(*gb));
     } else {
       f.cpu_offload_gb = *gb;
     }

@@ -663,7 +663,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     if (p.flags.cpu_offload_gb > 0) {
       // vllm model_executor/offloader/base.py create_offloader: int(cpu_offload_gb * 1024**3)
       // bytes per GPU (models/utils.py set_cpu_offload_max_bytes before it).
-      const Bytes budget = bytes(static_cast<std::int64_t>(p.flags.cpu_offload_gb * 1073741824.0));
+      // More than 2^62 bytes offloads every layer as surely and keeps the product in range.
+      const Bytes budget = bytes(static_cast<std::int64_t>(
+          std::min(p.flags.cpu_offload_gb * 1073741824.0, 4.611686018427388e18)));
       OffloadedWeights o = offload_decoder_layers(s.weights, budget);
       s.weights = std::move(o.weights);
       s.offloaded_to_cpu = o.offloaded;
