@@ -70,13 +70,16 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
   }
   if (std::optional<std::string> probe = r.string("probe")) {
     f.probe = *probe;
-    if (f.probe != kRawProbe && f.probe != kTorchProbe) {
+    if (f.probe != kRawProbe && f.probe != kTorchProbe && f.probe != kLogsSource) {
       r.error(r.child("probe"), "unknown probe '" + f.probe + "'; gpumem knows " +
-                                    std::string(kRawProbe) + " and " + std::string(kTorchProbe));
+                                    std::string(kRawProbe) + ", " + std::string(kTorchProbe) +
+                                    " and " + std::string(kLogsSource));
     }
   }
   f.provenance = read_texts(r, "provenance");
   f.residuals = read_texts(r, "residuals");
+  // A serving engine's process (a torch-probe or a log calibration) has PyTorch's own costs.
+  const bool pytorch_process = f.probe == kTorchProbe || f.probe == kLogsSource;
   if (YAML::Node c = r.child("constants", true); c.IsDefined()) {
     MapReader cr(path, c, "'constants'", diags);
     if (cr.valid()) {
@@ -90,10 +93,11 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
           continue;
         }
         // gpumem-probe's raw process has none of a PyTorch process's constants (zero).
-        if (find_parameter(name)->pytorch_only && f.probe != kTorchProbe) {
+        if (find_parameter(name)->pytorch_only && !pytorch_process) {
           diags.error(location(path, key), "calibration constant '" + name +
                                                "' belongs to a PyTorch process; only a "
-                                               "calibration with 'probe: torch' gives it");
+                                               "calibration with 'probe: torch' or 'probe: "
+                                               "logs' gives it");
           continue;
         }
         if (!seen.insert(name).second) {
@@ -107,7 +111,7 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
       // A constant left out would take its published default while every report says
       // "calibrated": a calibration gives them all.
       for (const Parameter& p : calibration_parameters()) {
-        if (p.pytorch_only && f.probe != kTorchProbe) continue;
+        if (p.pytorch_only && !pytorch_process) continue;
         if (seen.count(std::string(p.name)) == 0) {
           diags.error(location(path, c), "calibration constant '" + std::string(p.name) +
                                              "' is missing; a calibration file gives every "
@@ -123,8 +127,11 @@ std::optional<CalibrationFile> parse_calibration_file(const std::string& path,
 
 std::string calibration_file_text(const CalibrationFile& f) {
   std::string out =
-      "# Written by `gpumem calibrate`: constants fitted by least squares to probe traces.\n"
-      "# Do not edit by hand; run the calibration again.\n";
+      f.probe == kLogsSource
+          ? "# Written by `gpumem calibrate --from-logs`: the context fitted by least squares to\n"
+            "# the memory public start-up logs show before the weights.\n"
+          : "# Written by `gpumem calibrate`: constants fitted by least squares to probe traces.\n";
+  out += "# Do not edit by hand; run the calibration again.\n";
   out += fmt::format("name: {}\ngpu: {}\n", f.name, f.gpu);
   if (f.probe != kRawProbe) out += fmt::format("probe: {}\n", f.probe);
   out += "provenance:\n";
@@ -146,6 +153,10 @@ SimulationConstants constants_from(const CalibrationFile& f, const GpuSpec& gpu)
   SimulationConstants c = default_constants(gpu);
   for (const auto& [name, value] : f.constants) find_parameter(name)->set(c, value);
   c.name = "calibration " + f.name;
+  // Every report names the constants by this: a log calibration must not read as measured.
+  if (f.probe == kLogsSource) {
+    c.name += " (log-calibrated: its context fitted to public start-up logs, no probe trace)";
+  }
   c.calibrated = true;
   return c;
 }

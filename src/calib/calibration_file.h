@@ -6,8 +6,9 @@
 // Format:
 //   name: h200-sxm-141gb
 //   gpu: h200-sxm-141gb
-//   probe: torch                        # optional: the traces' probe (calib/trace.h);
-//                                       # gpumem-probe when absent
+//   probe: torch                        # optional: the traces' probe (calib/trace.h), or
+//                                       # logs (fitted to start-up logs); gpumem-probe when
+//                                       # absent
 //   provenance: {<key>: <text>, ...}   # GPU, driver, runtime, NCCL, traces fitted and held out
 //   constants: {<parameter>: <size>, ...}  # names from calib/parameters.h, sizes with units
 //   residuals: {<key>: <text>, ...}
@@ -36,8 +37,8 @@ struct CalibrationFile {
 };
 
 // Reads and checks a calibration file: its GPU must be in `gpus`, every constant of
-// calib/parameters.h given once (those only a PyTorch process has in a `probe: torch` file
-// alone); errors as file:line:col in `diags`.
+// calib/parameters.h given once (those only a PyTorch process has in a `probe: torch` or
+// `probe: logs` file alone); errors as file:line:col in `diags`.
 std::optional<CalibrationFile> load_calibration_file(const std::string& path,
                                                      const GpuCatalog& gpus, Diagnostics& diags);
 // The same, from the file's text; `path` is used in messages.
@@ -52,7 +53,8 @@ std::string calibration_file_text(const CalibrationFile& file);
 // and uncalibrated simulations then share one form).
 SimulationConstants default_constants(const GpuSpec& gpu);
 
-// The defaults with `file`'s constants applied; marked calibrated.
+// The defaults with `file`'s constants applied; marked calibrated, and named log-calibrated
+// when the file was fitted to start-up logs rather than probe traces.
 SimulationConstants constants_from(const CalibrationFile& file, const GpuSpec& gpu);
 
 }  // namespace gpumem

@@ -26,6 +26,10 @@ namespace gpumem {
 // in a PyTorch process. A calibration is fitted to, and checks, the traces of one probe.
 inline constexpr std::string_view kRawProbe = "gpumem-probe";
 inline constexpr std::string_view kTorchProbe = "torch";
+// Not a probe: a calibration file whose context was fitted to the memory that public engine
+// start-up logs show before the weights (`gpumem calibrate --from-logs`), for a GPU no probe
+// ran on. Its process is a serving engine's, so it gives PyTorch's own costs as well.
+inline constexpr std::string_view kLogsSource = "logs";
 
 struct TraceStep {
   std::string name;

@@ -34,7 +34,8 @@ const CalibrationFile* borrow_architecture_code(SimulationConstants& c, const Gp
   const CalibrationFile* donor = nullptr;
   for (const CalibrationFile& f : files) {
     const GpuSpec* g = gpus.find(f.gpu);
-    if (g == nullptr || capability(*g) != capability(gpu)) continue;
+    // A log calibration measured no code: what it holds was borrowed itself.
+    if (g == nullptr || capability(*g) != capability(gpu) || f.probe == kLogsSource) continue;
     if (donor == nullptr || (f.probe == probe && donor->probe != probe)) donor = &f;
   }
   if (donor == nullptr) return nullptr;
@@ -74,7 +75,8 @@ const CalibrationFile* borrow_pytorch_costs(SimulationConstants& c, const GpuSpe
 
 std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const Scenario& s,
                                                       const std::string& pin, Diagnostics& diags,
-                                                      std::string_view probe) {
+                                                      std::string_view probe,
+                                                      bool log_calibrations) {
   const GpuSpec* gpu = ws.gpus.find(s.hardware.gpu);
   if (gpu == nullptr) return std::nullopt;  // reported by the scenario reader
   namespace fs = std::filesystem;
@@ -116,8 +118,10 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
     loaded_paths.push_back(path);
   }
   // A serving engine runs in a PyTorch process: the GPU's torch-probe calibration when it has
-  // one, else its raw one or the published figures, with PyTorch's own costs borrowed.
+  // one, else its log calibration (a PyTorch process too), else its raw one or the published
+  // figures, with PyTorch's own costs borrowed.
   std::vector<std::string_view> wanted_probes{probe};
+  if (probe == kTorchProbe && log_calibrations) wanted_probes.push_back(kLogsSource);
   if (probe == kTorchProbe) wanted_probes.push_back(kRawProbe);
   std::optional<SimulationConstants> constants;
   for (std::string_view wanted_probe : wanted_probes) {
@@ -134,7 +138,9 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
       }
       chosen = i;
     }
-    if (chosen && wanted_probe == probe) return constants_from(loaded[*chosen], *gpu);
+    if (chosen && (wanted_probe == probe || wanted_probe == kLogsSource)) {
+      return constants_from(loaded[*chosen], *gpu);
+    }
     if (chosen) {
       constants = constants_from(loaded[*chosen], *gpu);
       break;

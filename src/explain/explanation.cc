@@ -380,6 +380,7 @@ void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainConte
     s.gpu = {g->name, g->note, {}};
     s.unlisted_gpu = std::move(g->unlisted);
     s.gpu_template = g->template_name;
+    s.gpu_by_nearest_total = false;
   }
   if (!o.model.empty()) {
     // Any model reference a scenario's `model:` takes (catalog/model_reference.h).
@@ -433,8 +434,9 @@ std::string_view verdict_name(Verdict v) {
 
 RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
                            const std::string& name, const Scenario* user,
-                           const ExplainOverrides& overrides, const ExplainContext& ctx) {
-  return replay_run(run, engine, log_file, name, user, overrides, ctx, true);
+                           const ExplainOverrides& overrides, const ExplainContext& ctx,
+                           bool advise) {
+  return replay_run(run, engine, log_file, name, user, overrides, ctx, advise);
 }
 
 namespace {

@@ -114,10 +114,12 @@ struct ExplainOverrides {
 // Explains one logged start-up of `log_file`. `user` (may be null) replaces the implied
 // scenario; the log then only pins the values it printed that the scenario leaves unset.
 // An error the scenario's reader or the engine finds in the implied scenario is reported at
-// the line and column of the log its value was read from.
+// the line and column of the log its value was read from. `advise`: run the fit advice for a
+// start-up that does not fit (a caller that only compares figures leaves it out).
 RunExplanation explain_run(const LogRun& run, LogEngine engine, const std::string& log_file,
                            const std::string& name, const Scenario* user,
-                           const ExplainOverrides& overrides, const ExplainContext& ctx);
+                           const ExplainOverrides& overrides, const ExplainContext& ctx,
+                           bool advise = true);
 
 // Every start-up of `log`.
 Explanation explain_log(const StartupLog& log, const std::string& log_file, const Scenario* user,

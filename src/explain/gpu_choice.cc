@@ -152,7 +152,10 @@ GpuChoice choose_gpu(const LogRun& run, const GpuCatalog& gpus) {
             why + " is nearest to " + nearest->name + " (CUDA total " +
                 python_fixed(gib(*nearest->cuda_total), 2) +
                 " GiB; no GPU of the catalog has exactly this total)",
-            at, std::nullopt, ""};
+            at,
+            std::nullopt,
+            "",
+            true};
   }
   return unlisted_gpu(gpus, total->value, why + " matches no GPU in the catalog", at);
 }

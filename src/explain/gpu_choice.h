@@ -26,6 +26,9 @@ struct GpuChoice {
   LogPosition at;                   // the line that says so; line 0 when none
   std::optional<GpuSpec> unlisted;  // set when the GPU is not in the catalog
   std::string template_name;        // the catalog GPU whose other properties it takes
+  // Taken as the catalog GPU whose CUDA total is nearest the one the log prints: a guess by
+  // size, not a GPU the log or the user names.
+  bool by_nearest_total = false;
 };
 
 // An unlisted GPU whose CUDA total is `total_gib`.

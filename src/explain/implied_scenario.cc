@@ -353,6 +353,7 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
   s.gpu = {gpu.name, gpu.note, gpu.at};
   s.unlisted_gpu = std::move(gpu.unlisted);
   s.gpu_template = gpu.template_name;
+  s.gpu_by_nearest_total = gpu.by_nearest_total;
   count_gpus(run, engine, s);
   const ModelChoice model = choose_model(run, models);
   s.model = model.model;

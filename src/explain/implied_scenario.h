@@ -48,6 +48,7 @@ struct ImpliedScenario {
   Sourced gpu;  // a catalog name, or the unlisted GPU's; empty value when unknown
   std::optional<GpuSpec> unlisted_gpu;  // a GPU the catalog lacks (explain/gpu_choice.h)
   std::string gpu_template;             // the catalog GPU it is modelled on
+  bool gpu_by_nearest_total = false;    // a guess by size (GpuChoice::by_nearest_total)
   int gpus_per_node = 1;
   int nodes = 1;
   std::string count_note;

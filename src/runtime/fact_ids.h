@@ -17,6 +17,8 @@ namespace gpumem::fact_id {
 // Per GPU.
 inline constexpr std::string_view kFreeBeforeWeights = "free_before_weights";  // SGLang F
 inline constexpr std::string_view kFreeAfterWeights = "free_after_weights";    // SGLang A
+// vLLM's free memory at its init snapshot (after the context and the communicators).
+inline constexpr std::string_view kInitSnapshotFree = "init_snapshot_free";
 // The weights' memory as the engine measures it (vLLM's model_memory_usage); the logical
 // sum of the tensors' sizes is weights_logical_bytes (key figures take it where the engine
 // measures nothing, as SGLang).

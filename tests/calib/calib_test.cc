@@ -376,11 +376,11 @@ TEST(CalibrationFile, RejectsWhatWouldBeSilentlyWrong) {
   EXPECT_EQ(load_errors(calibration_text("h200-sxm-141", "")),
             "c.yaml:2:6: unknown GPU 'h200-sxm-141'; did you mean 'h200-sxm-141gb'?\n");
   EXPECT_EQ(load_errors("probe: pytorch\n" + calibration_text("h200-sxm-141gb", "")),
-            "c.yaml:1:8: unknown probe 'pytorch'; gpumem knows gpumem-probe and torch\n");
+            "c.yaml:1:8: unknown probe 'pytorch'; gpumem knows gpumem-probe, torch and logs\n");
   // A raw process has none of a PyTorch process's constants; a torch calibration gives them.
   EXPECT_EQ(load_errors(calibration_text("h200-sxm-141gb", "  pytorch_first_kernel: 1MiB\n")),
             "c.yaml:9:3: calibration constant 'pytorch_first_kernel' belongs to a PyTorch "
-            "process; only a calibration with 'probe: torch' gives it\n");
+            "process; only a calibration with 'probe: torch' or 'probe: logs' gives it\n");
   EXPECT_EQ(load_errors("probe: torch\n" + calibration_text("h200-sxm-141gb", "")),
             "c.yaml:5:3: calibration constant 'pytorch_stream_pool' is missing; a "
             "calibration file gives every constant (gpumem calibrate writes them all)\n"
@@ -405,6 +405,28 @@ TEST(CalibrationFile, NamesTheProbeOfItsTraces) {
   EXPECT_EQ(torch->probe, "torch");
   EXPECT_EQ(calibration_file_text(*raw).find("probe:"), std::string::npos);
   EXPECT_NE(calibration_file_text(*torch).find("\nprobe: torch\n"), std::string::npos);
+}
+
+// A calibration fitted to start-up logs (gpumem calibrate --from-logs) stands for a serving
+// engine's PyTorch process, so it gives PyTorch's own costs too, and every report names its
+// constants log-calibrated.
+TEST(CalibrationFile, LogCalibrationIsAPyTorchProcessNamedLogCalibrated) {
+  Diagnostics diags;
+  std::optional<CalibrationFile> logs = load_calibration_file(
+      GPUMEM_SOURCE_DIR "/model/calibration/rtx-4090-logs.yaml", catalogs().gpus, diags);
+  ASSERT_TRUE(logs) << diags.to_string();
+  EXPECT_EQ(logs->probe, "logs");
+  EXPECT_NE(calibration_file_text(*logs).find("\nprobe: logs\n"), std::string::npos);
+  const SimulationConstants c = constants_from(*logs, *catalogs().gpus.find("rtx-4090"));
+  EXPECT_TRUE(c.calibrated);
+  EXPECT_EQ(c.name,
+            "calibration rtx-4090-logs (log-calibrated: its context fitted to public start-up "
+            "logs, no probe trace)");
+  // Measured alike on the H100 and the H200 (their -torch.yaml files), borrowed by the fit's
+  // start and kept.
+  EXPECT_EQ(c.device.pytorch_stream_pool, bytes(73'400'320));
+  EXPECT_EQ(load_errors("probe: logs\n" + calibration_text("h200-sxm-141gb", "")).substr(0, 74),
+            "c.yaml:5:3: calibration constant 'pytorch_stream_pool' is missing; a calib");
 }
 
 }  // namespace

@@ -108,7 +108,8 @@ class RankStartup {
     total_ = m.total;
     init_non_torch_ = m.total - m.free - env_.allocator.memory_reserved();
     requested_ = requested_memory(total_, p_.args.gpu_memory_utilization, p_.rules);
-    env_.fact({"init_snapshot_free", "free memory at the init snapshot", init_free_});
+    env_.fact(
+        {std::string(fact_id::kInitSnapshotFree), "free memory at the init snapshot", init_free_});
     env_.fact({std::string(fact_id::kRequestedMemory),
                "requested memory (total x gpu_memory_utilization)",
                bytes(static_cast<std::int64_t>(requested_))});

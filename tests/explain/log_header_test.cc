@@ -1,0 +1,52 @@
+// A log's `# explain-args:` header (explain/log_header.h): the options it may give, and the
+// errors, at the header's line and column, for anything else.
+#include "explain/log_header.h"
+
+#include <gtest/gtest.h>
+
+namespace gpumem {
+namespace {
+
+TEST(LogHeader, ReadsGpuModelAndCountUpToTheReason) {
+  const std::string text =
+      "# source: https://example.org/thread\n"
+      "# explain-args: --gpu rtx-4090 --gpu-count 2 --model qwen3-8b   (the post: \"2x 4090\")\n"
+      "INFO 08-27 00:58:38 something\n";
+  Result<ExplainOverrides> o = overrides_from_header(text, "a.log");
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->gpu, "rtx-4090");
+  EXPECT_EQ(o->model, "qwen3-8b");
+  EXPECT_EQ(o->gpu_count, 2);
+  EXPECT_FALSE(o->from_scratch);
+}
+
+TEST(LogHeader, NoHeaderGivesNothing) {
+  Result<ExplainOverrides> o = overrides_from_header("INFO line\n# why: a note\n", "a.log");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->gpu, "");
+  EXPECT_EQ(o->model, "");
+  EXPECT_EQ(o->gpu_count, 0);
+}
+
+TEST(LogHeader, AnyOtherOptionIsRefusedByNameWithItsColumn) {
+  Result<ExplainOverrides> o =
+      overrides_from_header("line one\n# explain-args: --gpu l4 --gpus 4   (why)\n", "b.log");
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.status().message(),
+            "b.log:2:26: explain-args: '--gpus' is not an option the header may give (--gpu, "
+            "--model, --gpu-count); did you mean '--gpu'?");
+}
+
+TEST(LogHeader, CountMustBeAWholeNumberAndEveryOptionNeedsAValue) {
+  Result<ExplainOverrides> bad_count =
+      overrides_from_header("# explain-args: --gpu-count two   (why)\n", "c.log");
+  ASSERT_FALSE(bad_count.ok());
+  EXPECT_EQ(bad_count.status().message(),
+            "c.log:1:29: explain-args: --gpu-count takes a whole number of GPUs, not 'two'");
+  Result<ExplainOverrides> no_value = overrides_from_header("# explain-args: --model\n", "d.log");
+  ASSERT_FALSE(no_value.ok());
+  EXPECT_EQ(no_value.status().message(), "d.log:1:17: explain-args: --model needs a value");
+}
+
+}  // namespace
+}  // namespace gpumem
