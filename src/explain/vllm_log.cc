@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "explain/logged_flags.h"
 #include "explain/python_literal.h"
@@ -125,6 +126,8 @@ std::optional<std::string> speculative_config_json(const PyValue& v, std::string
   for (const PyItem& i : items.items) {
     if (i.key == "method") method = i.value.text;
   }
+  // Each key and value written as JSON, not pasted text: a string from the log is escaped,
+  // and Python's True/False/None read as JSON's true/false/null.
   std::string json;
   for (const PyItem& i : items.items) {
     std::string key = i.key == "num_spec_tokens" ? "num_speculative_tokens" : i.key;
@@ -132,9 +135,26 @@ std::optional<std::string> speculative_config_json(const PyValue& v, std::string
                            (method.ends_with("mtp") && i.value.text == target))) {
       continue;
     }
-    const bool quoted = i.value.kind == PyValue::Kind::kString;
-    json += (json.empty() ? "" : ", ") + ("\"" + key + "\": ") +
-            (quoted ? "\"" + i.value.text + "\"" : i.value.text);
+    nlohmann::json value;
+    switch (i.value.kind) {
+      case PyValue::Kind::kInt:
+      case PyValue::Kind::kFloat:
+        value = nlohmann::json::parse(i.value.text, nullptr, false);
+        if (!value.is_number()) value = i.value.text;
+        break;
+      case PyValue::Kind::kBool:
+        value = i.value.text == "True";
+        break;
+      case PyValue::Kind::kNone:
+        value = nullptr;
+        break;
+      default:
+        value = i.value.text;
+    }
+    const auto dump = [](const nlohmann::json& j) {
+      return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    };
+    json += (json.empty() ? "" : ", ") + dump(key) + ": " + dump(value);
   }
   return "{" + json + "}";
 }

@@ -97,6 +97,24 @@ TEST(LogReader, SglangServerArgsDumpGivesFlagsAndModel) {
   EXPECT_DOUBLE_EQ(r.first(Quantity::kKSize)->value, 1.42);
 }
 
+// The engine line's SpeculativeConfig(...) becomes --speculative-config JSON: a string the
+// log holds is escaped, Python's booleans become JSON's, so a quote in a path cannot break
+// (or extend) the JSON the replay parses.
+TEST(LogReader, VllmSpeculativeConfigOfTheEngineLineIsEscapedJson) {
+  const Result<StartupLog> log = read_startup_log(
+      "(EngineCore pid=1) INFO 04-29 11:56:51 [core.py:109] Initializing a V1 LLM engine "
+      "(v0.20.1) with config: model='Qwen/Qwen3-8B', speculative_config=SpeculativeConfig("
+      "method='eagle3', model='/d/a\"b', num_spec_tokens=3, parallel_drafting=True), "
+      "tokenizer='Qwen/Qwen3-8B'\n",
+      std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  const LoggedFlag* spec = log->runs.at(0).flag("--speculative-config");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->values, std::vector<std::string>{
+                              "{\"method\": \"eagle3\", \"model\": \"/d/a\\\"b\", "
+                              "\"num_speculative_tokens\": 3, \"parallel_drafting\": true}"});
+}
+
 TEST(LogReader, VllmNonDefaultArgsAndSummaryLine) {
   const Result<StartupLog> log = read_startup_log(
       "INFO 09-23 18:11:24 [utils.py:328] non-default args: {'max_model_len': 4096, "
