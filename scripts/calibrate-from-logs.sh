@@ -12,6 +12,8 @@
 # Held out, with the reason:
 #  - sglang-rtx4090-x1-olmocr-7b-qwen2vl-wsl: WSL, whose driver holds more of the GPU than
 #    Linux's (0.6 GiB more in use before the weights than the Linux log of the same card).
+#  - vllm-rtx4090-x1-qwen3.6-27b-int4-windows-desktop-free-check: Windows, a desktop's
+#    programs on the same card (the post names Firefox and VS Code).
 #  - vllm-h100-x1-sleep-mode-profiling-gross-error: two vLLM instances share the GPU; the
 #    sleeping one still holds memory when the second starts.
 # Usage: scripts/calibrate-from-logs.sh [path/to/gpumem]   (default build/src/cli/gpumem)
@@ -20,8 +22,10 @@ cd "$(dirname "$0")/.."
 gpumem="${1:-build/src/cli/gpumem}"
 export GPUMEM_MODEL_DIR=model
 logs=tests/data/engine-logs
-hold_out=(sglang-rtx4090-x1-olmocr-7b-qwen2vl-wsl vllm-h100-x1-sleep-mode-profiling-gross-error)
-for gpu in l4 rtx-4090; do
+hold_out=(sglang-rtx4090-x1-olmocr-7b-qwen2vl-wsl
+  vllm-rtx4090-x1-qwen3.6-27b-int4-windows-desktop-free-check
+  vllm-h100-x1-sleep-mode-profiling-gross-error)
+for gpu in l4 rtx-4090 rtx-6000-ada; do
   "$gpumem" calibrate --from-logs "$logs" --gpu "$gpu" --hold-out "${hold_out[@]}" \
     -o "model/calibration/$gpu-logs.yaml" --report-dir reports/calibration
 done

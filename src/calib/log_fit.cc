@@ -287,6 +287,8 @@ Result<LogFitOutcome> fit_context_to_logs(const std::vector<LogCase>& cases, con
           r.model = stand_in + " standing in for " +
                     (r.model.empty() ? std::string("a model the log does not name") : r.model);
           e = std::move(again);
+        } else {
+          e.not_replayed += "; with the stand-in " + stand_in + ": " + again.not_replayed;
         }
       }
       if (!e.replayed()) {

@@ -274,6 +274,24 @@ void read_actual_usage(const LogLine& l, RunCollector& c) {
   }
 }
 
+// The words before the figures of vLLM's free-memory line: "Free memory on device (" or, from
+// the releases that name the device (gpu_worker.py init_device), "Free memory on device
+// cuda:0 ("; "" when the message holds neither.
+std::string free_memory_key(std::string_view m) {
+  constexpr std::string_view kWords = "Free memory on device";
+  const size_t at = m.find(kWords);
+  if (at == std::string_view::npos) return "";
+  const size_t open = m.find('(', at + kWords.size());
+  // A device name is one word ("cuda:0"); anything longer is another sentence.
+  if (open == std::string_view::npos || open > at + kWords.size() + 16) return "";
+  const std::string_view between = m.substr(at + kWords.size(), open - at - kWords.size());
+  if (between != " " && (between.front() != ' ' || between.back() != ' ' ||
+                         between.substr(1, between.size() - 2).find(' ') != std::string_view::npos)) {
+    return "";
+  }
+  return std::string(m.substr(at, open + 1 - at));
+}
+
 void read_memory_summary(const LogLine& l, RunCollector& c) {
   // gpu_worker.py compile_or_warm_up_model (v0.10.2 on): "Free memory on device (78.66/79.19
   // GiB) on startup. Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is ...
@@ -281,7 +299,7 @@ void read_memory_summary(const LogLine& l, RunCollector& c) {
   // memory in use is B bytes." — newer releases print the last figure in GiB. The
   // suggested --kv-cache-memory values are derived from the figures read here.
   const std::string_view m = l.message;
-  figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup, true);
+  figure(c, l, free_memory_key(m), Quantity::kFreeAtStartup, true);
   figure(c, l, "/", Quantity::kTotalMemory, true);
   utilization(c, l, "utilization is (");
   requested_memory(c, l, "utilization is (", true);
@@ -468,12 +486,12 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "Initial free memory", Quantity::kFreeAtStartup);
     figure(c, l, "reserved", Quantity::kAvailableKvMemory);
     c.phase("kv cache", l.number);
-  } else if (starts_with(m, "Free memory on device (") ||
-             (contains(m, "Free memory on device (") && contains(m, "less than desired"))) {
+  } else if (const std::string free_key = free_memory_key(m);
+             !free_key.empty() && (starts_with(m, free_key) || contains(m, "less than desired"))) {
     // gpu_worker.py init_device raises the budget error as a ValueError, so the line a
     // traceback ends with reads "ValueError: Free memory on device (...".
     if (contains(m, "less than desired")) {
-      figure(c, l, "Free memory on device (", Quantity::kFreeAtStartup);
+      figure(c, l, free_key, Quantity::kFreeAtStartup);
       figure(c, l, "/", Quantity::kTotalMemory);
       utilization(c, l, "utilization (");
       requested_memory(c, l, "utilization (", false);

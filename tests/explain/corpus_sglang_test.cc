@@ -391,6 +391,10 @@ const std::vector<CorpusLog>& logs() {
       {"sglang-rtx3090-x8-gemma4-assistant-draft-tp4-dp2",
        "start-up 1\n"
        "11 -: draft weights took 0.29 GiB\n"},
+      {"sglang-rtx6000ada-x4-qwen3-30b-a3b-tp4",
+       "start-up 1\n"
+       "28 rank 0: distributed init took 0.19 GiB\n"
+       "29 rank 0: free before weights (F) 46.74 GiB\n"},
   };
   return kLogs;
 }

@@ -498,6 +498,18 @@ const std::vector<CorpusLog>& logs() {
        "25 -: available KV cache memory 28.57 GiB\n"
        "25 -: KV tokens storable 81392\n"
        "25 failed: KV cache too small\n"},
+      {"vllm-l4-x1-gpt-oss-20b-ci-second-server-free-check",
+       "start-up 1\n"
+       "8 -: free at start-up 1.54 GiB\n"
+       "8 -: total GPU memory 22.05 GiB\n"
+       "8 -: budget (total x utilization) 19.84 GiB\n"
+       "8 failed: free memory below the budget\n"},
+      {"vllm-rtx4090-x1-qwen3.6-27b-int4-windows-desktop-free-check",
+       "start-up 1\n"
+       "7 -: free at start-up 22.45 GiB\n"
+       "7 -: total GPU memory 23.99 GiB\n"
+       "7 -: budget (total x utilization) 22.55 GiB\n"
+       "7 failed: free memory below the budget\n"},
   };
   return kLogs;
 }

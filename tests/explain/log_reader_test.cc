@@ -51,6 +51,31 @@ TEST(LogLine, StripsColoursContainerPrefixAndProgressRedraws) {
   EXPECT_EQ(l[2].message, "Capturing batches (bs=1 avail_mem=0.86 GB): 100%");
 }
 
+// A CI page's copy: an ISO timestamp in brackets before each line and the colour escapes in
+// caret notation (vllm PR #33154's Buildkite log); the device-naming budget error of newer
+// vLLM ("on device cuda:0 (F/T GiB)") gives its figures.
+TEST(LogLine, StripsCaretEscapesAndReadsTheDeviceNamingBudgetError) {
+  const std::string text =
+      "[2026-01-26T17:25:37Z] ^[[0;36m(EngineCore_DP0 pid=738)^[[0;0m ^[[31mERROR^[[0m "
+      "^[[90m01-26 09:25:37^[[0m ^[[90m[core.py:935]^[[0m ValueError: Free memory on device "
+      "cuda:0 (1.54/22.05 GiB) on startup is less than desired GPU memory utilization (0.9, "
+      "19.84 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+      "processes.\n";
+  const std::vector<LogLine> l = split_log_lines(text);
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].process, "EngineCore_DP0 pid=738");
+  EXPECT_EQ(l[0].message.substr(0, 45), "ValueError: Free memory on device cuda:0 (1.5");
+  const Result<StartupLog> log = read_startup_log(text, std::nullopt);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  const LogRun& r = log->runs.at(0);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kFreeAtStartup)->value, 1.54);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kTotalMemory)->value, 22.05);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kRequestedMemory)->value, 19.84);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].kind, ProblemKind::kBudget);
+  EXPECT_EQ(r.problems[0].process, "EngineCore_DP0 pid=738");
+}
+
 TEST(LogReader, InterleavedSglangRanksStayOneStartUp) {
   const Result<StartupLog> log = read_startup_log(
       "[2025-03-14 06:56:42 TP1] Load weight end. type=DeepseekV3ForCausalLM, "
