@@ -6,6 +6,8 @@
 // replay itself is left out: the scenario target fuzzes the simulation, and a replay
 // simulates once per start-up found, which would cut the inputs tried per second.
 //
+// The options a log's own `# explain-args:` header gives (explain/log_header.h) are read too.
+//
 // Promises checked: an error names the log and a line and column inside it; every figure
 // taken lies within the bounds of explain/figure_bounds.h and on a line of the log; the
 // implied scenario is always a YAML mapping (text from the log cannot break its structure),
@@ -21,6 +23,7 @@
 #include "catalog/scenario.h"
 #include "explain/figure_bounds.h"
 #include "explain/implied_scenario.h"
+#include "explain/log_header.h"
 #include "explain/log_line.h"
 #include "explain/log_reader.h"
 #include "explain/python_literal.h"
@@ -59,6 +62,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::require(items.error->offset < l.message.size(), "a refused value is in its line");
       }
     }
+  }
+  if (const Result<ExplainOverrides> header = overrides_from_header(text, kFile); !header.ok()) {
+    require_located_error(header.status().message(), kFile, std::max(count, 1));
+  } else {
+    fuzz::require(header->gpu_count >= 0, "a header's GPU count is not negative");
   }
   for (const LogEngine engine : {LogEngine::kSglang, LogEngine::kVllm}) {
     const Result<StartupLog> log = read_startup_log(text, engine, kFile);
