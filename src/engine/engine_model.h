@@ -58,6 +58,7 @@ struct FitKnob {
     kCount,           // the largest integer below the current one (graph sizes, sequences)
     kMaxLength,       // the longest request length below the current one, in steps of 1,024
     kSwitch,          // one other value (a bare boolean flag, a smaller KV dtype)
+    kOffload,         // the fewest whole GiB above the current value (weights moved to CPU)
   };
   Kind kind = Kind::kMemoryFraction;
   std::string flag;                   // as the engine spells it: "--mem-fraction-static"
@@ -69,19 +70,28 @@ struct FitKnob {
   // kCount: a value no larger one improves on (SGLang drops graph sizes above its request
   // pool, so larger ones capture the same graphs); 0 when values are not bounded so.
   std::int64_t bound = 0;
+  // Searched only for a start-up that fails at this step ("": whatever the step). An offload
+  // is the lever for weights that do not fit, not for a KV cache it would buy with speed.
+  std::string failing_step;
 
   static FitKnob fraction(std::string flag, std::string_view fact, int max_percent) {
-    return {Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {}, 0};
+    return {
+        Kind::kMemoryFraction, std::move(flag), std::string(fact), max_percent, {}, {}, {}, 0, {}};
   }
   static FitKnob count(std::string flag, std::string_view fact,
                        std::vector<std::string> replaces = {}) {
-    return {Kind::kCount, std::move(flag), std::string(fact), 0, std::move(replaces), {}, {}, 0};
+    return {
+        Kind::kCount, std::move(flag), std::string(fact), 0, std::move(replaces), {}, {}, 0, {}};
   }
   static FitKnob max_length(std::string flag, std::string_view fact) {
-    return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}, 0};
+    return {Kind::kMaxLength, std::move(flag), std::string(fact), 0, {}, {}, {}, 0, {}};
   }
   static FitKnob toggle(std::string flag, std::string value, std::string instead_of) {
-    return {Kind::kSwitch, std::move(flag), {}, 0, {}, std::move(value), std::move(instead_of), 0};
+    return {Kind::kSwitch,    std::move(flag),       {}, 0, {},
+            std::move(value), std::move(instead_of), 0,  {}};
+  }
+  static FitKnob offload(std::string flag, std::string failing_step) {
+    return {Kind::kOffload, std::move(flag), {}, 0, {}, {}, {}, 0, std::move(failing_step)};
   }
 };
 

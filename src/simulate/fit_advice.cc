@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <future>
 #include <vector>
@@ -112,6 +113,57 @@ std::optional<std::int64_t> longest_length(const EngineModel& engine, const Scen
   return best;
 }
 
+// Where the fewest-GiB search of an offload stops: more than any GPU's weights today.
+constexpr std::int64_t kMostOffloadGib = 4096;
+
+// The fewest whole GiB above `current` of `k` (weights moved to CPU memory) that make the
+// scenario start: doubling the step until one starts, then a binary search between it and the
+// last that did not (moving more never needs more GPU memory).
+std::optional<std::int64_t> fewest_gib(const EngineModel& engine, const Scenario& scenario,
+                                       const SimulationInputs& inputs, Bytes min_headroom,
+                                       const FitKnob& k, std::int64_t current) {
+  auto starts_with = [&](std::int64_t n) {
+    return fits(with_flag(engine, scenario, k.flag, std::to_string(n)), inputs, min_headroom);
+  };
+  std::int64_t failed = current;
+  for (std::int64_t step = 1; current + step <= kMostOffloadGib; step *= 2) {
+    const std::int64_t n = current + step;
+    if (!starts_with(n)) {
+      failed = n;
+      continue;
+    }
+    std::int64_t low = failed;  // does not start
+    std::int64_t high = n;      // starts
+    while (high - low > 1) {
+      const std::int64_t mid = low + (high - low) / 2;
+      (starts_with(mid) ? high : low) = mid;
+    }
+    return high;
+  }
+  return std::nullopt;
+}
+
+// The whole GiB the scenario gives `flag` (0 when it does not).
+std::int64_t given_gib(const EngineModel& engine, const Scenario& scenario,
+                       const std::string& flag) {
+  for (const EngineArg& a : scenario.engine.args) {
+    if (engine.canonical_flag(a.flag) != flag || a.values.empty()) continue;
+    char* end = nullptr;
+    const double v = std::strtod(a.values.front().c_str(), &end);
+    if (end != a.values.front().c_str() && std::isfinite(v) && v > 0) {
+      return static_cast<std::int64_t>(std::min(v, 1e9));
+    }
+  }
+  return 0;
+}
+
+// Whether the engine refuses the scenario (a diagnostic, whatever the memory).
+bool refused(const Scenario& s, const SimulationInputs& inputs) {
+  Diagnostics diags;
+  const std::optional<Ledger> l = simulate_scenario(s, inputs, diags);
+  return !l || !diags.empty();
+}
+
 }  // namespace
 
 FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& inputs,
@@ -138,6 +190,27 @@ FitAdviceRecord find_fit(const Scenario& scenario, const SimulationInputs& input
           return std::nullopt;
         }
         return k.value;
+      });
+      searches.push_back(std::move(s));
+      continue;
+    }
+    if (k.kind == FitKnob::Kind::kOffload) {
+      // Searched where the start-up stops at the knob's step, if the engine takes the flag
+      // for this scenario at all (vLLM refuses an offload of a quantized model, say).
+      const GpuLedger* failed = ledger.first_failure();
+      const LedgerStep* step = failed != nullptr ? failed->failed_step() : nullptr;
+      if (step == nullptr || step->name != k.failing_step) continue;
+      const std::int64_t current = given_gib(*engine, scenario, k.flag);
+      if (current >= kMostOffloadGib ||
+          refused(with_flag(*engine, scenario, k.flag, std::to_string(current + 1)), inputs)) {
+        continue;
+      }
+      Search s{&k, std::to_string(current), {}};
+      s.found = std::async(std::launch::async, [&, current]() -> std::optional<std::string> {
+        const std::optional<std::int64_t> n =
+            fewest_gib(*engine, scenario, inputs, min_headroom, k, current);
+        if (!n) return std::nullopt;
+        return std::to_string(*n);
       });
       searches.push_back(std::move(s));
       continue;
@@ -202,6 +275,8 @@ std::string nothing_found(const FitKnob& k) {
       return fmt::format("  no {} from 0.05 to {:.2f}\n", k.flag, k.max_percent / 100.0);
     case FitKnob::Kind::kSwitch:
       return "  not " + switched(k.flag, k.value) + " either\n";
+    case FitKnob::Kind::kOffload:
+      return fmt::format("  no {} up to {} GiB\n", k.flag, kMostOffloadGib);
     case FitKnob::Kind::kCount:
     case FitKnob::Kind::kMaxLength:
       break;
@@ -232,7 +307,8 @@ std::string advise_fit(const FitAdviceRecord& advice, const Scenario& scenario) 
       out += nothing_found(k);
       said = true;
     }
-    if (!said) out += nothing_found(k);
+    // A knob searched only at some failing step, or for some models, was not searched here.
+    if (!said && k.kind != FitKnob::Kind::kOffload) out += nothing_found(k);
   }
   return out;
 }

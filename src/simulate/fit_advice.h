@@ -2,10 +2,12 @@
 // lever its engine offers (EngineModel::fit_knobs) is moved alone and the changed scenario
 // simulated: the nearest memory fraction (steps of 0.01, up or down), the largest count below
 // the current one (CUDA-graph sizes, vLLM's sequences and batched tokens), the longest request
-// length in steps of 1,024, and the switches (no CUDA graphs, an fp8 KV cache). Only what
-// starts is proposed. "Starts" may ask for headroom: with --min-headroom SIZE, a start-up
-// whose tightest GPU keeps less free at any step does not count as starting. The result goes
-// into the ledger (Ledger::fit_advice), so the JSON ledger carries it too.
+// length in steps of 1,024, the switches (no CUDA graphs, an fp8 KV cache), and, for weights
+// that do not fit, the fewest GiB of them vLLM would keep in CPU memory (--cpu-offload-gb,
+// where gpumem models it for the model). Only what starts is proposed. "Starts" may ask for
+// headroom: with --min-headroom SIZE, a start-up whose tightest GPU keeps less free at any step
+// does not count as starting. The result goes into the ledger (Ledger::fit_advice), so the JSON
+// ledger carries it too.
 #ifndef GPUMEM_SIMULATE_FIT_ADVICE_H_
 #define GPUMEM_SIMULATE_FIT_ADVICE_H_
 

@@ -41,7 +41,10 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(flags, (std::vector<std::string>{"--gpu-memory-utilization", "--cuda-graph-sizes",
                                              "--max-model-len", "--max-num-seqs",
                                              "--max-num-batched-tokens", "--enforce-eager",
-                                             "--kv-cache-dtype"}));
+                                             "--cpu-offload-gb", "--kv-cache-dtype"}));
+  // The offload is a lever for weights that do not fit alone.
+  EXPECT_EQ(old_vllm[6].kind, FitKnob::Kind::kOffload);
+  EXPECT_EQ(old_vllm[6].failing_step, "weights");
   EXPECT_EQ(old_vllm[0].flag, "--gpu-memory-utilization");
   EXPECT_EQ(old_vllm[0].max_percent, 100);
   EXPECT_EQ(old_vllm[1].flag, "--cuda-graph-sizes");

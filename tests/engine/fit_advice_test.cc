@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "catalog/scenario.h"
 #include "engine/engine_model.h"
 #include "simulate/simulate.h"
@@ -119,6 +121,61 @@ TEST(FitAdvice, EverySglangLeverIsSimulated) {
   EXPECT_EQ(advice.none_found,
             (std::vector<std::string>{"--cuda-graph-max-bs", "--disable-cuda-graph",
                                       "--kv-cache-dtype"}));
+}
+
+// Llama 3.1 70B over two RTX 4090s, 8,192 tokens: 65.7 GiB of weights a rank do not fit 24 GB.
+// The fewest whole GiB vLLM keeps in CPU memory (--cpu-offload-gb) that make it start is
+// proposed, found by doubling then bisecting: one GiB fewer does not start.
+constexpr const char* kWeightsDoNotFit =
+    "hardware: {gpu: rtx-4090, count: 2}\n"
+    "engine:\n  name: vllm\n  version: 0.21.0\n"
+    "  args: {--tensor-parallel-size: 2, --max-model-len: 8192}\n"
+    "model: llama-3.1-70b-instruct\n";
+
+std::string with_offload(const std::string& base, int gib) {
+  std::string text = base;
+  text.replace(text.find("--max-model-len"), 0, "--cpu-offload-gb: " + std::to_string(gib) + ", ");
+  return text;
+}
+
+TEST(FitAdvice, WeightsThatDoNotFitAreOffloadedByTheFewestGib) {
+  const Simulated sim = simulate_text(kWeightsDoNotFit);
+  ASSERT_FALSE(sim.ledger.fits());
+  ASSERT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
+  const FitAdviceRecord advice = advise(sim);
+  const auto offload =
+      std::find_if(advice.options.begin(), advice.options.end(),
+                   [](const FitOption& o) { return o.flag == "--cpu-offload-gb"; });
+  ASSERT_NE(offload, advice.options.end());
+  EXPECT_EQ(offload->instead_of, "0");
+  const int gib = std::stoi(offload->value);
+  EXPECT_TRUE(simulate_text(with_offload(kWeightsDoNotFit, gib)).ledger.fits());
+  EXPECT_FALSE(simulate_text(with_offload(kWeightsDoNotFit, gib - 1)).ledger.fits());
+  EXPECT_EQ(gib, 48);
+  EXPECT_NE(advise_fit(advice, sim.scenario).find("  --cpu-offload-gb 48 (instead of 0)\n"),
+            std::string::npos);
+}
+
+// The offload is searched only for weights that do not fit, and only where vLLM takes the
+// flag for the model: NVIDIA's FP8 export is refused by name (a quantized model's replaced
+// parameters may return to the GPU), so it is no lever there and the advice does not name it.
+TEST(FitAdvice, OffloadIsNoLeverForAKvCacheOrARefusedModel) {
+  const FitAdviceRecord kv = advise(simulate_text(kGraphsDoNotFit));
+  for (const FitOption& o : kv.options) EXPECT_NE(o.flag, "--cpu-offload-gb");
+  for (const std::string& f : kv.none_found) EXPECT_NE(f, "--cpu-offload-gb");
+  std::string fp8 = kWeightsDoNotFit;
+  fp8.replace(fp8.find("llama-3.1-70b-instruct"), std::string("llama-3.1-70b-instruct").size(),
+              "llama-3.1-70b-instruct-fp8-nvidia");
+  fp8.replace(fp8.find("count: 2"), std::string("count: 2").size(), "count: 1");
+  fp8.replace(fp8.find("--tensor-parallel-size: 2, "),
+              std::string("--tensor-parallel-size: 2, ").size(), "");
+  const Simulated sim = simulate_text(fp8);
+  ASSERT_FALSE(sim.ledger.fits());
+  ASSERT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
+  const FitAdviceRecord advice = advise(sim);
+  for (const FitOption& o : advice.options) EXPECT_NE(o.flag, "--cpu-offload-gb");
+  for (const std::string& f : advice.none_found) EXPECT_NE(f, "--cpu-offload-gb");
+  EXPECT_EQ(advise_fit(advice, sim.scenario).find("--cpu-offload-gb"), std::string::npos);
 }
 
 }  // namespace

@@ -129,6 +129,9 @@ class Model final : public EngineModel {
     if (eager == nullptr || eager->values != std::vector<std::string>{"true"}) {
       knobs.push_back(FitKnob::toggle("--enforce-eager", "true", "off"));
     }
+    // config/cache.py cpu_offload_gb: decoder-layer weights kept in CPU memory
+    // (weights/cpu_offload.h), for weights that do not fit; searched only then.
+    knobs.push_back(FitKnob::offload("--cpu-offload-gb", "weights"));
     // cache.py CacheDType: fp8 halves a 16-bit KV cell.
     const EngineArg* kv = scenario_arg(scenario, "--kv-cache-dtype");
     if (kv == nullptr || kv->values == std::vector<std::string>{"auto"}) {
