@@ -325,10 +325,9 @@ std::string strip_ansi(std::string_view text, std::vector<size_t>* origin) {
   for (size_t i = 0; i < text.size(); ++i) {
     // ESC written in caret notation ("^[[0;36m"), as a terminal's text copied through a pager
     // or a CI page shows it, is an escape as well.
-    const bool caret = text[i] == '^' && i + 2 < text.size() && text[i + 1] == '[' &&
-                       text[i + 2] == '[';
-    const bool esc =
-        caret || (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[');
+    const bool caret =
+        text[i] == '^' && i + 2 < text.size() && text[i + 1] == '[' && text[i + 2] == '[';
+    const bool esc = caret || (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[');
     const size_t open = caret ? i + 2 : esc ? i + 1 : i;
     if (esc || text[i] == '[') {
       size_t p = open + 1;

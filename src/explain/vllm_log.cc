@@ -285,8 +285,9 @@ std::string free_memory_key(std::string_view m) {
   // A device name is one word ("cuda:0"); anything longer is another sentence.
   if (open == std::string_view::npos || open > at + kWords.size() + 16) return "";
   const std::string_view between = m.substr(at + kWords.size(), open - at - kWords.size());
-  if (between != " " && (between.front() != ' ' || between.back() != ' ' ||
-                         between.substr(1, between.size() - 2).find(' ') != std::string_view::npos)) {
+  if (between != " " &&
+      (between.front() != ' ' || between.back() != ' ' ||
+       between.substr(1, between.size() - 2).find(' ') != std::string_view::npos)) {
     return "";
   }
   return std::string(m.substr(at, open + 1 - at));
