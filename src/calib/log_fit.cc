@@ -148,11 +148,6 @@ std::optional<double> logged_total(const LogRun& run, const FigureCheck& c) {
   return std::nullopt;
 }
 
-std::string gib_text(Bytes b) {
-  return python_fixed(static_cast<double>(b.value()) / static_cast<double>(gib(1).value()), 2) +
-         " GiB";
-}
-
 // The figure `f` of start-up `run` of `c` as the fit compares it, or nullopt with `why` when
 // it is too far from the prediction to be the context's.
 std::optional<ContextFigure> context_figure(const LogCase& c, size_t run, const RunExplanation& e,
@@ -181,7 +176,7 @@ std::optional<ContextFigure> context_figure(const LogCase& c, size_t run, const 
     why = fmt::format(
         "line {}: GPU {} held {} {} than gpumem predicts before the weights; no context is that "
         "size (other processes on the GPU, or another GPU than the one stated)",
-        f.line, f.gpu, gib_text(bytes(std::llabs(gap.value()))), gap.value() > 0 ? "more" : "less");
+        f.line, f.gpu, format_gib(bytes(std::llabs(gap.value()))), gap.value() > 0 ? "more" : "less");
     return std::nullopt;
   }
   return figure;
@@ -330,7 +325,7 @@ Result<LogFitOutcome> fit_context_to_logs(const std::vector<LogCase>& cases, con
         return invalid_input(fmt::format(
             "{} start-up {}: with a context of {} the replay fails "
             "before the weights: {}",
-            replays[j].log_case->file, replays[j].run + 1, gib_text(context), e.not_replayed));
+            replays[j].log_case->file, replays[j].run + 1, format_gib(context), e.not_replayed));
       }
       const std::vector<std::optional<Predicted>> predicted = predicted_figures(e);
       for (size_t k = 0; k < predicted.size() && k < figures_of[j].size(); ++k) {

@@ -44,4 +44,8 @@ std::string format_mib(Bytes b) {
 
 std::string format_gib2(EngineGiB g) { return fmt::format("{:.2f}", g.value()); }
 
+std::string format_gib(Bytes b) {
+  return fmt::format("{:.2f} GiB", static_cast<double>(b.value()) / static_cast<double>(1LL << 30));
+}
+
 }  // namespace gpumem

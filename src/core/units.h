@@ -102,6 +102,8 @@ std::string format_bytes(Bytes b);
 std::string format_mib(Bytes b);
 // "16.43" — GiB with two decimals, the way SGLang prints `{x:.2f} GB`.
 std::string format_gib2(EngineGiB g);
+// "16.43 GiB" — an exact byte count in GiB with two decimals, as reports and notes print it.
+std::string format_gib(Bytes b);
 
 }  // namespace gpumem
 

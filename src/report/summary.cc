@@ -10,10 +10,6 @@
 namespace gpumem {
 namespace {
 
-std::string gib(Bytes b) {
-  return fmt::format("{:.2f} GiB", static_cast<double>(b.value()) / (1LL << 30));
-}
-
 // The request length the concurrency is counted in: vLLM's max_model_len, SGLang's context_len.
 std::optional<std::int64_t> max_length(const Ledger& l) {
   for (std::string_view id : {fact_id::kMaxModelLen, fact_id::kContextLen}) {
@@ -47,7 +43,7 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
       if (k.failure->shortfall) {
         // Under a GiB, in MiB: "short by 0.00 GiB" would read as no shortfall at all.
         const Bytes s = *k.failure->shortfall;
-        out += "  short by " + (s.value() < (1LL << 30) ? format_mib(s) : gib(s)) + "\n";
+        out += "  short by " + (s.value() < (1LL << 30) ? format_mib(s) : format_gib(s)) + "\n";
       }
     }
   }
