@@ -10,9 +10,17 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 57> kFamilies = {{
+constexpr std::array<FamilyByName, 59> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
+    // InternLM3 (vllm registry.py maps it to llama.py's LlamaForCausalLM; sglang llama.py
+    // InternLM3ForCausalLM(LlamaForCausalLM) adds nothing): Llama's tensors and names, its
+    // biases refused unless off (hf_attention_features.cc).
+    {"InternLM3ForCausalLM", ArchitectureFamily::kLlama},
+    // SmolLM3 (sglang smollm3.py SmolLM3ForCausalLM(LlamaForCausalLM): RoPE skipped on the
+    // no_rope_layers, no new module; vllm serves it through its Transformers backend, PR #22665,
+    // with the same tensors under the checkpoint's names): Llama's weights and KV cache.
+    {"SmolLM3ForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     // MiMo's main model is Qwen2's; its MTP layers (model.mtp_layers.*) are left to a draft
     // model (sglang mimo.py MiMoForCausalLM.load_weights skips them; vllm mimo.py maps them

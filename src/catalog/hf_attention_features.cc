@@ -18,12 +18,44 @@ void refuse_biases(const ConfigMap& text, std::initializer_list<const char*> key
   }
 }
 
+// The Llama layout as both engines build it: vllm llama.py LlamaDecoderLayer biases the MLP by
+// mlp_bias and q/k/v by qkv_bias where the config gives it, while sglang llama.py LlamaMLP builds
+// no bias and its attention reads attention_bias (or bias) alone. A config where the two would
+// build different tensors is refused, as are the classes' own keys with no modelled effect.
+void refuse_llama_only_biases(const ConfigMap& text, const Architecture& a) {
+  refuse_biases(text, {"mlp_bias"}, a.hf_architecture, "llama.py");
+  if (const std::optional<bool> qkv = text.boolean("qkv_bias"); qkv && *qkv != a.attention_bias) {
+    text.error("qkv_bias", "'qkv_bias' " + std::string(*qkv ? "true" : "false") +
+                               " other than 'attention_bias' is not modelled for " +
+                               a.hf_architecture +
+                               ": vLLM's llama.py biases q/k/v by it, SGLang's llama.py by "
+                               "attention_bias (or bias)");
+  }
+  // transformers modular_internlm3.py: `bias` also biases InternLM3's MLP, which neither
+  // engine's llama.py builds.
+  if (a.hf_architecture == "InternLM3ForCausalLM" && text.boolean("bias").value_or(false)) {
+    text.error("bias",
+               "'bias' true is not modelled for InternLM3ForCausalLM: the checkpoint then biases "
+               "o_proj and the MLP, which neither engine's llama.py builds as such");
+  }
+  // sglang smollm3.py SmolLM3Model raises NotImplementedError for a sliding window.
+  if (a.hf_architecture == "SmolLM3ForCausalLM" &&
+      text.boolean("use_sliding_window").value_or(false)) {
+    text.error("use_sliding_window",
+               "'use_sliding_window' true is not modelled for SmolLM3ForCausalLM: SGLang's "
+               "smollm3.py refuses it (NotImplementedError)");
+  }
+}
+
 }  // namespace
 
 void set_family_attention_features(const ConfigMap& text, Architecture& a) {
   a.qkv_bias = a.attention_bias;
   a.o_proj_bias = a.attention_bias;
   switch (a.family) {
+    case ArchitectureFamily::kLlama:
+      refuse_llama_only_biases(text, a);
+      break;
     case ArchitectureFamily::kQwen2:
       // sglang v0.5.9 qwen2.py Qwen2Attention: qkv_proj bias=True, o_proj bias=False
       a.qkv_bias = true;

@@ -61,6 +61,13 @@ Status RopeCaches::add(TensorList& list, const BuildContext& ctx, const std::str
     return Status::ok_status();
   }
   specs_.push_back(spec);
+  if (ctx.rules.transformers_rope) {
+    // transformers modeling_rope_utils.py: register_buffer("inv_freq", ..., persistent=False),
+    // one module for the model (transformers smollm3 SmolLM3Model.rotary_emb).
+    if (specs_.size() == 1)
+      list.add("model.rotary_emb.inv_freq", {spec.rotary_dim / 2}, DType::kFloat32);
+    return Status::ok_status();
+  }
   if (spec.scaling.type == RopeType::kLongRope) {
     // sglang v0.5.9 rotary_embedding.py Phi3LongRoPEScaledRotaryEmbedding.__init__ (vLLM's
     // alike): a short cache of original_max_position_embeddings rows, a long one of

@@ -44,6 +44,10 @@ struct WeightRules {
   DType rope_cache_dtype = DType::kFloat32;
   // Positions an MRotaryEmbedding's cos_sin_cache holds per max_position (vLLM: 4).
   std::int64_t mrope_cache_factor = 1;
+  // The model runs on the engine's Transformers backend (vLLM's SmolLM3): its rotary embedding
+  // is transformers' own, an inv_freq buffer of rotary_dim / 2 float32 values, with cos and sin
+  // computed per forward instead of cached.
+  bool transformers_rope = false;
 
   // sglang v0.5.9 deepseek_v2.py determine_num_fused_shared_experts: unless
   // --disable-shared-experts-fusion, DeepSeek-V3/R1 (256 routed + 1 shared expert, no EP)

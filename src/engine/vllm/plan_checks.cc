@@ -114,8 +114,11 @@ std::string cpu_offload_refusal(const Plan& p) {
       ArchitectureFamily::kJamba,      ArchitectureFamily::kOlmo2,
       ArchitectureFamily::kErnie45,
   };
+  // vllm registry.py serves SmolLM3 through the Transformers backend (PR #22665), whose layers
+  // are the transformers model's own, not built by make_layers.
   if (std::find(std::begin(kMakeLayers), std::end(kMakeLayers), p.model.family) ==
-      std::end(kMakeLayers)) {
+          std::end(kMakeLayers) ||
+      p.model.hf_architecture == "SmolLM3ForCausalLM") {
     return "--cpu-offload-gb with " + p.model.hf_architecture +
            " is not modelled: whether vLLM's model file builds its layers through make_layers, "
            "where the offloader acts, has not been read";
