@@ -84,6 +84,9 @@ Command explain_command() {
             app.add_option("--gpu-count", o->fill.gpu_count,
                            "GPUs in all, when the log's flags and prefixes do not say")
                 ->check(CLI::PositiveNumber);
+            app.add_option("--engine-version", o->fill.engine_version,
+                           "the engine release that ran, when the log does not print it or "
+                           "runs a branch (0.4.6.post1)");
             app.add_flag("--from-scratch", o->fill.from_scratch,
                          "replay without pinning what the log printed: gpumem's prediction alone");
             app.add_option("--format", o->format, "table, markdown or json")

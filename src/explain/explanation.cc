@@ -11,6 +11,7 @@
 #include "explain/log_scan.h"
 #include "explain/model_inference.h"
 #include "explain/partial_replay.h"
+#include "explain/version_choice.h"
 #include "runtime/fact_ids.h"
 #include "simulate/fit_advice.h"
 
@@ -219,10 +220,6 @@ OtherProcesses held_by_other_processes(const RunExplanation& r, int gpus_per_nod
   return o;
 }
 
-std::string gib_text(Bytes b) {
-  return python_fixed(static_cast<double>(b.value()) / kBytesPerGib, 2) + " GiB";
-}
-
 std::string problem_text(const LoggedProblem& p) {
   switch (p.kind) {
     case ProblemKind::kOutOfMemory:
@@ -307,12 +304,12 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
   for (const LedgerStep& s : shown.steps) {
     // Below what two decimals of GiB show.
     if (std::llabs(s.delta().value()) < (5LL << 20)) continue;
-    went += (first ? "" : ", ") + s.name + " " + gib_text(s.delta());
+    went += (first ? "" : ", ") + s.name + " " + format_gib(s.delta());
     first = false;
   }
   if (!shown.steps.empty())
     went +=
-        "; " + gib_text(shown.steps.back().free_after) + " free after " + shown.steps.back().name;
+        "; " + format_gib(shown.steps.back().free_after) + " free after " + shown.steps.back().name;
   r.diagnosis.push_back(went);
   if (r.implied.version_older_than_modelled && r.scenario_file.empty()) {
     r.diagnosis.push_back("the log's release is older than every release gpumem models (" +
@@ -331,8 +328,8 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
     std::string text = "gpumem: GPU " + std::to_string(failed->rank) + " fails at step '" + s.name +
                        "' (" + std::string(outcome_name(s.outcome)) + ")";
     if (s.outcome == StepOutcome::kOutOfMemory) {
-      text += ": it asks " + gib_text(s.requested) + " with " + gib_text(s.free_at_failure) +
-              " free, short by " + gib_text(s.requested - s.free_at_failure);
+      text += ": it asks " + format_gib(s.requested) + " with " + format_gib(s.free_at_failure) +
+              " free, short by " + format_gib(s.requested - s.free_at_failure);
     } else if (!s.message.empty()) {
       text += ": " + s.message;
     }
@@ -365,7 +362,19 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
   }
 }
 
-void fill_gaps(ImpliedScenario& s, const ExplainOverrides& o, const ExplainContext& ctx) {
+void fill_gaps(ImpliedScenario& s, const LogRun& run, const ExplainOverrides& o,
+               const ExplainContext& ctx) {
+  if (!o.engine_version.empty()) {
+    // A release the engine does not have stays as given: the scenario's reader refuses it
+    // with the releases gpumem models.
+    const VersionChoice v =
+        given_version(run, s.engine, o.engine_version)
+            .value_or(VersionChoice{
+                o.engine_version, "given with --engine-version " + o.engine_version, false, false});
+    s.version = {v.version, v.note, {}};
+    s.version_older_than_modelled = v.older_than_modelled;
+    s.version_newer_than_modelled = v.newer_than_modelled;
+  }
   if (!o.gpu.empty()) {
     std::optional<GpuChoice> g = gpu_from_option(ctx.gpus, o.gpu);
     if (!g) {
@@ -450,7 +459,7 @@ RunExplanation replay_run(const LogRun& run, LogEngine engine, const std::string
   r.first_line = run.first_line;
   r.last_line = run.last_line;
   r.implied = infer_scenario(run, engine, name, ctx.gpus, ctx.models);
-  fill_gaps(r.implied, overrides, ctx);
+  fill_gaps(r.implied, run, overrides, ctx);
   const TrialReplay trial = [&](const ExplainOverrides& o, const ExplainContext& c) {
     return replay_run(run, engine, log_file, name, nullptr, o, c, false);
   };

@@ -107,6 +107,9 @@ struct ExplainOverrides {
   std::string gpu;    // a GPU catalog name or alias
   std::string model;  // a model catalog slug
   int gpu_count = 0;  // GPUs in all; 0: as the log implies
+  // The engine release, where the log's own version (or the one its wording and dates imply)
+  // is not the one that ran: a PR's branch, a build of the development branch.
+  std::string engine_version;
   // Replay without the logged values pinned: gpumem's prediction alone, to measure it.
   bool from_scratch = false;
 };

@@ -53,10 +53,11 @@ Result<ExplainOverrides> overrides_from_header(std::string_view text, const std:
     };
     for (size_t i = 0; i < tokens.size(); i += 2) {
       const Token& flag = tokens[i];
-      static const std::vector<std::string> kKnown = {"--gpu", "--model", "--gpu-count"};
+      static const std::vector<std::string> kKnown = {"--gpu", "--model", "--gpu-count",
+                                                      "--engine-version"};
       if (std::find(kKnown.begin(), kKnown.end(), flag.text) == kKnown.end()) {
         return error(flag, fmt::format("explain-args: '{}' is not an option the header may give "
-                                       "(--gpu, --model, --gpu-count){}",
+                                       "(--gpu, --model, --gpu-count, --engine-version){}",
                                        flag.text, did_you_mean(std::string(flag.text), kKnown)));
       }
       if (i + 1 >= tokens.size()) {
@@ -67,6 +68,8 @@ Result<ExplainOverrides> overrides_from_header(std::string_view text, const std:
         o.gpu = value.text;
       } else if (flag.text == "--model") {
         o.model = value.text;
+      } else if (flag.text == "--engine-version") {
+        o.engine_version = value.text;
       } else {
         int count = 0;
         const auto [p, ec] =

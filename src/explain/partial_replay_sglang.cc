@@ -52,11 +52,6 @@ std::optional<double> default_mem_fraction(const RunExplanation& r, const Explai
     why = "the logged flags do not give its default";
     return std::nullopt;
   }
-  if (!sglang::unmodelled_defaults(flags, *v, mib).empty()) {
-    why = "SGLang " + v->to_string() +
-          " chooses its default on GPUs above 80 GiB by a rule gpumem does not model";
-    return std::nullopt;
-  }
   // MLA models reserve otherwise from v0.5.10: the log's MLA "KV size" says one, K and V
   // sizes the other.
   const sglang::ResolvedArgs mla =

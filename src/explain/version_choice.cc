@@ -132,69 +132,89 @@ std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, in
   return std::nullopt;
 }
 
+namespace {
+
+// The release `p` (from `text`) names, as `how` (`printed 0.5.9 (line 3)`, `given with
+// --engine-version 0.5.9`) states it; `plain` states a release gpumem models as it is.
+VersionChoice named_release(const LogRun& run, LogEngine engine, const PrintedRelease& p,
+                            const std::string& text, const std::string& how,
+                            const std::string& plain) {
+  const std::vector<std::string> releases = rule_releases(engine);
+  const std::string& oldest = releases.front();
+  const std::string& newest = releases.back();
+  if (p.key < *parse(engine, oldest)) {
+    return {oldest, how + ", older than gpumem models: replayed with the oldest modelled release",
+            true, false};
+  }
+  if (p.key >= first_unmodelled(engine)) {
+    return {newest, how + ", newer than gpumem models: replayed with the newest modelled release",
+            false, true};
+  }
+  if (p.development) {
+    // Between the releases before it and the one it names: the rules of the last
+    // release at which they changed below it ...
+    std::string at = oldest;
+    for (const std::string& r : releases) {
+      if (*parse(engine, r) < p.key) at = r;
+    }
+    // ... unless its wording is a later release's: a build of the development branch
+    // carries what that branch already had (vLLM's 0.20.2rc1.dev builds print 0.21.0's
+    // CUDA-graph estimate), so the newest release its wording shows gives the rules.
+    std::optional<Key> worded;
+    std::string worded_why;
+    for (const VersionClue& c : run.version_clues) {
+      if (c.from.empty() || c.from_date) continue;
+      const Key k = *parse(engine, c.from);
+      if (!worded || k > *worded) {
+        worded = k;
+        worded_why = clue_text(c);
+      }
+    }
+    if (worded && *worded > *parse(engine, at) && *worded < first_unmodelled(engine)) {
+      std::string by_wording = at;
+      for (const std::string& r : releases) {
+        if (*parse(engine, r) <= *worded) by_wording = r;
+      }
+      return {by_wording,
+              how + ", a development build whose wording is v" + key_text(*worded) + "'s (" +
+                  worded_why + "): the rules of v" + by_wording,
+              false, false};
+    }
+    return {at,
+            how + ", a development build before v" + key_text(p.key) + ": the rules of v" + at +
+                ", the last release below it at which they changed",
+            false, false};
+  }
+  if (p.candidate) {
+    return {key_text(p.key), how + ", a release candidate of v" + key_text(p.key), false, false};
+  }
+  return {text, plain, false, false};
+}
+
+}  // namespace
+
+std::optional<VersionChoice> given_version(const LogRun& run, LogEngine engine,
+                                           const std::string& version) {
+  const std::optional<PrintedRelease> p = printed_release(engine, version);
+  if (!p) return std::nullopt;
+  const std::string how = "given with --engine-version " + version;
+  return named_release(run, engine, *p, version, how, how);
+}
+
 VersionChoice choose_version(const LogRun& run, LogEngine engine) {
   const std::vector<std::string> releases = rule_releases(engine);
   const std::string& oldest = releases.front();
   const std::string& newest = releases.back();
   const Key oldest_key = *parse(engine, oldest);
   if (run.version) {
-    const std::string where = " (line " + std::to_string(run.version_line) + ")";
     if (const std::optional<PrintedRelease> p = printed_release(engine, *run.version)) {
-      const std::string printed =
+      const std::string where = " (line " + std::to_string(run.version_line) + ")";
+      const std::string how =
           (run.version_from_image_tag ? "named by the image tag, " : "printed ") + *run.version +
           where;
-      if (p->key < oldest_key) {
-        return {oldest,
-                printed + ", older than gpumem models: replayed with the oldest modelled release",
-                true, false};
-      }
-      if (p->key >= first_unmodelled(engine)) {
-        return {newest,
-                printed + ", newer than gpumem models: replayed with the newest modelled release",
-                false, true};
-      }
-      if (p->development) {
-        // Between the releases before it and the one it names: the rules of the last
-        // release at which they changed below it ...
-        std::string at = oldest;
-        for (const std::string& r : releases) {
-          if (*parse(engine, r) < p->key) at = r;
-        }
-        // ... unless its wording is a later release's: a build of the development branch
-        // carries what that branch already had (vLLM's 0.20.2rc1.dev builds print 0.21.0's
-        // CUDA-graph estimate), so the newest release its wording shows gives the rules.
-        std::optional<Key> worded;
-        std::string worded_why;
-        for (const VersionClue& c : run.version_clues) {
-          if (c.from.empty() || c.from_date) continue;
-          const Key k = *parse(engine, c.from);
-          if (!worded || k > *worded) {
-            worded = k;
-            worded_why = clue_text(c);
-          }
-        }
-        if (worded && *worded > *parse(engine, at) && *worded < first_unmodelled(engine)) {
-          std::string by_wording = at;
-          for (const std::string& r : releases) {
-            if (*parse(engine, r) <= *worded) by_wording = r;
-          }
-          return {by_wording,
-                  printed + ", a development build whose wording is v" + key_text(*worded) +
-                      "'s (" + worded_why + "): the rules of v" + by_wording,
-                  false, false};
-        }
-        return {at,
-                printed + ", a development build before v" + key_text(p->key) + ": the rules of v" +
-                    at + ", the last release below it at which they changed",
-                false, false};
-      }
-      if (p->candidate) {
-        return {key_text(p->key), printed + ", a release candidate of v" + key_text(p->key), false,
-                false};
-      }
-      return {*run.version,
-              (run.version_from_image_tag ? "named by the image tag" : "printed") + where, false,
-              false};
+      return named_release(
+          run, engine, *p, *run.version, how,
+          (run.version_from_image_tag ? "named by the image tag" : "printed") + where);
     }
   }
   std::optional<Key> lo;

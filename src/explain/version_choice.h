@@ -31,6 +31,12 @@ struct VersionChoice {
 
 VersionChoice choose_version(const LogRun& run, LogEngine engine);
 
+// The release the user names for a log (--engine-version: a PR's branch, a build the log does
+// not date), judged against the modelled releases as a printed one is; nullopt when `version`
+// is not a release number of the engine.
+std::optional<VersionChoice> given_version(const LogRun& run, LogEngine engine,
+                                           const std::string& version);
+
 // The clue a log's date gives: its release is older than the first release published after
 // that date ("2025-10-16": before SGLang v0.5.4, published 2025-10-24). Nothing when every
 // listed release came out before the date.

@@ -230,7 +230,9 @@ TEST(SglangReleases, LogWordingByRelease) {
             "KV Cache is allocated. #tokens: 811008, K size: 49.50 GB, V size: 49.50 GB");
 }
 
-TEST(SglangErrors, ReleaseDefaultsWithoutASourceAreRefused) {
+// v0.4.6.post5 on H200s: PR #5893's fraction (18 GiB left of nvidia-smi's 143,771 MiB) and the
+// capture list to 256 (server_defaults_test.cc derives both).
+TEST(SglangDefaults, LargeGpuDefaultsOfV046Post5Simulate) {
   Diagnostics diags;
   std::optional<Scenario> s =
       parse_scenario("old.yaml",
@@ -239,13 +241,15 @@ TEST(SglangErrors, ReleaseDefaultsWithoutASourceAreRefused) {
                      "model: llama-3.1-70b-instruct\n",
                      catalogs().gpus, diags);
   ASSERT_TRUE(s.has_value());
-  EXPECT_FALSE(
-      simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags));
-  const std::string text = diags.to_string();
-  EXPECT_NE(text.find("SGLang 0.4.6.post5 chooses --mem-fraction-static on GPUs above 80 GiB"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("give --cuda-graph-max-bs"), std::string::npos) << text;
+  const std::optional<Ledger> l =
+      simulate_scenario(*s, SimulationInputs{catalogs().gpus, catalogs().models, {}}, diags);
+  ASSERT_TRUE(l.has_value()) << diags.to_string();
+  const Fact* mfs = l->fact("mem_fraction_static");
+  ASSERT_NE(mfs, nullptr);
+  EXPECT_EQ(std::get<double>(mfs->value), (143771.0 - 18 * 1024) / 143771.0);
+  const Fact* graphs = l->fact("cuda_graph_max_bs");
+  ASSERT_NE(graphs, nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(graphs->value), 256);
 }
 
 TEST(SglangErrors, MorePipelineStagesThanLayers) {

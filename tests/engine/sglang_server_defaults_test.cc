@@ -126,7 +126,7 @@ TEST(SglangDefaults, ParallelSizeTableOfV046) {
   EXPECT_EQ(h100.mem_fraction_static, 0.88);
   EXPECT_TRUE(h100.mem_fraction_static_is_auto);
   EXPECT_EQ(h100.chunked_prefill_size, 8192);
-  EXPECT_EQ(h100.capture_max_bs, 160);
+  EXPECT_FALSE(h100.capture_max_bs.has_value());
   EXPECT_EQ(h100.cuda_graph_max_bs, 160);
   EXPECT_EQ(h100.cuda_graph_bs.size(), 23u);
   ResolvedArgs l4 = resolve_server_args(tp(4), {0, 4, 6, 5}, 23034, false, "Qwen2ForCausalLM");
@@ -137,11 +137,31 @@ TEST(SglangDefaults, ParallelSizeTableOfV046) {
   f.pp_size = 2;
   EXPECT_EQ(resolve_server_args(f, {0, 4, 6}, 81559, false, "LlamaForCausalLM").mem_fraction_static,
             0.79);
-  // Above 80 GiB the defaults are not modelled: both are named.
-  EXPECT_EQ(unmodelled_defaults(tp(8), {0, 4, 6, 5}, 143771),
-            (std::vector<std::string>{"--mem-fraction-static", "--cuda-graph-max-bs"}));
-  EXPECT_TRUE(unmodelled_defaults(tp(8), {0, 4, 6, 5}, 81559).empty());
-  EXPECT_TRUE(unmodelled_defaults(tp(8), {0, 4, 7}, 143771).empty());
+}
+
+// Above 81,920 MiB (an H200's 143,771): v0.4.6 leaves 13 GiB whatever the TP and captures to
+// 256 with one DP rank (35 sizes, as PR #5893's log shows: "35/35"), to 160 with more; from
+// v0.4.6.post2 (PR #5893) the fraction is 0.88 raised by 48 GiB x 0.12 / total, capped where 18
+// GiB stay (the cap wins on an H200), and an H20 (97,871 MiB, not above 96 GiB) keeps 0.88.
+TEST(SglangDefaults, LargeGpusOfV046) {
+  const ResolvedArgs v046 = resolve_server_args(tp(8), {0, 4, 6}, 143771, true, "X");
+  EXPECT_EQ(v046.mem_fraction_static, (143771.0 - 13 * 1024) / 143771.0);
+  EXPECT_TRUE(v046.mem_fraction_static_is_auto);
+  EXPECT_FALSE(v046.capture_max_bs.has_value());
+  EXPECT_EQ(v046.cuda_graph_max_bs, 256);
+  EXPECT_EQ(fixed_list_to_capture(v046.cuda_graph_bs, std::nullopt, false, 4096).size(), 35u);
+  EXPECT_EQ(resolve_server_args(tp(1), {0, 4, 6, 1}, 143771, true, "X").mem_fraction_static,
+            v046.mem_fraction_static);
+  ServerFlags dp2 = tp(8);
+  dp2.dp_size = 2;
+  EXPECT_EQ(resolve_server_args(dp2, {0, 4, 6}, 143771, true, "X").cuda_graph_max_bs, 160);
+  const ResolvedArgs post4 = resolve_server_args(tp(8), {0, 4, 6, 4}, 143771, true, "X");
+  EXPECT_EQ(post4.mem_fraction_static, (143771.0 - 18 * 1024) / 143771.0);
+  EXPECT_EQ(post4.cuda_graph_max_bs, 256);
+  EXPECT_EQ(resolve_server_args(dp2, {0, 4, 6, 4}, 143771, true, "X").cuda_graph_max_bs, 256);
+  EXPECT_EQ(resolve_server_args(tp(8), {0, 4, 6, 2}, 97871, true, "X").mem_fraction_static, 0.88);
+  EXPECT_EQ(resolve_server_args(tp(8), {0, 4, 6}, 97871, true, "X").mem_fraction_static,
+            (97871.0 - 13 * 1024) / 97871.0);
 }
 
 // v0.4.7–v0.5.2 (PR #7054): reserve (9.5 + 8/2) GiB on H100 at TP 8 -> round(67735/81559, 3);
@@ -189,10 +209,13 @@ TEST(SglangDefaults, FixedListAtCaptureTime) {
   f.cuda_graph_max_bs = 200;
   EXPECT_EQ(resolve_server_args(f, {0, 4, 7}, 81559, false, "LlamaForCausalLM").cuda_graph_max_bs,
             192);
-  // Before PR #6201 the list reaches 256 above 90 GiB (H20 96 GB: 97,871 MiB), after it above
-  // 96 GiB (98,304 MiB) only.
+  // Before PR #6201 the list reaches 256 above 81,920 MiB (H20 96 GB: 97,871 MiB) with one DP
+  // rank, after it above 96 GiB (98,304 MiB) only; 512 above 180,000 MiB only after it.
   EXPECT_EQ(fixed_cuda_graph_bs(97871, false, false, false).back(), 256);
+  EXPECT_EQ(fixed_cuda_graph_bs(97871, false, false, false, 2).back(), 160);
   EXPECT_EQ(fixed_cuda_graph_bs(97871, false, false, true).back(), 160);
+  EXPECT_EQ(fixed_cuda_graph_bs(183359, false, false, false).back(), 256);
+  EXPECT_EQ(fixed_cuda_graph_bs(183359, false, false, true).back(), 512);
 }
 
 // v0.5.18 appends --cuda-graph-max-bs when the ladder skips it.

@@ -17,7 +17,15 @@ TEST(LogHeader, ReadsGpuModelAndCountUpToTheReason) {
   EXPECT_EQ(o->gpu, "rtx-4090");
   EXPECT_EQ(o->model, "qwen3-8b");
   EXPECT_EQ(o->gpu_count, 2);
+  EXPECT_EQ(o->engine_version, "");
   EXPECT_FALSE(o->from_scratch);
+}
+
+TEST(LogHeader, ReadsTheEngineRelease) {
+  Result<ExplainOverrides> o = overrides_from_header(
+      "# explain-args: --gpu h200 --engine-version 0.4.6.post1   (the PR's base)\n", "e.log");
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->engine_version, "0.4.6.post1");
 }
 
 TEST(LogHeader, NoHeaderGivesNothing) {
@@ -34,7 +42,7 @@ TEST(LogHeader, AnyOtherOptionIsRefusedByNameWithItsColumn) {
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.status().message(),
             "b.log:2:26: explain-args: '--gpus' is not an option the header may give (--gpu, "
-            "--model, --gpu-count); did you mean '--gpu'?");
+            "--model, --gpu-count, --engine-version); did you mean '--gpu'?");
 }
 
 TEST(LogHeader, CountMustBeAWholeNumberAndEveryOptionNeedsAValue) {

@@ -311,7 +311,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   // The mfs heuristic reads nvidia-smi's memory.total in MiB.
   const double gpu_mem_mib = static_cast<double>(p.gpu.memory_total.value()) / (1 << 20);
-  if (!check_release_features(p, gpu_mem_mib, scenario.engine, diags)) return std::nullopt;
+  if (!check_release_features(p, scenario.engine, diags)) return std::nullopt;
   p.args =
       resolve_server_args(p.flags, p.version, gpu_mem_mib, p.model.attention == AttentionKind::kMla,
                           p.model.hf_architecture, p.model.vision);

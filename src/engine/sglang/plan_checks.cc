@@ -193,19 +193,10 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
 
 // What an older release did that no source gpumem read states is refused by name, with the
 // release that gpumem models it from.
-bool check_release_features(const Plan& p, double gpu_mem_mib, const ScenarioEngine& engine,
+bool check_release_features(const Plan& p, const ScenarioEngine& engine,
                             Diagnostics& diags) {
   bool ok = true;
   const std::string release = "SGLang " + p.version.to_string();
-  for (const std::string& flag : unmodelled_defaults(p.flags, p.version, gpu_mem_mib)) {
-    diags.error(engine.version_loc,
-                release + " chooses " + flag +
-                    " on GPUs above 80 GiB by a rule gpumem does "
-                    "not model (PR #5893 and PR #6718 changed it between 0.4.6 post releases); "
-                    "give " +
-                    flag);
-    ok = false;
-  }
   // Before PR #6881 (mid 2025) model_runner.py multiplied every multimodal model's fraction by
   // 0.9, given or not; which release took the v0.5.9 rule is not pinned down.
   if (p.model.vision.present() && serves_multimodal(p.flags, p.model.hf_architecture) &&

@@ -42,7 +42,7 @@ std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool specul
 }
 
 std::vector<std::int64_t> fixed_cuda_graph_bs(double gpu_mem_mib, bool speculative,
-                                              bool disable_padding, bool pr6201) {
+                                              bool disable_padding, bool pr6201, int dp_size) {
   std::vector<std::int64_t> bs;
   auto range = [&](std::int64_t from, std::int64_t to_exclusive, std::int64_t step) {
     for (std::int64_t b = from; b < to_exclusive; b += step) bs.push_back(b);
@@ -63,8 +63,14 @@ std::vector<std::int64_t> fixed_cuda_graph_bs(double gpu_mem_mib, bool speculati
     range(10, 33, 2);
     range(40, 161, 16);
   }
-  if (gpu_mem_mib > (pr6201 ? 96.0 : 90.0) * 1024) range(160, 257, 8);
-  if (gpu_mem_mib > (pr6201 ? 180.0 : 160.0) * 1000) range(256, 513, 16);
+  if (pr6201) {
+    if (gpu_mem_mib > 96.0 * 1024) range(160, 257, 8);
+    if (gpu_mem_mib > 180.0 * 1000) range(256, 513, 16);
+  } else if (gpu_mem_mib > 81920 && dp_size == 1) {
+    // sglang v0.4.6 cuda_graph_runner.py get_batch_sizes_to_capture (a copy vendored in
+    // Akemiiii/prism-mlsys-ae at b07a573): PR #5634 kept DP ranks at 160.
+    range(160, 257, 8);
+  }
   return bs;
 }
 
@@ -138,11 +144,13 @@ SizeClass size_class_of(double gpu_mem_mib, const VersionRules& rules) {
 }
 
 // sglang v0.4.6 server_args.py __post_init__: chunked prefill and --cuda-graph-max-bs by a
-// 25,000 MiB threshold (8 or 80 below it, by TP; 160 above).
+// 25,000 MiB threshold (8 or 80 below it, by TP; above it unset, so the capture list alone
+// decides: PR #5604 dropped the cap of 160).
 void parallel_size_defaults(const ServerFlags& flags, double gpu_mem_mib, ResolvedArgs& r) {
   const bool small = gpu_mem_mib < 25000;
   r.chunked_prefill_size = flags.chunked_prefill_size.value_or(small ? 2048 : 8192);
-  r.capture_max_bs = flags.cuda_graph_max_bs.value_or(small ? (flags.tp_size < 4 ? 8 : 80) : 160);
+  r.capture_max_bs = flags.cuda_graph_max_bs;
+  if (!r.capture_max_bs && small) r.capture_max_bs = flags.tp_size < 4 ? 8 : 80;
 }
 
 // sglang v0.4.7 server_args.py __post_init__ (PR #7054): chunked prefill by class;
@@ -156,10 +164,23 @@ void reserve_by_class_defaults(const ServerFlags& flags, double gpu_mem_mib, Res
   if (!r.capture_max_bs && gpu_mem_mib < 35 * 1024) r.capture_max_bs = flags.tp_size < 4 ? 8 : 80;
 }
 
-// sglang v0.4.6 server_args.py __post_init__: the fraction by TP x PP.
-double fraction_by_parallel_size(const ServerFlags& flags) {
+// sglang v0.4.6 server_args.py __post_init__: the fraction by TP x PP up to 81,920 MiB (nvidia-smi
+// MiB: 80 GiB); above it, 13 GiB left (v0.4.6, a copy vendored in Akemiiii/prism-mlsys-ae at
+// b07a573) or, from PR #5893 (a v0.4.6.post2-era copy vendored in Swapnil-Gandhi/PACE at
+// e363966), 0.88 raised above 96 GiB by 48 GiB of (1 - 0.88) but leaving at least 18 GiB.
+double fraction_by_parallel_size(const ServerFlags& flags, const VersionRules& rules,
+                                 double gpu_mem_mib) {
   const int p = flags.tp_size * flags.pp_size;
-  return p >= 16 ? 0.79 : p >= 8 ? 0.81 : p >= 4 ? 0.85 : p >= 2 ? 0.87 : 0.88;
+  if (gpu_mem_mib <= 81920) {
+    return p >= 16 ? 0.79 : p >= 8 ? 0.81 : p >= 4 ? 0.85 : p >= 2 ? 0.87 : 0.88;
+  }
+  if (!rules.large_gpu_fraction_pr5893) return (gpu_mem_mib - 13 * 1024) / gpu_mem_mib;
+  double fraction = 0.88;
+  if (gpu_mem_mib > 96 * 1024) {
+    fraction = std::min(fraction + 48 * 1024 * (1 - fraction) / gpu_mem_mib,
+                        (gpu_mem_mib - 18 * 1024) / gpu_mem_mib);
+  }
+  return fraction;
 }
 
 // sglang v0.4.7 server_args.py __post_init__ (PR #7054): the reserve by size class, plus the
@@ -213,18 +234,6 @@ bool serves_multimodal(const ServerFlags& flags, const std::string& architecture
   return architecture.ends_with("ForConditionalGeneration") &&
          architecture != "Gemma3ForConditionalGeneration" &&
          architecture != "Llama4ForConditionalGeneration";
-}
-
-std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
-                                             double gpu_mem_mib) {
-  std::vector<std::string> out;
-  if (rules_for(version).mem_fraction != MemFractionRule::kByParallelSize ||
-      gpu_mem_mib <= 80 * 1024) {
-    return out;
-  }
-  if (!flags.mem_fraction_static) out.push_back("--mem-fraction-static");
-  if (!flags.cuda_graph_max_bs && !flags.disable_cuda_graph) out.push_back("--cuda-graph-max-bs");
-  return out;
 }
 
 ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& version,
@@ -284,9 +293,9 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
     if (flags.cuda_graph_bs && !flags.cuda_graph_bs->empty()) {
       r.cuda_graph_bs = *flags.cuda_graph_bs;
     } else {
-      r.cuda_graph_bs =
-          fixed_cuda_graph_bs(gpu_mem_mib, !r.speculative.algorithm.empty(),
-                              flags.disable_cuda_graph_padding, rules.capture_list_pr6201);
+      r.cuda_graph_bs = fixed_cuda_graph_bs(gpu_mem_mib, !r.speculative.algorithm.empty(),
+                                            flags.disable_cuda_graph_padding,
+                                            rules.capture_list_pr6201, flags.dp_size);
     }
     // The capture-time filter by --cuda-graph-max-bs (and PR #6201's extension in steps of
     // 16) decides the largest size, before any request pool bounds it.
@@ -303,7 +312,7 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
   if (flags.mem_fraction_static) {
     r.mem_fraction_static = *flags.mem_fraction_static;
   } else if (rules.mem_fraction == MemFractionRule::kByParallelSize) {
-    r.mem_fraction_static = fraction_by_parallel_size(flags);
+    r.mem_fraction_static = fraction_by_parallel_size(flags, rules, gpu_mem_mib);
     r.mem_fraction_static_is_auto = true;
   } else if (rules.mem_fraction == MemFractionRule::kReserveByClass) {
     r.reserved_mib = reserve_by_class(flags, r.speculative, rules, gpu_mem_mib);

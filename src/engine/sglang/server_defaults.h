@@ -42,13 +42,6 @@ struct ResolvedArgs {
   std::vector<std::int64_t> cuda_graph_bs;  // before the capture-time filter
 };
 
-// The flags whose SGLang default `version` computes from a source gpumem lacks, each with the
-// reason; empty when every default is modelled. v0.4.6.x chose --mem-fraction-static and
-// --cuda-graph-max-bs for GPUs above 80 GiB by rules no stored source shows (PR #5893 and
-// PR #6718 changed them between post releases).
-std::vector<std::string> unmodelled_defaults(const ServerFlags& flags, const Version& version,
-                                             double gpu_mem_mib);
-
 // Whether SGLang serves `architecture` as multimodal (sglang v0.5.9 configs/model_config.py
 // ModelConfig.__init__): --enable-multimodal, else every multimodal architecture but those of
 // mm_disabled_models (Gemma 3's and Llama 4's wrappers).
@@ -68,10 +61,10 @@ std::vector<std::int64_t> default_cuda_graph_bs(std::int64_t max_bs, bool specul
                                                 bool disable_padding, bool appends_max_bs = false);
 
 // sglang v0.4.6.post3 cuda_graph_runner.py get_batch_sizes_to_capture: the fixed list of
-// v0.4.6–v0.5.2 before any filter, extended on GPUs above 96 GiB and 180,000 MiB (above 90 GiB
-// and 160,000 MiB before PR #6201: `pr6201` false).
+// v0.4.6–v0.5.2 before any filter, extended on GPUs above 96 GiB and 180,000 MiB (before PR
+// #6201, `pr6201` false: above 81,920 MiB, to 256 only, and only with one DP rank).
 std::vector<std::int64_t> fixed_cuda_graph_bs(double gpu_mem_mib, bool speculative,
-                                              bool disable_padding, bool pr6201);
+                                              bool disable_padding, bool pr6201, int dp_size = 1);
 
 // sglang v0.4.6.post3 cuda_graph_runner.py get_batch_sizes_to_capture, the capture-time part
 // for the fixed list: the request pool's size joins a list reaching past it; --cuda-graph-max-bs

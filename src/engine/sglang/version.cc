@@ -57,6 +57,9 @@ VersionRules rules_for(const Version& v) {
                             : MemFractionRule::kByParallelSize;
   r.generated_capture_list = pr10975;
   r.capture_list_pr6201 = v >= Version{0, 4, 6, 3};
+  // PR #5893 opened 2025-04-29, after v0.4.6.post1 was tagged (UNCONFIRMED: post1 read as
+  // v0.4.6's rule).
+  r.large_gpu_fraction_pr5893 = v >= Version{0, 4, 6, 2};
   r.req_pool_extra_row = !pr7054;
   r.eagle_token_headroom = v < Version{0, 5, 7};
   r.piecewise_cuda_graph_default_on = v >= Version{0, 5, 10};

@@ -46,9 +46,9 @@ inline constexpr Version kNewestModelled{0, 5, 20};
 // between two of them runs the rules of the earlier. Explain picks a logged start-up's
 // release among them.
 inline constexpr const char* kRuleChanges[] = {
-    "0.4.6",  "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0", "0.5.2",
-    "0.5.3",  "0.5.4",       "0.5.5",       "0.5.6",  "0.5.7",  "0.5.9", "0.5.10",
-    "0.5.12", "0.5.14",      "0.5.17",      "0.5.18", "0.5.19", "0.5.20"};
+    "0.4.6",  "0.4.6.post2", "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0",
+    "0.5.2",  "0.5.3",       "0.5.4",       "0.5.5",       "0.5.6",  "0.5.7",  "0.5.9",
+    "0.5.10", "0.5.12",      "0.5.14",      "0.5.17",      "0.5.18", "0.5.19", "0.5.20"};
 // A release is modelled from kOldestModelled up to kNewestModelled and its post releases.
 bool is_modelled(const Version& v);
 
@@ -68,8 +68,11 @@ struct VersionRules {
   bool generated_capture_list;
   // The fixed list's large-GPU extensions start above 96 GiB and 180,000 MiB, and a list
   // ending below --cuda-graph-max-bs is extended in steps of 16 (PR #6201, merged
-  // 2025-05-11; v0.4.6.post3 UNCONFIRMED); before, above 90 GiB and 160,000 MiB.
+  // 2025-05-11; v0.4.6.post3 UNCONFIRMED); before, above 81,920 MiB with one DP rank only.
   bool capture_list_pr6201;
+  // The automatic --mem-fraction-static above 81,920 MiB: 0.88, raised above 96 GiB to leave
+  // 18 GiB (PR #5893, v0.4.6.post2); before, it left 13 GiB. Up to v0.4.6.x only.
+  bool large_gpu_fraction_pr5893;
   // The request pool has max_num_reqs + 1 rows (memory_pool.py ReqToTokenPool(size + 1))
   // through v0.4.6.x; 2048-row pools are logged from v0.4.9 (v0.4.7 UNCONFIRMED).
   bool req_pool_extra_row;
