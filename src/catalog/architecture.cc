@@ -72,6 +72,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "mamba";
     case ArchitectureFamily::kDeepseekV4:
       return "deepseek_v4";
+    case ArchitectureFamily::kCohere:
+      return "cohere";
   }
   return "?";
 }

@@ -79,6 +79,10 @@ enum class ArchitectureFamily : unsigned char {
   // sliding window, hyper-connected residual streams, hash-routed first layers
   // (CompressedAttention)
   kDeepseekV4,
+  // CohereForCausalLM (Command R, R+, Aya), Cohere2ForCausalLM (Command R7B, Command A): attention
+  // and MLP side by side after one weight-only LayerNorm, tied embeddings, no biases; Cohere 2
+  // slides on three layers in four
+  kCohere,
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -407,6 +411,8 @@ struct Architecture {
   // OLMo 2, EXAONE 4.0: no input norm; a norm after attention (post_attention_layernorm) and one
   // after the MLP (post_feedforward_layernorm).
   bool norms_after_sublayers = false;
+  // Cohere: one norm (input_layernorm) before attention and MLP, which read it side by side.
+  bool parallel_block = false;
   bool attention_sinks = false;  // gpt-oss: one learned sink logit per head
   bool sandwich_norms = false;   // Gemma 2 and 3, GLM-4-0414, Grok: two more norms, 4 per layer
   // Grok 2 (rope_type set): the rows of the scaled RoPE cache each attention layer builds for

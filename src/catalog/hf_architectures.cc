@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 59> kFamilies = {{
+constexpr std::array<FamilyByName, 61> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     // InternLM3 (vllm registry.py maps it to llama.py's LlamaForCausalLM; sglang llama.py
@@ -116,6 +116,10 @@ constexpr std::array<FamilyByName, 59> kFamilies = {{
     {"MambaForCausalLM", ArchitectureFamily::kMamba},
     {"FalconMambaForCausalLM", ArchitectureFamily::kMamba},
     {"DeepseekV4ForCausalLM", ArchitectureFamily::kDeepseekV4},
+    // Command R / R+ / Aya and Command R7B / A (vllm commandr.py CohereForCausalLM serves both;
+    // sglang commandr.py registers Cohere2ForCausalLM as a subclass of it).
+    {"CohereForCausalLM", ArchitectureFamily::kCohere},
+    {"Cohere2ForCausalLM", ArchitectureFamily::kCohere},
 }};
 
 // Architectures the engines serve whose memory needs something gpumem does not model yet:

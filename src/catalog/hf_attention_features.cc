@@ -47,6 +47,35 @@ void refuse_llama_only_biases(const ConfigMap& text, const Architecture& a) {
   }
 }
 
+// vllm and sglang commandr.py CohereDecoderLayer: one LayerNorm (weight only) feeds attention and
+// MLP; q/k/v, o_proj and the MLP without biases whatever the config says; with use_qk_norm, a
+// LayerNorm weight per head of q and of k, each rank loading its own heads' rows.
+void set_cohere_features(const ConfigMap& text, Architecture& a) {
+  a.qkv_bias = false;
+  a.o_proj_bias = false;
+  a.parallel_block = true;
+  a.qk_norm = text.boolean("use_qk_norm").value_or(false);
+  a.qk_norm_per_layer = a.qk_norm;
+  // Both engines' CohereAttention take hidden_size / num_attention_heads.
+  if (a.head_dim != a.hidden_size / a.num_attention_heads) {
+    text.error("head_dim", "'head_dim' " + std::to_string(a.head_dim) +
+                               " other than hidden_size / num_attention_heads is not modelled "
+                               "for " +
+                               a.hf_architecture + ": both engines' commandr.py take the latter");
+  }
+  // sglang get_context_length reads model_max_length before max_position_embeddings, vllm
+  // _get_and_verify_max_len takes the smaller of the two, and both commandr.py size the RoPE
+  // cache by model_max_length: Command R v01's 131,072 against 8,192.
+  if (const std::optional<std::int64_t> longest = text.integer("model_max_length");
+      longest && *longest != a.max_position_embeddings) {
+    text.error("model_max_length",
+               "'model_max_length' " + std::to_string(*longest) +
+                   " beside max_position_embeddings " + std::to_string(a.max_position_embeddings) +
+                   " is not modelled for " + a.hf_architecture +
+                   ": SGLang's context is model_max_length, vLLM's the smaller of the two");
+  }
+}
+
 }  // namespace
 
 void set_family_attention_features(const ConfigMap& text, Architecture& a) {
@@ -171,6 +200,9 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
     }
     case ArchitectureFamily::kGemma2:
       a.sandwich_norms = true;  // sglang v0.5.9 gemma2.py Gemma2DecoderLayer: four norms
+      break;
+    case ArchitectureFamily::kCohere:
+      set_cohere_features(text, a);
       break;
     case ArchitectureFamily::kGrok:
       // sglang grok.py Grok1DecoderLayer: pre/post attention and pre/post MoE RMSNorms; q/k/v

@@ -141,6 +141,15 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
       // sglang grok.py Grok1Attention: getattr(config, "head_dim", 128)
       d.head_dim = 128;
       break;
+    case ArchitectureFamily::kCohere:
+      // transformers models/cohere/configuration_cohere.py CohereConfig.__init__ (Cohere2Config
+      // alike, with a window of 4,096 on all but every fourth layer)
+      d.vocab_size = 256000;
+      d.max_position_embeddings = 8192;
+      d.tie_word_embeddings = true;
+      d.sliding_window = 4096;
+      d.sliding_window_pattern = 4;
+      break;
     default:
       break;
   }
@@ -349,6 +358,18 @@ void parse_attention_layers(const ConfigMap& text, const FamilyDefaults& d, Arch
       const std::int64_t pattern =
           text.positive("sliding_window_pattern", d.sliding_window_pattern);
       if (pattern == 0) break;
+      for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
+        if ((i + 1) % pattern != 0) a.layer_types[i] = LayerAttention::kSliding;
+      }
+      break;
+    }
+    case ArchitectureFamily::kCohere: {
+      // transformers Cohere2Config.__init__: layer i slides unless (i + 1) % pattern == 0; Cohere
+      // (v1) has no window.
+      if (a.hf_architecture != "Cohere2ForCausalLM") break;
+      a.sliding_window = text.positive("sliding_window", d.sliding_window);
+      const std::int64_t pattern =
+          text.positive("sliding_window_pattern", d.sliding_window_pattern);
       for (std::int64_t i = 0; i < a.num_hidden_layers; ++i) {
         if ((i + 1) % pattern != 0) a.layer_types[i] = LayerAttention::kSliding;
       }

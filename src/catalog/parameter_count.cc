@@ -303,8 +303,11 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
   }
   if (a.layer_scalar) n += 1;
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer
-  // adds hidden_norm for the target's hidden states.
-  const std::int64_t norms = a.sandwich_norms ? 4 : a.is_draft_head() ? 3 : 2;
+  // adds hidden_norm for the target's hidden states; Cohere's parallel block has the input one.
+  const std::int64_t norms = a.sandwich_norms    ? 4
+                             : a.is_draft_head() ? 3
+                             : a.parallel_block  ? 1
+                                                 : 2;
   return n + norms * norm_parameters(a);
 }
 

@@ -231,7 +231,8 @@ class CheckpointBuilder {
     GPUMEM_RETURN_IF_ERROR(
         linear(p + ".o_proj", h, a_.num_attention_heads * a_.v_head_dim, a_.o_proj_bias));
     if (a_.qk_norm_per_layer) {
-      // MiniMax-M2 (qk_norm_type per_layer): one weight over all heads of q, one over k.
+      // MiniMax-M2 (qk_norm_type per_layer): one weight over all heads of q, one over k; Cohere's
+      // [heads, head_dim], the same count.
       norm(p + ".q_norm", q);
       norm(p + ".k_norm", kv);
     } else if (a_.qk_norm) {
@@ -553,6 +554,11 @@ class CheckpointBuilder {
       GPUMEM_RETURN_IF_ERROR(experts(mlp_module(prefix)));
     } else {
       GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
+    }
+    if (a_.parallel_block) {
+      // HF CohereDecoderLayer: input_layernorm only (a LayerNorm without bias).
+      decoder_norm(prefix + ".input_layernorm");
+      return Status::ok_status();
     }
     if (a_.norms_after_sublayers) {
       // HF Olmo2DecoderLayer, Exaone4DecoderLayer: post_attention_layernorm and

@@ -128,7 +128,16 @@ Status add_standard_attention(TensorList& list, const BuildContext& ctx, const A
                                      a.o_proj_bias},
                                     post_load));
   GPUMEM_RETURN_IF_ERROR(ropes.add(list, ctx, s.prefix, s.rope));
+  if (a.qk_norm_per_layer && a.family == ArchitectureFamily::kCohere &&
+      tp > a.num_key_value_heads) {
+    // sglang and vllm commandr.py load k_norm by narrowing its rows to the rank's KV heads, which
+    // runs past the tensor when ranks outnumber them (no replication, unlike qkv_proj).
+    return invalid_input("--tensor-parallel size " + std::to_string(tp) + " above " +
+                         a.hf_architecture + "'s " + std::to_string(a.num_key_value_heads) +
+                         " KV heads with use_qk_norm: commandr.py cannot load k_norm");
+  }
   if (a.qk_norm_per_layer) {
+    // Cohere (use_qk_norm): [heads, head_dim] rows per rank, the same widths.
     // sglang (read at 01b5f57) minimax_m2.py MiniMaxM2RMSNormTP.__init__: each rank's share of the
     // heads (one whole KV head when there are fewer than ranks); vLLM minimax_m2.py's
     // MiniMaxText01RMSNormTP splits the whole width by the TP size (weight_rules.h).

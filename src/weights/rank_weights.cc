@@ -47,6 +47,13 @@ class ModelBuilder {
       // all layers
       return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture);
     }
+    if (a.family == ArchitectureFamily::kCohere && l.pp_size > 1) {
+      // sglang commandr.py CohereModel builds every layer with no pipeline stage; vllm's builds
+      // the embedding and final norm on every stage.
+      return invalid_input("pipeline parallelism is not modelled for " + a.hf_architecture +
+                           ": SGLang's commandr.py has none, vLLM's keeps the embedding on every "
+                           "stage");
+    }
     const LayerRange layers =
         pp_layer_range(a.num_hidden_layers, l.pp_rank, l.pp_size, ctx_.rules.pp_partition);
     const bool first_stage = l.pp_rank == 0;
@@ -381,6 +388,11 @@ class ModelBuilder {
            {".pre_attn_norm", ".post_attn_norm", ".pre_moe_norm", ".post_moe_norm"}) {
         add_norm(list_, ctx_, prefix + norm + ".weight", a.hidden_size);
       }
+      return Status::ok_status();
+    }
+    if (a.parallel_block) {
+      // sglang and vllm commandr.py CohereDecoderLayer: input_layernorm alone.
+      decoder_norm(prefix + ".input_layernorm");
       return Status::ok_status();
     }
     if (a.norms_after_sublayers) {

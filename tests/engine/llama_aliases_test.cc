@@ -6,18 +6,16 @@
 // 128256, tied.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "catalog/parameter_count.h"
 #include "support/family_simulation.h"
-#include "support/scratch_dir.h"
 #include "weights/checkpoint_tensors.h"
 
 namespace gpumem {
 namespace {
+
+const std::string kInternLm3Repo = "internlm--internlm3-8b-instruct";
 
 constexpr std::int64_t llama_layer(std::int64_t h, std::int64_t q, std::int64_t kv,
                                    std::int64_t mlp) {
@@ -74,32 +72,18 @@ TEST(LlamaAliases, BothEnginesBuildLlamasLayers) {
   }
 }
 
-// InternLM3's config with `from` replaced by `to`, in a folder of its own.
-std::string internlm3_with(const std::string& name, const std::string& from,
-                           const std::string& to) {
-  std::ifstream in(public_config_dir("internlm--internlm3-8b-instruct") + "/config.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  const size_t at = config.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) config.replace(at, from.size(), to);
-  const std::filesystem::path dir = scratch_dir() / ("internlm3-" + name);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "config.json") << config;
-  return dir.string();
-}
-
 // vLLM's llama.py biases q/k/v by qkv_bias, SGLang's by bias; InternLM3's `bias` also biases
 // its MLP, which neither builds: each is refused at its key.
 TEST(LlamaAliases, BiasesTheEnginesBuildDifferentlyAreRefused) {
-  const std::string qkv = internlm3_with("qkv", "\"qkv_bias\": false", "\"qkv_bias\": true");
+  const std::string qkv =
+      config_variant(kInternLm3Repo, "internlm3-qkv", "\"qkv_bias\": false", "\"qkv_bias\": true");
   EXPECT_EQ(config_dir_errors(qkv),
             qkv +
                 "/config.json:25:17: 'qkv_bias' true other than 'attention_bias' is not "
                 "modelled for InternLM3ForCausalLM: vLLM's llama.py biases q/k/v by it, "
                 "SGLang's llama.py by attention_bias (or bias)\n");
-  const std::string bias = internlm3_with("bias", "\"bias\": false", "\"bias\": true");
+  const std::string bias =
+      config_variant(kInternLm3Repo, "internlm3-bias", "\"bias\": false", "\"bias\": true");
   // bias true with qkv_bias false: SGLang would bias q/k/v, vLLM not.
   EXPECT_EQ(config_dir_errors(bias),
             bias +
