@@ -11,6 +11,43 @@ namespace {
 
 const std::vector<CorpusLog>& logs() {
   static const std::vector<CorpusLog> kLogs = {
+      {"sglang-141gb-x1-gemma3-4b-it-pr4826-smoke",
+       "start-up 1\n"
+       "9 rank 0: free after weights (A) 131.08 GiB\n"
+       "9 rank 0: weights took 8.13 GiB\n"
+       "10 rank 0: KV cache tokens 834615\n"
+       "10 rank 0: K cache 54.12 GiB\n"
+       "10 rank 0: V cache 54.12 GiB\n"
+       "11 rank 0: free after KV pool 14.61 GiB\n"
+       "13 rank 0: free before CUDA graphs 13.95 GiB\n"},
+      {"sglang-178gb-x1-qwen3-vl-32b-instruct-fp8-tp1",
+       "start-up 1\n"
+       "28 -: free after weights (A) 143.29 GiB\n"
+       "28 -: weights took 34.45 GiB\n"
+       "30 -: KV cache tokens 436380\n"
+       "30 -: K cache 53.27 GiB\n"
+       "30 -: V cache 53.27 GiB\n"
+       "31 -: free after KV pool 34.66 GiB\n"
+       "32 -: free before CUDA graphs 34.22 GiB\n"},
+      {"sglang-48gb-x4-glm-4.5-air-fp8-tp4-capture-outofresources",
+       "start-up 1\n"
+       "34 rank 0: distributed init took 0.19 GiB\n"
+       "35 rank 0: free before weights (F) 46.21 GiB\n"},
+      {"sglang-80gb-x1-qwen3-4b-multi-lora-ngram-v054post3",
+       "start-up 1\n"
+       "11 -: KV cache tokens 421472\n"
+       "11 -: K cache 28.94 GiB\n"
+       "11 -: V cache 28.94 GiB\n"
+       "12 -: free after KV pool 12.89 GiB\n"
+       "13 -: free before CUDA graphs 12.79 GiB\n"
+       "16 -: CUDA graphs took 0.61 GiB\n"
+       "16 -: free after CUDA graphs 12.18 GiB\n"
+       "17 -: max_running_requests 48\n"
+       "17 -: free when ready 12.18 GiB\n"},
+      {"sglang-rtx4090-x1-gemma-3-27b-it-int4-awq-not-enough-memory",
+       "start-up 1\n"
+       "17 rank 0: free after weights (A) 3.64 GiB\n"
+       "17 rank 0: weights took 18.82 GiB\n"},
       {"sglang-141gb-x4-qwen3-moe-bf16-deepgemm-ep4",
        "start-up 1\n"
        "8 rank 1: free after weights (A) 121.90 GiB\n"

@@ -11,6 +11,25 @@ namespace {
 
 const std::vector<CorpusLog>& logs() {
   static const std::vector<CorpusLog> kLogs = {
+      {"vllm-48gb-x2-r1-distill-llama-8b-v091-free-memory-check",
+       "start-up 1\n"
+       "21 -: free at start-up 31.44 GiB\n"
+       "21 -: total GPU memory 47.38 GiB\n"
+       "21 -: budget (total x utilization) 45.01 GiB\n"
+       "21 failed: free memory below the budget\n"
+       "22 failed: error\n"},
+      {"vllm-l40s-x1-nemotron-nano-9b-v2-v0101-mamba-alloc-oom",
+       "start-up 1\n"
+       "9 -: model weights 16.5557 GiB\n"
+       "10 -: total GPU memory 44.40 GiB\n"
+       "10 failed: out of memory, asked 33.7500 GiB, free 26.8800 GiB\n"},
+      {"vllm-l40s-x1-nemotron-super-49b-gptq-v083-v0-graph-capture",
+       "start-up 1\n"
+       "10 -: CUDA graphs took 3.34 GiB\n"},
+      {"vllm-unknown-x1-qwen3.5-arch-nvfp4-kv-prototype-1m-ctx",
+       "start-up 1\n"
+       "23 -: KV cache tokens 1823372\n"
+       "24 -: maximum concurrency 1.74x\n"},
       {"vllm-22gb-x1-deepseek-v2-lite-chat-cpu-offload-kv-too-small",
        "start-up 1\n"
        "7 -: KV cache one request needs 0.95 GiB\n"
