@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 61> kFamilies = {{
+constexpr std::array<FamilyByName, 62> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     // InternLM3 (vllm registry.py maps it to llama.py's LlamaForCausalLM; sglang llama.py
@@ -21,6 +21,9 @@ constexpr std::array<FamilyByName, 61> kFamilies = {{
     // no_rope_layers, no new module; vllm serves it through its Transformers backend, PR #22665,
     // with the same tensors under the checkpoint's names): Llama's weights and KV cache.
     {"SmolLM3ForCausalLM", ArchitectureFamily::kLlama},
+    // Arcee AFM (vllm arcee.py PR #21296, sglang arcee.py PR #8154): Llama's attention and
+    // norms, an MLP of up_proj and down_proj with ReLU² and no gate (hf_attention_features.cc).
+    {"ArceeForCausalLM", ArchitectureFamily::kLlama},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     // MiMo's main model is Qwen2's; its MTP layers (model.mtp_layers.*) are left to a draft
     // model (sglang mimo.py MiMoForCausalLM.load_weights skips them; vllm mimo.py maps them

@@ -21,8 +21,9 @@ void refuse_biases(const ConfigMap& text, std::initializer_list<const char*> key
 // The Llama layout as both engines build it: vllm llama.py LlamaDecoderLayer biases the MLP by
 // mlp_bias and q/k/v by qkv_bias where the config gives it, while sglang llama.py LlamaMLP builds
 // no bias and its attention reads attention_bias (or bias) alone. A config where the two would
-// build different tensors is refused, as are the classes' own keys with no modelled effect.
-void refuse_llama_only_biases(const ConfigMap& text, const Architecture& a) {
+// build different tensors is refused, as are the classes' own keys with no modelled effect;
+// Arcee's MLP has no gate.
+void set_llama_layout_features(const ConfigMap& text, Architecture& a) {
   refuse_biases(text, {"mlp_bias"}, a.hf_architecture, "llama.py");
   if (const std::optional<bool> qkv = text.boolean("qkv_bias"); qkv && *qkv != a.attention_bias) {
     text.error("qkv_bias", "'qkv_bias' " + std::string(*qkv ? "true" : "false") +
@@ -37,6 +38,16 @@ void refuse_llama_only_biases(const ConfigMap& text, const Architecture& a) {
     text.error("bias",
                "'bias' true is not modelled for InternLM3ForCausalLM: the checkpoint then biases "
                "o_proj and the MLP, which neither engine's llama.py builds as such");
+  }
+  // vllm and sglang arcee.py ArceeMLP: up_proj and down_proj, "Only 'relu2' is supported".
+  if (a.hf_architecture == "ArceeForCausalLM") {
+    a.gated_mlp = false;
+    const std::string act = text.string("hidden_act").value_or("relu2");
+    if (act != "relu2") {
+      text.error("hidden_act", "Unsupported activation: " + act +
+                                   ". Only 'relu2' is supported for AFM (vLLM's and SGLang's "
+                                   "arcee.py)");
+    }
   }
   // sglang smollm3.py SmolLM3Model raises NotImplementedError for a sliding window.
   if (a.hf_architecture == "SmolLM3ForCausalLM" &&
@@ -83,7 +94,7 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
   a.o_proj_bias = a.attention_bias;
   switch (a.family) {
     case ArchitectureFamily::kLlama:
-      refuse_llama_only_biases(text, a);
+      set_llama_layout_features(text, a);
       break;
     case ArchitectureFamily::kQwen2:
       // sglang v0.5.9 qwen2.py Qwen2Attention: qkv_proj bias=True, o_proj bias=False

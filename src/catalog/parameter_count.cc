@@ -299,7 +299,8 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
     n += 3 * h * a.intermediate_size;
     if (a.is_moe_layer(layer)) n += moe_block(a) + h + a.moe.num_experts + 3 * h;
   } else {
-    n += a.is_moe_layer(layer) ? moe_block(a) : 3 * h * a.intermediate_size;
+    // A gated MLP has gate, up and down; Arcee's and NemotronH's relu2 ones up and down.
+    n += a.is_moe_layer(layer) ? moe_block(a) : (a.gated_mlp ? 3 : 2) * h * a.intermediate_size;
   }
   if (a.layer_scalar) n += 1;
   // Norms: input + post-attention; Gemma3 adds pre/post feed-forward; an EAGLE-3 midlayer

@@ -1,9 +1,9 @@
 // Classes both engines serve with Llama's layout (hf_architectures.cc): InternLM3 (vLLM's and
-// SGLang's llama.py) and SmolLM3 (SGLang's smollm3.py, vLLM's Transformers backend), from their
-// published configs. Every expected value is derived here from the config: InternLM3-8B has 48
-// layers of 4096 hidden, 32 heads of 128 and 2 KV heads, MLP 10240, vocabulary 128512, untied;
-// SmolLM3-3B 36 layers of 2048 hidden, 16 heads of 128 and 4 KV heads, MLP 11008, vocabulary
-// 128256, tied.
+// SGLang's llama.py), SmolLM3 (SGLang's smollm3.py, vLLM's Transformers backend) and Arcee's AFM
+// (both arcee.py: no gate in the MLP), from their published configs. Every expected value is
+// derived here from the config: InternLM3-8B has 48 layers of 4096 hidden, 32 heads of 128 and 2 KV
+// heads, MLP 10240, vocabulary 128512, untied; SmolLM3-3B 36 layers of 2048 hidden, 16 heads of 128
+// and 4 KV heads, MLP 11008, vocabulary 128256, tied.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -35,6 +35,7 @@ std::int64_t checkpoint_size(const std::string& repo) {
   EXPECT_TRUE(a.ok()) << diags.to_string();
   if (!a.ok()) return -1;
   EXPECT_EQ(a->family, ArchitectureFamily::kLlama);
+  EXPECT_EQ(parameter_count(*a) * 2, checkpoint_bytes(*checkpoint_tensors(*a)).value());
   Result<std::vector<CheckpointTensor>> tensors = checkpoint_tensors(*a);
   EXPECT_TRUE(tensors.ok());
   return tensors.ok() ? checkpoint_bytes(*tensors).value() : -1;
@@ -46,6 +47,37 @@ TEST(LlamaAliases, CheckpointsFollowTheConfig) {
   // The published model.safetensors.index.json total_size (SOURCE.md).
   EXPECT_EQ(checkpoint_size("HuggingFaceTB--SmolLM3-3B"), 6'150'197'248LL);
   EXPECT_EQ(2 * kSmolLm3, 6'150'197'248LL);
+}
+
+// Arcee's AFM: Llama's attention and norms, an MLP of up_proj and down_proj (ReLU², no gate);
+// 36 layers of 2560 hidden, 20 heads of 128 and 4 KV heads, MLP 18432, vocabulary 128005,
+// untied.
+constexpr std::int64_t kArceeLayer = 2560 * 2560 + 2 * 2560 * 512 + 2560 * 2560  // q, k, v, o
+                                     + 2 * 2560 * 18432                          // up, down
+                                     + 2 * 2560;                                 // the two norms
+constexpr std::int64_t kArcee = 2 * 128005 * 2560 + 36 * kArceeLayer + 2560;
+const std::string kArceeRepo = "Delta-Vector--Austral-AFM-SFT";
+
+TEST(LlamaAliases, ArceesMlpHasNoGate) {
+  EXPECT_EQ(checkpoint_size(kArceeRepo), 2 * kArcee);
+  // Both engines pad the embedding and the head to 128,064 rows (a multiple of 64); YaRN x20
+  // over 4,096 positions caches 81,920 rows of 128, float32 in SGLang, bfloat16 in vLLM.
+  const std::pair<const char*, std::int64_t> engines[] = {{"sglang", 81920 * 128 * 4},
+                                                          {"vllm", 81920 * 128 * 2}};
+  for (const auto& [engine, rope] : engines) {
+    SCOPED_TRACE(engine);
+    const Ledger l = family_ledger(engine, kArceeRepo, 1, "");
+    ASSERT_TRUE(l.fits());
+    EXPECT_EQ(ledger_fact(l, "weights_logical_bytes"), 2 * (kArcee + 2 * 59 * 2560) + rope);
+  }
+  const std::string silu = config_variant(kArceeRepo, "arcee-silu", "\"hidden_act\": \"relu2\"",
+                                          "\"hidden_act\": \"silu\"");
+  EXPECT_EQ(config_dir_errors(silu), silu +
+                                         "/config.json:11:17: Unsupported activation: silu. Only "
+                                         "'relu2' is supported for AFM (vLLM's and SGLang's "
+                                         "arcee.py)\n");
+  EXPECT_EQ(family_errors("sglang", kArceeRepo, "    --tp-size: 1\n", 1, "0.4.9"),
+            "f.yaml:4:12: ArceeForCausalLM is not served by SGLang 0.4.9 (from 0.4.10)\n");
 }
 
 TEST(LlamaAliases, BothEnginesBuildLlamasLayers) {

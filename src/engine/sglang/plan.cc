@@ -329,6 +329,13 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                                                  p.version.to_string() + " (from 0.4.10)");
     return std::nullopt;
   }
+  // sglang PR #8154 (opened 2025-07-18) added models/arcee.py; taken as first released in
+  // v0.4.10 (UNCONFIRMED).
+  if (p.model.hf_architecture == "ArceeForCausalLM" && p.version < Version{0, 4, 10}) {
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
+                                                 p.version.to_string() + " (from 0.4.10)");
+    return std::nullopt;
+  }
   // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
   // out-of-tree package that subclasses it); its attention builds no sliding window, so
   // OLMo 3's window layers would hold full KV by rules no release states.
