@@ -176,7 +176,8 @@ std::optional<ContextFigure> context_figure(const LogCase& c, size_t run, const 
     why = fmt::format(
         "line {}: GPU {} held {} {} than gpumem predicts before the weights; no context is that "
         "size (other processes on the GPU, or another GPU than the one stated)",
-        f.line, f.gpu, format_gib(bytes(std::llabs(gap.value()))), gap.value() > 0 ? "more" : "less");
+        f.line, f.gpu, format_gib(bytes(std::llabs(gap.value()))),
+        gap.value() > 0 ? "more" : "less");
     return std::nullopt;
   }
   return figure;

@@ -59,13 +59,11 @@ constexpr Bytes scaled(Bytes b, std::int64_t n) {
 constexpr Bytes operator*(Bytes b, std::int64_t n) { return scaled(b, n); }
 constexpr Bytes operator*(std::int64_t n, Bytes b) { return scaled(b, n); }
 template <std::integral N>
-  requires(!std::same_as<N, std::int64_t>)
-constexpr Bytes operator*(Bytes b, N n) {
+requires(!std::same_as<N, std::int64_t>) constexpr Bytes operator*(Bytes b, N n) {
   return scaled(b, static_cast<std::int64_t>(n));
 }
 template <std::integral N>
-  requires(!std::same_as<N, std::int64_t>)
-constexpr Bytes operator*(N n, Bytes b) {
+requires(!std::same_as<N, std::int64_t>) constexpr Bytes operator*(N n, Bytes b) {
   return scaled(b, static_cast<std::int64_t>(n));
 }
 // Exact quotient of two byte counts, floored toward zero (C++ integer division).

@@ -3,9 +3,9 @@
 //   # explain-args: --gpu rtx-4090 --gpu-count 2 --model qwen3-8b   (why: where the post says so)
 //
 // gives the options of `gpumem explain` that fill what the log does not print (the GPU, the
-// GPU count, the model, the engine release), each followed by its reason in parentheses after three spaces. The
-// public corpus (tests/data/engine-logs) keeps them there, beside the log's source address,
-// so that every tool reading the corpus (scripts/explain-logs.sh, gpumem calibrate
+// GPU count, the model, the engine release), each followed by its reason in parentheses after three
+// spaces. The public corpus (tests/data/engine-logs) keeps them there, beside the log's source
+// address, so that every tool reading the corpus (scripts/explain-logs.sh, gpumem calibrate
 // --from-logs) fills the same gaps from the same evidence. Any other option is an error by
 // name: an option that was silently dropped would replay another scenario than the one stated.
 #ifndef GPUMEM_EXPLAIN_LOG_HEADER_H_

@@ -193,8 +193,7 @@ bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Dia
 
 // What an older release did that no source gpumem read states is refused by name, with the
 // release that gpumem models it from.
-bool check_release_features(const Plan& p, const ScenarioEngine& engine,
-                            Diagnostics& diags) {
+bool check_release_features(const Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
   bool ok = true;
   const std::string release = "SGLang " + p.version.to_string();
   // Before PR #6881 (mid 2025) model_runner.py multiplied every multimodal model's fraction by

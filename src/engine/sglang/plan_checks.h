@@ -14,8 +14,7 @@ namespace gpumem::sglang {
 
 bool check_quantized_kernels(const Plan& p, const Scenario& scenario, Diagnostics& diags);
 bool check_unmodelled_flags(const ServerFlags& f, const Architecture& model, Diagnostics& diags);
-bool check_release_features(const Plan& p, const ScenarioEngine& engine,
-                            Diagnostics& diags);
+bool check_release_features(const Plan& p, const ScenarioEngine& engine, Diagnostics& diags);
 bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics& diags);
 // Llama 4: the attention backends SGLang accepts, its default before 0.5.6 and the vision
 // tower that --enable-multimodal would build.
