@@ -23,6 +23,7 @@
 #include "core/spelling.h"
 #include "explain/log_header.h"
 #include "explain/log_reader.h"
+#include "explain/version_choice.h"
 
 namespace gpumem::cli {
 namespace {
@@ -203,6 +204,13 @@ ExitCode calibrate_from_logs(const LogCalibrationOptions& o, const GlobalOptions
     if (!header.ok()) {
       diags.error({}, header.status().message());
       continue;
+    }
+    if (!header->engine_version.empty()) {
+      const std::string wrong = given_release_error(log->engine, header->engine_version);
+      if (!wrong.empty()) {
+        diags.error({}, file + ": explain-args: --engine-version: " + wrong);
+        continue;
+      }
     }
     LogCase c{file, std::move(*log), std::move(*header), std::nullopt,
               held.contains(stem_of(file))};

@@ -12,11 +12,13 @@
 #include "cli/calibration_choice.h"
 #include "cli/command.h"
 #include "cli/output_guard.h"
+#include "cli/release_option.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "engine/engine_model.h"
 #include "explain/explanation_render.h"
 #include "explain/log_reader.h"
+#include "explain/version_choice.h"
 
 namespace gpumem::cli {
 namespace {
@@ -84,9 +86,9 @@ Command explain_command() {
             app.add_option("--gpu-count", o->fill.gpu_count,
                            "GPUs in all, when the log's flags and prefixes do not say")
                 ->check(CLI::PositiveNumber);
-            app.add_option("--engine-version", o->fill.engine_version,
-                           "the engine release that ran, when the log does not print it or "
-                           "runs a branch (0.4.6.post1)");
+            add_engine_version_option(app, o->fill.engine_version,
+                                      "the engine release that ran, when the log does not "
+                                      "print it or runs a branch (0.4.6.post1)");
             app.add_flag("--from-scratch", o->fill.from_scratch,
                          "replay without pinning what the log printed: gpumem's prediction alone");
             app.add_option("--format", o->format, "table, markdown or json")
@@ -114,6 +116,13 @@ Command explain_command() {
               if (Status chosen = choose_startup(*log, o->startup, *o); !chosen.ok()) {
                 std::fprintf(stderr, "%s: %s\n", o->log.c_str(), chosen.message().c_str());
                 return kExitBadInput;
+              }
+              if (!o->fill.engine_version.empty()) {
+                const std::string wrong = given_release_error(log->engine, o->fill.engine_version);
+                if (!wrong.empty()) {
+                  std::fprintf(stderr, "--engine-version: %s\n", wrong.c_str());
+                  return kExitBadInput;
+                }
               }
               std::optional<Scenario> user;
               if (!o->scenario.empty()) {

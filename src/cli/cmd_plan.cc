@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/headroom_option.h"
 #include "cli/output_guard.h"
+#include "cli/release_option.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
 #include "launch/launch_scenario.h"
@@ -46,8 +47,9 @@ Command plan_command() {
         app.add_option("--gpus", o->gpus, "the GPU type and how many there are: h200x8")
             ->required();
         app.add_option("--engine", o->engine, "sglang or vllm (default: both)");
-        app.add_option("--engine-version", o->engine_version,
-                       "the engine release (with --engine; default: the newest modelled)");
+        add_engine_version_option(
+            app, o->engine_version,
+            "the engine release (with --engine; default: the newest modelled)");
         app.add_option("--max-model-len", o->max_model_len,
                        "the longest request (vLLM --max-model-len, SGLang --context-length)")
             ->check(CLI::PositiveNumber);

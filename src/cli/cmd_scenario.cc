@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/output_guard.h"
+#include "cli/release_option.h"
 #include "cli/scenario_input.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
@@ -25,8 +26,8 @@ Command scenario_command() {
             auto o = std::make_shared<Options>();
             add_download_flag(app, o->download);
             app.add_option("--gpu", o->launch.gpu, "the GPU type, with a count as h100x2");
-            app.add_option("--engine-version", o->launch.engine_version,
-                           "the engine release (default: the newest modelled)");
+            add_engine_version_option(app, o->launch.engine_version,
+                                      "the engine release (default: the newest modelled)");
             app.add_option("-o,--output", o->output, "write to this file instead of stdout");
             return [o, &global]() -> ExitCode {
               Diagnostics diags;

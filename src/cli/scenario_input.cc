@@ -1,5 +1,6 @@
 #include "cli/scenario_input.h"
 
+#include "cli/release_option.h"
 #include "launch/launch_command.h"
 
 namespace gpumem::cli {
@@ -9,8 +10,9 @@ void add_scenario_input(CLI::App& app, ScenarioInput& input) {
   app.add_option("--gpu", input.launch.gpu,
                  "the GPU type, with a count as h100x2; with a scenario file it replaces the "
                  "file's GPU");
-  app.add_option("--engine-version", input.launch.engine_version,
-                 "the engine release a launch command runs (default: the newest modelled)");
+  add_engine_version_option(
+      app, input.launch.engine_version,
+      "the engine release a launch command runs (default: the newest modelled)");
 }
 
 std::optional<Scenario> load_scenario_input(const Workspace& ws, const ScenarioInput& input,

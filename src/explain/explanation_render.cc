@@ -99,7 +99,7 @@ void scenario_lines(const RunExplanation& r, std::string& out, const std::string
 
 std::string render_explanation_text(const Explanation& e, bool markdown) {
   std::string out;
-  const std::string engine = e.engine == LogEngine::kSglang ? "SGLang" : "vLLM";
+  const std::string engine(log_engine_title(e.engine));
   out += markdown ? "# gpumem explain: " + e.log_file + "\n\n"
                   : "gpumem explain: " + e.log_file + "\n";
   out += engine + " log, " + std::to_string(e.runs.size()) + " start-up" +

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/spelling.h"
+#include "engine/release_spelling.h"
 
 namespace gpumem {
 namespace {
@@ -69,6 +70,9 @@ Result<ExplainOverrides> overrides_from_header(std::string_view text, const std:
       } else if (flag.text == "--model") {
         o.model = value.text;
       } else if (flag.text == "--engine-version") {
+        if (std::string wrong = release_spelling_error(value.text); !wrong.empty()) {
+          return error(value, "explain-args: --engine-version: " + wrong);
+        }
         o.engine_version = value.text;
       } else {
         int count = 0;

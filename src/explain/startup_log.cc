@@ -6,6 +6,10 @@ std::string_view log_engine_name(LogEngine e) {
   return e == LogEngine::kSglang ? "sglang" : "vllm";
 }
 
+std::string_view log_engine_title(LogEngine e) {
+  return e == LogEngine::kSglang ? "SGLang" : "vLLM";
+}
+
 std::optional<LogEngine> log_engine_named(std::string_view name) {
   for (LogEngine e : {LogEngine::kSglang, LogEngine::kVllm}) {
     if (log_engine_name(e) == name) return e;

@@ -23,6 +23,8 @@ enum class LogEngine { kSglang, kVllm };
 
 // The engine model's name (engine/engine_model.h) for a log's engine: "sglang", "vllm".
 std::string_view log_engine_name(LogEngine e);
+// The engine as its project writes its name in prose: "SGLang", "vLLM".
+std::string_view log_engine_title(LogEngine e);
 // The log engine whose model is called `name`; nullopt for another name.
 std::optional<LogEngine> log_engine_named(std::string_view name);
 

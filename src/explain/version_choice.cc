@@ -1,5 +1,7 @@
 #include "explain/version_choice.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <iterator>
@@ -8,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/release_spelling.h"
 #include "engine/sglang/version.h"
 #include "engine/vllm/version.h"
 
@@ -199,6 +202,13 @@ std::optional<VersionChoice> given_version(const LogRun& run, LogEngine engine,
   if (!p) return std::nullopt;
   const std::string how = "given with --engine-version " + version;
   return named_release(run, engine, *p, version, how, how);
+}
+
+std::string given_release_error(LogEngine engine, const std::string& version) {
+  if (std::string spelling = release_spelling_error(version); !spelling.empty()) return spelling;
+  if (printed_release(engine, version)) return {};
+  return fmt::format("'{}' is not a release number {} writes (as {})", version,
+                     log_engine_title(engine), rule_releases(engine).back());
 }
 
 VersionChoice choose_version(const LogRun& run, LogEngine engine) {

@@ -37,6 +37,11 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine);
 std::optional<VersionChoice> given_version(const LogRun& run, LogEngine engine,
                                            const std::string& version);
 
+// Empty when `version` is spelled as a release number and is one `engine` writes ("0.4.6.post1"
+// is SGLang's, never vLLM's); otherwise why not, for an error at the option or header that
+// gave it.
+std::string given_release_error(LogEngine engine, const std::string& version);
+
 // The clue a log's date gives: its release is older than the first release published after
 // that date ("2025-10-16": before SGLang v0.5.4, published 2025-10-24). Nothing when every
 // listed release came out before the date.

@@ -56,5 +56,14 @@ TEST(LogHeader, CountMustBeAWholeNumberAndEveryOptionNeedsAValue) {
   EXPECT_EQ(no_value.status().message(), "d.log:1:17: explain-args: --model needs a value");
 }
 
+TEST(LogHeader, AReleaseNumberMustBeSpelledAsOne) {
+  Result<ExplainOverrides> o =
+      overrides_from_header("# explain-args: --engine-version 0.4.x   (why)\n", "e.log");
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.status().message(),
+            "e.log:1:34: explain-args: --engine-version: \"0.4.x\" is not a release number (as "
+            "0.5.9, 0.4.6.post1, 0.11.0rc1 or 0.20.1.dev1+g1a2b3c4)");
+}
+
 }  // namespace
 }  // namespace gpumem

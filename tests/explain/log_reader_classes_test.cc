@@ -906,5 +906,16 @@ TEST(ReaderClasses, AWeightLineAfterThePoolIsADraftsOrAnotherLaunch) {
   EXPECT_DOUBLE_EQ(near.runs[0].first(Quantity::kWeightUsage)->value, 15.30);
 }
 
+TEST(ReaderClasses, AGivenReleaseMustBeOneTheEngineWrites) {
+  EXPECT_EQ(given_release_error(LogEngine::kSglang, "0.4.6.post1"), "");
+  EXPECT_EQ(given_release_error(LogEngine::kVllm, "0.20.1.dev1+g1a2b3c4"), "");
+  EXPECT_EQ(given_release_error(LogEngine::kVllm, "0.10.1.1"), "");
+  EXPECT_EQ(given_release_error(LogEngine::kSglang, "0.10.1.1"),
+            "'0.10.1.1' is not a release number SGLang writes (as 0.5.20)");
+  EXPECT_EQ(given_release_error(LogEngine::kSglang, "0.5\n"),
+            "\"0.5\\n\" is not a release number (as 0.5.9, 0.4.6.post1, 0.11.0rc1 or "
+            "0.20.1.dev1+g1a2b3c4)");
+}
+
 }  // namespace
 }  // namespace gpumem
