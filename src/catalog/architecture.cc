@@ -74,6 +74,8 @@ std::string_view family_name(ArchitectureFamily f) {
       return "deepseek_v4";
     case ArchitectureFamily::kCohere:
       return "cohere";
+    case ArchitectureFamily::kDeciLM:
+      return "nemotron-nas";
   }
   return "?";
 }
@@ -140,6 +142,7 @@ bool Architecture::is_linear_layer(std::int64_t layer) const {
 }
 
 bool Architecture::has_mlp(std::int64_t layer) const {
+  if (!layer_intermediate_sizes.empty()) return layer_intermediate_size(layer) > 0;
   return !single_module_layers || layer_types[static_cast<size_t>(layer)] == LayerAttention::kNone;
 }
 

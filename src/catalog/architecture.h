@@ -83,6 +83,9 @@ enum class ArchitectureFamily : unsigned char {
   // and MLP side by side after one weight-only LayerNorm, tied embeddings, no biases; Cohere 2
   // slides on three layers in four
   kCohere,
+  // DeciLMForCausalLM (nemotron-nas: Llama-3.x-Nemotron Super and Ultra): Llama's blocks, each
+  // layer's attention or MLP possibly a no-op, each MLP of its own width (block_configs)
+  kDeciLM,
 };
 
 std::string_view family_name(ArchitectureFamily f);
@@ -94,7 +97,7 @@ enum class AttentionKind : unsigned char {
 
 // kLinear: a Gated DeltaNet (Qwen3-Next), Mamba-2 (NemotronH) or Mamba-1 (Jamba) layer, which keeps
 // a fixed-size recurrent state per request instead of keys and values per token. kNone: a NemotronH
-// layer that holds an MLP only.
+// layer that holds an MLP only, or a DeciLM layer whose attention is a no-op.
 enum class LayerAttention : unsigned char { kFull, kSliding, kLinear, kNone };
 
 enum class RopeType : unsigned char {
@@ -395,7 +398,10 @@ struct Architecture {
   bool moe_beside_mlp = false;
   bool layer_scalar = false;           // Gemma 4: a one-element layer_scalar buffer in every layer
   std::int64_t v_head_dim = 0;         // MLA v_head_dim; head_dim otherwise
-  std::int64_t intermediate_size = 0;  // dense MLP width
+  std::int64_t intermediate_size = 0;  // dense MLP width (DeciLM: the widest layer's)
+  // DeciLM: each layer's MLP width, 0 where the layer's FFN is a no-op; empty where every layer
+  // has intermediate_size.
+  std::vector<std::int64_t> layer_intermediate_sizes;
   std::int64_t vocab_size = 0;
   std::int64_t max_position_embeddings = 0;
   bool tie_word_embeddings = false;
@@ -478,8 +484,14 @@ struct Architecture {
   bool uses_rope(std::int64_t layer) const {
     return no_rope_interval == 0 || (layer + 1) % no_rope_interval != 0;
   }
-  // Whether a layer holds an MLP (or MoE): every layer, or NemotronH's MLP layers.
+  // Whether a layer holds an MLP (or MoE): every layer, or NemotronH's MLP layers, or DeciLM's
+  // layers whose FFN is not a no-op.
   bool has_mlp(std::int64_t layer) const;
+  // A layer's dense MLP width: intermediate_size, or DeciLM's own width of that layer.
+  std::int64_t layer_intermediate_size(std::int64_t layer) const {
+    return layer_intermediate_sizes.empty() ? intermediate_size
+                                            : layer_intermediate_sizes[static_cast<size_t>(layer)];
+  }
   // Layers in [start, end) that attend over a KV cache (full or sliding), not linear ones.
   std::int64_t attention_layers(std::int64_t start, std::int64_t end) const;
   bool is_draft_head() const { return family == ArchitectureFamily::kLlamaEagle3; }

@@ -10,7 +10,7 @@ struct FamilyByName {
   ArchitectureFamily family;
 };
 
-constexpr std::array<FamilyByName, 62> kFamilies = {{
+constexpr std::array<FamilyByName, 63> kFamilies = {{
     {"LlamaForCausalLM", ArchitectureFamily::kLlama},
     {"MistralForCausalLM", ArchitectureFamily::kLlama},
     // InternLM3 (vllm registry.py maps it to llama.py's LlamaForCausalLM; sglang llama.py
@@ -24,6 +24,8 @@ constexpr std::array<FamilyByName, 62> kFamilies = {{
     // Arcee AFM (vllm arcee.py PR #21296, sglang arcee.py PR #8154): Llama's attention and
     // norms, an MLP of up_proj and down_proj with ReLU² and no gate (hf_attention_features.cc).
     {"ArceeForCausalLM", ArchitectureFamily::kLlama},
+    // NVIDIA's nemotron-nas (vllm nemotron_nas.py, PR #15008; sglang nemotron_nas.py, PR #9067).
+    {"DeciLMForCausalLM", ArchitectureFamily::kDeciLM},
     {"Qwen2ForCausalLM", ArchitectureFamily::kQwen2},
     // MiMo's main model is Qwen2's; its MTP layers (model.mtp_layers.*) are left to a draft
     // model (sglang mimo.py MiMoForCausalLM.load_weights skips them; vllm mimo.py maps them

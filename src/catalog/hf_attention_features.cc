@@ -94,6 +94,7 @@ void set_family_attention_features(const ConfigMap& text, Architecture& a) {
   a.o_proj_bias = a.attention_bias;
   switch (a.family) {
     case ArchitectureFamily::kLlama:
+    case ArchitectureFamily::kDeciLM:  // nemotron_nas.py builds LlamaAttention and LlamaMLP
       set_llama_layout_features(text, a);
       break;
     case ArchitectureFamily::kQwen2:

@@ -10,6 +10,7 @@
 #include "catalog/config_map.h"
 #include "catalog/hf_architectures.h"
 #include "catalog/hf_attention_features.h"
+#include "catalog/hf_decilm.h"
 #include "catalog/hf_deepseek_v4.h"
 #include "catalog/hf_gemma4.h"
 #include "catalog/hf_granite_hybrid.h"
@@ -140,6 +141,11 @@ FamilyDefaults defaults_for(ArchitectureFamily family) {
     case ArchitectureFamily::kGrok:
       // sglang grok.py Grok1Attention: getattr(config, "head_dim", 128)
       d.head_dim = 128;
+      break;
+    case ArchitectureFamily::kDeciLM:
+      // configuration_decilm.py DeciLMConfig (the checkpoint's remote code) writes
+      // intermediate_size and num_key_value_heads as null: block_configs give them per layer.
+      d.intermediate_size = 0;
       break;
     case ArchitectureFamily::kCohere:
       // transformers models/cohere/configuration_cohere.py CohereConfig.__init__ (Cohere2Config
@@ -709,6 +715,8 @@ void parse_text_model(const ConfigMap& top, const ConfigMap& text, const FamilyD
     parse_granite_hybrid(text, a);
   } else if (a.family == ArchitectureFamily::kJamba && a.num_hidden_layers > 0) {
     parse_jamba(text, a);
+  } else if (a.family == ArchitectureFamily::kDeciLM && a.num_hidden_layers > 0) {
+    parse_decilm(text, a);
   } else if (a.num_hidden_layers > 0) {
     parse_attention_layers(text, d, a);
   }

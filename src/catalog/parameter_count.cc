@@ -282,6 +282,14 @@ std::int64_t layer_parameter_count(const Architecture& a, std::int64_t layer) {
     if (a.has_mlp(layer)) return 2 * h * a.intermediate_size + h;
     return standard_attention(a, layer) + h;
   }
+  if (a.family == ArchitectureFamily::kDeciLM) {
+    // HF modeling_decilm.py DeciLMDecoderLayer: a no-op attention drops self_attn and
+    // input_layernorm, a no-op FFN the MLP and post_attention_layernorm.
+    const bool attends = a.layer_types[static_cast<size_t>(layer)] != LayerAttention::kNone;
+    std::int64_t n = attends ? standard_attention(a, layer) + norm_parameters(a) : 0;
+    if (a.has_mlp(layer)) n += 3 * h * a.layer_intermediate_size(layer) + norm_parameters(a);
+    return n;
+  }
   std::int64_t n =
       a.attention == AttentionKind::kMla ? mla_attention(a) : standard_attention(a, layer);
   if (a.is_linear_layer(layer)) {

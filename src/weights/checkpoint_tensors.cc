@@ -579,8 +579,22 @@ class CheckpointBuilder {
     return Status::ok_status();
   }
 
+  // HF modeling_decilm.py DeciLMDecoderLayer: self_attn and input_layernorm unless the
+  // attention is a no-op, mlp and post_attention_layernorm unless the FFN is one.
+  Status decilm_layer(const std::string& prefix, std::int64_t i) {
+    if (a_.layer_types[static_cast<size_t>(i)] != LayerAttention::kNone) {
+      GPUMEM_RETURN_IF_ERROR(attention(prefix + ".self_attn", i));
+      decoder_norm(prefix + ".input_layernorm");
+    }
+    if (!a_.has_mlp(i)) return Status::ok_status();
+    GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.layer_intermediate_size(i)));
+    decoder_norm(prefix + ".post_attention_layernorm");
+    return Status::ok_status();
+  }
+
   Status layer(const std::string& prefix, std::int64_t i) {
     if (a_.single_module_layers) return single_module_layer(prefix, i);
+    if (a_.family == ArchitectureFamily::kDeciLM) return decilm_layer(prefix, i);
     return decoder(prefix, a_.is_moe_layer(i), a_.is_linear_layer(i), i);
   }
 

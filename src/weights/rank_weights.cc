@@ -325,11 +325,31 @@ class ModelBuilder {
     return ctx_.rules.nemotron_shared_experts_first ? Status::ok_status() : shared();
   }
 
+  // vllm and sglang nemotron_nas.py DeciLMDecoderLayer.__init__: self_attn and input_layernorm
+  // unless the attention is a no-op, then mlp (LlamaMLP of the layer's own width) and
+  // post_attention_layernorm unless the FFN is one.
+  Status decilm_layer(std::int64_t i, const std::string& prefix) {
+    const Architecture& a = ctx_.arch;
+    if (a.layer_types[static_cast<size_t>(i)] != LayerAttention::kNone) {
+      const AttentionSite site{prefix + ".self_attn", prefix + ".self_attn", a.hidden_size,
+                               layer_rope(i)};
+      GPUMEM_RETURN_IF_ERROR(add_standard_attention(list_, ctx_, site, ropes_, post_load_));
+      decoder_norm(prefix + ".input_layernorm");
+    }
+    if (!a.has_mlp(i)) return Status::ok_status();
+    GPUMEM_RETURN_IF_ERROR(add_dense_mlp(list_, ctx_, prefix + ".mlp", prefix + ".mlp",
+                                         a.layer_intermediate_size(i), ctx_.layout.tp_size,
+                                         post_load_));
+    decoder_norm(prefix + ".post_attention_layernorm");
+    return Status::ok_status();
+  }
+
   // Layer `i` under the engine's module name `prefix` and the checkpoint's `checkpoint`.
   Status layer(std::int64_t i, const std::string& prefix, const std::string& checkpoint) {
     const Architecture& a = ctx_.arch;
     if (a.single_module_layers) return single_module_layer(i);
     if (a.family == ArchitectureFamily::kJamba) return jamba_layer(i, prefix);
+    if (a.family == ArchitectureFamily::kDeciLM) return decilm_layer(i, prefix);
     AttentionSite site{prefix + ".self_attn", checkpoint + ".self_attn", a.hidden_size,
                        layer_rope(i)};
     if (a.global_head_dim > 0) {

@@ -159,6 +159,11 @@ KvGeometry kv_geometry(const Architecture& a, const ModelFacts& facts, int atten
   // sglang v0.5.9 profile_max_num_token: a hybrid linear-attention model counts only its
   // full-attention layers in [start_layer, end_layer).
   g.layers = a.attention_layers(stage.start, stage.end);
+  // sglang model_runner.py sizes the pool over every layer of the stage (num_effective_layers)
+  // for any model it does not know as hybrid; nemotron_nas.py's no-op attention layers keep
+  // their unused slice, indexed by the absolute layer_id of RadixAttention (inferred: nothing
+  // in nemotron_nas.py or model_runner.py skips them).
+  if (a.family == ArchitectureFamily::kDeciLM) g.layers = stage.end - stage.start;
   // sglang v0.5.9 configs/model_config.py get_num_kv_heads: max(1, total // tp).
   g.kv_heads = std::max<std::int64_t>(1, a.num_key_value_heads / attention_tp);
   g.head_dim = a.head_dim;

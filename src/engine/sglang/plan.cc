@@ -158,6 +158,24 @@ bool plan_mamba_cache(Plan& p, const ScenarioEngine& engine, Diagnostics& diags)
   return true;
 }
 
+// The first release whose models/ serves a model added after the oldest modelled one; nothing
+// for the others.
+std::optional<Version> first_serving_release(const Architecture& m) {
+  // sglang PR #7907 (merged 2025-07-09) added models/phimoe.py; taken as first released in
+  // v0.4.10, since which 0.4.9 post release carries it is not pinned down.
+  if (m.family == ArchitectureFamily::kPhiMoe) return Version{0, 4, 10};
+  // sglang PR #8154 (opened 2025-07-18) added models/arcee.py; taken as first released in
+  // v0.4.10 (UNCONFIRMED).
+  if (m.hf_architecture == "ArceeForCausalLM") return Version{0, 4, 10};
+  // sglang PR #9067 (merged 2025-08-17) added models/nemotron_nas.py; v0.5.1 (2025-08-23) is
+  // the first release published after it.
+  if (m.family == ArchitectureFamily::kDeciLM) return Version{0, 5, 1};
+  // sglang models/kimi_k25.py was on main on 2026-01-27 ("will land in the next release",
+  // docs basic_usage/kimi_k2_5): taken as first released in 0.5.9 (UNCONFIRMED).
+  if (m.vision.kind == VisionKind::kMoonVit) return Version{0, 5, 9};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Diagnostics& diags) {
@@ -322,28 +340,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // sglang mllama4.py: no vision model or projector without --enable-multimodal.
     p.model.vision = VisionTower{};
   }
-  // sglang PR #7907 (merged 2025-07-09) added models/phimoe.py; taken as first released in
-  // v0.4.10, since which 0.4.9 post release carries it is not pinned down.
-  if (p.model.family == ArchitectureFamily::kPhiMoe && p.version < Version{0, 4, 10}) {
+  if (const std::optional<Version> first = first_serving_release(p.model);
+      first && p.version < *first) {
     diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
-                                                 p.version.to_string() + " (from 0.4.10)");
-    return std::nullopt;
-  }
-  // sglang PR #8154 (opened 2025-07-18) added models/arcee.py; taken as first released in
-  // v0.4.10 (UNCONFIRMED).
-  if (p.model.hf_architecture == "ArceeForCausalLM" && p.version < Version{0, 4, 10}) {
-    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
-                                                 p.version.to_string() + " (from 0.4.10)");
-    return std::nullopt;
-  }
-  // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
-  // out-of-tree package that subclasses it); its attention builds no sliding window, so
-  // OLMo 3's window layers would hold full KV by rules no release states.
-  if (p.model.vision.kind == VisionKind::kMoonVit && p.version < Version{0, 5, 9}) {
-    // sglang models/kimi_k25.py was on main on 2026-01-27 ("will land in the next release",
-    // docs basic_usage/kimi_k2_5): taken as first released in 0.5.9 (UNCONFIRMED).
-    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by SGLang " +
-                                                 p.version.to_string() + " (from 0.5.9)");
+                                                 p.version.to_string() + " (from " +
+                                                 first->to_string() + ")");
     return std::nullopt;
   }
   if (p.model.family == ArchitectureFamily::kGemma4) {
@@ -357,6 +358,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
                     "own vision encoder); vLLM is modelled");
     return std::nullopt;
   }
+  // sglang models/olmo2.py registers Olmo2ForCausalLM only (OLMo 3 runs there through an
+  // out-of-tree package that subclasses it); its attention builds no sliding window, so
+  // OLMo 3's window layers would hold full KV by rules no release states.
   if (p.model.hf_architecture == "Olmo3ForCausalLM") {
     diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
                 p.model.name +

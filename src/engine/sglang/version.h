@@ -46,9 +46,9 @@ inline constexpr Version kNewestModelled{0, 5, 20};
 // between two of them runs the rules of the earlier. Explain picks a logged start-up's
 // release among them.
 inline constexpr const char* kRuleChanges[] = {
-    "0.4.6",  "0.4.6.post2", "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0",
-    "0.5.2",  "0.5.3",       "0.5.4",       "0.5.5",       "0.5.6",  "0.5.7",  "0.5.9",
-    "0.5.10", "0.5.12",      "0.5.14",      "0.5.17",      "0.5.18", "0.5.19", "0.5.20"};
+    "0.4.6",  "0.4.6.post2", "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0", "0.5.1",
+    "0.5.2",  "0.5.3",       "0.5.4",       "0.5.5",       "0.5.6",  "0.5.7",  "0.5.9", "0.5.10",
+    "0.5.12", "0.5.14",      "0.5.17",      "0.5.18",      "0.5.19", "0.5.20"};
 // A release is modelled from kOldestModelled up to kNewestModelled and its post releases.
 bool is_modelled(const Version& v);
 
