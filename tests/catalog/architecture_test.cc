@@ -498,7 +498,7 @@ TEST(ArchitectureErrors, CatalogEntryTopLevelKeysAreStrict) {
 TEST(ModelCatalog, ListsSlugsAndSuggestsOnUnknownNames) {
   Result<ModelCatalog> c = ModelCatalog::open(kModelDir);
   ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_EQ(c->slugs().size(), 38u);
+  EXPECT_EQ(c->slugs().size(), 36u);
   EXPECT_EQ(c->slugs().front(), "deepseek-r1");
   Diagnostics diags;
   Result<ModelEntry> truncated = c->find("llama-3.1-70b", diags);

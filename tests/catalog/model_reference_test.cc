@@ -130,7 +130,7 @@ TEST(ModelReference, ABundledConfigIsFoundByItsRepositoryIdBeforeTheCache) {
 // refused by name (never an unreadable file).
 TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   const ModelCatalog c = catalog_with({});
-  ASSERT_EQ(c.bundled_configs().size(), 86u);
+  ASSERT_EQ(c.bundled_configs().size(), 87u);
   int loaded = 0;
   for (const ModelCatalog::BundledConfig& b : c.bundled_configs()) {
     const std::filesystem::path dir = std::filesystem::path(b.config_path).parent_path();
@@ -149,7 +149,7 @@ TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   }
   // The other 4 are refused by name: GLM-5.2 (shared indexers), MiMo-V2.5,
   // MiniMax-M1, Qwen3-Omni.
-  EXPECT_EQ(loaded, 82);
+  EXPECT_EQ(loaded, 83);
 }
 
 // Only a folder named "org--name" that holds a regular config.json is a bundled config; others

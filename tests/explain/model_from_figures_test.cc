@@ -115,7 +115,7 @@ TEST(ModelFromFigures, TheOnlyModelThatFitsIsReplayed) {
   EXPECT_EQ(r.implied.model.value, "Qwen/Qwen3-8B-FP8");
   EXPECT_EQ(r.implied.model.note,
             "the log names no model; inferred from the weights (8.81 GiB, line 7), the class "
-            "Qwen3ForCausalLM, 147448 bytes per KV token: of the 2 catalog and bundled models of "
+            "Qwen3ForCausalLM, 147448 bytes per KV token: of the 3 catalog and bundled models of "
             "that size, the only one whose replay prints them (bundled config " GPUMEM_SOURCE_DIR
             "/model/llm/configs/Qwen--Qwen3-8B-FP8/config.json); if it ran "
             "another, name it with --model");
