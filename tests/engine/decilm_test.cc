@@ -38,18 +38,19 @@ const std::vector<LayerRun> kRuns = {
     {71, 79, true, 28672},
 };
 
-// Parameters of the whole model, or of one rank of `tp` (attention heads, KV heads, MLP width and
-// vocabulary rows split; norms whole).
-std::int64_t super_parameters(std::int64_t tp) {
+// Parameters of one layer of the run `r` on one rank of `tp` (attention heads, KV heads and MLP
+// width split; norms whole).
+std::int64_t layer_parameters(const LayerRun& r, std::int64_t tp) {
   const std::int64_t heads = 64 / tp;
   const std::int64_t kv = std::max<std::int64_t>(1, 8 / tp);
   const std::int64_t attention = (heads + 2 * kv) * 128 * kHidden + kHidden * heads * 128;
+  return (r.attends ? attention + kHidden : 0) + 3 * kHidden * (r.width / tp) + kHidden;
+}
+
+// Parameters of the whole model, or of one rank of `tp` (vocabulary rows split too).
+std::int64_t super_parameters(std::int64_t tp) {
   std::int64_t n = 2 * (kVocab / tp) * kHidden + kHidden;  // embedding, head, final norm
-  for (const LayerRun& r : kRuns) {
-    const std::int64_t layer =
-        (r.attends ? attention + kHidden : 0) + 3 * kHidden * (r.width / tp) + kHidden;
-    n += (r.last - r.first + 1) * layer;
-  }
+  for (const LayerRun& r : kRuns) n += (r.last - r.first + 1) * layer_parameters(r, tp);
   return n;
 }
 
@@ -103,6 +104,26 @@ TEST(DeciLM, VllmCachesTheAttendingLayersAndSglangEveryLayer) {
   ASSERT_TRUE(vllm.fits());
   EXPECT_EQ(ledger_fact(vllm, "kv_page_bytes"), 16 * 2 * 128 * 2);
   EXPECT_EQ(ledger_fact(vllm, "kv_layers_per_group"), 49);
+}
+
+TEST(DeciLM, VllmOffloadsItsLayersToCpu) {
+  // nemotron_nas.py builds its layers with make_layers, where vLLM's offloader moves whole
+  // parameters in order (qkv_proj, o_proj, input_layernorm, gate_up_proj, down_proj,
+  // post_attention_layernorm) while fewer than 30 GiB have moved: layers 0-19 (30,677,745,664
+  // B in bfloat16), then layer 20 up to its down_proj, which passes 30 GiB.
+  std::int64_t first_twenty = 0;
+  for (const LayerRun& r : kRuns) {
+    if (r.first < 20)
+      first_twenty += 2 * (std::min(r.last, 19) - r.first + 1) * layer_parameters(r, 1);
+  }
+  EXPECT_EQ(first_twenty, 30'677'745'664);
+  const std::int64_t layer_20 = 2 * layer_parameters(kRuns[5], 1);
+  const Ledger l = family_ledger(
+      "vllm", kSuper, 1, "    --cpu-offload-gb: 30\n    --max-model-len: 8192\n", "h100-sxm-80gb");
+  ASSERT_TRUE(l.fits());
+  const Fact* f = l.fact("weights_offloaded_to_cpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::get<Bytes>(f->value).value(), first_twenty + layer_20 - 2 * kHidden);
 }
 
 // A two-layer nemotron-nas config whose second block is `second`.

@@ -241,6 +241,10 @@ ModelFacts resolve_model_facts(const Architecture& a, const EngineFlags& flags, 
   return f;
 }
 
+bool on_transformers_backend(const Architecture& a) {
+  return a.hf_architecture == "SmolLM3ForCausalLM";
+}
+
 std::vector<KvLayerSpec> kv_layer_specs(const Architecture& a, const ModelFacts& facts, int tp,
                                         LayerRange layers) {
   std::vector<KvLayerSpec> out;

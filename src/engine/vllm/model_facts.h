@@ -23,6 +23,10 @@ namespace gpumem::vllm {
 // when the config gives it).
 std::int64_t derived_max_model_len(const Architecture& a);
 
+// Whether vLLM serves `a` on its Transformers backend (the transformers model's own modules,
+// not vLLM's model file): vllm registry.py maps SmolLM3 there (PR #22665).
+bool on_transformers_backend(const Architecture& a);
+
 struct ModelFacts {
   std::int64_t max_model_len = 0;
   DType served_dtype = DType::kBFloat16;

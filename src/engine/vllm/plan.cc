@@ -210,8 +210,7 @@ WeightRules weight_rules(const Plan& p) {
   // max_position_embeddings to 4 times to get a larger the cos and sin cache" (video positions
   // run past the context).
   r.mrope_cache_factor = 4;
-  // vllm registry.py: SmolLM3 runs on the Transformers backend (PR #22665).
-  r.transformers_rope = p.model.hf_architecture == "SmolLM3ForCausalLM";
+  r.transformers_rope = on_transformers_backend(p.model);
   // vllm models/deepseek_v2.py DeepseekV2MoE: the shared experts stay a separate MLP (the
   // fused form is ROCm AITER only).
   r.shared_experts_fusion = false;

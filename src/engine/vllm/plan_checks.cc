@@ -92,9 +92,6 @@ std::string deepseek_v4_refusal(const Plan& p) {
   return "";
 }
 
-// Data parallelism as gpumem models it: vLLM 0.11 and later (vllm v0.21 v1/engine/core.py
-// run_engine_core: a dense model's DP ranks are independent engines; a MoE model's are
-// DPEngineCoreProcs whose MoE layers span every rank), without the layouts below.
 std::string cpu_offload_refusal(const Plan& p) {
   // The families whose vLLM model file builds its decoder layers with make_layers, which is
   // where the offloader wraps them (model_executor/models/utils.py; offloader/base.py
@@ -112,13 +109,13 @@ std::string cpu_offload_refusal(const Plan& p) {
       ArchitectureFamily::kGptOss,     ArchitectureFamily::kGlm4,
       ArchitectureFamily::kGlm4Moe,    ArchitectureFamily::kNemotronH,
       ArchitectureFamily::kJamba,      ArchitectureFamily::kOlmo2,
-      ArchitectureFamily::kErnie45,
+      ArchitectureFamily::kErnie45,    ArchitectureFamily::kDeciLM,
   };
-  // vllm registry.py serves SmolLM3 through the Transformers backend (PR #22665), whose layers
-  // are the transformers model's own, not built by make_layers.
+  // The Transformers backend's layers are the transformers model's own, not built by
+  // make_layers.
   if (std::find(std::begin(kMakeLayers), std::end(kMakeLayers), p.model.family) ==
           std::end(kMakeLayers) ||
-      p.model.hf_architecture == "SmolLM3ForCausalLM") {
+      on_transformers_backend(p.model)) {
     return "--cpu-offload-gb with " + p.model.hf_architecture +
            " is not modelled: whether vLLM's model file builds its layers through make_layers, "
            "where the offloader acts, has not been read";
@@ -136,6 +133,9 @@ std::string cpu_offload_refusal(const Plan& p) {
   return "";
 }
 
+// Data parallelism as gpumem models it: vLLM 0.11 and later (vllm v0.21 v1/engine/core.py
+// run_engine_core: a dense model's DP ranks are independent engines; a MoE model's are
+// DPEngineCoreProcs whose MoE layers span every rank), without the layouts below.
 void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags) {
   const SourceLoc loc = *p.flags.raw.location("--data-parallel-size");
   if (p.version < Version{0, 11, 0, 0}) {
