@@ -63,6 +63,7 @@ struct ModelCatalog::Cache {
   // (lower-cased repository id, slug), sorted; built on first use.
   std::optional<std::vector<std::pair<std::string, std::string>>> ids;
   std::vector<std::string> id_names;  // as the entries write them, sorted
+  std::string first_unreadable;       // the first error of an entry that cannot be read
   // By reference and the directory a relative path was looked up in.
   std::map<std::pair<std::string, std::string>, Resolution> resolutions;
 };
@@ -137,6 +138,12 @@ std::optional<std::string> ModelCatalog::find_by_repo_id(std::string_view repo_i
   return std::nullopt;
 }
 
+std::string ModelCatalog::first_unreadable_entry() const {
+  (void)repo_ids();  // builds the index
+  std::lock_guard lock(cache_->mu);
+  return cache_->first_unreadable;
+}
+
 std::vector<std::string> ModelCatalog::repo_ids() const {
   {
     std::lock_guard lock(cache_->mu);
@@ -144,10 +151,16 @@ std::vector<std::string> ModelCatalog::repo_ids() const {
   }
   std::vector<std::pair<std::string, std::string>> ids;
   std::vector<std::string> names;
+  std::string first_unreadable;
   for (const std::string& slug : slugs_) {
-    Diagnostics ignored;  // a broken entry reports itself when it is named by its slug
-    Result<ModelEntry> entry = find(slug, ignored);
-    if (!entry.ok()) continue;
+    // A broken entry reports itself when it is named by its slug, and when a repository id
+    // is found in no other (first_unreadable_entry).
+    Diagnostics errors;
+    Result<ModelEntry> entry = find(slug, errors);
+    if (!entry.ok()) {
+      if (first_unreadable.empty()) first_unreadable = entry.status().message();
+      continue;
+    }
     for (const std::string& id : entry->repo_ids()) {
       ids.emplace_back(repo_id_key(id), slug);
       names.push_back(id);
@@ -160,6 +173,7 @@ std::vector<std::string> ModelCatalog::repo_ids() const {
   if (!cache_->ids) {
     cache_->ids = std::move(ids);
     cache_->id_names = std::move(names);
+    cache_->first_unreadable = std::move(first_unreadable);
   }
   return cache_->id_names;
 }

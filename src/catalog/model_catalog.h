@@ -54,6 +54,9 @@ class ModelCatalog {
   std::optional<std::string> find_by_repo_id(std::string_view repo_id) const;
   // Every repository id the entries and the bundled configs name, sorted (for did-you-mean).
   std::vector<std::string> repo_ids() const;
+  // The first error of an entry that cannot be read ("file:line:col: message"), empty when
+  // every entry reads: a repository id found in no readable entry may be in that one.
+  std::string first_unreadable_entry() const;
 
   struct BundledConfig {
     std::string repo_id;      // "org/name", from the folder name "org--name"

@@ -157,6 +157,12 @@ Result<ResolvedModel> ModelCatalog::resolve_uncached(const std::string& referenc
   if (std::optional<std::string> slug = find_by_repo_id(reference)) {
     return from_entry(*slug, "catalog entry " + *slug + " (repository id " + reference + ")");
   }
+  // The id may be the broken entry's: answering from a bundled config, the cache or a
+  // download instead would be answering for another file than the catalog's.
+  if (std::string broken = first_unreadable_entry(); !broken.empty()) {
+    return invalid_input(broken + " (a catalog entry gpumem cannot read, which may be the one '" +
+                         reference + "' names)");
+  }
   if (const BundledConfig* bundled = find_bundled(reference)) {
     return from_files(bundled->config_path, reference, "bundled config " + bundled->config_path,
                       diags);

@@ -168,6 +168,21 @@ TEST(ModelReference, OnlyOrgNameFoldersWithAConfigAreBundled) {
   EXPECT_EQ(c->find_bundled("b/dir"), nullptr);
 }
 
+// A repository id that no readable entry names is not looked up elsewhere while an entry
+// cannot be read: it may be that entry's.
+TEST(ModelReference, AnUnreadableEntryStopsTheLookupOfAnId) {
+  const std::filesystem::path dir = fresh_dir("model_reference_unreadable");
+  write_text(dir / "broken.yaml", "name: broken\nmodel_id: a/b\nconfig: {architectures: [X\n");
+  write_text(dir / "configs" / "Org--Name" / "config.json", qwen_config_text());
+  Result<ModelCatalog> c = ModelCatalog::open(dir.string());
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  Diagnostics diags;
+  EXPECT_EQ(c->resolve("org/name", "", diags).status().message(),
+            dir.string() +
+                "/broken.yaml:4:1: YAML syntax error: end of sequence flow not found (a catalog "
+                "entry gpumem cannot read, which may be the one 'org/name' names)");
+}
+
 TEST(ModelReference, UnknownNamesAndIdsGetADidYouMean) {
   const std::filesystem::path cache = fresh_dir("model_reference_unknown");
   HubSettings s;
