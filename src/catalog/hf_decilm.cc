@@ -1,5 +1,7 @@
 #include "catalog/hf_decilm.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -95,7 +97,13 @@ void parse_decilm(const ConfigMap& text, Architecture& a) {
       ffn.error("ffn_mult", "'ffn_mult' must be above 0 and below 1024");
       continue;
     }
-    a.layer_intermediate_sizes[i] = ffn_width(*mult, a.hidden_size);
+    const std::int64_t width = ffn_width(*mult, a.hidden_size);
+    if (width > kMaxConfigCount) {
+      ffn.error("ffn_mult", "'ffn_mult' " + fmt::format("{}", *mult) + " gives an MLP width of " +
+                                str(width) + ", above " + str(kMaxConfigCount) + " (2^26)");
+      continue;
+    }
+    a.layer_intermediate_sizes[i] = width;
   }
   if (!kv_heads) {
     text.error("block_configs", "no layer of 'block_configs' attends: nothing to serve");

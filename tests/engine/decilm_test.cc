@@ -148,6 +148,13 @@ TEST(DeciLM, BlocksTheEnginesDoNotBuildAreRefused) {
                                      "   ffn: {ffn_mult: 1.0, no_op: false}}\n")),
       "t.json:13:51: 'replace_with_linear' true is not served: neither SGLang's nor vLLM's "
       "nemotron_nas.py builds a block replaced by a linear layer\n");
+  // int(2 x 1023.9 x 131,072 / 3) = 89,469,747, rounded up to 89,469,952: above the bound gpumem
+  // keeps every dimension under.
+  std::string wide = two_layer_config("- {attention: {no_op: true}, ffn: {ffn_mult: 1023.9}}\n");
+  wide.replace(wide.find("hidden_size: 256"), 16, "hidden_size: 131072");
+  EXPECT_EQ(config_errors(wide),
+            "t.json:13:46: 'ffn_mult' 1023.9 gives an MLP width of 89469952, above 67108864 "
+            "(2^26)\n");
   EXPECT_EQ(config_errors(two_layer_config("- {attention: {no_op: true}, ffn: {no_op: false}}\n")),
             "t.json:13:35: missing key 'ffn_mult' in 'ffn' of a 'block_configs' entry\n");
 }
