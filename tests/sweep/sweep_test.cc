@@ -260,7 +260,11 @@ TEST(Sweep, ResultsStreamInOrderWithABoundedBacklog) {
       kPoints, SweepOptions{4, {}},
       [&]() -> PointFunction {
         return [&](size_t p) {
-          const size_t gap = started.fetch_add(1) + 1 - delivered.load();
+          // Points delivered since this one started may outnumber those started before it:
+          // the gap is then none, not an unsigned wrap-around.
+          const size_t begun = started.fetch_add(1) + 1;
+          const size_t done = delivered.load();
+          const size_t gap = begun > done ? begun - done : 0;
           for (size_t w = widest.load(); gap > w && !widest.compare_exchange_weak(w, gap);) {
           }
           if (p < 64) std::this_thread::sleep_for(std::chrono::milliseconds(2));
