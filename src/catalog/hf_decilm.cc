@@ -94,7 +94,8 @@ void parse_decilm(const ConfigMap& text, Architecture& a) {
       continue;
     }
     if (!(*mult > 0.0 && *mult < 1024.0)) {
-      ffn.error("ffn_mult", "'ffn_mult' must be above 0 and below 1024");
+      ffn.error("ffn_mult",
+                "'ffn_mult' must be above 0 and below 1024, got " + fmt::format("{}", *mult));
       continue;
     }
     const std::int64_t width = ffn_width(*mult, a.hidden_size);

@@ -159,6 +159,38 @@ TEST(DeciLM, BlocksTheEnginesDoNotBuildAreRefused) {
             "t.json:13:35: missing key 'ffn_mult' in 'ffn' of a 'block_configs' entry\n");
 }
 
+// Each malformed block list is refused at its key, as nemotron_nas.py would fail on it or
+// serve it in a way gpumem does not model.
+TEST(DeciLM, MalformedBlockListsAreRefusedAtTheirKey) {
+  const std::string one_block = two_layer_config("");
+  const std::string no_blocks = one_block.substr(0, one_block.find("block_configs:"));
+  EXPECT_EQ(config_errors(no_blocks), "t.json:1:1: missing key 'block_configs' in 'config'\n");
+  EXPECT_EQ(config_errors(one_block),
+            "t.json:11:1: 'block_configs' must be a list of one entry per layer (2)\n");
+  EXPECT_EQ(config_errors(no_blocks + "block_configs: {attention: {no_op: true}}\n"),
+            "t.json:10:16: 'block_configs' must be a list of one entry per layer (2)\n");
+  EXPECT_EQ(
+      config_errors(two_layer_config("- {attention: {n_heads_in_group: 3}, ffn: {no_op: true}}\n")),
+      "t.json:13:34: 'num_attention_heads' 4 is not a multiple of 'n_heads_in_group' 3\n");
+  EXPECT_EQ(
+      config_errors(two_layer_config("- {attention: {n_heads_in_group: 0}, ffn: {no_op: true}}\n")),
+      "t.json:13:34: 'n_heads_in_group' must be positive, got 0\n");
+  // Both layers drop their attention: a model with no KV cache and nothing to attend with.
+  std::string silent = two_layer_config("- {attention: {no_op: true}, ffn: {ffn_mult: 1.0}}\n");
+  silent.replace(silent.find("n_heads_in_group: 2, no_op: false"), 33, "no_op: true");
+  EXPECT_EQ(config_errors(silent),
+            "t.json:11:1: no layer of 'block_configs' attends: nothing to serve\n");
+  EXPECT_EQ(config_errors(two_layer_config("- {attention: {no_op: true}, ffn: {ffn_mult: 0}}\n")),
+            "t.json:13:46: 'ffn_mult' must be above 0 and below 1024, got 0\n");
+  EXPECT_EQ(
+      config_errors(two_layer_config("- {attention: {no_op: true}, ffn: {ffn_mult: -1.5}}\n")),
+      "t.json:13:46: 'ffn_mult' must be above 0 and below 1024, got -1.5\n");
+  EXPECT_EQ(config_errors(two_layer_config(
+                "- {attention: {no_op: true}, ffn: {ffn_mult: 1.0, intermediate_size: 512}}\n")),
+            "t.json:13:70: an 'intermediate_size' in block_configs is not modelled: vLLM's "
+            "nemotron_nas.py takes it, SGLang's computes the width from ffn_mult\n");
+}
+
 TEST(DeciLM, SglangServesItFrom051OnOneStage) {
   EXPECT_NE(family_errors("sglang", kSuper, "    --tp-size: 8\n", 8, "0.4.10")
                 .find("DeciLMForCausalLM is not served by SGLang 0.4.10 (from 0.5.1)"),
