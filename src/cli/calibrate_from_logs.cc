@@ -200,7 +200,7 @@ ExitCode calibrate_from_logs(const LogCalibrationOptions& o, const GlobalOptions
       ++unreadable;
       continue;
     }
-    Result<ExplainOverrides> header = overrides_from_header(*text, file);
+    Result<ExplainOverrides> header = overrides_from_header(*text, file, ws->gpus);
     if (!header.ok()) {
       diags.error({}, header.status().message());
       continue;

@@ -15,7 +15,6 @@
 #include "cli/release_option.h"
 #include "cli/workspace.h"
 #include "core/atomic_file.h"
-#include "core/spelling.h"
 #include "engine/engine_model.h"
 #include "explain/explanation_render.h"
 #include "explain/gpu_choice.h"
@@ -121,11 +120,7 @@ Command explain_command() {
             return kExitBadInput;
           }
           if (!o->fill.gpu.empty() && !gpu_from_option(ws->gpus, o->fill.gpu)) {
-            std::fprintf(stderr,
-                         "--gpu: unknown GPU '%s'%s (a catalog name, an nvidia-smi name, or "
-                         "the CUDA total of an unlisted GPU as 47.37GiB; gpumem catalog gpus "
-                         "lists them)\n",
-                         o->fill.gpu.c_str(), did_you_mean(o->fill.gpu, ws->gpus.names()).c_str());
+            std::fprintf(stderr, "--gpu: %s\n", unknown_gpu_option(ws->gpus, o->fill.gpu).c_str());
             return kExitBadInput;
           }
           if (!o->fill.engine_version.empty()) {

@@ -5,6 +5,7 @@
 
 #include "core/python_format.h"
 #include "core/size_parse.h"
+#include "core/spelling.h"
 
 namespace gpumem {
 namespace {
@@ -193,6 +194,12 @@ std::optional<GpuChoice> gpu_from_option(const GpuCatalog& gpus, const std::stri
   const Result<Bytes> size = parse_size(value);
   if (!size.ok() || size->value() <= 0) return std::nullopt;
   return unlisted_gpu(gpus, gib(*size), "--gpu " + value, {});
+}
+
+std::string unknown_gpu_option(const GpuCatalog& gpus, const std::string& value) {
+  return "unknown GPU '" + value + "'" + did_you_mean(value, gpus.names()) +
+         " (a catalog name, an nvidia-smi name, or the CUDA total of an unlisted GPU as "
+         "47.37GiB; gpumem catalog gpus lists them)";
 }
 
 }  // namespace gpumem

@@ -48,6 +48,9 @@ std::optional<GpuChoice> with_logged_total(const GpuSpec& chosen, const LogRun& 
 // "47.37GiB") for an unlisted GPU of that CUDA total. Nothing when it is neither.
 std::optional<GpuChoice> gpu_from_option(const GpuCatalog& gpus, const std::string& value);
 
+// Why `value` is no `--gpu` of explain: "unknown GPU 'x'; did you mean 'y'? (what it may be)".
+std::string unknown_gpu_option(const GpuCatalog& gpus, const std::string& value);
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_EXPLAIN_GPU_CHOICE_H_

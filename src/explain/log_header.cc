@@ -7,6 +7,7 @@
 
 #include "core/spelling.h"
 #include "engine/release_spelling.h"
+#include "explain/gpu_choice.h"
 
 namespace gpumem {
 namespace {
@@ -36,7 +37,8 @@ std::vector<Token> split(std::string_view s, int first_column) {
 
 }  // namespace
 
-Result<ExplainOverrides> overrides_from_header(std::string_view text, const std::string& file) {
+Result<ExplainOverrides> overrides_from_header(std::string_view text, const std::string& file,
+                                               const GpuCatalog& gpus) {
   ExplainOverrides o;
   int line_number = 0;
   size_t pos = 0;
@@ -67,6 +69,9 @@ Result<ExplainOverrides> overrides_from_header(std::string_view text, const std:
       const Token& value = tokens[i + 1];
       if (flag.text == "--gpu") {
         o.gpu = value.text;
+        if (!gpu_from_option(gpus, o.gpu)) {
+          return error(value, "explain-args: --gpu: " + unknown_gpu_option(gpus, o.gpu));
+        }
       } else if (flag.text == "--model") {
         o.model = value.text;
       } else if (flag.text == "--engine-version") {

@@ -25,7 +25,7 @@ LogCase corpus_case(const std::string& stem, bool held_out = false) {
   EXPECT_TRUE(text.ok()) << stem;
   Result<StartupLog> log = read_startup_log(*text, std::nullopt, file);
   EXPECT_TRUE(log.ok()) << log.status().message();
-  Result<ExplainOverrides> header = overrides_from_header(*text, file);
+  Result<ExplainOverrides> header = overrides_from_header(*text, file, test_catalogs().gpus);
   EXPECT_TRUE(header.ok()) << header.status().message();
   LogCase c{file, std::move(*log), std::move(*header), std::nullopt, held_out};
   Diagnostics diags;

@@ -63,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   }
-  if (const Result<ExplainOverrides> header = overrides_from_header(text, kFile); !header.ok()) {
+  if (const Result<ExplainOverrides> header = overrides_from_header(text, kFile, catalogs.gpus);
+      !header.ok()) {
     require_located_error(header.status().message(), kFile, std::max(count, 1));
   } else {
     fuzz::require(header->gpu_count >= 0, "a header's GPU count is not negative");
