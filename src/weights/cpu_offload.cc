@@ -1,5 +1,6 @@
 #include "weights/cpu_offload.h"
 
+#include <charconv>
 #include <optional>
 #include <string_view>
 
@@ -20,11 +21,21 @@ std::optional<std::string_view> layer_of(std::string_view name) {
   return std::nullopt;
 }
 
+// The index N of a layer prefix "model.layers.N.".
+std::int64_t layer_index(std::string_view prefix) {
+  prefix.remove_suffix(1);
+  const std::string_view digits = prefix.substr(prefix.rfind('.') + 1);
+  std::int64_t n = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  return n;
+}
+
 }  // namespace
 
 OffloadedWeights offload_decoder_layers(const WeightList& list, Bytes budget) {
   std::vector<WeightTensor> tensors(tensors_of(list).begin(), tensors_of(list).end());
   Bytes offloaded = bytes(0);
+  std::vector<OffloadedLayer> by_layer;
   size_t i = 0;
   while (i < tensors.size() && offloaded < budget) {
     const std::optional<std::string_view> layer = layer_of(tensors[i].name);
@@ -40,15 +51,19 @@ OffloadedWeights offload_decoder_layers(const WeightList& list, Bytes budget) {
     }
     while (end > i + 1 && !tensors[end - 1].name.starts_with(*layer)) --end;
     const int last = static_cast<int>(end - 1);
+    OffloadedLayer moved{layer_index(*layer), {}};
     for (size_t t = i; t < end && offloaded < budget; ++t) {
       const std::optional<std::string_view> of = layer_of(tensors[t].name);
       if (!of || *of != *layer || tensors[t].released_after != kResident) continue;
       tensors[t].released_after = last;
       offloaded += tensors[t].bytes;
+      moved.tensors.push_back(tensors[t].bytes);
     }
+    if (!moved.tensors.empty()) by_layer.push_back(std::move(moved));
     i = end;
   }
-  return {std::make_shared<const std::vector<WeightTensor>>(std::move(tensors)), offloaded};
+  return {std::make_shared<const std::vector<WeightTensor>>(std::move(tensors)), offloaded,
+          std::move(by_layer)};
 }
 
 }  // namespace gpumem

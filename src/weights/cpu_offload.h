@@ -8,18 +8,31 @@
 // final norm, vision towers and buffers (RoPE caches) are not candidates. The freed GPU
 // storage goes back to PyTorch's caching allocator, where the next layer reuses it; the
 // forward reads the moved parameters over UVA (a CUDA view of pinned memory), so they take no
-// GPU memory later.
+// GPU memory later. SGLang (utils/offloader.py OffloaderV1, the same per-parameter rule) has
+// no UVA: each forward of a layer copies its moved parameters back to the GPU, one tensor
+// each, and drops them when the layer returns; `by_layer` lists those copies.
 #ifndef GPUMEM_WEIGHTS_CPU_OFFLOAD_H_
 #define GPUMEM_WEIGHTS_CPU_OFFLOAD_H_
+
+#include <cstdint>
+#include <vector>
 
 #include "core/units.h"
 #include "weights/weight_tensor.h"
 
 namespace gpumem {
 
+// The parameters of one decoder layer that moved to the CPU, in registration order.
+struct OffloadedLayer {
+  std::int64_t layer = 0;  // the model's layer index
+  std::vector<Bytes> tensors;
+  friend bool operator==(const OffloadedLayer&, const OffloadedLayer&) = default;
+};
+
 struct OffloadedWeights {
   WeightList weights;  // the offloaded tensors released right after their layer is built
   Bytes offloaded;     // what moved to the CPU (numel x element size)
+  std::vector<OffloadedLayer> by_layer;  // ascending layer index
 };
 
 // `list` with the parameters of its decoder layers ("model.layers.N." or

@@ -1,5 +1,5 @@
-// vLLM's --cpu-offload-gb end to end: Qwen3-8B on one RTX 4090 with 4 GiB of decoder-layer
-// parameters in CPU memory, and the launches gpumem refuses by name.
+// --cpu-offload-gb end to end: vLLM with Qwen3-8B and SGLang with Llama-3.1-8B on one RTX 4090
+// with 4 GiB of decoder-layer parameters in CPU memory, and the launches gpumem refuses by name.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -58,6 +58,82 @@ TEST(CpuOffload, VllmRefusals) {
             "f.yaml:6:23: --cpu-offload-gb with Exaone4ForCausalLM is not modelled: whether "
             "vLLM's model file builds its layers through make_layers, where the offloader acts, "
             "has not been read\n");
+}
+
+// Llama-3.1-8B's decoder layer in SGLang's registration order (llama.py LlamaDecoderLayer):
+// qkv_proj (32 + 2 x 8 heads of 128), o_proj, gate_up_proj and down_proj (14,336 wide), two
+// RMSNorms of 4,096; bfloat16.
+constexpr std::int64_t kLlamaQkv = 48 * 128 * 4096 * 2;
+constexpr std::int64_t kLlamaO = 4096 * 4096 * 2;
+constexpr std::int64_t kLlamaMlp = 3 * 14336 * 4096 * 2;
+constexpr std::int64_t kLlamaLayer = kLlamaQkv + kLlamaO + kLlamaMlp + 2 * 4096 * 2;
+
+TEST(CpuOffload, SglangMovesLayersAndEachForwardCopiesOneBack) {
+  const std::string args = "    --context-length: 8192\n";
+  const Ledger kept = family_ledger("sglang", "llama-3.1-8b-instruct", 1, args, "rtx-4090");
+  const Ledger moved = family_ledger("sglang", "llama-3.1-8b-instruct", 1,
+                                     args + "    --cpu-offload-gb: 4\n", "rtx-4090");
+  ASSERT_TRUE(kept.fits());
+  ASSERT_TRUE(moved.fits());
+  // OffloaderV1's per-parameter rule: 9 layers (3,926,016,000 B) are under 4 GiB, so the 10th
+  // layer's qkv_proj, o_proj and gate_up_proj move (4,244,783,104 B) and its down_proj passes
+  // the budget; its norms stay.
+  EXPECT_EQ(kLlamaLayer, 436'224'000);
+  const std::int64_t offloaded = 9 * kLlamaLayer + kLlamaQkv + kLlamaO + kLlamaMlp;
+  const Fact* f = moved.fact("weights_offloaded_to_cpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::get<Bytes>(f->value).value(), offloaded);
+  EXPECT_EQ(
+      ledger_fact(kept, "weights_logical_bytes") - ledger_fact(moved, "weights_logical_bytes"),
+      offloaded);
+  // The pool is sized from the free memory after the weights, so what the GPU no longer
+  // holds goes to the KV cache: 38,368 tokens become 71,648 (128 KiB each).
+  EXPECT_EQ(ledger_fact(moved, "kv_budget_bytes") - ledger_fact(kept, "kv_budget_bytes"),
+            ledger_fact(moved, "free_after_weights") - ledger_fact(kept, "free_after_weights"));
+  EXPECT_EQ(ledger_fact(kept, "kv_tokens"), 38'368);
+  EXPECT_EQ(ledger_fact(moved, "kv_tokens"), 71'648);
+  // Each captured forward copies an offloaded layer's parameters back and drops them when the
+  // layer returns, so the graph pool keeps one full layer's copies, which every later
+  // offloaded layer reuses: 436,207,616 B more than without offloading.
+  EXPECT_EQ(ledger_fact(moved, "cuda_graph_bytes") - ledger_fact(kept, "cuda_graph_bytes"),
+            kLlamaQkv + kLlamaO + kLlamaMlp);
+}
+
+TEST(CpuOffload, SglangRefusals) {
+  // server_args.py: cpu_offload_gb is an int.
+  EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct", "    --cpu-offload-gb: 2.5\n"),
+            "f.yaml:6:23: '--cpu-offload-gb' must be an integer, got '2.5'\n");
+  EXPECT_EQ(
+      family_errors("sglang", "deepseek-ai--DeepSeek-V2-Lite-Chat", "    --cpu-offload-gb: 4\n"),
+      "f.yaml:6:23: --cpu-offload-gb with DeepseekV2ForCausalLM on SGLang 0.5.9 is not "
+      "modelled: whether its model file builds the layers through make_layers, where the "
+      "offloader acts, has not been read\n");
+  EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --cpu-offload-gb: 4\n", 1, "0.4.6"),
+            "f.yaml:6:23: --cpu-offload-gb with Qwen3ForCausalLM on SGLang 0.4.6 is not "
+            "modelled: whether its model file builds the layers through make_layers, where the "
+            "offloader acts, has not been read\n");
+  EXPECT_EQ(family_errors("sglang", "Qwen--Qwen3-8B-FP8", "    --cpu-offload-gb: 4\n"),
+            "f.yaml:6:23: --cpu-offload-gb with a quantized model is not modelled: the loader "
+            "brings the offloaded parameters back to the GPU for the method's post-load "
+            "processing, which may replace them\n");
+  EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct",
+                          "    --cpu-offload-gb: 4\n    --enable-piecewise-cuda-graph: true\n"),
+            "f.yaml:6:23: --cpu-offload-gb with --enable-piecewise-cuda-graph on SGLang 0.5.9 is "
+            "not modelled: the piecewise graphs' copies of the offloaded layers have not been "
+            "read\n");
+  EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct",
+                          "    --cpu-offload-gb: 4\n    --speculative-algorithm: EAGLE3\n"
+                          "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n"),
+            "f.yaml:6:23: --cpu-offload-gb with speculative decoding is not modelled\n");
+  // From 0.5.10 piecewise CUDA graphs are on by default, and SGLang turns them off for it: the
+  // automatic fraction no longer keeps 8 MiB for each of the 58 piecewise sizes back (13,904
+  // MiB of the H200's 143,771 reserved become 13,440).
+  const Ledger on = family_ledger("sglang", "llama-3.1-8b-instruct", 1, "", "h200", "0.5.10");
+  const Ledger off = family_ledger("sglang", "llama-3.1-8b-instruct", 1,
+                                   "    --cpu-offload-gb: 4\n", "h200", "0.5.10");
+  ASSERT_TRUE(off.fits());
+  EXPECT_DOUBLE_EQ(mem_fraction(on), 0.903);
+  EXPECT_DOUBLE_EQ(mem_fraction(off), 0.907);
 }
 
 }  // namespace

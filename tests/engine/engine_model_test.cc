@@ -62,6 +62,9 @@ TEST(EngineModels, FitKnobsFollowTheRelease) {
   EXPECT_EQ(sglang[3].flag, "--disable-cuda-graph");
   EXPECT_EQ(sglang[3].kind, FitKnob::Kind::kSwitch);
   EXPECT_EQ(sglang[4].value, "fp8_e4m3");
+  EXPECT_EQ(sglang[5].flag, "--cpu-offload-gb");
+  EXPECT_EQ(sglang[5].kind, FitKnob::Kind::kOffload);
+  EXPECT_EQ(sglang[5].failing_step, "weights");
   EXPECT_EQ(old_vllm[2].flag, "--max-model-len");
   EXPECT_EQ(old_vllm[2].kind, FitKnob::Kind::kMaxLength);
 }

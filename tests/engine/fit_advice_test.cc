@@ -156,6 +156,36 @@ TEST(FitAdvice, WeightsThatDoNotFitAreOffloadedByTheFewestGib) {
             std::string::npos);
 }
 
+// SGLang's offloader moves the same parameters (utils/offloader.py OffloaderV1): Qwen3-14B's
+// 27.5 GiB of bfloat16 weights do not fit one RTX 4090, and the fewest whole GiB that let
+// SGLang size a KV pool after them is proposed: 8, one fewer does not start.
+constexpr const char* kSglangWeightsDoNotFit =
+    "hardware: {gpu: rtx-4090, count: 1}\n"
+    "engine:\n  name: sglang\n  version: 0.5.9\n"
+    "  args: {--context-length: 8192}\n"
+    "model: qwen3-14b\n";
+
+TEST(FitAdvice, SglangOffloadsTheFewestGibToo) {
+  const std::string base = kSglangWeightsDoNotFit;
+  const Simulated sim = simulate_text(base);
+  ASSERT_FALSE(sim.ledger.fits());
+  ASSERT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
+  const FitAdviceRecord advice = advise(sim);
+  const auto offload =
+      std::find_if(advice.options.begin(), advice.options.end(),
+                   [](const FitOption& o) { return o.flag == "--cpu-offload-gb"; });
+  ASSERT_NE(offload, advice.options.end());
+  const int gib = std::stoi(offload->value);
+  std::string text = base;
+  text.replace(text.find("--context-length"), 0, "--cpu-offload-gb: " + std::to_string(gib) + ", ");
+  EXPECT_TRUE(simulate_text(text).ledger.fits());
+  text = base;
+  text.replace(text.find("--context-length"), 0,
+               "--cpu-offload-gb: " + std::to_string(gib - 1) + ", ");
+  EXPECT_FALSE(simulate_text(text).ledger.fits());
+  EXPECT_EQ(gib, 8);
+}
+
 // The offload is searched only for weights that do not fit, and only where vLLM takes the
 // flag for the model: NVIDIA's FP8 export is refused by name (a quantized model's replaced
 // parameters may return to the GPU), so it is no lever there and the advice does not name it.

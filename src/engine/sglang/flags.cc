@@ -19,6 +19,9 @@ const std::vector<FlagSpec>& table() {
       {"--ep-size", {"--expert-parallel-size", "--ep"}, FlagType::kInt, true, {}},
       {"--enable-dp-attention", {}, FlagType::kBool, true, {}},
       {"--mem-fraction-static", {}, FlagType::kFloat, true, {}},
+      // server_args.py cpu_offload_gb: int, GiB of each rank's decoder-layer parameters kept in
+      // CPU memory (utils/offloader.py OffloaderV1; weights/cpu_offload.h).
+      {"--cpu-offload-gb", {}, FlagType::kInt, true, {}},
       {"--max-running-requests", {}, FlagType::kInt, true, {}},
       {"--max-total-tokens", {}, FlagType::kInt, true, {}},
       {"--context-length", {}, FlagType::kInt, true, {}},
@@ -292,18 +295,9 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "LoRA adapter weights and their buffers (lora/mem_pool.py) are not modelled"},
-      // sglang v0.5.9 server_args.py cpu_offload_gb (utils/offloader.py: whole decoder layers
-      // from the first stay in pinned CPU memory until the budget is spent), torchao_config
-      // (layers/torchao_utils.py quantizes each linear after loading), enable_flashinfer_mla
-      // (v0.4.x: FlashInfer's MLA backend, later --attention-backend flashinfer).
-      {"--cpu-offload-gb",
-       {},
-       FlagType::kFloat,
-       true,
-       {},
-       false,
-       "that many GiB of each rank's decoder layers stay in CPU memory, so fewer weights are on "
-       "the GPU"},
+      // sglang v0.5.9 server_args.py torchao_config (layers/torchao_utils.py quantizes each
+      // linear after loading), enable_flashinfer_mla (v0.4.x: FlashInfer's MLA backend, later
+      // --attention-backend flashinfer).
       {"--torchao-config",
        {},
        FlagType::kString,
@@ -483,6 +477,8 @@ ServerFlags read_server_flags(const ScenarioEngine& engine, Diagnostics& diags) 
       f.mem_fraction_static = *mfs;
     }
   }
+  // utils/offloader.py create_offloader: an offloader only above 0 GiB.
+  f.cpu_offload_gb = std::max<std::int64_t>(v.integer("--cpu-offload-gb").value_or(0), 0);
   f.max_running_requests = positive_flag_opt(v, "--max-running-requests", diags);
   f.max_total_tokens = positive_flag_opt(v, "--max-total-tokens", diags);
   f.context_length = positive_flag_opt(v, "--context-length", diags);

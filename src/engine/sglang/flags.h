@@ -27,6 +27,7 @@ struct ServerFlags {
   int ep_size = 1;
   bool enable_dp_attention = false;
   std::optional<double> mem_fraction_static;
+  std::int64_t cpu_offload_gb = 0;  // GiB of decoder-layer parameters kept in CPU memory
   std::optional<std::int64_t> max_running_requests;
   std::optional<std::int64_t> max_total_tokens;
   std::optional<std::int64_t> context_length;

@@ -1,5 +1,7 @@
 #include "engine/sglang/graph_capture.h"
 
+#include <algorithm>
+
 #include "engine/ipc_sharing.h"
 #include "engine/sglang/custom_all_reduce.h"
 #include "engine/sglang/log_lines.h"
@@ -7,13 +9,15 @@
 namespace gpumem::sglang {
 
 GraphCapture::GraphCapture(const Plan& plan, const GraphKernelCounts& kernels, RankEnv& env,
-                           const std::vector<int>& tp_group, CommunicatorId tp_comm, PoolId pool)
+                           const std::vector<int>& tp_group, CommunicatorId tp_comm, PoolId pool,
+                           std::span<const OffloadedLayer> weight_copies)
     : plan_(plan),
       kernels_(kernels),
       env_(env),
       tp_group_(tp_group),
       tp_comm_(tp_comm),
-      pool_(pool) {}
+      pool_(pool),
+      weight_copies_(weight_copies) {}
 
 namespace {
 
@@ -32,8 +36,17 @@ struct CaptureKey {
   bool custom_all_reduce;
   GraphKernelCounts kernels;
   std::uint64_t pool;
+  std::vector<OffloadedLayer> weight_copies;
   friend bool operator==(const CaptureKey&, const CaptureKey&) = default;
 };
+
+// The offloaded parameters layer `layer` copies back, in ascending `copies`; nullptr for none.
+const std::vector<Bytes>* copies_of(std::span<const OffloadedLayer> copies, std::int64_t layer) {
+  const auto it =
+      std::lower_bound(copies.begin(), copies.end(), layer,
+                       [](const OffloadedLayer& l, std::int64_t index) { return l.layer < index; });
+  return it != copies.end() && it->layer == layer ? &it->tensors : nullptr;
+}
 
 }  // namespace
 
@@ -45,7 +58,8 @@ Status GraphCapture::capture(const std::vector<std::int64_t>& sizes, std::int64_
   if (plan_.tp == 1 && !plan_.custom_all_reduce.enabled) {
     const RunKeyOf<CaptureKey> key(
         CaptureKey{sizes, tokens_per_bs, arch, layers, vocab, with_head, plan_.graph, plan_.facts,
-                   plan_.tp, plan_.custom_all_reduce.enabled, kernels_, pool_.value});
+                   plan_.tp, plan_.custom_all_reduce.enabled, kernels_, pool_.value,
+                   std::vector<OffloadedLayer>(weight_copies_.begin(), weight_copies_.end())});
     s = env_.run_memoized(
         key,
         [&](FreeReadings& r) {
@@ -121,9 +135,9 @@ Status GraphCapture::warm_up_twice(const Architecture& arch, const GraphShape& s
 }
 
 // One forward over `tokens` tokens: activations allocated and freed layer by layer (only
-// the first layer of each kind allocates: later ones repeat its pattern exactly), the
-// layer's kernels, and its two all-reduces. `registered` collects the base allocations of
-// custom all-reduce inputs captured into a graph.
+// the first layer of each kind, MoE or dense with the same offloaded parameters, allocates:
+// later ones repeat its pattern exactly), the layer's kernels, and its two all-reduces.
+// `registered` collects the base allocations of custom all-reduce inputs captured into a graph.
 Status GraphCapture::forward(const Architecture& arch, const GraphShape& shape,
                              std::int64_t first_layer, std::int64_t last_layer, std::int64_t tokens,
                              std::int64_t vocab, bool with_head,
@@ -135,12 +149,25 @@ Status GraphCapture::forward(const Architecture& arch, const GraphShape& shape,
     if (!h.ok()) return h.status();
     persistent.push_back(*h);
   }
-  bool dense_done = false;
-  bool moe_done = false;
+  // The kinds of layer replayed so far: MoE or not, and the parameters it copies back.
+  std::vector<std::pair<bool, const std::vector<Bytes>*>> replayed;
   for (std::int64_t layer = first_layer; layer < last_layer; ++layer) {
     const bool moe = arch.is_moe_layer(layer);
-    bool& done = moe ? moe_done : dense_done;
-    if (!done) {
+    const std::vector<Bytes>* copies = copies_of(weight_copies_, layer);
+    const auto same_kind = [&](const std::pair<bool, const std::vector<Bytes>*>& r) {
+      return r.first == moe && (r.second == copies ||
+                                (r.second != nullptr && copies != nullptr && *r.second == *copies));
+    };
+    if (std::none_of(replayed.begin(), replayed.end(), same_kind)) {
+      // sglang v0.5.9 utils/offloader.py OffloaderV1.maybe_offload_to_cpu: the wrapped forward
+      // copies the module's state to the GPU (v.to(device), one tensor each; a no-op for those
+      // still there) and calls it with functional_call; the copies die when it returns.
+      std::vector<BlockHandle> weights;
+      for (size_t i = 0; copies != nullptr && i < copies->size(); ++i) {
+        Result<BlockHandle> h = env_.allocator.allocate((*copies)[i], Category::kActivations);
+        if (!h.ok()) return h.status();
+        weights.push_back(*h);
+      }
       std::vector<BlockHandle> live;
       for (const ActivationTensor& t : layer_activations(arch, plan_.facts, shape, layer, tokens)) {
         Result<BlockHandle> h = env_.allocator.allocate(t.bytes, Category::kActivations);
@@ -148,7 +175,8 @@ Status GraphCapture::forward(const Architecture& arch, const GraphShape& shape,
         live.push_back(*h);
       }
       for (BlockHandle h : live) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
-      done = true;
+      for (BlockHandle h : weights) GPUMEM_RETURN_IF_ERROR(env_.allocator.free(h));
+      replayed.emplace_back(moe, copies);
     }
     GPUMEM_RETURN_IF_ERROR(
         env_.device.launch_kernels(kernels_per_layer(arch, layer, kernels_), hidden));

@@ -3,26 +3,32 @@
 // the captured forward, whose activations go to the one graph pool all captures share;
 // activations are allocated and freed layer by layer, every layer's all-reduces go through
 // the custom kernel or PyNccl, and the custom all-reduce then registers the buffers the
-// captured graphs read. The start-up program (startup.h) runs it in its cuda_graphs and
+// captured graphs read. With --cpu-offload-gb, each forward of a layer whose parameters live
+// in CPU memory first copies them to the GPU and drops the copies when the layer returns
+// (weights/cpu_offload.h). The start-up program (startup.h) runs it in its cuda_graphs and
 // draft_cuda_graphs steps.
 #ifndef GPUMEM_ENGINE_SGLANG_GRAPH_CAPTURE_H_
 #define GPUMEM_ENGINE_SGLANG_GRAPH_CAPTURE_H_
 
 #include <cstdint>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "engine/sglang/graph_model.h"
 #include "engine/sglang/plan.h"
 #include "runtime/rank_env.h"
+#include "weights/cpu_offload.h"
 
 namespace gpumem::sglang {
 
 class GraphCapture {
  public:
-  // Everything must outlive the capture; `pool` is the graph pool all captures share.
+  // Everything must outlive the capture; `pool` is the graph pool all captures share;
+  // `weight_copies` are the offloaded parameters each forward copies back, by layer.
   GraphCapture(const Plan& plan, const GraphKernelCounts& kernels, RankEnv& env,
-               const std::vector<int>& tp_group, CommunicatorId tp_comm, PoolId pool);
+               const std::vector<int>& tp_group, CommunicatorId tp_comm, PoolId pool,
+               std::span<const OffloadedLayer> weight_copies = {});
 
   // One graph per batch size in `sizes` (ascending), captured largest first, over `layers`
   // of `arch` with `tokens_per_bs` tokens per request; `with_head` adds the final norm and
@@ -57,6 +63,7 @@ class GraphCapture {
   const std::vector<int>& tp_group_;
   const CommunicatorId tp_comm_;
   const PoolId pool_;
+  const std::span<const OffloadedLayer> weight_copies_;
 };
 
 }  // namespace gpumem::sglang

@@ -8,6 +8,7 @@
 #include "engine/online_quantization.h"
 #include "engine/sglang/layout.h"
 #include "engine/sglang/plan_checks.h"
+#include "weights/cpu_offload.h"
 #include "weights/draft_weights.h"
 #include "weights/pinned_weights.h"
 #include "weights/rank_weights.h"
@@ -424,6 +425,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (!p.nccl.cumem_enable) p.nccl.cumem_enable = p.flags.enable_symm_mem;
   p.nccl.nvls_enable = false;
 
+  if (!check_cpu_offload(p, diags)) return std::nullopt;
   WeightRules rules;
   rules.device_sm_count = p.gpu.sm_count;
   // sglang v0.5.9 modelopt_quant.py ModelOptFp4LinearMethod.process_weights_after_loading
@@ -444,6 +446,16 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
     s.weights = std::move(*w);
+    if (p.flags.cpu_offload_gb > 0) {
+      // utils/offloader.py create_offloader: int(cpu_offload_gb * 1024**3) bytes per rank.
+      // 2^32 GiB and more offload every layer as surely and keep the product in range.
+      const Bytes budget =
+          gib(std::min<std::int64_t>(p.flags.cpu_offload_gb, std::int64_t{1} << 32));
+      OffloadedWeights o = offload_decoder_layers(s.weights, budget);
+      s.weights = std::move(o.weights);
+      s.offloaded_to_cpu = o.offloaded;
+      s.offloaded_layers = std::move(o.by_layer);
+    }
     if (scenario.observed.weight_load_usage) {
       // sglang v0.5.9 model_runner.py load_model: "mem usage" is the free memory the target's
       // weights took on this rank; pinned, it is what they hold, whatever checkpoint the

@@ -26,6 +26,7 @@
 #include "engine/sglang/model_facts.h"
 #include "engine/sglang/server_defaults.h"
 #include "engine/sglang/version.h"
+#include "weights/cpu_offload.h"
 #include "weights/parallel_layout.h"
 #include "weights/weight_tensor.h"
 
@@ -34,6 +35,9 @@ namespace gpumem::sglang {
 struct StagePlan {
   LayerRange layers;
   WeightList weights;  // one rank's tensors, in allocation order
+  // --cpu-offload-gb: the parameters kept in CPU memory, which each forward copies back.
+  Bytes offloaded_to_cpu = bytes(0);
+  std::vector<OffloadedLayer> offloaded_layers;
   KvGeometry kv;
   WeightList draft_weights;  // EAGLE draft, when speculative decoding is on
   KvGeometry draft_kv;

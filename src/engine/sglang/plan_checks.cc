@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -357,6 +358,61 @@ bool check_llama4(const Plan& p, const ScenarioEngine& engine, Diagnostics& diag
     ok = false;
   }
   return ok;
+}
+
+bool check_cpu_offload(const Plan& p, Diagnostics& diags) {
+  if (p.flags.cpu_offload_gb <= 0) return true;
+  const SourceLoc loc = *p.flags.raw.location("--cpu-offload-gb");
+  // The model files that build their decoder layers with make_layers, whose layers the
+  // offloader wraps (utils/common.py make_layers, get_offloader().wrap_modules); a plain
+  // nn.ModuleList keeps every layer on the GPU. llama.py (LlamaModel, with Phi3ForCausalLM
+  // as its subclass) in every release read (bf7a0e23, H1 2025); qwen2.py, qwen3.py,
+  // qwen2_moe.py, qwen3_moe.py, gemma3_causal.py and phimoe.py in 2025-2026 sources, taken
+  // from 0.5.0 (UNCONFIRMED: early-2025 qwen2.py, 0005b7e1, used
+  // make_layers_with_previous_layer instead). deepseek_v2.py built an nn.ModuleList in H1 2025
+  // (00114aef) and make_layers later, at a release not pinned down, so it is left out.
+  static constexpr ArchitectureFamily kEveryRelease[] = {ArchitectureFamily::kLlama,
+                                                         ArchitectureFamily::kPhi3};
+  static constexpr ArchitectureFamily kFrom050[] = {
+      ArchitectureFamily::kQwen2,    ArchitectureFamily::kQwen3,  ArchitectureFamily::kQwen2Moe,
+      ArchitectureFamily::kQwen3Moe, ArchitectureFamily::kGemma3, ArchitectureFamily::kPhiMoe};
+  const auto listed = [&](std::span<const ArchitectureFamily> families) {
+    return std::find(families.begin(), families.end(), p.model.family) != families.end();
+  };
+  const bool read = listed(kEveryRelease) || (listed(kFrom050) && p.version >= Version{0, 5, 0});
+  if (!read) {
+    diags.error(loc, "--cpu-offload-gb with " + p.model.hf_architecture + " on SGLang " +
+                         p.version.to_string() +
+                         " is not modelled: whether its model file builds the layers through "
+                         "make_layers, where the offloader acts, has not been read");
+    return false;
+  }
+  if (p.model.quantization.method != QuantMethod::kNone) {
+    // model_loader/loader.py device_loading_context moves offloaded parameters to the GPU
+    // for process_weights_after_loading and back; what a method's processing leaves where
+    // is not modelled.
+    diags.error(loc,
+                "--cpu-offload-gb with a quantized model is not modelled: the loader brings the "
+                "offloaded parameters back to the GPU for the method's post-load processing, "
+                "which may replace them");
+    return false;
+  }
+  if (p.draft) {
+    // Each ModelRunner creates its offloader (model_runner.py), so the draft's would have a
+    // budget of its own; not read.
+    diags.error(loc, "--cpu-offload-gb with speculative decoding is not modelled");
+    return false;
+  }
+  if (p.args.piecewise_cuda_graph) {
+    // Releases where piecewise graphs are on by default turn them off for it
+    // (server_defaults.cc); before, --enable-piecewise-cuda-graph with it was not read.
+    diags.error(loc, "--cpu-offload-gb with --enable-piecewise-cuda-graph on SGLang " +
+                         p.version.to_string() +
+                         " is not modelled: the piecewise graphs' copies of the offloaded "
+                         "layers have not been read");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace gpumem::sglang

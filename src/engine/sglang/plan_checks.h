@@ -19,6 +19,9 @@ bool check_sparse_attention(const Plan& p, const Scenario& scenario, Diagnostics
 // Llama 4: the attention backends SGLang accepts, its default before 0.5.6 and the vision
 // tower that --enable-multimodal would build.
 bool check_llama4(const Plan& p, const ScenarioEngine& engine, Diagnostics& diags);
+// --cpu-offload-gb: the model files that build their layers through make_layers (where the
+// offloader acts), without quantization or a draft model.
+bool check_cpu_offload(const Plan& p, Diagnostics& diags);
 
 }  // namespace gpumem::sglang
 

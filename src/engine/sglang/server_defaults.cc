@@ -284,8 +284,12 @@ ResolvedArgs resolve_server_args(const ServerFlags& flags, const Version& versio
     r.max_running_requests = 48;  // sglang v0.5.9 server_args.py _handle_speculative_decoding
   }
 
+  // server_args.py (as quoted from upstream in a fork's merge log, id 55279047383): "if
+  // self.cpu_offload_gb > 0 or self.enable_hierarchical_cache: self.disable_piecewise_cuda_graph
+  // = True", where piecewise graphs are on by default; taken to come before the automatic
+  // fraction below, which then keeps nothing back for them (UNCONFIRMED order).
   r.piecewise_cuda_graph = rules.piecewise_cuda_graph_default_on
-                               ? !flags.disable_piecewise_cuda_graph
+                               ? !flags.disable_piecewise_cuda_graph && flags.cpu_offload_gb <= 0
                                : flags.enable_piecewise_cuda_graph;
 
   const bool fixed_list = !rules.generated_capture_list;

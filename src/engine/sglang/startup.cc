@@ -490,7 +490,7 @@ class RankStartup {
     // A GEMM on the capture stream gets its own cuBLAS workspace (per handle and stream).
     GPUMEM_RETURN_IF_ERROR(allocate(cublas_workspace(), Category::kWorkspace));
     pool_ = env_.allocator.create_pool();
-    GraphCapture capture(p_, k_.kernels, env_, tp_group_, tp_comm_, pool_);
+    GraphCapture capture(p_, k_.kernels, env_, tp_group_, tp_comm_, pool_, stage_.offloaded_layers);
     std::set<std::uint64_t> registered;
     GPUMEM_RETURN_IF_ERROR(capture.capture(capture_bs_, p_.graph.tokens_per_bs, p_.model,
                                            stage_.layers, p_.model.vocab_size,
