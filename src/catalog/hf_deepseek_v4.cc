@@ -17,11 +17,14 @@ void parse_compress_ratios(const ConfigMap& text, Architecture& a) {
     if (!text.has("compress_ratios")) text.missing("compress_ratios");
     return;
   }
+  // Both engines index the list by layer (decoder layers, then MTP layers); entries past those
+  // the config counts are never read: DeepSeek-V4-Flash-0731 lists 46 for 43 layers and one
+  // MTP layer, its checkpoint holding three MTP modules.
   const std::int64_t expected = a.num_hidden_layers + a.num_nextn_predict_layers;
-  if (static_cast<std::int64_t>(ratios->size()) != expected) {
+  if (static_cast<std::int64_t>(ratios->size()) < expected) {
     text.error("compress_ratios",
                "'compress_ratios' has " + std::to_string(ratios->size()) +
-                   " entries; DeepSeek-V4 gives one per decoder layer and MTP layer (" +
+                   " entries; DeepSeek-V4 needs one per decoder layer and MTP layer (" +
                    std::to_string(a.num_hidden_layers) + " + " +
                    std::to_string(a.num_nextn_predict_layers) + ")");
     return;
@@ -36,6 +39,7 @@ void parse_compress_ratios(const ConfigMap& text, Architecture& a) {
       return;
     }
   }
+  ratios->resize(static_cast<size_t>(expected));
   c.compress_ratios = std::move(*ratios);
 }
 

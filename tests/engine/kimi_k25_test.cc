@@ -47,6 +47,21 @@ TEST(KimiK25, ParametersAndCheckpointFollowTheConfig) {
   EXPECT_EQ(checkpoint_bytes(*tensors).value(), 595'148'192'736LL);
 }
 
+// Kimi-K2.6 and Kimi-K2.7-Code keep K2.5's architecture; their quantization configs name the
+// head, the tower and the projector by regular expressions ("re:.*lm_head.*") where K2.5 names
+// "lm_head". Their files sum to K2.5's bytes (each SOURCE.md: the per-tensor table of the
+// checkpoint, re-summed).
+TEST(KimiK25, K26AndK27CodeDeriveTheSameCheckpoint) {
+  for (const std::string repo : {"moonshotai--Kimi-K2.6", "moonshotai--Kimi-K2.7-Code"}) {
+    Diagnostics diags;
+    Result<Architecture> a = load_hf_config(public_config_dir(repo) + "/config.json", diags);
+    ASSERT_TRUE(a.ok()) << diags.to_string();
+    Result<std::vector<CheckpointTensor>> tensors = checkpoint_tensors(*a);
+    ASSERT_TRUE(tensors.ok()) << tensors.status().message();
+    EXPECT_EQ(checkpoint_bytes(*tensors).value(), 595'148'192'736LL) << repo;
+  }
+}
+
 // vLLM builds the tower unless vision_chunk, its one modality, is limited to 0 (or
 // --language-model-only zeroes every limit); the language model alone is Kimi-K2-Thinking's.
 TEST(KimiK25, VllmServesTheLanguageModelAloneOnlyWithoutVisionChunks) {

@@ -154,7 +154,7 @@ TEST(DeepseekV4Checkpoint, ConfigKeysTheEnginesAssertAreRefusedAtTheirKey) {
                       "window only), 4 and 128"),
             std::string::npos);
   EXPECT_NE(refusal("[0, 0, 4, 128,", "[0, 4, 128,")
-                .find("'compress_ratios' has 43 entries; DeepSeek-V4 gives one per decoder layer "
+                .find("'compress_ratios' has 43 entries; DeepSeek-V4 needs one per decoder layer "
                       "and MTP layer (43 + 1)"),
             std::string::npos);
   EXPECT_NE(refusal("\"compress_rope_theta\": 160000", "\"compress_rope_theta\": -1")
@@ -170,6 +170,21 @@ TEST(DeepseekV4Checkpoint, ConfigKeysTheEnginesAssertAreRefusedAtTheirKey) {
                 .find("'expert_dtype' 'fp8' is not modelled: gpumem models DeepSeek-V4's MXFP4 "
                       "experts (expert_dtype fp4, the default)"),
             std::string::npos);
+}
+
+// DeepSeek-V4-Flash-0731 is Flash with a DSpark module and three MTP modules in its checkpoint;
+// its compress_ratios lists 46 entries, of which the engines read the 44 its config counts (43
+// layers, one MTP layer): the same as Flash's, and so is every parameter the engines build.
+TEST(DeepseekV4Checkpoint, Flash0731ReadsAsFlashWithAnUnreadTail) {
+  Diagnostics diags;
+  Result<Architecture> flash =
+      load_hf_config(public_config_dir("deepseek-ai--DeepSeek-V4-Flash") + "/config.json", diags);
+  Result<Architecture> july = load_hf_config(
+      public_config_dir("deepseek-ai--DeepSeek-V4-Flash-0731") + "/config.json", diags);
+  ASSERT_TRUE(flash.ok() && july.ok()) << diags.to_string();
+  EXPECT_EQ(july->csa.compress_ratios.size(), 44u);
+  EXPECT_EQ(july->csa.compress_ratios, flash->csa.compress_ratios);
+  EXPECT_EQ(parameter_count(*july), 284'334'567'511);
 }
 
 }  // namespace
