@@ -134,11 +134,35 @@ struct Unmodelled {
   std::string_view what;
 };
 
-constexpr std::array<Unmodelled, 3> kUnmodelled = {{
+// Each `what` names the config's own keys or parts that no rule of gpumem reads; a name close
+// to a modelled one (MiMoV2 beside MiMo) must not be answered with a did-you-mean.
+constexpr std::array<Unmodelled, 11> kUnmodelled = {{
     {"MiniMaxM1ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"MiniMaxText01ForCausalLM", "the per-request state of its lightning-attention layers"},
     {"FalconH1ForCausalLM",
      "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
+    {"MiMoV2ForCausalLM",
+     "its sliding-window layers, whose head counts and sizes (swa_num_key_value_heads, "
+     "swa_head_dim, swa_v_head_dim) differ from its full-attention layers'"},
+    {"MiMoV2FlashForCausalLM",
+     "its sliding-window layers, whose head counts and sizes (swa_num_key_value_heads, "
+     "swa_head_dim, swa_v_head_dim) differ from its full-attention layers'"},
+    {"Qwen3OmniMoeForConditionalGeneration",
+     "the thinker's audio and vision encoders and the talker and code2wav models beside its "
+     "language model"},
+    {"MiniMaxM3SparseForConditionalGeneration",
+     "its block-sparse attention's index keys (sparse_attention_config) and its vision tower"},
+    {"KimiK3ForConditionalGeneration",
+     "its latent experts (routed_expert_hidden_size) and attention-residual blocks "
+     "(attn_res_block_size) beside Kimi Linear's layers"},
+    {"DeepseekOCRForCausalLM",
+     "its SAM and CLIP vision encoders beside the DeepSeek-V2 language model"},
+    {"MllamaForConditionalGeneration",
+     "its cross-attention layers (cross_attention_layers), which attend to the vision "
+     "encoder's outputs"},
+    {"Gemma3nForConditionalGeneration",
+     "its per-layer embeddings and the key-value cache its last layers share "
+     "(num_kv_shared_layers)"},
 }};
 
 // Gemma3ForCausalLM is the text-only class of the same family.

@@ -297,6 +297,16 @@ TEST(ArchitectureErrors, FamiliesLookedAtAndNotModelledAreRefused) {
   const std::pair<const char*, const char*> cases[] = {
       {"FalconH1ForCausalLM",
        "its layers of attention and a Mamba-2 mixer side by side (two cache layers per layer)"},
+      // Not "did you mean 'MiMoForCausalLM'": MiMo-V2 is another architecture.
+      {"MiMoV2ForCausalLM",
+       "its sliding-window layers, whose head counts and sizes (swa_num_key_value_heads, "
+       "swa_head_dim, swa_v_head_dim) differ from its full-attention layers'"},
+      {"MllamaForConditionalGeneration",
+       "its cross-attention layers (cross_attention_layers), which attend to the vision "
+       "encoder's outputs"},
+      {"Gemma3nForConditionalGeneration",
+       "its per-layer embeddings and the key-value cache its last layers share "
+       "(num_kv_shared_layers)"},
   };
   for (const auto& [architecture, what] : cases) {
     EXPECT_EQ(config_errors("{\"architectures\": [\"" + std::string(architecture) + "\"]}\n"),
