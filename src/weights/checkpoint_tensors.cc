@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "weights/checkpoint_builder.h"
+#include "weights/decoder_norms.h"
 #include "weights/deepseek_v4_checkpoint.h"
 
 namespace gpumem {
@@ -436,27 +437,9 @@ Status CheckpointBuilder::decoder(const std::string& prefix, bool moe, bool line
   } else {
     GPUMEM_RETURN_IF_ERROR(gated_mlp(prefix + ".mlp", a_.intermediate_size));
   }
-  if (a_.parallel_block) {
-    // HF CohereDecoderLayer: input_layernorm only (a LayerNorm without bias).
-    decoder_norm(prefix + ".input_layernorm");
-    return Status::ok_status();
-  }
-  if (a_.norms_after_sublayers) {
-    // HF Olmo2DecoderLayer, Exaone4DecoderLayer: post_attention_layernorm and
-    // post_feedforward_layernorm only.
-    decoder_norm(prefix + ".post_attention_layernorm");
-    decoder_norm(prefix + ".post_feedforward_layernorm");
-    return Status::ok_status();
-  }
-  decoder_norm(prefix + ".input_layernorm");
-  decoder_norm(prefix + ".post_attention_layernorm");
-  if (a_.sandwich_norms) {
-    // HF Glm4DecoderLayer: post_self_attn_layernorm and post_mlp_layernorm.
-    const bool glm = a_.family == ArchitectureFamily::kGlm4;
-    norm(prefix + (glm ? ".post_self_attn_layernorm" : ".pre_feedforward_layernorm"),
-         a_.hidden_size);
-    norm(prefix + (glm ? ".post_mlp_layernorm" : ".post_feedforward_layernorm"), a_.hidden_size);
-  }
+  const DecoderNorms norms = decoder_norms(a_);
+  for (const std::string_view n : norms.decoder) decoder_norm(prefix + std::string(n));
+  for (const std::string_view n : norms.sandwich) norm(prefix + std::string(n), a_.hidden_size);
   return Status::ok_status();
 }
 
