@@ -14,5 +14,5 @@ build/src/cli/gpumem calibrate reports/probe/h200x1 --probe torch \
   -o model/calibration/h200-sxm-141gb-torch.yaml --report-dir reports/calibration \
   --hold-out h200x1-gpt-oss-20b h200x1-qwen2.5-7b-fp8kv h200x1-llama8b-eagle3 \
   h200x1-qwen3-32b h200x1-qwen3-8b-vllm \
-  h200x1-qwen3.6-27b h200x1-qwen3.6-27b-vllm \
+  h200x1-qwen3.6-27b h200x1-qwen3.6-27b-vllm h200x1-llama8b-offload h200x1-llama8b-vllm-offload \
   --measured pytorch_stream_pool=70MiB pytorch_aten_module=92MiB pytorch_first_capture=2MiB

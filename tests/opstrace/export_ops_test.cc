@@ -131,7 +131,7 @@ TEST(ExportOps, EveryProbeScenarioMakesTheSimulatorsDecisions) {
     }
     ++scenarios;
   }
-  EXPECT_EQ(scenarios, 45);
+  EXPECT_EQ(scenarios, 47);
 }
 
 TEST(ExportOps, AllocatorSettingsBecomePytorchCudaAllocConf) {
