@@ -651,6 +651,25 @@ void parse_text_model(const ConfigMap& top, const ConfigMap& text, const FamilyD
 
 }  // namespace
 
+// The model a class name is for: what comes before "For" ("Qwen3Moe" of Qwen3MoeForCausalLM).
+std::string_view model_stem(std::string_view architecture) {
+  return architecture.substr(0, architecture.find("For"));
+}
+
+// "; did you mean 'X'?" for a misspelt class name, nothing for another model's: every name
+// shares "ForCausalLM" or "ForConditionalGeneration", so the closest whole name would point
+// ApertusForCausalLM at ArceeForCausalLM. The closest class is proposed only when its model
+// is at most one edit in four from the given one (Qwen3MoEForCausalLM, LlamaForCausalLMM).
+std::string architecture_suggestion(std::string_view architecture) {
+  const std::optional<std::string> best =
+      closest_spelling(architecture, family_architecture_names());
+  if (!best) return "";
+  const std::string_view given = model_stem(architecture);
+  const std::string_view known = model_stem(*best);
+  const int allowed = std::max(1, static_cast<int>(std::max(given.size(), known.size())) / 4);
+  return edit_distance(given, known) <= allowed ? "; did you mean '" + *best + "'?" : "";
+}
+
 // Llama 4's quantized exports (fbgemm_fp8, compressed-tensors, ModelOpt) name their modules
 // under language_model. and keep routers, shared experts or attention unconverted by lists gpumem
 // has not read per export.
@@ -680,7 +699,7 @@ Result<Architecture> parse_hf_config(const std::string& file, const YAML::Node& 
   if (!family) {
     local.error(location(file, top.get("architectures")[0]),
                 "unknown architecture '" + a.hf_architecture + "'" +
-                    did_you_mean(a.hf_architecture, family_architecture_names()));
+                    architecture_suggestion(a.hf_architecture));
     return config_failure(local, diags);
   }
   a.family = *family;

@@ -5,9 +5,8 @@
 #include <vector>
 
 namespace gpumem {
-namespace {
 
-// Levenshtein distance with one row of memory, comparing letters case-insensitively.
+// One row of memory.
 int edit_distance(std::string_view a, std::string_view b) {
   std::vector<int> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
@@ -24,8 +23,6 @@ int edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-
-}  // namespace
 
 std::optional<std::string> closest_spelling(std::string_view word,
                                             std::span<const std::string> candidates) {

@@ -9,6 +9,9 @@
 
 namespace gpumem {
 
+// Levenshtein distance between `a` and `b`, letters compared case-insensitively.
+int edit_distance(std::string_view a, std::string_view b);
+
 // The candidate closest to `word` by edit distance (case-insensitive), if it is close
 // enough to be a plausible typo: at most max(2, |word| / 3) edits. Failing that, the first
 // candidate that `word` is a prefix of (at least two letters).

@@ -319,6 +319,14 @@ TEST(ArchitectureErrors, UnknownArchitectureSuggestsTheClosest) {
   EXPECT_EQ(config_errors("{\n  \"architectures\": [\"LlamaForCausalLMM\"]\n}\n"),
             "t.json:2:21: unknown architecture 'LlamaForCausalLMM'; did you mean "
             "'LlamaForCausalLM'?\n");
+  EXPECT_EQ(config_errors("{\"architectures\": [\"Qwen3MoEForCausalLM\"]}\n"),
+            "t.json:1:20: unknown architecture 'Qwen3MoEForCausalLM'; did you mean "
+            "'Qwen3MoeForCausalLM'?\n");
+  // Another model, not a typo: no class is proposed for it.
+  EXPECT_EQ(config_errors("{\"architectures\": [\"ApertusForCausalLM\"]}\n"),
+            "t.json:1:20: unknown architecture 'ApertusForCausalLM'\n");
+  EXPECT_EQ(config_errors("{\"architectures\": [\"HunYuanDenseV1ForCausalLM\"]}\n"),
+            "t.json:1:20: unknown architecture 'HunYuanDenseV1ForCausalLM'\n");
 }
 
 TEST(ArchitectureErrors, MissingAndMistypedValuesAreEachReported) {
