@@ -99,6 +99,24 @@ TEST(CpuOffload, SglangMovesLayersAndEachForwardCopiesOneBack) {
             kLlamaQkv + kLlamaO + kLlamaMlp);
 }
 
+// SGLang's budget is an int: below 1 it makes no offloader (utils/offloader.py
+// create_offloader), the largest int the flag takes moves every decoder layer, and a larger one
+// is refused at its value.
+TEST(CpuOffload, SglangBudgetsAtTheEndsOfTheRange) {
+  const Ledger none =
+      family_ledger("sglang", "llama-3.1-8b-instruct", 1, "    --cpu-offload-gb: -3\n", "rtx-4090");
+  EXPECT_EQ(none.fact("weights_offloaded_to_cpu"), nullptr);
+  const Ledger all = family_ledger("sglang", "llama-3.1-8b-instruct", 1,
+                                   "    --cpu-offload-gb: 2147483647\n", "h200");
+  const Fact* f = all.fact("weights_offloaded_to_cpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::get<Bytes>(f->value).value(), 32 * kLlamaLayer);
+  EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct",
+                          "    --cpu-offload-gb: 9223372036854775807\n"),
+            "f.yaml:6:23: '--cpu-offload-gb' must be an integer from -2147483647 to 2147483647, "
+            "got '9223372036854775807'\n");
+}
+
 TEST(CpuOffload, SglangRefusals) {
   // server_args.py: cpu_offload_gb is an int.
   EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct", "    --cpu-offload-gb: 2.5\n"),

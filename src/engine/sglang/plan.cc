@@ -447,11 +447,9 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
     s.weights = std::move(*w);
     if (p.flags.cpu_offload_gb > 0) {
-      // utils/offloader.py create_offloader: int(cpu_offload_gb * 1024**3) bytes per rank.
-      // 2^32 GiB and more offload every layer as surely and keep the product in range.
-      const Bytes budget =
-          gib(std::min<std::int64_t>(p.flags.cpu_offload_gb, std::int64_t{1} << 32));
-      OffloadedWeights o = offload_decoder_layers(s.weights, budget);
+      // utils/offloader.py create_offloader: int(cpu_offload_gb * 1024**3) bytes per rank (the
+      // flag reader bounds an int to 2^31 - 1, so the product stays inside int64).
+      OffloadedWeights o = offload_decoder_layers(s.weights, gib(p.flags.cpu_offload_gb));
       s.weights = std::move(o.weights);
       s.offloaded_to_cpu = o.offloaded;
       s.offloaded_layers = std::move(o.by_layer);
