@@ -26,7 +26,7 @@ TEST(CpuOffload, VllmMovesWholeLayersThenTheParameterThatReachesTheBudget) {
   // 4 GiB = 4,294,967,296 B: 11 layers (4,244,821,504 B) are under it, so the 12th layer's
   // qkv_proj moves too and the check before its o_proj stops the move.
   EXPECT_EQ(kLayer, 385'892'864);
-  const Fact* f = moved.fact("weights_offloaded_to_cpu");
+  const Fact* f = moved.gpus.front().fact("weights_offloaded_to_cpu");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(std::get<Bytes>(f->value).value(), 11 * kLayer + kQkv);
   // model_memory_usage is torch-allocated memory: each of the 22 moved 256-byte norms had
@@ -46,7 +46,7 @@ TEST(CpuOffload, VllmRefusals) {
   // A budget beyond any model (10^21 GiB is beyond 2^63 bytes) moves every decoder layer.
   const Ledger all = family_ledger("vllm", "qwen3-8b", 1,
                                    "    --cpu-offload-gb: 1000000000000000000000\n", "h200");
-  const Fact* f = all.fact("weights_offloaded_to_cpu");
+  const Fact* f = all.gpus.front().fact("weights_offloaded_to_cpu");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(std::get<Bytes>(f->value).value(), 36 * kLayer);
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cpu-offload-gb: 4\n    --quantization: fp8\n"),
@@ -80,7 +80,7 @@ TEST(CpuOffload, SglangMovesLayersAndEachForwardCopiesOneBack) {
   // the budget; its norms stay.
   EXPECT_EQ(kLlamaLayer, 436'224'000);
   const std::int64_t offloaded = 9 * kLlamaLayer + kLlamaQkv + kLlamaO + kLlamaMlp;
-  const Fact* f = moved.fact("weights_offloaded_to_cpu");
+  const Fact* f = moved.gpus.front().fact("weights_offloaded_to_cpu");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(std::get<Bytes>(f->value).value(), offloaded);
   EXPECT_EQ(
@@ -105,16 +105,44 @@ TEST(CpuOffload, SglangMovesLayersAndEachForwardCopiesOneBack) {
 TEST(CpuOffload, SglangBudgetsAtTheEndsOfTheRange) {
   const Ledger none =
       family_ledger("sglang", "llama-3.1-8b-instruct", 1, "    --cpu-offload-gb: -3\n", "rtx-4090");
-  EXPECT_EQ(none.fact("weights_offloaded_to_cpu"), nullptr);
+  EXPECT_EQ(none.gpus.front().fact("weights_offloaded_to_cpu"), nullptr);
   const Ledger all = family_ledger("sglang", "llama-3.1-8b-instruct", 1,
                                    "    --cpu-offload-gb: 2147483647\n", "h200");
-  const Fact* f = all.fact("weights_offloaded_to_cpu");
+  const Fact* f = all.gpus.front().fact("weights_offloaded_to_cpu");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(std::get<Bytes>(f->value).value(), 32 * kLlamaLayer);
   EXPECT_EQ(family_errors("sglang", "llama-3.1-8b-instruct",
                           "    --cpu-offload-gb: 9223372036854775807\n"),
             "f.yaml:6:23: '--cpu-offload-gb' must be an integer from -2147483647 to 2147483647, "
             "got '9223372036854775807'\n");
+}
+
+// Each pipeline stage offloads its own decoder layers under its own budget, so with a budget
+// beyond the model the GPUs report their stage's layers: 32 layers over 3 stages are 11, 11
+// and 10 in vLLM (get_pp_indices: the extra layers before the last stage) and 10, 11 and 11
+// in SGLang (on the last stages).
+TEST(CpuOffload, EachPipelineStageReportsItsOwnLayers) {
+  const auto offloaded = [](const Ledger& l, size_t gpu) {
+    const Fact* f = l.gpus.at(gpu).fact("weights_offloaded_to_cpu");
+    EXPECT_NE(f, nullptr) << gpu;
+    return f == nullptr ? -1 : std::get<Bytes>(f->value).value();
+  };
+  const auto pipeline = [](const std::string& engine, const std::string& version,
+                           const std::string& pp_flag) {
+    return scenario_ledger("hardware: {gpu: h200, count: 3}\nengine:\n  name: " + engine +
+                           "\n  version: " + version + "\n  args: {" + pp_flag +
+                           ": 3, --cpu-offload-gb: 1000}\nmodel: llama-3.1-8b-instruct\n");
+  };
+  const Ledger vllm = pipeline("vllm", "0.21.0", "--pipeline-parallel-size");
+  ASSERT_EQ(vllm.gpus.size(), 3U);
+  EXPECT_EQ(offloaded(vllm, 0), 11 * kLlamaLayer);
+  EXPECT_EQ(offloaded(vllm, 1), 11 * kLlamaLayer);
+  EXPECT_EQ(offloaded(vllm, 2), 10 * kLlamaLayer);
+  const Ledger sglang = pipeline("sglang", "0.5.9", "--pp-size");
+  ASSERT_EQ(sglang.gpus.size(), 3U);
+  EXPECT_EQ(offloaded(sglang, 0), 10 * kLlamaLayer);
+  EXPECT_EQ(offloaded(sglang, 1), 11 * kLlamaLayer);
+  EXPECT_EQ(offloaded(sglang, 2), 11 * kLlamaLayer);
 }
 
 TEST(CpuOffload, SglangRefusals) {

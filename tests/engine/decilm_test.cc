@@ -121,7 +121,7 @@ TEST(DeciLM, VllmOffloadsItsLayersToCpu) {
   const Ledger l = family_ledger(
       "vllm", kSuper, 1, "    --cpu-offload-gb: 30\n    --max-model-len: 8192\n", "h100-sxm-80gb");
   ASSERT_TRUE(l.fits());
-  const Fact* f = l.fact("weights_offloaded_to_cpu");
+  const Fact* f = l.gpus.front().fact("weights_offloaded_to_cpu");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(std::get<Bytes>(f->value).value(), first_twenty + layer_20 - 2 * kHidden);
 }

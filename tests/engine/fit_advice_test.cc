@@ -132,28 +132,40 @@ constexpr const char* kWeightsDoNotFit =
     "  args: {--tensor-parallel-size: 2, --max-model-len: 8192}\n"
     "model: llama-3.1-70b-instruct\n";
 
-std::string with_offload(const std::string& base, int gib) {
+// `base` with `--cpu-offload-gb: gib` put first in its args, before `first_arg`.
+std::string with_offload(const std::string& base, const std::string& first_arg, int gib) {
   std::string text = base;
-  text.replace(text.find("--max-model-len"), 0, "--cpu-offload-gb: " + std::to_string(gib) + ", ");
+  text.replace(text.find(first_arg), 0, "--cpu-offload-gb: " + std::to_string(gib) + ", ");
   return text;
 }
 
-TEST(FitAdvice, WeightsThatDoNotFitAreOffloadedByTheFewestGib) {
-  const Simulated sim = simulate_text(kWeightsDoNotFit);
-  ASSERT_FALSE(sim.ledger.fits());
-  ASSERT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
+// The --cpu-offload-gb the advice proposes for `base`, which fails at its weights; checked to
+// be the fewest: it starts, one GiB less does not. -1 when no offload is proposed.
+int proposed_offload_gib(const std::string& base, const std::string& first_arg,
+                         const std::string& instead_of) {
+  const Simulated sim = simulate_text(base);
+  EXPECT_FALSE(sim.ledger.fits());
+  if (sim.ledger.fits()) return -1;
+  EXPECT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
   const FitAdviceRecord advice = advise(sim);
   const auto offload =
       std::find_if(advice.options.begin(), advice.options.end(),
                    [](const FitOption& o) { return o.flag == "--cpu-offload-gb"; });
-  ASSERT_NE(offload, advice.options.end());
-  EXPECT_EQ(offload->instead_of, "0");
+  EXPECT_NE(offload, advice.options.end());
+  if (offload == advice.options.end()) return -1;
+  EXPECT_EQ(offload->instead_of, instead_of);
   const int gib = std::stoi(offload->value);
-  EXPECT_TRUE(simulate_text(with_offload(kWeightsDoNotFit, gib)).ledger.fits());
-  EXPECT_FALSE(simulate_text(with_offload(kWeightsDoNotFit, gib - 1)).ledger.fits());
-  EXPECT_EQ(gib, 48);
-  EXPECT_NE(advise_fit(advice, sim.scenario).find("  --cpu-offload-gb 48 (instead of 0)\n"),
-            std::string::npos);
+  EXPECT_TRUE(simulate_text(with_offload(base, first_arg, gib)).ledger.fits());
+  EXPECT_FALSE(simulate_text(with_offload(base, first_arg, gib - 1)).ledger.fits());
+  EXPECT_NE(
+      advise_fit(advice, sim.scenario)
+          .find("  --cpu-offload-gb " + offload->value + " (instead of " + instead_of + ")\n"),
+      std::string::npos);
+  return gib;
+}
+
+TEST(FitAdvice, WeightsThatDoNotFitAreOffloadedByTheFewestGib) {
+  EXPECT_EQ(proposed_offload_gib(kWeightsDoNotFit, "--max-model-len", "0"), 48);
 }
 
 // SGLang's offloader moves the same parameters (utils/offloader.py OffloaderV1): Qwen3-14B's
@@ -166,24 +178,7 @@ constexpr const char* kSglangWeightsDoNotFit =
     "model: qwen3-14b\n";
 
 TEST(FitAdvice, SglangOffloadsTheFewestGibToo) {
-  const std::string base = kSglangWeightsDoNotFit;
-  const Simulated sim = simulate_text(base);
-  ASSERT_FALSE(sim.ledger.fits());
-  ASSERT_EQ(sim.ledger.first_failure()->failed_step()->name, "weights");
-  const FitAdviceRecord advice = advise(sim);
-  const auto offload =
-      std::find_if(advice.options.begin(), advice.options.end(),
-                   [](const FitOption& o) { return o.flag == "--cpu-offload-gb"; });
-  ASSERT_NE(offload, advice.options.end());
-  const int gib = std::stoi(offload->value);
-  std::string text = base;
-  text.replace(text.find("--context-length"), 0, "--cpu-offload-gb: " + std::to_string(gib) + ", ");
-  EXPECT_TRUE(simulate_text(text).ledger.fits());
-  text = base;
-  text.replace(text.find("--context-length"), 0,
-               "--cpu-offload-gb: " + std::to_string(gib - 1) + ", ");
-  EXPECT_FALSE(simulate_text(text).ledger.fits());
-  EXPECT_EQ(gib, 8);
+  EXPECT_EQ(proposed_offload_gib(kSglangWeightsDoNotFit, "--context-length", "0"), 8);
 }
 
 // The offload is searched only for weights that do not fit, and only where vLLM takes the

@@ -54,11 +54,6 @@ class Startup final : public PlannedStartup {
     f.push_back({"attention_backend", "attention backend", p_.facts.attention_backend});
     f.push_back({"page_size", "page_size", p_.facts.page_size});
     f.push_back({"custom_all_reduce", "custom all-reduce", p_.custom_all_reduce.reason});
-    if (p_.flags.cpu_offload_gb > 0) {
-      // weights/cpu_offload.h: what the first stage's GPUs keep in CPU memory.
-      f.push_back({"weights_offloaded_to_cpu", "weights offloaded to CPU memory (per GPU)",
-                   p_.stages.front().offloaded_to_cpu});
-    }
     if (!a.speculative.algorithm.empty()) {
       f.push_back({"speculative", "speculative",
                    a.speculative.algorithm + " steps=" + std::to_string(a.speculative.num_steps) +

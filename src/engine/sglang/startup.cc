@@ -159,6 +159,11 @@ class RankStartup {
                                  p_.rules));
     env_.fact({std::string(fact_id::kWeightsLogicalBytes), "weights allocated (logical)",
                resident_bytes(tensors_of(stage_.weights))});
+    if (p_.flags.cpu_offload_gb > 0) {
+      // weights/cpu_offload.h: this rank's pipeline stage keeps its own layers' share.
+      env_.fact(
+          {"weights_offloaded_to_cpu", "weights offloaded to CPU memory", stage_.offloaded_to_cpu});
+    }
     return {};
   }
 

@@ -58,11 +58,6 @@ class Startup final : public PlannedStartup {
                  : p_.estimate_cudagraphs     ? "measured, not charged"
                                               : "off"});
     f.push_back({"custom_all_reduce", "custom all-reduce", p_.all_reduce.custom.reason});
-    if (p_.flags.cpu_offload_gb > 0) {
-      // weights/cpu_offload.h: what the first stage's GPUs keep in CPU memory.
-      f.push_back({"weights_offloaded_to_cpu", "weights offloaded to CPU memory (per GPU)",
-                   p_.stages.front().offloaded_to_cpu});
-    }
     if (p_.tp > 1) {
       f.push_back(
           {"symm_mem_all_reduce", "symmetric-memory all-reduce", p_.all_reduce.symm_mem.reason});

@@ -193,6 +193,11 @@ class RankStartup {
                resident_bytes(tensors_of(stage_.weights)) +
                    resident_bytes(tensors_of(stage_.draft_weights))});
     env_.fact({std::string(fact_id::kWeightsBytes), "model_memory_usage", weights_});
+    if (p_.flags.cpu_offload_gb > 0) {
+      // weights/cpu_offload.h: this rank's pipeline stage keeps its own layers' share.
+      env_.fact(
+          {"weights_offloaded_to_cpu", "weights offloaded to CPU memory", stage_.offloaded_to_cpu});
+    }
     env_.log(log_model_loading(weights_, p_.rules));
     return {};
   }
