@@ -218,6 +218,42 @@ TEST(VllmEncoderProfile, QwenTwoPointFiveVlsVideoGrowsWithTheContext) {
   EXPECT_LE(ledger_fact(l, "encoder_peak_bytes"), peak + 4 * mib);
 }
 
+// From 0.12.0 to 0.15.x vLLM profiles Qwen2.5-VL as 0.16.0 does (MultiModalBudget's items,
+// the same largest image, PR #25557's video frames, PR #28798's cos/sin tables): a 14-frame
+// video, 114,688 tokens, at the default 128,000-token context. Before 0.12.0 the ViT's rotary
+// tables differed and the profile is refused; the tower is left out without images and
+// videos from 0.10.2. How 0.12-0.15 pad the outputs they keep is not pinned, so a budget
+// above one item is refused there.
+TEST(VllmEncoderProfile, QwenTwoPointFiveVlProfilesFromZeroTwelve) {
+  const std::string repo = "qwen2.5-vl-7b-instruct";
+  const Ledger newest = family_ledger("vllm", repo, 1, "", "h200", "0.16.0");
+  for (const char* version : {"0.12.0", "0.15.1"}) {
+    const Ledger l = family_ledger("vllm", repo, 1, "", "h200", version);
+    for (const char* fact : {"encoder_items", "encoder_peak_bytes", "encoder_held_bytes"}) {
+      EXPECT_EQ(ledger_fact(l, fact), ledger_fact(newest, fact)) << version << " " << fact;
+    }
+  }
+  EXPECT_EQ(family_errors("vllm", repo, "    --max-num-batched-tokens: 131072\n", 1, "0.13.0"),
+            "f.yaml:7:8: qwen2.5-vl-7b-instruct (Qwen2_5_VLForConditionalGeneration): vLLM "
+            "0.13.0 keeps each dummy encoder output padded either to the encoder budget (131072 "
+            "tokens, as 0.11.0 does) or to the item's 114688 tokens (as 0.16.0 does), and which "
+            "is not pinned; they agree when --max-num-batched-tokens is at most 114688\n");
+  EXPECT_EQ(family_errors("vllm", repo, "    --max-num-batched-tokens: 131072\n", 1, "0.16.0"), "");
+  // Without images and videos the language model is served alone from 0.10.2: the tower's
+  // weights are not loaded; 0.10.1 is refused as every Qwen-VL profile before 0.12.0.
+  const std::string text_only = "    --limit-mm-per-prompt: '{\"image\": 0, \"video\": 0}'\n";
+  const Ledger lm = family_ledger("vllm", repo, 1, text_only, "h200", "0.10.2");
+  EXPECT_EQ(lm.gpus.front().fact("encoder_items"), nullptr);
+  EXPECT_LT(ledger_fact(lm, "weights_logical_bytes"), ledger_fact(newest, "weights_logical_bytes"));
+  EXPECT_NE(family_errors("vllm", repo, text_only, 1, "0.10.1")
+                .find("vLLM 0.10.1's profile of its vision encoder is not modelled (from 0.12.0)"),
+            std::string::npos);
+  // Qwen3-VL came with vLLM 0.11.0 (PR #24727).
+  EXPECT_EQ(family_errors("vllm", "Qwen--Qwen3-VL-8B-Instruct", text_only, 1, "0.10.2"),
+            "f.yaml:4:12: Qwen3VLForConditionalGeneration is not served by vLLM 0.10.2 (from "
+            "0.11.0)\n");
+}
+
 // Gemma 3 27B on one H200 at TP 1: 256 embeddings an image (an 896-pixel image's 64 x 64
 // patches pooled 4 x 4), so the default 8,192-token budget admits 32 images: 131,072 patches;
 // d = 131,072 x 1,152 x 2 B, i = 131,072 x 4,304 x 2 B. The pixel values (32 x 3 x 896 x 896
@@ -341,11 +377,11 @@ TEST(VllmEncoderProfile, LaunchesItDoesNotModelAreRefusedByName) {
                 " (Qwen3_5ForConditionalGeneration): --mm-processor-kwargs sets the multimodal "
                 "processor's image size, which sizes the encoder profile's dummy image; gpumem "
                 "models the checkpoint's default processor\n");
-  // Qwen2.5-VL's profile follows the same rules.
+  // Qwen2.5-VL's profile is modelled from 0.12.0 (QwenTwoPointFiveVlProfilesFromZeroTwelve).
   EXPECT_EQ(family_errors("vllm", "qwen2.5-vl-7b-instruct", "    --tensor-parallel-size: 1\n", 1,
-                          "0.15.1"),
+                          "0.11.0"),
             "f.yaml:7:8: qwen2.5-vl-7b-instruct (Qwen2_5_VLForConditionalGeneration): vLLM "
-            "0.15.1's profile of its vision encoder is not modelled (from 0.16.0); "
+            "0.11.0's profile of its vision encoder is not modelled (from 0.12.0); from 0.10.2, "
             "--limit-mm-per-prompt with 0 images and 0 videos serves its language model alone, "
             "which is modelled\n");
   // A model without a multimodal processor ignores it.

@@ -106,6 +106,12 @@ bool tower_skipped(const Plan& p) {
         p.model.vision.grid_pinpoints.empty() ? Version{0, 10, 2, 0} : Version{0, 16, 0, 0};
     return (p.flags.images_off || p.flags.multimodal_off) && p.version >= from;
   }
+  if (p.model.vision.kind == VisionKind::kQwen25Vit ||
+      p.model.vision.kind == VisionKind::kQwen2Vit) {
+    // qwen2_5_vl.py and qwen2_vl.py leave `visual` None without images and videos (PR #22299,
+    // Aug 2025, taken as 0.10.2 as for LLaVA).
+    return p.flags.multimodal_off && p.version >= Version{0, 10, 2, 0};
+  }
   return profiles_vit(p.model.vision) && p.flags.multimodal_off;
 }
 
@@ -330,6 +336,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     // 0.15.0, whose documentation is the first to list it (UNCONFIRMED).
     diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
                                                  p.version.to_string() + " (from 0.15.0)");
+    return std::nullopt;
+  }
+  if (p.model.hf_architecture.starts_with("Qwen3VL") && p.version < Version{0, 11, 0, 0}) {
+    // vllm PR #24727 added models/qwen3_vl.py and qwen3_vl_moe.py (v0.11.0 release notes).
+    diags.error(scenario.engine.version_loc, p.model.hf_architecture + " is not served by vLLM " +
+                                                 p.version.to_string() + " (from 0.11.0)");
     return std::nullopt;
   }
   if (tower_skipped(p)) p.model.vision = VisionTower{};
@@ -598,6 +610,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         break;
       default:
         p.encoder = plan_qwen_vl_profile(p.model.vision, limits);
+    }
+    if (const std::string why = encoder_outputs_refusal(p); !why.empty()) {
+      diags.error(model_loc, p.model.name + " (" + p.model.hf_architecture + "): " + why);
+      return std::nullopt;
     }
   }
   // vllm v1/worker/gpu_worker.py determine_available_memory (v0.17.0 on): profile_cudagraph_memory

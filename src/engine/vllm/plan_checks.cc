@@ -8,20 +8,31 @@ namespace gpumem::vllm {
 // Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch;
 // empty when it can.
 std::string vit_profile_refusal(const Plan& p) {
-  if (p.version < Version{0, 16, 0, 0}) {
+  const VisionKind kind = p.model.vision.kind;
+  const bool qwen2_vit = kind == VisionKind::kQwen25Vit || kind == VisionKind::kQwen2Vit;
+  // Qwen2-VL and Qwen2.5-VL profile as gpumem models them from 0.12.0: MultiModalBudget's
+  // items (PR #22228, 0.10.1), the largest image (the square form before PR #29692 and the
+  // factor-pair form after it give the same grid for the checkpoints' processors: their
+  // max_pixels is a square of 28-pixel units), the video frames of PR #25557 (0.11.0) and the
+  // ViT's cos/sin tables (PR #28798, 0.12.0); encoder_outputs_refusal covers their kept outputs.
+  const Version first = qwen2_vit ? Version{0, 12, 0, 0} : Version{0, 16, 0, 0};
+  if (p.version < first) {
     // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form),
-    // qwen3_vl.py's two-frame dummy video and multimodal/encoder_budget.py MultiModalBudget
-    // are read in their v0.16-on form; before, the dummy video was sized from the sequence
-    // length and may have been the modality profiled.
+    // qwen3_vl.py's two-frame dummy video (a video of 12.5 tokens a vision token before it,
+    // 0.11.x) and multimodal/encoder_budget.py MultiModalBudget are read in their v0.16-on
+    // form; before, the dummy video was sized from the sequence length and may have been the
+    // modality profiled. Qwen2/2.5-VL leave their tower unbuilt without images and videos
+    // from PR #22299 (Aug 2025, taken as 0.10.2 as for LLaVA and Mistral 3).
     return "vLLM " + p.version.to_string() +
-           "'s profile of its vision encoder is not modelled (from 0.16.0); " +
-           (p.model.vision.kind == VisionKind::kClip
+           "'s profile of its vision encoder is not modelled (from " + first.to_string() + "); " +
+           (kind == VisionKind::kClip
                 ? std::string("from ") +
                       (p.model.vision.grid_pinpoints.empty() ? "0.10.2" : "0.16.0") +
                       ", --limit-mm-per-prompt with 0 images serves its language model alone, "
                       "which is modelled"
-                : std::string("--limit-mm-per-prompt with 0 images and 0 videos serves its "
-                              "language model alone, which is modelled"));
+                : std::string(qwen2_vit ? "from 0.10.2, " : "") +
+                      "--limit-mm-per-prompt with 0 images and 0 videos serves its language "
+                      "model alone, which is modelled");
   }
   if (p.flags.raw.location("--mm-processor-kwargs")) {
     return "--mm-processor-kwargs sets the multimodal processor's image size, which sizes the "
@@ -33,6 +44,21 @@ std::string vit_profile_refusal(const Plan& p) {
            "language model alone";
   }
   return "";
+}
+
+std::string encoder_outputs_refusal(const Plan& p) {
+  if (!p.encoder || p.version >= Version{0, 16, 0, 0} ||
+      p.encoder->budget <= p.encoder->tokens_per_item) {
+    return "";
+  }
+  // vllm v1/worker/gpu_model_runner.py profile_run: 0.11.0 pads each dummy encoder output it
+  // keeps to the encoder budget's rows (PR #25810), the 2026 code to the item's own tokens;
+  // they differ only when the budget holds more than one item's tokens.
+  return "vLLM " + p.version.to_string() + " keeps each dummy encoder output padded either to " +
+         "the encoder budget (" + std::to_string(p.encoder->budget) + " tokens, as 0.11.0 " +
+         "does) or to the item's " + std::to_string(p.encoder->tokens_per_item) +
+         " tokens (as 0.16.0 does), and which is not pinned; they agree when " +
+         "--max-num-batched-tokens is at most " + std::to_string(p.encoder->tokens_per_item);
 }
 
 // Why a DeepSeek Sparse Attention model (DeepSeek-V3.2, GLM-5) cannot be modelled for this

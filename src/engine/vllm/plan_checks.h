@@ -13,6 +13,8 @@ namespace gpumem::vllm {
 
 // Why vLLM's profile of the tower (encoder_profile.h) cannot be modelled for this launch.
 std::string vit_profile_refusal(const Plan& p);
+// Why the encoder outputs the profile keeps (p.encoder, once planned) cannot be modelled.
+std::string encoder_outputs_refusal(const Plan& p);
 
 // Why a DeepSeek Sparse Attention model (DeepSeek-V3.2, GLM-5) cannot be modelled.
 std::string sparse_attention_refusal(const Plan& p);
