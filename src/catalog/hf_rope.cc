@@ -30,6 +30,8 @@ YAML::Node rope_scaling_node(const ConfigMap& text, const char*& key) {
   return rope_parameters_of(text.get(key), "full_attention");
 }
 
+}  // namespace
+
 void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, RopeScaling& out) {
   const char* key = nullptr;
   const YAML::Node node = rope_scaling_node(text, key);
@@ -89,8 +91,6 @@ void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, 
   }
   std::sort(out.parameters.begin(), out.parameters.end());
 }
-
-}  // namespace
 
 YAML::Node rope_parameters_of(const YAML::Node& node, const char* layer_type) {
   if (!node.IsDefined() || !node.IsMap()) return node;

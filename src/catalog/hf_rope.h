@@ -19,6 +19,10 @@ namespace gpumem {
 // `layer_type`, else the flat mapping itself.
 YAML::Node rope_parameters_of(const YAML::Node& node, const char* layer_type);
 
+// Reads `text`'s rope_scaling (or transformers 5's rope_parameters) into `out`; `architecture`
+// is the config's class, whose multimodal and Gemma 4 forms rename or ignore some types.
+void parse_rope_scaling(const ConfigMap& text, const std::string& architecture, RopeScaling& out);
+
 // Reads the RoPE keys of `text` into `a`, with the family's defaults where the config omits
 // the base. Expects the family, attention kind, head size and MLA dimensions already read.
 void parse_rope(const ConfigMap& text, double default_theta, double default_local_base,

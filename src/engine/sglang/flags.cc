@@ -415,14 +415,8 @@ const std::vector<FlagSpec>& table() {
        {},
        false,
        "gpumem models one attention backend for prefill and decode (--attention-backend)"},
-      {"--json-model-override-args",
-       {},
-       FlagType::kString,
-       true,
-       {},
-       false,
-       "it overrides config.json values that size the weights and the KV cache; write the "
-       "changed config.json and name it as the model"},
+      // engine/config_overrides.h: max_position_embeddings and rope_scaling applied.
+      {"--json-model-override-args", {}, FlagType::kString, true, {}},
   };
   static const std::vector<FlagSpec> kWithNewest =
       joined_tables({kTable, host_side_flags(), unmodelled_flags()});

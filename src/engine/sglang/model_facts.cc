@@ -95,7 +95,9 @@ ModelFacts resolve_model_facts(const Architecture& a, const ServerFlags& flags,
       diags.error(*flags.raw.location("--context-length"),
                   "User-specified context_length (" + std::to_string(*flags.context_length) +
                       ") is greater than the derived context_length (" + std::to_string(derived) +
-                      "). This may lead to incorrect model outputs or CUDA errors.");
+                      "). This may lead to incorrect model outputs or CUDA errors. SGLang "
+                      "stops with ValueError unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 "
+                      "is set.");
     }
     f.context_len = *flags.context_length;
   }

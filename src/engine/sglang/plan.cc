@@ -4,6 +4,7 @@
 #include <set>
 
 #include "catalog/nextn_draft.h"
+#include "engine/config_overrides.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/sglang/layout.h"
@@ -244,6 +245,8 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (!source) return std::nullopt;
   p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
+  if (!apply_config_overrides(p.flags.raw, "--json-model-override-args", p.model, diags))
+    return std::nullopt;
   // A draft that did not resolve is reported; the checks below still run.
   const bool draft_unresolved = p.flags.speculative_draft_model && !given_draft;
   if (!draft_unresolved && !resolve_draft(p, std::move(given_draft), diags)) return std::nullopt;

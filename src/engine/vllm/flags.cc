@@ -277,16 +277,11 @@ const std::vector<FlagSpec>& table() {
       // sets the dummy image the encoder profile runs on (refused with a profiled encoder,
       // vllm/plan.cc); a model without one has no multimodal processor.
       {"--mm-processor-kwargs", {}, FlagType::kString, true, {}},
-      // vllm v0.21 config/model.py ModelConfig.hf_overrides, config/lora.py LoRAConfig,
-      // config/parallel.py enable_eplb, config/kv_transfer.py KVTransferConfig.
-      {"--hf-overrides",
-       {},
-       FlagType::kString,
-       true,
-       {},
-       false,
-       "it overrides config.json values that size the weights and the KV cache; write the "
-       "changed config.json and name it as the model"},
+      // vllm v0.21 config/model.py ModelConfig.hf_overrides: max_position_embeddings and
+      // rope_scaling applied (engine/config_overrides.h), other keys refused there.
+      {"--hf-overrides", {}, FlagType::kString, true, {}},
+      // config/lora.py LoRAConfig, config/parallel.py enable_eplb, config/kv_transfer.py
+      // KVTransferConfig.
       {"--enable-lora",
        {},
        FlagType::kBool,

@@ -6,6 +6,7 @@
 #include "catalog/nextn_draft.h"
 #include "catalog/qwen_mtp_draft.h"
 #include "core/spelling.h"
+#include "engine/config_overrides.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/vllm/deepseek_v4_kv.h"
@@ -320,6 +321,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   if (!source) return std::nullopt;
   p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
+  if (!apply_config_overrides(p.flags.raw, "--hf-overrides", p.model, diags)) return std::nullopt;
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
   p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
