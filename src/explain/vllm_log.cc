@@ -474,6 +474,22 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "memory:", Quantity::kGraphUsage, true);
     figure(c, l, "(actual), ", Quantity::kCudaGraphEstimate, true);
     c.clue("0.17.0", "", "'CUDA graph pool memory' (the CUDA-graph estimate)", l.number);
+  } else if (starts_with(m, "CUDA graph memory profile:") && contains(m, "; estimate ")) {
+    // Model Runner V2's profile_cudagraph_memory (gpu/cudagraph_utils.py, PR #53306, merged
+    // in August 2026; 0.28.0 taken as the earliest release): "CUDA graph memory profile:
+    // capture took X GiB with k of n FULL graphs (...); the other m FULL graphs add Y GiB;
+    // estimate Z GiB." The estimate is what the KV budget leaves for the graphs.
+    figure(c, l, "; estimate", Quantity::kCudaGraphEstimate);
+    c.clue("0.28.0", "", "Model Runner V2's 'CUDA graph memory profile'", l.number);
+  } else if (starts_with(m, "Cleared") &&
+             contains(m, "of cached CUDA allocator memory before KV cache allocation")) {
+    // gpu_worker.py of releases newer than gpumem models (2026): the caching allocator's free
+    // blocks returned to the device (torch.cuda.empty_cache) before the KV cache is allocated;
+    // the KV cache's size was fixed before it, from the profile.
+    c.run().notes.push_back("line " + std::to_string(l.number) +
+                            ": the cached allocator memory released before the KV cache is not "
+                            "compared (the KV cache was sized before the release): " +
+                            std::string(m));
   } else if (starts_with(m, "Graph capturing finished")) {
     figure(c, l, "took", Quantity::kGraphUsage);
     c.phase("cuda graphs done", l.number);

@@ -464,6 +464,33 @@ TEST(ReaderClasses, VllmDebugProfileLines) {
       << r.notes[0];
 }
 
+// Lines of vLLM releases newer than gpumem models (2026): Model Runner V2's CUDA-graph
+// profile gives the estimate and dates the log; the allocator memory cleared before the KV
+// cache is noted, not compared. Written in the engine's own form (no corpus log holds them).
+TEST(ReaderClasses, TheNewestVllmGraphProfileAndCacheClearing) {
+  const StartupLog log = lines(
+      "INFO 09-10 10:00:00 [gpu_model_runner.py:2000] Model loading took 15.27 GiB memory and "
+      "10.0 seconds\n"
+      "INFO 09-10 10:00:09 [cudagraph_utils.py:400] CUDA graph memory profile: capture took "
+      "0.41 GiB with 3 of 35 FULL graphs (tokens: 512/3.1 MiB, 504/3.0 MiB, 1/1.0 MiB); the "
+      "other 32 FULL graphs add 0.09 GiB; estimate 0.50 GiB.\n"
+      "INFO 09-10 10:00:10 [gpu_worker.py:300] Available KV cache memory: 100.5 GiB\n"
+      "INFO 09-10 10:00:10 [gpu_worker.py:310] Cleared 1.25 GiB of cached CUDA allocator memory "
+      "before KV cache allocation.\n");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_NE(r.first(Quantity::kCudaGraphEstimate), nullptr);
+  EXPECT_DOUBLE_EQ(r.first(Quantity::kCudaGraphEstimate)->value, 0.50);
+  EXPECT_EQ(r.first(Quantity::kCudaGraphEstimate)->line, 2);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_TRUE(r.notes[0].starts_with(
+      "line 4: the cached allocator memory released before the KV cache is not compared"))
+      << r.notes[0];
+  const VersionChoice v = choose_version(r, LogEngine::kVllm);
+  EXPECT_NE(v.note.find("Model Runner V2's 'CUDA graph memory profile' (line 2)"),
+            std::string::npos)
+      << v.note;
+}
+
 // "In v0.19, CUDA graph memory profiling will be enabled by default ..." is printed while the
 // estimate exists and is off (v0.17.0 to v0.20.x): it dates the log and states the
 // utilization (vllm PR #39559's log, 0.19.1rc1 per its thread).
