@@ -1,10 +1,7 @@
 #include "hub/hub_download.h"
 
-#include <curl/curl.h>
-
 #include <cctype>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -12,6 +9,7 @@
 #include "catalog/hf_cache.h"
 #include "catalog/safetensors.h"
 #include "core/atomic_file.h"
+#include "hub/curl_library.h"
 
 namespace gpumem {
 namespace {
@@ -85,50 +83,52 @@ class Session {
 
   // GET `url` (a part of it with `range`); at most `limit` bytes are kept.
   Result<Response> get(const std::string& url, std::optional<Range> range, size_t limit) const {
-    static std::once_flag init;
-    std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-    CURL* curl = curl_easy_init();
+    Result<const CurlLibrary*> library = curl_library();
+    if (!library.ok()) return library.status();
+    const CurlLibrary& c = **library;
+    CURL* curl = c.easy_init();
     if (curl == nullptr) return internal_error("libcurl could not start a transfer");
     struct Cleanup {
+      const CurlLibrary& c;
       CURL* curl;
       curl_slist* headers = nullptr;
       ~Cleanup() {
-        curl_slist_free_all(headers);
-        curl_easy_cleanup(curl);
+        c.slist_free_all(headers);
+        c.easy_cleanup(curl);
       }
-    } cleanup{curl};
+    } cleanup{c, curl};
     Response r;
     r.limit = range ? static_cast<size_t>(range->count) : limit;
     if (!settings_.token.empty()) {
       const std::string auth = "Authorization: Bearer " + settings_.token;
-      cleanup.headers = curl_slist_append(cleanup.headers, auth.c_str());
+      cleanup.headers = c.slist_append(cleanup.headers, auth.c_str());
     }
     std::string range_text;
     if (range) {
       range_text =
           std::to_string(range->first) + "-" + std::to_string(range->first + range->count - 1);
-      curl_easy_setopt(curl, CURLOPT_RANGE, range_text.c_str());
+      c.easy_setopt(curl, CURLOPT_RANGE, range_text.c_str());
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, cleanup.headers);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
+    c.easy_setopt(curl, CURLOPT_URL, url.c_str());
+    c.easy_setopt(curl, CURLOPT_HTTPHEADER, cleanup.headers);
+    c.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    c.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    c.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    c.easy_setopt(curl, CURLOPT_MAXREDIRS, 10L);
+    c.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    c.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
     // A transfer slower than 1 byte/s for 60 s is given up.
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "gpumem");
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
-    const CURLcode code = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+    c.easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    c.easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 60L);
+    c.easy_setopt(curl, CURLOPT_USERAGENT, "gpumem");
+    c.easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    c.easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    c.easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    c.easy_setopt(curl, CURLOPT_HEADERDATA, &r);
+    const CURLcode code = c.easy_perform(curl);
+    c.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
     if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && r.overflow)) {
-      return io_error(repo_id_ + ": cannot fetch " + url + ": " + curl_easy_strerror(code));
+      return io_error(repo_id_ + ": cannot fetch " + url + ": " + c.easy_strerror(code));
     }
     if (r.overflow && !range) {
       return invalid_input(repo_id_ + ": " + url + " is larger than the " +
