@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "catalog/gpu_catalog_cache.h"
+#include "catalog/parse_cache.h"
 #include "catalog/yaml_reader.h"
 #include "core/directory.h"
 
@@ -130,7 +131,7 @@ Result<GpuCatalog> GpuCatalog::load(const std::string& dir, Diagnostics& diags) 
     }
     texts.emplace_back(f, std::move(*text));
   }
-  const std::string cache_dir = texts.size() == files.size() ? gpu_cache_dir() : "";
+  const std::string cache_dir = texts.size() == files.size() ? parse_cache_dir() : "";
   const std::uint64_t key = cache_dir.empty() ? 0 : gpu_catalog_key(dir, texts);
   if (!cache_dir.empty()) {
     if (std::optional<std::vector<GpuSpec>> cached =

@@ -1,44 +1,16 @@
 #include "catalog/gpu_catalog_cache.h"
 
-#include <fmt/format.h>
-#include <sys/stat.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
-#include "core/atomic_file.h"
+#include "catalog/parse_cache.h"
 
 namespace gpumem {
 namespace {
 
-constexpr std::string_view kSchema = "gpumem.gpu-cache/1";
+constexpr std::string_view kSchema = "gpumem.gpu-cache/2";
 
 // A new GpuSpec field must be written and read below too; this stops the build until it is.
 static_assert(sizeof(GpuSpec) == 240, "GpuSpec changed: update gpu_catalog_cache.cc");
-
-class Fnv1a {
- public:
-  void add(std::string_view bytes) {
-    for (char c : bytes) {
-      hash_ ^= static_cast<unsigned char>(c);
-      hash_ *= 0x100000001b3ULL;
-    }
-    // The length too, so that ("ab", "c") and ("a", "bc") differ.
-    const std::uint64_t n = bytes.size();
-    for (int i = 0; i < 8; ++i) {
-      hash_ ^= (n >> (8 * i)) & 0xff;
-      hash_ *= 0x100000001b3ULL;
-    }
-  }
-  std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
-};
-
-std::string nonempty(const char* s) { return s == nullptr ? std::string() : std::string(s); }
 
 nlohmann::json to_json(const GpuSpec& g) {
   nlohmann::json j;
@@ -87,57 +59,23 @@ std::optional<GpuSpec> from_json(const nlohmann::json& j) {
   return g;
 }
 
-std::string key_text(std::uint64_t key) { return fmt::format("{:016x}", key); }
-
 }  // namespace
-
-std::string gpu_cache_dir() {
-  const std::string set = nonempty(std::getenv("GPUMEM_CACHE_DIR"));
-  if (set == "off") return {};
-  if (!set.empty()) return set;
-  std::string xdg = nonempty(std::getenv("XDG_CACHE_HOME"));
-  if (xdg.empty()) {
-    const std::string home = nonempty(std::getenv("HOME"));
-    if (home.empty()) return {};
-    xdg = home + "/.cache";
-  }
-  return xdg + "/gpumem";
-}
 
 std::uint64_t gpu_catalog_key(const std::string& dir,
                               const std::vector<std::pair<std::string, std::string>>& files) {
-  Fnv1a h;
-  h.add(kSchema);
-  struct stat self {};
-  if (::stat("/proc/self/exe", &self) == 0) {
-    h.add(std::to_string(self.st_size));
-    h.add(std::to_string(self.st_mtim.tv_sec) + "." + std::to_string(self.st_mtim.tv_nsec));
-  }
-  h.add(dir);
-  for (const auto& [name, text] : files) {
-    h.add(name);
-    h.add(text);
-  }
-  return h.value();
+  return parse_cache_key(kSchema, dir, files);
 }
 
 std::string gpu_cache_file(const std::string& cache_dir, std::uint64_t key) {
-  return cache_dir + "/gpu-catalog-" + key_text(key) + ".json";
+  return parse_cache_file(cache_dir, "gpu-catalog", key);
 }
 
 std::optional<std::vector<GpuSpec>> read_gpu_cache(const std::string& path, std::uint64_t key) {
-  // Only a regular file: a FIFO put where an entry goes would block every command.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  Result<std::string> text = read_file(path, InputKind::kCatalog);
-  if (!text.ok()) return std::nullopt;
-  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  const std::optional<nlohmann::json> payload = read_parse_cache(path, kSchema, key);
+  if (!payload || !payload->is_array()) return std::nullopt;
   try {
-    if (!doc.is_object() || doc.at("schema") != kSchema || doc.at("key") != key_text(key)) {
-      return std::nullopt;
-    }
     std::vector<GpuSpec> gpus;
-    for (const nlohmann::json& g : doc.at("gpus")) {
+    for (const nlohmann::json& g : *payload) {
       std::optional<GpuSpec> gpu = from_json(g);
       if (!gpu) return std::nullopt;
       gpus.push_back(std::move(*gpu));
@@ -150,15 +88,9 @@ std::optional<std::vector<GpuSpec>> read_gpu_cache(const std::string& path, std:
 
 Status write_gpu_cache(const std::string& path, std::uint64_t key,
                        const std::vector<GpuSpec>& gpus) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  if (ec) return io_error(path + ": cannot write: " + ec.message());
-  nlohmann::json doc;
-  doc["schema"] = kSchema;
-  doc["key"] = key_text(key);
-  doc["gpus"] = nlohmann::json::array();
-  for (const GpuSpec& g : gpus) doc["gpus"].push_back(to_json(g));
-  return write_file_atomically(path, doc.dump() + "\n");
+  nlohmann::json payload = nlohmann::json::array();
+  for (const GpuSpec& g : gpus) payload.push_back(to_json(g));
+  return write_parse_cache(path, kSchema, key, std::move(payload));
 }
 
 }  // namespace gpumem

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "calib/calibration_cache.h"
 #include "calib/calibration_file.h"
 #include "calib/parameters.h"
 #include "core/directory.h"
@@ -109,14 +110,11 @@ std::optional<SimulationConstants> choose_calibration(const Workspace& ws, const
   // Every file is read (a broken one is an error even when another GPU's would be chosen),
   // and two for the scenario's GPU and probe are ambiguous: the scenario must pin one (a torch
   // calibration of the GPU stands beside its raw one: `probe: torch` keeps them apart).
-  std::vector<CalibrationFile> loaded;
-  std::vector<std::string> loaded_paths;
-  for (const std::string& path : files) {
-    std::optional<CalibrationFile> f = load_calibration_file(path, ws.gpus, diags);
-    if (!f) return std::nullopt;
-    loaded.push_back(std::move(*f));
-    loaded_paths.push_back(path);
-  }
+  std::optional<std::vector<CalibrationFile>> read =
+      load_calibration_files(dir, files, ws.gpus, diags);
+  if (!read) return std::nullopt;
+  const std::vector<CalibrationFile>& loaded = *read;
+  const std::vector<std::string>& loaded_paths = files;
   // A serving engine runs in a PyTorch process: the GPU's torch-probe calibration when it has
   // one, else its log calibration (a PyTorch process too), else its raw one or the published
   // figures, with PyTorch's own costs borrowed.

@@ -14,44 +14,12 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "support/cache_dir.h"
 
 namespace gpumem {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Points GPUMEM_CACHE_DIR at a fresh directory for one test, and restores it after.
-class CacheDir {
- public:
-  explicit CacheDir(const std::string& name)
-      : dir_(fs::temp_directory_path() /
-             ("gpumem-gpu-cache-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(dir_);
-    const char* old = std::getenv("GPUMEM_CACHE_DIR");
-    if (old != nullptr) old_ = old;
-    ::setenv("GPUMEM_CACHE_DIR", (dir_ / "cache").c_str(), 1);
-    fs::create_directories(dir_ / "gpu");
-  }
-  ~CacheDir() {
-    if (old_) {
-      ::setenv("GPUMEM_CACHE_DIR", old_->c_str(), 1);
-    } else {
-      ::unsetenv("GPUMEM_CACHE_DIR");
-    }
-    fs::remove_all(dir_);
-  }
-  std::string gpu_dir() const { return (dir_ / "gpu").string(); }
-  std::vector<fs::path> entries() const {
-    std::vector<fs::path> out;
-    if (!fs::exists(dir_ / "cache")) return out;
-    for (const auto& e : fs::directory_iterator(dir_ / "cache")) out.push_back(e.path());
-    return out;
-  }
-
- private:
-  fs::path dir_;
-  std::optional<std::string> old_;
-};
 
 GpuCatalog load(const std::string& dir) {
   Diagnostics diags;
@@ -73,11 +41,11 @@ void replace_in(const fs::path& file, const std::string& from, const std::string
 }
 
 TEST(GpuCatalogCache, EveryBundledGpuComesBackExactly) {
-  CacheDir c("bundled");
+  CacheDir c("gpu-cache-bundled");
   ::setenv("GPUMEM_CACHE_DIR", "off", 1);
   const GpuCatalog parsed = load(GPUMEM_SOURCE_DIR "/model/gpu");
   ASSERT_GE(parsed.gpus().size(), 60u);
-  const std::string file = (fs::path(c.gpu_dir()) / "entry.json").string();
+  const std::string file = (fs::path(c.input_dir()) / "entry.json").string();
   ASSERT_TRUE(write_gpu_cache(file, 42, parsed.gpus()).ok());
   const std::optional<std::vector<GpuSpec>> back = read_gpu_cache(file, 42);
   ASSERT_TRUE(back.has_value());
@@ -86,32 +54,32 @@ TEST(GpuCatalogCache, EveryBundledGpuComesBackExactly) {
 }
 
 TEST(GpuCatalogCache, ReadWhileTheFilesAreUnchangedAndNeverAfterAChange) {
-  CacheDir c("change");
-  copy_gpu("h100-sxm-80gb", c.gpu_dir());
-  copy_gpu("h200-sxm-141gb", c.gpu_dir());
-  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132);
+  CacheDir c("gpu-cache-change");
+  copy_gpu("h100-sxm-80gb", c.input_dir());
+  copy_gpu("h200-sxm-141gb", c.input_dir());
+  EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132);
   ASSERT_EQ(c.entries().size(), 1u);
   // The entry is what the next load reads: an edit of the entry shows.
   replace_in(c.entries()[0], "\"sm_count\":132", "\"sm_count\":7");
-  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 7);
+  EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 7);
   // A changed file has another key: its new text is read, and cached beside the old entry.
-  replace_in(fs::path(c.gpu_dir()) / "h100-sxm-80gb.yaml", "sm_count: 132", "sm_count: 114");
-  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 114);
+  replace_in(fs::path(c.input_dir()) / "h100-sxm-80gb.yaml", "sm_count: 132", "sm_count: 114");
+  EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 114);
   EXPECT_EQ(c.entries().size(), 2u);
   // So does a removed one.
-  fs::remove(fs::path(c.gpu_dir()) / "h200-sxm-141gb.yaml");
-  EXPECT_EQ(load(c.gpu_dir()).find("h200"), nullptr);
+  fs::remove(fs::path(c.input_dir()) / "h200-sxm-141gb.yaml");
+  EXPECT_EQ(load(c.input_dir()).find("h200"), nullptr);
 }
 
 TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
-  CacheDir c("damaged");
-  copy_gpu("h100-sxm-80gb", c.gpu_dir());
-  (void)load(c.gpu_dir());
+  CacheDir c("gpu-cache-damaged");
+  copy_gpu("h100-sxm-80gb", c.input_dir());
+  (void)load(c.input_dir());
   ASSERT_EQ(c.entries().size(), 1u);
   for (const std::string junk : {"{\"schema\": \"gpumem.gpu-cache/1\"", "[]", "\xff\xfe",
                                  "{\"schema\":\"gpumem.gpu-cache/1\",\"key\":\"x\"}"}) {
     ASSERT_TRUE(write_file_atomically(c.entries()[0].string(), junk).ok());
-    EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132) << junk;
+    EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132) << junk;
   }
   EXPECT_NE(
       read_file(c.entries()[0].string(), InputKind::kCatalog).value().find("\"sm_count\":132"),
@@ -120,25 +88,25 @@ TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
   const fs::path entry = c.entries()[0];
   fs::remove(entry);
   ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
-  EXPECT_EQ(load(c.gpu_dir()).find("h100")->sm_count, 132);
+  EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132);
   EXPECT_FALSE(read_gpu_cache(entry.string(), 0).has_value());
 }
 
 TEST(GpuCatalogCache, NothingIsCachedFromErrorsOrWhenOff) {
-  CacheDir c("errors");
-  copy_gpu("h100-sxm-80gb", c.gpu_dir());
-  ASSERT_TRUE(write_file_atomically(c.gpu_dir() + "/bad.yaml", "name: bad\n").ok());
+  CacheDir c("gpu-cache-errors");
+  copy_gpu("h100-sxm-80gb", c.input_dir());
+  ASSERT_TRUE(write_file_atomically(c.input_dir() + "/bad.yaml", "name: bad\n").ok());
   Diagnostics diags;
-  ASSERT_TRUE(GpuCatalog::load(c.gpu_dir(), diags).ok());
+  ASSERT_TRUE(GpuCatalog::load(c.input_dir(), diags).ok());
   EXPECT_FALSE(diags.empty());
   EXPECT_TRUE(c.entries().empty());
   // Reported again on the next load, as without a cache.
   Diagnostics again;
-  ASSERT_TRUE(GpuCatalog::load(c.gpu_dir(), again).ok());
+  ASSERT_TRUE(GpuCatalog::load(c.input_dir(), again).ok());
   EXPECT_EQ(again.to_string(), diags.to_string());
-  fs::remove(c.gpu_dir() + "/bad.yaml");
+  fs::remove(c.input_dir() + "/bad.yaml");
   ::setenv("GPUMEM_CACHE_DIR", "off", 1);
-  (void)load(c.gpu_dir());
+  (void)load(c.input_dir());
   EXPECT_TRUE(c.entries().empty());
 }
 
