@@ -34,14 +34,19 @@ bool apply_config_overrides(const FlagValues& v, std::string_view flag, Architec
   const std::optional<std::string> text = v.string(flag);
   if (!text) return true;
   const SourceLoc where = *v.location(flag);
-  const std::string name(flag);
   YAML::Node overrides;
   try {
     overrides = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
-    diags.error(where, name + " is not valid JSON: " + e.msg);
+    diags.error(where, std::string(flag) + " is not valid JSON: " + e.msg);
     return false;
   }
+  return apply_config_override_object(overrides, where, flag, a, diags);
+}
+
+bool apply_config_override_object(const YAML::Node& overrides, const SourceLoc& where,
+                                  std::string_view flag, Architecture& a, Diagnostics& diags) {
+  const std::string name(flag);
   if (!overrides.IsMap()) {
     diags.error(where, name + " must be a JSON object");
     return false;

@@ -15,6 +15,8 @@
 #ifndef GPUMEM_ENGINE_CONFIG_OVERRIDES_H_
 #define GPUMEM_ENGINE_CONFIG_OVERRIDES_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <string_view>
 
 #include "catalog/architecture.h"
@@ -27,6 +29,10 @@ namespace gpumem {
 // reported at the flag's value.
 bool apply_config_overrides(const FlagValues& v, std::string_view flag, Architecture& a,
                             Diagnostics& diags);
+// The same for a parsed object (the keys a flag such as vLLM's --rope-scaling sets), reported at
+// `where` as `flag`'s.
+bool apply_config_override_object(const YAML::Node& overrides, const SourceLoc& where,
+                                  std::string_view flag, Architecture& a, Diagnostics& diags);
 
 }  // namespace gpumem
 

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdio>
 
+#include "engine/sglang/older_flags.h"
+#include "engine/vllm/older_flags.h"
 #include "explain/figure_bounds.h"
 #include "explain/version_choice.h"
 
@@ -352,6 +354,16 @@ void RunCollector::read_out_of_memory(const LogLine& line, LoggedProblem& p) {
   }
 }
 
+namespace {
+
+// The flags `engine`'s newest modelled release no longer takes (engine/retired_flags.h).
+std::span<const RetiredFlag> retired_flags(LogEngine engine) {
+  if (engine == LogEngine::kVllm) return vllm::older_release_flags();
+  return sglang::older_release_flags();
+}
+
+}  // namespace
+
 void RunCollector::phase(std::string name, int line) {
   current_.phases.push_back({std::move(name), line});
 }
@@ -384,6 +396,16 @@ void RunCollector::recognised(const LogLine& line) {
 }
 
 void RunCollector::finish() {
+  // A flag a later release dropped dates the log before that release (the engines' argparse
+  // refuses a flag it does not have, and their argument dumps list only their own fields).
+  for (const RetiredFlag& r : retired_flags(log_.engine)) {
+    for (const LoggedFlag& f : current_.flags) {
+      if (f.flag != r.name) continue;
+      clue("", std::string(r.removed_in),
+           "'" + f.flag + "' (removed in " + std::string(r.removed_in) + ")", f.line);
+      break;
+    }
+  }
   if (!current_.date.empty()) {
     if (std::optional<VersionClue> c = date_clue(log_.engine, current_.date, current_.date_line)) {
       current_.version_clues.push_back(std::move(*c));

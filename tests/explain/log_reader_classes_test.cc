@@ -491,6 +491,23 @@ TEST(ReaderClasses, TheNewestVllmGraphProfileAndCacheClearing) {
       << v.note;
 }
 
+// A flag a later release dropped dates the log before it: vLLM's non-default arguments with
+// max_seq_len_to_capture (removed for 0.11.0) are 0.10.x's, and the flag itself changes nothing
+// gpumem replays.
+TEST(ReaderClasses, ADroppedFlagDatesTheLog) {
+  const StartupLog log = lines(
+      "INFO 09-01 10:00:00 [api_server.py:1000] non-default args: {'model': 'Qwen/Qwen3-8B', "
+      "'max_seq_len_to_capture': 16384, 'max_model_len': 16384}\n"
+      "INFO 09-01 10:00:40 [gpu_worker.py:300] Available KV cache memory: 104.50 GiB\n");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_NE(r.flag("--max-seq-len-to-capture"), nullptr);
+  const VersionChoice v = choose_version(r, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.10.2");
+  EXPECT_NE(v.note.find("'--max-seq-len-to-capture' (removed in 0.11.0) (line 1)"),
+            std::string::npos)
+      << v.note;
+}
+
 // "In v0.19, CUDA graph memory profiling will be enabled by default ..." is printed while the
 // estimate exists and is off (v0.17.0 to v0.20.x): it dates the log and states the
 // utilization (vllm PR #39559's log, 0.19.1rc1 per its thread).

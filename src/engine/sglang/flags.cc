@@ -5,6 +5,7 @@
 #include "core/python_format.h"
 #include "engine/refused_values.h"
 #include "engine/sglang/newest_flags.h"
+#include "engine/sglang/older_flags.h"
 
 namespace gpumem::sglang {
 
@@ -418,8 +419,9 @@ const std::vector<FlagSpec>& table() {
       // engine/config_overrides.h: max_position_embeddings and rope_scaling applied.
       {"--json-model-override-args", {}, FlagType::kString, true, {}},
   };
+  static const std::vector<FlagSpec> kOlder = retired_flag_specs(older_release_flags());
   static const std::vector<FlagSpec> kWithNewest =
-      joined_tables({kTable, host_side_flags(), unmodelled_flags()});
+      joined_tables({kTable, host_side_flags(), unmodelled_flags(), kOlder});
   return kWithNewest;
 }
 

@@ -7,7 +7,9 @@
 #include "engine/config_overrides.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
+#include "engine/retired_flags.h"
 #include "engine/sglang/layout.h"
+#include "engine/sglang/older_flags.h"
 #include "engine/sglang/plan_checks.h"
 #include "weights/cpu_offload.h"
 #include "weights/draft_weights.h"
@@ -196,6 +198,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.version = *version;
   p.rules = rules_for(p.version);
   p.flags = read_server_flags(scenario.engine, diags);
+  check_retired_flags(
+      p.flags.raw, older_release_flags(), "SGLang", p.version.to_string(),
+      [&](std::string_view removed_in) { return p.version >= parse_version(removed_in).value(); },
+      diags);
   if (scenario.engine.entry != "serve") {
     // sglang's offline Engine (sgl.Engine) runs the same scheduler; whether its defaults
     // differ from the server's is not read.

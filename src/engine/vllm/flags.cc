@@ -8,6 +8,7 @@
 #include "engine/refused_values.h"
 #include "engine/vllm/flag_json.h"
 #include "engine/vllm/newest_flags.h"
+#include "engine/vllm/older_flags.h"
 
 namespace gpumem::vllm {
 namespace {
@@ -304,8 +305,9 @@ const std::vector<FlagSpec>& table() {
        false,
        "a KV connector (disaggregated prefill, offloading) allocates buffers of its own"},
   };
+  static const std::vector<FlagSpec> kOlder = retired_flag_specs(older_release_flags());
   static const std::vector<FlagSpec> kWithNewest =
-      joined_tables({kTable, host_side_flags(), unmodelled_flags()});
+      joined_tables({kTable, host_side_flags(), unmodelled_flags(), kOlder});
   return kWithNewest;
 }
 

@@ -9,7 +9,9 @@
 #include "engine/config_overrides.h"
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
+#include "engine/retired_flags.h"
 #include "engine/vllm/deepseek_v4_kv.h"
+#include "engine/vllm/older_flags.h"
 #include "engine/vllm/plan_checks.h"
 #include "weights/cpu_offload.h"
 #include "weights/draft_weights.h"
@@ -268,6 +270,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.version = *version;
   p.rules = rules_for(p.version);
   p.flags = read_engine_flags(scenario.engine, p.rules, diags);
+  check_retired_flags(
+      p.flags.raw, older_release_flags(), "vLLM", p.version.to_string(),
+      [&](std::string_view removed_in) { return p.version >= parse_version(removed_in).value(); },
+      diags);
   // vllm usage/usage_lib.py UsageContext: `vllm serve` is OPENAI_API_SERVER, the Python LLM
   // class LLM_CLASS (entrypoints/llm.py), whose batch defaults differ.
   static const std::array<std::string, 2> kEntries = {"serve", "offline"};
@@ -322,6 +328,22 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
   if (!apply_config_overrides(p.flags.raw, "--hf-overrides", p.model, diags)) return std::nullopt;
+  if (std::optional<std::string> rope = p.flags.raw.string("--rope-scaling")) {
+    // vllm (before PR #28006) engine/arg_utils.py: --rope-scaling replaced config.json's
+    // rope_scaling, as --hf-overrides '{"rope_scaling": ...}' does.
+    YAML::Node object(YAML::NodeType::Map);
+    try {
+      object["rope_scaling"] = YAML::Load(*rope);
+    } catch (const YAML::Exception& e) {
+      diags.error(*p.flags.raw.location("--rope-scaling"),
+                  "--rope-scaling is not valid JSON: " + e.msg);
+      return std::nullopt;
+    }
+    if (!apply_config_override_object(object, *p.flags.raw.location("--rope-scaling"),
+                                      "--rope-scaling", p.model, diags)) {
+      return std::nullopt;
+    }
+  }
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
   p.preoccupied.assign(static_cast<size_t>(scenario.total_gpus()), bytes(0));
