@@ -31,17 +31,25 @@ bool read_scaling(const std::string& key, const YAML::Node& node, const Architec
 
 bool apply_config_overrides(const FlagValues& v, std::string_view flag, Architecture& a,
                             Diagnostics& diags) {
+  return apply_config_key_flag(v, flag, "", a, diags);
+}
+
+bool apply_config_key_flag(const FlagValues& v, std::string_view flag, std::string_view key,
+                           Architecture& a, Diagnostics& diags) {
   const std::optional<std::string> text = v.string(flag);
   if (!text) return true;
   const SourceLoc where = *v.location(flag);
-  YAML::Node overrides;
+  YAML::Node value;
   try {
-    overrides = YAML::Load(*text);
+    value = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
     diags.error(where, std::string(flag) + " is not valid JSON: " + e.msg);
     return false;
   }
-  return apply_config_override_object(overrides, where, flag, a, diags);
+  if (key.empty()) return apply_config_override_object(value, where, flag, a, diags);
+  YAML::Node object(YAML::NodeType::Map);
+  object[std::string(key)] = value;
+  return apply_config_override_object(object, where, flag, a, diags);
 }
 
 bool apply_config_override_object(const YAML::Node& overrides, const SourceLoc& where,

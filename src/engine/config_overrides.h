@@ -29,8 +29,11 @@ namespace gpumem {
 // reported at the flag's value.
 bool apply_config_overrides(const FlagValues& v, std::string_view flag, Architecture& a,
                             Diagnostics& diags);
-// The same for a parsed object (the keys a flag such as vLLM's --rope-scaling sets), reported at
-// `where` as `flag`'s.
+// The same for a flag whose JSON value is config.json's `key` (vLLM's --rope-scaling before
+// 0.12.0: rope_scaling).
+bool apply_config_key_flag(const FlagValues& v, std::string_view flag, std::string_view key,
+                           Architecture& a, Diagnostics& diags);
+// The same for a parsed object, reported at `where` as `flag`'s.
 bool apply_config_override_object(const YAML::Node& overrides, const SourceLoc& where,
                                   std::string_view flag, Architecture& a, Diagnostics& diags);
 

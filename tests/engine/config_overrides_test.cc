@@ -75,6 +75,12 @@ TEST(ConfigOverrides, KeysAndModelsGpumemDoesNotApplyAreRefusedByName) {
             "gpumem models default, linear, dynamic, llama3, yarn and longrope\n");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --hf-overrides: '{\"rope_scaling\": 3}'\n"),
             "f.yaml:6:21: --hf-overrides: 'rope_scaling' must be a mapping, got '3'\n");
+  // Nesting past yaml-cpp's depth guard is an error at the flag, not a crash.
+  const std::string deep =
+      "{\"rope_scaling\": " + std::string(20000, '[') + std::string(20000, ']') + "}";
+  EXPECT_NE(family_errors("vllm", "qwen3-8b", "    --hf-overrides: '" + deep + "'\n")
+                .find("f.yaml:6:21: --hf-overrides is not valid JSON: "),
+            std::string::npos);
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --hf-overrides: '[1, 2]'\n"),
             "f.yaml:6:21: --hf-overrides must be a JSON object\n");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b",

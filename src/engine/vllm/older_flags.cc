@@ -20,7 +20,8 @@ std::span<const RetiredFlag> older_release_flags() {
       {"--scheduler-delay-factor", {}, FlagType::kFloat, "0.11.0", {}, {}},
       {"--preemption-mode", {}, FlagType::kString, "0.11.0", {}, {}},
       {"--num-lookahead-slots", {}, FlagType::kInt, "0.13.0", {}, {}},
-      // Neuron's config, and the prompt-adapter stub left after prompt adapters went (0.10.0).
+      // Neuron's config, and the prompt-adapter flag kept without effect after prompt adapters went
+      // (0.10.0).
       {"--override-neuron-config", {}, FlagType::kString, "0.12.0", {}, {}},
       {"--enable-prompt-adapter", {}, FlagType::kBool, "0.12.0", {}, {}},
       // LoRA's (refused by --enable-lora itself) and EPLB's (refused by --enable-eplb) options,

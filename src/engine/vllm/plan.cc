@@ -328,21 +328,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.weights_source = std::move(*source);
   p.model = std::move(model->architecture);
   if (!apply_config_overrides(p.flags.raw, "--hf-overrides", p.model, diags)) return std::nullopt;
-  if (std::optional<std::string> rope = p.flags.raw.string("--rope-scaling")) {
-    // vllm (before PR #28006) engine/arg_utils.py: --rope-scaling replaced config.json's
-    // rope_scaling, as --hf-overrides '{"rope_scaling": ...}' does.
-    YAML::Node object(YAML::NodeType::Map);
-    try {
-      object["rope_scaling"] = YAML::Load(*rope);
-    } catch (const YAML::Exception& e) {
-      diags.error(*p.flags.raw.location("--rope-scaling"),
-                  "--rope-scaling is not valid JSON: " + e.msg);
-      return std::nullopt;
-    }
-    if (!apply_config_override_object(object, *p.flags.raw.location("--rope-scaling"),
-                                      "--rope-scaling", p.model, diags)) {
-      return std::nullopt;
-    }
+  // vllm (before PR #28006) engine/arg_utils.py: --rope-scaling replaced config.json's
+  // rope_scaling, as --hf-overrides '{"rope_scaling": ...}' does.
+  if (!apply_config_key_flag(p.flags.raw, "--rope-scaling", "rope_scaling", p.model, diags)) {
+    return std::nullopt;
   }
   p.nodes = scenario.hardware.nodes;
   p.gpus_per_node = scenario.hardware.gpus_per_node;
