@@ -25,6 +25,10 @@ TEST(RetiredFlags, VllmTakesAReleasesOwnFlagsUntilItDropsThem) {
             "model, which gpumem does not model\n");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --task: generate\n", 1, "0.13.0"),
             "f.yaml:6:13: '--task' is not a flag of vLLM 0.13.0 (removed in 0.13.0)\n");
+  // Still taken by 0.21 (removed in July 2026): the fp8 cache's size does not change.
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b",
+                          "    --calculate-kv-scales: true\n    --kv-cache-dtype: fp8\n"),
+            "");
   // V0's multi-step scheduling: one step is V1's own; more is refused.
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --num-scheduler-steps: 1\n", 1, "0.10.1"), "");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --num-scheduler-steps: 8\n", 1, "0.10.1"),

@@ -54,6 +54,11 @@ std::span<const RetiredFlag> older_release_flags() {
        "0.13.0",
        "a pooling or embedding task runs a pooling model, which gpumem does not model",
        {"auto", "generate"}},
+      // Still in 0.21: --calculate-kv-scales (deprecated by PR #37201, removed by PR #49389 in
+      // July 2026) computes an fp8 cache's scales from the first batch instead of loading them,
+      // the cache's size unchanged; --override-attention-dtype is ROCm's (PR #17331).
+      {"--calculate-kv-scales", {}, FlagType::kBool, "0.26.0", {}, {}},
+      {"--override-attention-dtype", {}, FlagType::kString, "0.29.0", {}, {}},
       // The same as --mm-encoder-tp-mode data.
       {"--enable-multimodal-encoder-data-parallel",
        {},
