@@ -139,6 +139,9 @@ class EngineModel {
   virtual std::span<const FlagSpec> flags() const = 0;
   // A flag as written ("--max_model_len") in the table's spelling ("--max-model-len").
   virtual std::string canonical_flag(std::string_view flag) const = 0;
+  // A spelling whose flag depends on the release (vLLM's "-O"), which a launch command keeps as
+  // written for the engine to read once the release is known.
+  virtual bool spelling_depends_on_release(std::string_view flag) const = 0;
   virtual std::span<const std::string_view> environment() const = 0;  // variables modelled
   // Reads `engine`'s environment; every problem goes to `diags`.
   virtual void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const = 0;

@@ -404,7 +404,8 @@ std::optional<EngineLaunch> read_launch_command(std::span<const std::string> arg
     const bool is_model =
         std::find(model_flags.begin(), model_flags.end(), (*spec)->name) != model_flags.end();
     // As the engine's table spells it ("-tp" -> "--tensor-parallel-size"); --no-X stays.
-    if (!a.flag.starts_with("--no-") || (*spec)->name.starts_with("--no-")) {
+    if ((!a.flag.starts_with("--no-") || (*spec)->name.starts_with("--no-")) &&
+        !engine->spelling_depends_on_release(a.flag)) {
       a.flag = std::string((*spec)->name);
     }
     if ((*spec)->name == "--config") {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "engine/engine_model.h"
+#include "engine/vllm/flags.h"
+#include "engine/vllm/version.h"
 #include "launch/launch_scenario.h"
 #include "support/launch_words.h"
 #include "support/model_configs.h"
@@ -326,19 +328,41 @@ TEST(LaunchCommand, KvCacheMemoryBytesIsHumanReadable) {
   EXPECT_EQ(v.integer("--kv-cache-memory"), 20LL << 30);
 }
 
-// argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O
-// is --compilation-config, whose bare number is a level; cli case
+// argparse reads a one-letter option with its value attached: "-O3" is "-O 3" (vLLM's -O,
+// kept as written: the engine reads it by its release; cli case
 // simulate_launch_optimization_level simulates one); a longer short form takes no attached
 // value ("-tp1" is no flag).
 TEST(LaunchCommand, AOneLetterOptionTakesItsValueAttached) {
   const EngineLaunch l = read(words("vllm serve m -O3"));
-  EXPECT_EQ(args_of(l), std::vector<std::string>{"--compilation-config=3"});
+  EXPECT_EQ(args_of(l), std::vector<std::string>{"-O=3"});
   EXPECT_EQ(l.args[0].value_loc.column, 16);
   Diagnostics diags;
   (void)read_flags(read(words("vllm serve m -tp1")).args, find_engine("vllm")->flags(), "vLLM",
                    diags);
   EXPECT_EQ(diags.to_string(),
             "<launch command>:1:14: unknown vLLM flag '-tp1'; did you mean '-tp'?\n");
+}
+
+// From vLLM 0.12.0 "-O3" is --optimization-level, a flag beside --compilation-config, so a
+// command may give both (vllm v0.12.0 utils/argparse_utils.py parse_args); before, -O was the
+// compilation config itself, and giving it twice is refused.
+TEST(LaunchCommand, VllmsOptimizationLevelSitsBesideACompilationConfig) {
+  const auto read_at = [](const std::string& version, vllm::EngineFlags& f) {
+    ScenarioEngine e;
+    e.name = "vllm";
+    e.args = read(words(R"(vllm serve m -O3 --compilation-config {"cudagraph_mode":"PIECEWISE"})"))
+                 .args;
+    Diagnostics diags;
+    f = vllm::read_engine_flags(e, vllm::rules_for(*vllm::parse_version(version)), diags);
+    return diags.to_string();
+  };
+  vllm::EngineFlags f;
+  EXPECT_EQ(read_at("0.12.0", f), "");
+  EXPECT_EQ(f.optimization_level, 3);
+  EXPECT_EQ(f.cudagraph_mode, vllm::CudagraphMode::kPiecewise);
+  EXPECT_EQ(read_at("0.11.0", f),
+            "<launch command>:1:18: flag '--compilation-config' repeats '--compilation-config' "
+            "given earlier\n");
 }
 
 TEST(LaunchScenario, ARepositoryIdNamesItsCatalogEntry) {

@@ -92,6 +92,7 @@ class Model final : public EngineModel {
   std::string newest_release() const override { return kNewestModelled.to_string(); }
   std::span<const FlagSpec> flags() const override { return flag_table(); }
   std::string canonical_flag(std::string_view flag) const override { return std::string(flag); }
+  bool spelling_depends_on_release(std::string_view) const override { return false; }
   std::span<const std::string_view> environment() const override { return modelled_variables(); }
   void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
     (void)read_environment(engine, diags);

@@ -96,6 +96,8 @@ class Model final : public EngineModel {
   }
   std::span<const FlagSpec> flags() const override { return flag_table(); }
   std::string canonical_flag(std::string_view flag) const override { return dashed_flag(flag); }
+  // "-O" is --compilation-config before 0.12.0, --optimization-level with a level from then.
+  bool spelling_depends_on_release(std::string_view flag) const override { return flag == "-O"; }
   std::span<const std::string_view> environment() const override { return modelled_variables(); }
   void check_environment(const ScenarioEngine& engine, Diagnostics& diags) const override {
     (void)read_environment(engine, diags);

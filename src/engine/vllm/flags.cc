@@ -350,9 +350,18 @@ std::optional<std::vector<std::int64_t>> positive_list(const FlagValues& v, std:
   return list;
 }
 
-std::vector<EngineArg> with_dashes(std::span<const EngineArg> args) {
+// The args as vLLM's parser hands them to argparse: dashes for underscores, and from 0.12.0
+// "-O<n>" (or "-O <n>") as --optimization-level, a flag of its own beside
+// --compilation-config (vllm v0.12.0 utils/argparse_utils.py FlexibleArgumentParser.parse_args).
+std::vector<EngineArg> as_vllm_parses(std::span<const EngineArg> args, const VersionRules& rules) {
   std::vector<EngineArg> out(args.begin(), args.end());
-  for (EngineArg& a : out) a.flag = dashed_flag(a.flag);
+  for (EngineArg& a : out) {
+    a.flag = dashed_flag(a.flag);
+    if (a.flag == "-O" && rules.optimization_levels && a.values.size() == 1 &&
+        a.values[0].size() == 1 && a.values[0][0] >= '0' && a.values[0][0] <= '3') {
+      a.flag = "--optimization-level";
+    }
+  }
   return out;
 }
 
@@ -385,7 +394,7 @@ std::string dashed_flag(std::string_view flag) {
 EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& rules,
                               Diagnostics& diags) {
   EngineFlags f;
-  f.raw = read_flags(with_dashes(engine.args), table(), "vLLM", diags);
+  f.raw = read_flags(as_vllm_parses(engine.args, rules), table(), "vLLM", diags);
   const FlagValues& v = f.raw;
   f.tp_size = positive_flag(v, "--tensor-parallel-size", 1, diags);
   f.pp_size = positive_flag(v, "--pipeline-parallel-size", 1, diags);
