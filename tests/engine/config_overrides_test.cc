@@ -61,6 +61,29 @@ TEST(ConfigOverrides, SglangKeepsTheDerivedContextOfAScalingWithItsOriginalLengt
   EXPECT_EQ(scenario_fact(longer, "context_len"), 131'072);
 }
 
+// SGLang builds the draft's config with the same overrides (configs/model_config.py
+// ModelConfig.from_server_args). Llama-3.1-8B cut to 8,192 tokens with an EAGLE-3 head whose
+// config says 2,048 positions: the head's RoPE cache covers max(its positions, the target's
+// context), 8,192 rows; with max_position_embeddings 262,144 it covers 262,144 (128 wide in
+// float32, the head's own scaling-free cache).
+TEST(ConfigOverrides, SglangOverridesTheDraftsConfigToo) {
+  const std::string eagle =
+      "    --context-length: 8192\n    --speculative-algorithm: EAGLE3\n"
+      "    --speculative-draft-model-path: eagle3-llama3.1-instruct-8b\n";
+  const auto draft_bytes = [](const Ledger& l) {
+    for (const LedgerStep& s : l.gpus.front().steps) {
+      if (s.name == "draft_weights") return s.allocated_delta.value();
+    }
+    ADD_FAILURE() << "no draft_weights step";
+    return std::int64_t{-1};
+  };
+  const Ledger plain = family_ledger("sglang", "llama-3.1-8b-instruct", 1, eagle);
+  const Ledger longer = family_ledger(
+      "sglang", "llama-3.1-8b-instruct", 1,
+      eagle + "    --json-model-override-args: '{\"max_position_embeddings\": 262144}'\n");
+  EXPECT_EQ(draft_bytes(longer) - draft_bytes(plain), (262'144 - 8'192) * 128 * 4);
+}
+
 TEST(ConfigOverrides, KeysAndModelsGpumemDoesNotApplyAreRefusedByName) {
   EXPECT_EQ(
       family_errors("vllm", "qwen3-8b",

@@ -350,8 +350,8 @@ TEST(LaunchCommand, VllmsOptimizationLevelSitsBesideACompilationConfig) {
   const auto read_at = [](const std::string& version, vllm::EngineFlags& f) {
     ScenarioEngine e;
     e.name = "vllm";
-    e.args = read(words(R"(vllm serve m -O3 --compilation-config {"cudagraph_mode":"PIECEWISE"})"))
-                 .args;
+    e.args =
+        read(words(R"(vllm serve m -O3 --compilation-config {"cudagraph_mode":"PIECEWISE"})")).args;
     Diagnostics diags;
     f = vllm::read_engine_flags(e, vllm::rules_for(*vllm::parse_version(version)), diags);
     return diags.to_string();

@@ -253,6 +253,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   p.model = std::move(model->architecture);
   if (!apply_config_overrides(p.flags.raw, "--json-model-override-args", p.model, diags))
     return std::nullopt;
+  // The draft's config takes the same overrides (sglang v0.5.9 configs/model_config.py
+  // ModelConfig.from_server_args passes json_model_override_args for either model).
+  if (given_draft &&
+      !apply_config_overrides(p.flags.raw, "--json-model-override-args", *given_draft, diags))
+    return std::nullopt;
   // A draft that did not resolve is reported; the checks below still run.
   const bool draft_unresolved = p.flags.speculative_draft_model && !given_draft;
   if (!draft_unresolved && !resolve_draft(p, std::move(given_draft), diags)) return std::nullopt;
