@@ -104,6 +104,24 @@ TEST(LlamaAliases, BothEnginesBuildLlamasLayers) {
   }
 }
 
+// --model-impl transformers is what vLLM does with SmolLM3 anyway, so it simulates the same;
+// on a model vLLM builds itself it is refused (the backend's layers are transformers' own), as
+// a log's "has no vLLM implementation, falling back to Transformers" line asks
+// (ReaderClasses.TheTransformersFallbackIsTheBackendFlag).
+TEST(LlamaAliases, TheTransformersBackendIsModelledWhereVllmTakesItAnyway) {
+  const Ledger given =
+      family_ledger("vllm", "HuggingFaceTB--SmolLM3-3B", 1, "    --model-impl: transformers\n");
+  ASSERT_TRUE(given.fits());
+  EXPECT_EQ(ledger_fact(given, "weights_logical_bytes"), 2 * kSmolLm3 + 64 * 4);
+  EXPECT_EQ(
+      family_errors("vllm", "internlm--internlm3-8b-instruct", "    --model-impl: transformers\n"),
+      "f.yaml:6:19: --model-impl transformers with InternLM3ForCausalLM is not modelled: "
+      "the Transformers backend has other layers, fusions and activation peaks than "
+      "vLLM's own model\n");
+  EXPECT_EQ(family_errors("vllm", "internlm--internlm3-8b-instruct", "    --model-impl: vllm\n"),
+            "");
+}
+
 // vLLM's llama.py biases q/k/v by qkv_bias, SGLang's by bias; InternLM3's `bias` also biases
 // its MLP, which neither builds: each is refused at its key.
 TEST(LlamaAliases, BiasesTheEnginesBuildDifferentlyAreRefused) {

@@ -170,9 +170,9 @@ const std::vector<FlagSpec>& unmodelled_flags() {
       refused_flag("--enable-cumem-allocator", FlagType::kBool,
                    "weights/KV come from CuMemAllocator instead of PyTorch's caching allocator "
                    "(same reason gpumem refuses --enable-sleep-mode)"),
-      refused_flag("--model-impl", FlagType::kString,
-                   "the Transformers backend has other layers, fusions and activation peaks",
-                   "auto"),
+      // Read once the model is known (plan_checks.h model_impl_refusal): vLLM runs some models
+      // on the Transformers backend whatever it is given.
+      {"--model-impl", {}, FlagType::kString, true, {"auto", "vllm", "transformers", "terratorch"}},
       // vllm 4897bc66 (v0.29-era main) engine/arg_utils.py, LoadConfig
       refused_flag("--pt-load-map-location", FlagType::kString,
                    "loading .pt straight to the GPU can add a transient copy during load", "cpu"),

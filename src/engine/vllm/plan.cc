@@ -367,6 +367,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
   const SourceLoc model_loc =
       scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model");
+  if (const std::string why = model_impl_refusal(p); !why.empty()) {
+    diags.error(*p.flags.raw.location("--model-impl"), why);
+    return std::nullopt;
+  }
   if (p.model.family == ArchitectureFamily::kGrok) {
     // vllm registry.py maps Grok-1's Grok1ModelForCausalLM (PR #13795, 2025-02); grok1.py's
     // Grok 2 form (residual MoE under Grok1ForCausalLM) came in a release not pinned down.

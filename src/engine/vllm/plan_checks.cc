@@ -118,6 +118,17 @@ std::string deepseek_v4_refusal(const Plan& p) {
   return "";
 }
 
+std::string model_impl_refusal(const Plan& p) {
+  const std::string impl = p.flags.raw.string("--model-impl").value_or("auto");
+  if (impl == "auto" || impl == "vllm") return "";
+  // vllm config/model.py ModelImpl; model_executor/model_loader/utils.py resolve_transformers_arch
+  // takes the backend where the registry has no class, as for SmolLM3, which gpumem models so.
+  if (impl == "transformers" && on_transformers_backend(p.model)) return "";
+  return "--model-impl " + impl + " with " + p.model.hf_architecture + " is not modelled: the " +
+         (impl == "transformers" ? "Transformers" : "TerraTorch") +
+         " backend has other layers, fusions and activation peaks than vLLM's own model";
+}
+
 std::string cpu_offload_refusal(const Plan& p) {
   // The families whose vLLM model file builds its decoder layers with make_layers, which is
   // where the offloader wraps them (model_executor/models/utils.py; offloader/base.py

@@ -22,6 +22,10 @@ std::string sparse_attention_refusal(const Plan& p);
 // Why DeepSeek-V4 cannot be modelled for this launch.
 std::string deepseek_v4_refusal(const Plan& p);
 
+// Why the backend --model-impl names cannot be modelled for this model: the Transformers
+// backend's layers, fusions and activation peaks are the transformers model's own.
+std::string model_impl_refusal(const Plan& p);
+
 // Why --cpu-offload-gb cannot be modelled for this launch (weights/cpu_offload.h).
 std::string cpu_offload_refusal(const Plan& p);
 
