@@ -283,9 +283,15 @@ void log_outcome(RunExplanation& r) {
     std::string text = "the log: start-up failed at line " + std::to_string(p.line) +
                        (p.process.empty() ? "" : " (" + p.process + ")") + ": " + problem_text(p);
     if (p.requested_gib && p.free_gib) {
-      text += ", asking " + python_fixed(*p.requested_gib, 2) + " GiB with " +
-              python_fixed(*p.free_gib, 2) + " GiB free (short by " +
-              python_fixed(*p.requested_gib - *p.free_gib, 2) + " GiB)";
+      // Below a GiB in MiB, as torch prints it: "20.00 MiB with 43.75 MiB free".
+      const auto amount = [](double gib) {
+        return gib < 1 ? python_fixed(gib * 1024, 2) + " MiB" : python_fixed(gib, 2) + " GiB";
+      };
+      text += ", asking " + amount(*p.requested_gib) + " with " + amount(*p.free_gib) + " free";
+      text += *p.requested_gib > *p.free_gib
+                  ? " (short by " + amount(*p.requested_gib - *p.free_gib) + ")"
+                  : " (no shortfall in the figures: CUDA could not hand out what it reported "
+                    "free, which the driver's own reservations and fragments hold)";
     }
     r.diagnosis.push_back(text);
   } else if (!r.run.phases.empty()) {

@@ -65,15 +65,17 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
     s.count_note = "TP " + std::to_string(*tp) + " x PP " + std::to_string(pp) + " x DP " +
                    std::to_string(dp) + " from the logged flags";
     s.count_at = {run.flag(tp_flag)->line, run.flag(tp_flag)->column};
-  } else if (!sglang && !run.unranked_workers.empty() && pp * dp == 1) {
+  } else if (!sglang && !run.unranked_workers.empty()) {
     // vLLM V0 runs rank 0 in the driver, whose lines carry no prefix, and each other rank in a
     // worker process named by its pid (V1 under Ray: every rank in a worker): the workers a
-    // log shows are a lower bound. Tensor parallelism is the common layout; a pipeline would
-    // have printed its flag.
+    // log shows are a lower bound. Tensor parallelism is the common layout; a pipeline or
+    // data-parallel size the flags print takes its share of the ranks first.
     const std::int64_t named = static_cast<std::int64_t>(run.unranked_workers.size());
     const std::int64_t workers = std::max<std::int64_t>(named, run.cluster_repeats + 1);
-    total = workers + (run.workers_hold_every_rank ? 0 : 1);
-    const std::string ranks = std::to_string(total);
+    const std::int64_t seen_ranks = workers + (run.workers_hold_every_rank ? 0 : 1);
+    const std::int64_t tp_ranks = std::max<std::int64_t>(seen_ranks / (pp * dp), 1);
+    total = tp_ranks * pp * dp;
+    const std::string ranks = std::to_string(tp_ranks);
     std::string seen = std::to_string(named) +
                        (run.workers_hold_every_rank ? "" : " beside the driver") + " ('" +
                        run.unranked_workers.front() + "')";
@@ -86,9 +88,12 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
         (run.workers_hold_every_rank
              ? "vLLM's Ray workers name no rank, and V1's engine core runs every rank in one: "
              : "vLLM V0's worker processes name no rank: ") +
-        seen + ", so at least " + ranks + " GPUs, taken as TP " + ranks;
-    s.args.push_back(implied_flag(tp_flag, ranks, why));
-    s.tp_from_prefixes = true;
+        seen + ", so at least " + std::to_string(seen_ranks) + " GPUs, taken as TP " + ranks +
+        (pp * dp > 1
+             ? " x PP " + std::to_string(pp) + " x DP " + std::to_string(dp) + " (the logged flags)"
+             : "");
+    if (tp_ranks > 1) s.args.push_back(implied_flag(tp_flag, ranks, why));
+    s.tp_from_prefixes = tp_ranks > 1;
     s.count_note = why;
   } else {
     // The ranks the prefixes of the start-up's lines name, and those its figures and

@@ -270,7 +270,7 @@ Reading read_as(LogEngine engine, const std::vector<LogLine>& lines) {
   Reading r;
   r.log.engine = engine;
   r.log.lines = static_cast<int>(lines.size());
-  RunCollector c(r.log);
+  RunCollector c(r.log, lines);
   for (const LogLine& l : lines) {
     c.line_seen(l);
     if (is_comment(l)) continue;

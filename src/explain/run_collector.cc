@@ -197,6 +197,18 @@ bool RunCollector::long_after(Quantity q, const LogLine& line) const {
   return now && first != first_time_.end() && *now - first->second > kAnotherLaunchSeconds;
 }
 
+bool RunCollector::prints_before(const LogLine& line, std::string_view start,
+                                 std::string_view until) const {
+  const auto after = std::upper_bound(lines_.begin(), lines_.end(), line.number,
+                                      [](int n, const LogLine& l) { return n < l.number; });
+  for (const LogLine& later : std::span(after, lines_.end())) {
+    if (later.process != line.process) continue;
+    if (later.message.starts_with(start)) return true;
+    if (later.message.starts_with(until)) return false;
+  }
+  return false;
+}
+
 bool RunCollector::add(Quantity q, const PrintedNumber& n, const LogLine& line) {
   if (!taken(q, n, line)) return false;
   const std::optional<long long> now = seconds_of(line.time);

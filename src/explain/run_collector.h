@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,7 +36,8 @@ namespace gpumem {
 
 class RunCollector {
  public:
-  explicit RunCollector(StartupLog& log) : log_(log) {}
+  // `lines` is the whole log, which prints_before looks ahead in.
+  RunCollector(StartupLog& log, std::span<const LogLine> lines) : log_(log), lines_(lines) {}
 
   LogRun& run() { return current_; }
   void start_of_run();
@@ -60,6 +62,10 @@ class RunCollector {
   // "12:34: message" for the first refusal; "" when there was none.
   const std::string& refusal() const { return refusal_; }
   bool printed(Quantity q, const std::string& process) const;
+  // Whether `line`'s process prints a message starting with `start` later in the log, before
+  // one starting with `until`: a line read alone cannot tell what it belongs to (SGLang's
+  // sliding-window pool prints its two pools' lines, then the pool's own).
+  bool prints_before(const LogLine& line, std::string_view start, std::string_view until) const;
   // Whether `line` comes so long after this run first printed `q` (half an hour) that it is
   // another launch's, whatever the process: a speculative draft loads right after its target.
   bool long_after(Quantity q, const LogLine& line) const;
@@ -95,6 +101,7 @@ class RunCollector {
   void read_out_of_memory(const LogLine& line, LoggedProblem& p);
 
   StartupLog& log_;
+  std::span<const LogLine> lines_;
   std::string refusal_;
   LogRun current_;
   int command_line_ = 0;  // the launch command of the current run (0: none read)

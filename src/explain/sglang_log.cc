@@ -193,13 +193,20 @@ bool read_sglang_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "full_layer_tokens=", Quantity::kKvTokens);
     figure(c, l, "swa_layer_tokens=", Quantity::kSwaKvTokens);
   } else if (starts_with(m, "SWAKVPool mem usage")) {
-    // memory_pool.py SWAKVPool.__init__: the two pools' K and V sizes added up, restated.
+    // memory_pool.py SWAKVPool.__init__: the two pools' K and V sizes added up, restated,
+    // with each pool's tokens: "full size" is max_total_num_tokens.
     c.run().notes.push_back("line " + std::to_string(l.number) +
                             ": the sliding-window pool's total restates its pools' K and V "
                             "sizes: " +
                             std::string(m));
+    if (!c.printed(Quantity::kKvTokens, l.process)) figure(c, l, "full size:", Quantity::kKvTokens);
+    if (!c.printed(Quantity::kSwaKvTokens, l.process)) {
+      figure(c, l, "swa size:", Quantity::kSwaKvTokens);
+    }
   } else if (starts_with(m, "KV Cache is allocated") &&
-             c.printed(Quantity::kSwaKvTokens, l.process) && !ready(c, l)) {
+             (c.printed(Quantity::kSwaKvTokens, l.process) ||
+              c.prints_before(l, "SWAKVPool mem usage", "Memory pool end")) &&
+             !ready(c, l)) {
     // memory_pool.py SWAKVPool: its full and sliding-window pools print one line each.
     c.run().notes.push_back("line " + std::to_string(l.number) +
                             ": one pool of the sliding-window KV cache, not compared on its "

@@ -575,6 +575,12 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     // torch.compile and CUDAGraphs", or "..., overriding optimization level to -O0"; v0.7 to
     // v0.10: "Cudagraph is disabled under eager mode"): --enforce-eager was given.
     c.printed_flag(l, "--enforce-eager", "true");
+  } else if (const size_t at = m.find(" has no vLLM implementation, falling back to Transformers");
+             at != std::string_view::npos) {
+    // model_executor/model_loader/utils.py resolve_transformers_arch: the registry has no class
+    // for the architecture, so the model runs on the Transformers backend, as --model-impl
+    // transformers asks.
+    c.printed_flag(l, "--model-impl", "transformers", at);
   } else if (starts_with(m, "Error executing method ")) {
     // v1/worker/worker_base.py execute_method: a worker's call failed ('load_model',
     // 'determine_available_memory', 'initialize_from_config' (the KV tensors), ...).

@@ -529,6 +529,59 @@ const std::vector<CorpusLog>& logs() {
        "7 -: total GPU memory 23.99 GiB\n"
        "7 -: budget (total x utilization) 22.55 GiB\n"
        "7 failed: free memory below the budget\n"},
+      {"vllm-a100-x1-qwen3-0.6b-flashinfer-bf16",
+       "start-up 1\n"
+       "11 -: model weights 1.1201 GiB\n"
+       "12 -: available KV cache memory 69.66 GiB\n"
+       "13 -: KV cache tokens 652144\n"
+       "14 -: maximum concurrency 159.21x\n"},
+      {"vllm-l40s-x32-deepseek-r1-tp8-pp-ray-oom-cudagraph",
+       "start-up 1\n"
+       "9 rank 2: total GPU memory 44.53 GiB\n"
+       "9 rank 2: budget (total x utilization) 43.64 GiB\n"
+       "10 rank 2: model weights 20.64 GiB\n"
+       "10 rank 2: non-torch memory 0.28 GiB\n"
+       "10 rank 2: activation peak 1.52 GiB\n"
+       "10 rank 2: available KV cache memory 21.20 GiB\n"},
+      {"vllm-rtx5090-x2-qwq-32b-bnb4bit-pp2",
+       "start-up 1\n"
+       "11 -: model weights 10.80 GiB\n"
+       "11 -: non-torch memory 0.33 GiB\n"
+       "11 -: activation peak 1.01 GiB\n"
+       "11 -: available KV cache memory 14.52 GiB\n"
+       "13 rank 1: total GPU memory 31.37 GiB\n"
+       "13 rank 1: budget (total x utilization) 26.66 GiB\n"
+       "14 rank 1: model weights 10.30 GiB\n"
+       "14 rank 1: non-torch memory 0.33 GiB\n"
+       "14 rank 1: activation peak 1.77 GiB\n"
+       "14 rank 1: available KV cache memory 14.26 GiB\n"
+       "15 -: GPU blocks 7299\n"
+       "16 -: maximum concurrency 2.34x\n"},
+      {"vllm-rtxa5000-x2-qwen3-next-80b-a3b-autoround-int4-fp8kv",
+       "start-up 1\n"
+       "17 rank 0: KV cache tokens 90048\n"
+       "18 rank 0: maximum concurrency 1.66x\n"
+       "19 rank 1: KV cache tokens 90048\n"
+       "20 rank 1: maximum concurrency 1.66x\n"},
+      {"vllm-rtxpro5000-x4-deepseek-v4-flash-0731-fp8dsmla",
+       "start-up 1\n"
+       "6 -: available KV cache memory 12.39 GiB\n"
+       "7 -: KV cache tokens 63859\n"
+       "7 -: maximum concurrency 1.89x\n"},
+      {"vllm-unknown-x1-harrier-oss-v1-0.6b-embedding",
+       "start-up 1\n"
+       "17 -: CUDA graph estimate 0.44 GiB\n"
+       "18 -: available KV cache memory 37.99 GiB\n"
+       "19 -: utilization less the graph estimate 0.8901\n"},
+      {"vllm-unknown-x2-nemotron-3-nano-30b-a3b-nvfp4-marlin",
+       "start-up 1\n"
+       "19 rank 1: CUDA graph estimate 4.30 GiB\n"
+       "20 rank 0: CUDA graph estimate 4.38 GiB\n"
+       "22 rank 0: available KV cache memory 25.46 GiB\n"},
+      {"vllm-unknown32gb-x1-qwen3-30b-a3b-gptq-oom-load",
+       "start-up 1\n"
+       "12 -: total GPU memory 31.36 GiB\n"
+       "12 failed: out of memory, asked 0.0195 GiB, free 0.0427 GiB\n"},
   };
   return kLogs;
 }

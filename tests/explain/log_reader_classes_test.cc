@@ -508,6 +508,49 @@ TEST(ReaderClasses, ADroppedFlagDatesTheLog) {
       << v.note;
 }
 
+// SGLang's sliding-window pool prints each pool's "KV Cache is allocated" before its own
+// "SWAKVPool mem usage" line, which gives max_total_num_tokens ("full size") and the window's
+// tokens; an excerpt without the "Use sliding window memory pool" line no longer reads the
+// second pool as a speculative draft's, nor rank 0's window pool (4.82 GB) as its KV cache
+// (sglang #15464, MiMo-V2-Flash on four B200s).
+TEST(ReaderClasses, TheSlidingWindowPoolsLinesBeforeItsTotal) {
+  const StartupLog log = corpus("sglang-b200-x4-mimo-v2-flash-fp8-swa");
+  const LogRun& r = log.runs.at(0);
+  EXPECT_TRUE(r.all(Quantity::kKSize).empty());
+  const std::vector<const Observation*> tokens = r.all(Quantity::kKvTokens);
+  ASSERT_EQ(tokens.size(), 4u);
+  EXPECT_EQ(tokens[1]->line, 11);
+  EXPECT_EQ(tokens[1]->rank, 0);
+  EXPECT_DOUBLE_EQ(tokens[1]->value, 1496958);
+  EXPECT_EQ(r.all(Quantity::kSwaKvTokens).size(), 4u);
+  for (const std::string& n : r.notes) EXPECT_EQ(n.find("draft"), std::string::npos) << n;
+}
+
+// vLLM's "X has no vLLM implementation, falling back to Transformers implementation" is the
+// Transformers backend, as --model-impl transformers asks (vllm #18107, Qwen3-30B-A3B-GPTQ on
+// V0): replayed as vLLM's own MoE it would start; the flag is refused for the model
+// (LlamaAliases.TheTransformersBackendIsModelledWhereVllmTakesItAnyway). The OOM asks less than
+// CUDA reported free, which the diagnosis says instead of a negative shortfall.
+TEST(ReaderClasses, TheTransformersFallbackIsTheBackendFlag) {
+  const StartupLog log = corpus("vllm-unknown32gb-x1-qwen3-30b-a3b-gptq-oom-load");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_NE(r.flag("--model-impl"), nullptr);
+  EXPECT_EQ(r.flag("--model-impl")->values, std::vector<std::string>{"transformers"});
+  EXPECT_EQ(r.flag("--model-impl")->line, 9);
+  const ExplainContext ctx{test_catalogs().gpus, test_catalogs().models, published_constants, {}};
+  const RunExplanation e = explain_log(log, "fallback.log", nullptr, {}, ctx).runs.at(0);
+  EXPECT_NE(e.not_replayed.find("--model-impl transformers with Qwen3MoeForCausalLM is not "
+                                "modelled"),
+            std::string::npos)
+      << e.not_replayed;
+  bool said = false;
+  for (const std::string& d : e.diagnosis) {
+    said = said || d.find("asking 20.00 MiB with 43.75 MiB free (no shortfall in the figures") !=
+                       std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}
+
 // "In v0.19, CUDA graph memory profiling will be enabled by default ..." is printed while the
 // estimate exists and is off (v0.17.0 to v0.20.x): it dates the log and states the
 // utilization (vllm PR #39559's log, 0.19.1rc1 per its thread).

@@ -53,6 +53,28 @@ TEST(ReaderWorkers, RayRepeatsCountV0Workers) {
             "('[repeated 30x across cluster]'): 31 workers, so at least 32 GPUs, taken as TP 32");
 }
 
+// vllm #14452 (V0, 0.8.5.dev, two RTX 5090): --pipeline-parallel-size 2 and one worker beside
+// the driver are the two stages, TP 1 (was read as TP 2 x PP 2, four GPUs).
+TEST(ReaderWorkers, V0WorkersFillThePipelineFirst) {
+  const StartupLog log = lines(
+      "root@470dedf7290d:/models# python3 -m vllm.entrypoints.openai.api_server   --model "
+      "/models/QwQ-32B-unsloth-bnb-4bit   --pipeline-parallel-size 2   --trust-remote-code   "
+      "--gpu-memory-utilization 0.85   --max-model-len 60000\n"
+      "INFO 04-23 14:48:44 [worker.py:287] model weights take 10.80GiB; non_torch_memory takes "
+      "0.33GiB; PyTorch activation peak memory takes 1.01GiB; the rest of the memory reserved "
+      "for KV Cache is 14.52GiB.\n"
+      "(VllmWorkerProcess pid=12897) INFO 04-23 14:48:44 [worker.py:287] model weights take "
+      "10.30GiB; non_torch_memory takes 0.33GiB; PyTorch activation peak memory takes 1.77GiB; "
+      "the rest of the memory reserved for KV Cache is 14.26GiB.\n");
+  ASSERT_EQ(log.runs.size(), 1u);
+  const ImpliedScenario s = implied(log.runs.at(0));
+  EXPECT_EQ(s.gpus_per_node, 2);
+  EXPECT_FALSE(s.tp_from_prefixes);
+  EXPECT_EQ(s.count_note,
+            "vLLM V0's worker processes name no rank: 1 beside the driver ('VllmWorkerProcess "
+            "pid=12897'), so at least 2 GPUs, taken as TP 1 x PP 2 x DP 1 (the logged flags)");
+}
+
 // MiniMax-M2.5 #30 (V1 over Ray on four hosts, 2026-04-01): every rank is a Ray worker inside
 // the engine core, so the four workers are the four GPUs the lines show, the first rank 0.
 TEST(ReaderWorkers, V1RayWorkersHoldEveryRank) {
