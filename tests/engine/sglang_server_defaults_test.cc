@@ -254,7 +254,8 @@ TEST(SglangVersion, ParsesPostReleasesAndBoundsTheModelledRange) {
   EXPECT_FALSE(is_modelled({0, 4, 5, 2}));
   EXPECT_TRUE(is_modelled({0, 4, 6}));
   EXPECT_TRUE(is_modelled({0, 5, 20, 1}));
-  EXPECT_FALSE(is_modelled({0, 5, 21}));
+  EXPECT_TRUE(is_modelled({0, 5, 21}));
+  EXPECT_FALSE(is_modelled({0, 5, 22}));
   EXPECT_TRUE(rules_for({0, 4, 6, 5}).req_pool_extra_row);
   EXPECT_FALSE(rules_for({0, 4, 7}).req_pool_extra_row);
   EXPECT_FALSE(rules_for({0, 4, 6, 2}).capture_list_pr6201);

@@ -443,7 +443,10 @@ TEST(ReaderClasses, VersionFromWordingAndDate) {
   const VersionChoice newest = choose_version(ampere.runs.at(0), LogEngine::kVllm);
   EXPECT_EQ(newest.version, "0.21.0");
   EXPECT_TRUE(newest.newer_than_modelled);
-  EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-09-30", 1), std::nullopt);
+  // A day before v0.5.21 was published the log ran 0.5.20 or older; after it, no bound.
+  ASSERT_TRUE(date_clue(LogEngine::kSglang, "2026-09-30", 1).has_value());
+  EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-09-30", 1)->before, "0.5.21");
+  EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-10-02", 1), std::nullopt);
 }
 
 // vLLM's DEBUG profile lines (vllm #55169, a sleeping sibling's 32.4 GiB counted as non-torch):
@@ -998,7 +1001,7 @@ TEST(ReaderClasses, AGivenReleaseMustBeOneTheEngineWrites) {
   EXPECT_EQ(given_release_error(LogEngine::kVllm, "0.20.1.dev1+g1a2b3c4"), "");
   EXPECT_EQ(given_release_error(LogEngine::kVllm, "0.10.1.1"), "");
   EXPECT_EQ(given_release_error(LogEngine::kSglang, "0.10.1.1"),
-            "'0.10.1.1' is not a release number SGLang writes (as 0.5.20)");
+            "'0.10.1.1' is not a release number SGLang writes (as 0.5.21)");
   EXPECT_EQ(given_release_error(LogEngine::kSglang, "0.5\n"),
             "\"0.5\\n\" is not a release number (as 0.5.9, 0.4.6.post1, 0.11.0rc1 or "
             "0.20.1.dev1+g1a2b3c4)");

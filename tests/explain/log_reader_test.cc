@@ -354,7 +354,7 @@ TEST(VersionChoice, PrintedCluedAndOlderThanModelled) {
   const VersionChoice old = choose_version(v0, LogEngine::kVllm);
   EXPECT_EQ(old.version, "0.10.1");
   EXPECT_TRUE(old.older_than_modelled);
-  EXPECT_EQ(choose_version(LogRun{}, LogEngine::kSglang).version, "0.5.20");
+  EXPECT_EQ(choose_version(LogRun{}, LogEngine::kSglang).version, "0.5.21");
   LogRun sglang_post;
   sglang_post.version = "0.4.6.post5";
   EXPECT_EQ(choose_version(sglang_post, LogEngine::kSglang).version, "0.4.6.post5");

@@ -1,6 +1,6 @@
 // SGLang release versions and the start-up rules that changed between them.
 //
-// gpumem models v0.4.6 through v0.5.20. Rules that differ are data here, keyed by version, so
+// gpumem models v0.4.6 through v0.5.21. Rules that differ are data here, keyed by version, so
 // the engine model has one code path with small branches instead of copies per release. The
 // baseline is v0.5.9, read line by line (research/sglang-memory.md); the releases around it
 // come from staging/releases/sglang.md, which places each change by the PR that made it.
@@ -18,6 +18,10 @@
 //                        reserve, the draft in the KV sizing, the log lines per graph kind)
 //   0.5.19 – 0.5.20      PR #37898: the < 35 GiB class takes 4096-token chunks and 48/160
 //                        decode graphs
+//   0.5.21               0.5.20's rules: no PR merged between the two releases (2026-09-18
+//                        to 2026-10-01) changes a start-up memory rule gpumem models
+//                        (research/sglang-0520-plus.md; UNCONFIRMED against the tag's tree);
+//                        its flag table is the one gpumem reads (newest_flags.h)
 #ifndef GPUMEM_ENGINE_SGLANG_VERSION_H_
 #define GPUMEM_ENGINE_SGLANG_VERSION_H_
 
@@ -40,7 +44,7 @@ struct Version {
 std::optional<Version> parse_version(std::string_view text);
 
 inline constexpr Version kOldestModelled{0, 4, 6};
-inline constexpr Version kNewestModelled{0, 5, 20};
+inline constexpr Version kNewestModelled{0, 5, 21};
 // The releases at which a memory rule of the SGLang model changes (a `Version{...}`
 // comparison in engine/sglang/), oldest first, ending with the newest modelled: a release
 // between two of them runs the rules of the earlier. Explain picks a logged start-up's
@@ -48,7 +52,7 @@ inline constexpr Version kNewestModelled{0, 5, 20};
 inline constexpr const char* kRuleChanges[] = {
     "0.4.6",  "0.4.6.post2", "0.4.6.post3", "0.4.6.post4", "0.4.7",  "0.4.10", "0.5.0", "0.5.1",
     "0.5.2",  "0.5.3",       "0.5.4",       "0.5.5",       "0.5.6",  "0.5.7",  "0.5.9", "0.5.10",
-    "0.5.12", "0.5.14",      "0.5.17",      "0.5.18",      "0.5.19", "0.5.20"};
+    "0.5.12", "0.5.14",      "0.5.17",      "0.5.18",      "0.5.19", "0.5.20", "0.5.21"};
 // A release is modelled from kOldestModelled up to kNewestModelled and its post releases.
 bool is_modelled(const Version& v);
 
