@@ -561,10 +561,15 @@ TEST(ReaderClasses, TheEstimateHintOfV017ToV020) {
   const StartupLog log = corpus("vllm-unknown-x1-qwen3.5-gguf-v019-kv-override-pr39559");
   const LogRun& r = log.runs.at(0);
   EXPECT_EQ(r.flag("--gpu-memory-utilization")->values, std::vector<std::string>{"0.9000"});
-  // The newest release the hint allows: 0.20.x's rules are 0.19.x's but for DeepSeek-V4.
+  // The hint allows 0.17.0 to 0.20.x; the source lines of its KV lines are where 0.19.0's
+  // public logs print them (kv_cache_utils.py:1319, tests/data/vllm-source-lines/seen.tsv), and
+  // 0.20.0's elsewhere: the rules of 0.19.0.
   const VersionChoice v = choose_version(r, LogEngine::kVllm);
-  EXPECT_EQ(v.version, "0.20.0");
+  EXPECT_EQ(v.version, "0.19.0");
   EXPECT_NE(v.note.find("'In v0.19, CUDA graph memory profiling will be enabled' (line 11)"),
+            std::string::npos)
+      << v.note;
+  EXPECT_NE(v.note.find("'GPU KV cache size' at kv_cache_utils.py:1319, where vLLM 0.19.0 logs it"),
             std::string::npos)
       << v.note;
 }

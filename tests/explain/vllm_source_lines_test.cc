@@ -20,7 +20,8 @@ namespace {
 using Row = std::tuple<std::string, std::string, std::string>;
 
 // The TSV's rows for the statements the table keeps, normalized as its comment says: release
-// candidates and post releases as their release, development and vendor builds left out.
+// candidates and post releases as their release, development and vendor builds (noted in
+// parentheses) left out.
 std::set<Row> rows_of_the_tsv(const std::set<std::string>& statements) {
   std::ifstream in(GPUMEM_SOURCE_DIR "/tests/data/vllm-source-lines/seen.tsv");
   std::set<Row> rows;
@@ -32,7 +33,7 @@ std::set<Row> rows_of_the_tsv(const std::set<std::string>& statements) {
     for (std::string field; std::getline(s, field, '\t');) f.push_back(field);
     if (f.size() < 4 || !statements.contains(f[2])) continue;
     std::string v = f[3];
-    if (v.find("Red Hat") != std::string::npos || v.find(".dev") != std::string::npos) continue;
+    if (v.find(" (") != std::string::npos || v.find(".dev") != std::string::npos) continue;
     v = v.substr(0, v.find('+'));
     v = std::regex_replace(v, std::regex(R"(rc\d+$|\.post\d+$)"), "");
     rows.insert({f[2], f[0] + ":" + f[1], v});
@@ -49,8 +50,8 @@ TEST(VllmSourceLines, TheTableIsTheSightingsOfThePublicLogs) {
         << s.statement << " " << s.tag << " " << s.version;
     statements.insert(std::string(s.statement));
   }
-  EXPECT_EQ(statements.size(), 11u);
-  EXPECT_EQ(table.size(), 96u);
+  EXPECT_EQ(statements.size(), 16u);
+  EXPECT_EQ(table.size(), 327u);
   EXPECT_EQ(table, rows_of_the_tsv(statements));
 }
 
@@ -90,6 +91,20 @@ TEST(VllmSourceLines, ALogThatPrintsNoVersionIsDatedByItsTags) {
             "not printed; the log dates it: 'Available KV cache memory' at INFO (line 1), "
             "'Available KV cache memory' at gpu_worker.py:298, where vLLM 0.10.2, 0.11.0 logs it "
             "(line 1); v0.11.0's public logs print its source lines there: the rules of v0.11.0");
+  // A tag only 0.26.0's public logs print (kv_cache_utils.py:2177; 0.25.x and 0.27.1 elsewhere)
+  // dates a log newer than every modelled release: replayed with the newest rules, and said.
+  const Result<StartupLog> newer = read_startup_log(
+      "(EngineCore pid=7) INFO 07-29 10:00:00 [kv_cache_utils.py:2177] GPU KV cache size: "
+      "1,000,000 tokens\n",
+      std::nullopt);
+  ASSERT_TRUE(newer.ok());
+  ASSERT_EQ(newer->runs.size(), 1u);
+  const VersionChoice n = choose_version(newer->runs.front(), LogEngine::kVllm);
+  EXPECT_EQ(n.version, "0.21.0");
+  EXPECT_TRUE(n.newer_than_modelled);
+  EXPECT_NE(n.note.find("'GPU KV cache size' at kv_cache_utils.py:2177, where vLLM 0.26.0 logs it"),
+            std::string::npos)
+      << n.note;
   // A tag without its line number dates nothing: the newest release the wording allows.
   const Result<StartupLog> untagged = read_startup_log(
       "INFO 10-11 10:42:14 [gpu_worker.py] Available KV cache memory: 13.69 GiB\n", std::nullopt);
