@@ -565,9 +565,9 @@ const std::vector<CorpusLog>& logs() {
        "20 rank 1: maximum concurrency 1.66x\n"},
       {"vllm-rtxpro5000-x4-deepseek-v4-flash-0731-fp8dsmla",
        "start-up 1\n"
-       "6 -: available KV cache memory 12.39 GiB\n"
-       "7 -: KV cache tokens 63859\n"
-       "7 -: maximum concurrency 1.89x\n"},
+       "7 -: available KV cache memory 12.39 GiB\n"
+       "8 -: KV cache tokens 63859\n"
+       "8 -: maximum concurrency 1.89x\n"},
       {"vllm-unknown-x1-harrier-oss-v1-0.6b-embedding",
        "start-up 1\n"
        "17 -: CUDA graph estimate 0.44 GiB\n"

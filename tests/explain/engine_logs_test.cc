@@ -330,11 +330,11 @@ TEST(EngineLogs, Case38SglangRtx5080DefaultFractionOfItsRelease) {
 }
 
 TEST(EngineLogs, Case39SglangRtx4090TokensWithinRounding) {
-  // The table's 24564 MiB is the RTX 3090 Ti's, 4090's and A5000's total: the post names
-  // the 4090.
+  // The table's 24564 MiB is the RTX 3090 Ti's, 4090's, A5000's and A5500's total: the post
+  // names the 4090.
   EXPECT_EQ(explain_case("case39-sglang-rtx4090-x4-qwen3-14b-tp4.log").runs[0].implied.gpu.note,
             "nvidia-smi memory.total 24564MiB matches several GPUs of the catalog (rtx-3090-ti, "
-            "rtx-4090, rtx-a5000): give one with --gpu");
+            "rtx-4090, rtx-a5000, rtx-a5500): give one with --gpu");
   const Explanation e =
       explain_case("case39-sglang-rtx4090-x4-qwen3-14b-tp4.log", with("rtx-4090", "", 0));
   ASSERT_EQ(e.runs.size(), 1u);
