@@ -258,5 +258,30 @@ TEST(VllmAllReduce, SymmetricMemoryShrinksCustomAllReduce) {
   EXPECT_EQ(kSignalSize, bytes(2560));
 }
 
+// --attention-backend and VLLM_ATTENTION_BACKEND that name the backend vLLM chooses itself
+// (platforms/cuda.py: FlashAttention on Hopper, FlashInfer on datacenter Blackwell, any case)
+// leave the start-up as modelled; another backend is refused with the one vLLM would take.
+TEST(VllmDefaults, AnAttentionBackendIsTheOneVllmChoosesOrRefused) {
+  const auto errors = [](const std::string& gpu, const std::string& args, const std::string& env) {
+    return scenario_errors("hardware: {gpu: " + gpu +
+                           ", count: 1}\nengine:\n  name: vllm\n  version: 0.21.0\n  args:\n" +
+                           args + (env.empty() ? "" : "  env:\n" + env) + "model: qwen3-8b\n");
+  };
+  EXPECT_EQ(errors("h200", "    --attention-backend: FLASH_ATTN\n", ""), "");
+  EXPECT_EQ(errors("h200", "    --attention-backend: flash_attn\n", ""), "");
+  EXPECT_EQ(
+      errors("b200", "    --max-model-len: 8192\n", "    VLLM_ATTENTION_BACKEND: FLASHINFER\n"),
+      "");
+  EXPECT_EQ(errors("h200", "    --attention-backend: FLASHINFER\n", ""),
+            "f.yaml:6:26: --attention-backend FLASHINFER is not modelled: gpumem models the "
+            "backend vLLM chooses itself for Qwen3ForCausalLM on this GPU, FLASH_ATTN; another "
+            "has its own workspaces and KV-cache block constraints\n");
+  EXPECT_EQ(
+      errors("b200", "    --max-model-len: 8192\n", "    VLLM_ATTENTION_BACKEND: TRITON_ATTN\n"),
+      "f.yaml:8:29: VLLM_ATTENTION_BACKEND TRITON_ATTN is not modelled: gpumem models the "
+      "backend vLLM chooses itself for Qwen3ForCausalLM on this GPU, FLASHINFER; another "
+      "has its own workspaces and KV-cache block constraints\n");
+}
+
 }  // namespace
 }  // namespace gpumem::vllm

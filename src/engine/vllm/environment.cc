@@ -52,10 +52,6 @@ constexpr EnvRule kRules[] = {
     {"VLLM_V1_USE_PREFILL_DECODE_ATTENTION", {}, kRocmOnly},
     {"VLLM_USE_V1", "VLLM_USE_V1=0 runs the V0 engine; gpumem models the V1 engine",
      "chooses the V0 or V1 engine (vllm envs.py)", "1"},
-    {"VLLM_ATTENTION_BACKEND",
-     "the attention backend decides its workspace and metadata buffers; gpumem models the "
-     "backend vLLM picks itself",
-     "forces an attention backend (vllm envs.py)"},
     {"VLLM_USE_DEEP_GEMM", "DeepGEMM's kernels and their workspaces are not modelled",
      "uses DeepGEMM for FP8 GEMMs (vllm envs.py)", "0"},
     {"VLLM_FUSED_MOE_CHUNK_SIZE",
@@ -89,6 +85,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
       read.as_bool(env.estimate_cudagraphs);
     } else if (v.name == "VLLM_ALLREDUCE_USE_SYMM_MEM") {
       read.as_bool(env.allreduce_use_symm_mem);
+    } else if (v.name == "VLLM_ATTENTION_BACKEND") {
+      env.attention_backend = v.value;
+      env.attention_backend_loc = v.value_loc;
     } else if (v.name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
       std::optional<bool> b;
       read.as_bool(b);
@@ -110,9 +109,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
 
 std::span<const std::string_view> modelled_variables() {
   static const std::vector<std::string_view> kNames = [] {
-    std::vector<std::string_view> names = {"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
-                                           "VLLM_ALLREDUCE_USE_SYMM_MEM",
-                                           "VLLM_ALLOW_LONG_MAX_MODEL_LEN"};
+    std::vector<std::string_view> names = {
+        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", "VLLM_ALLREDUCE_USE_SYMM_MEM",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_ATTENTION_BACKEND"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
     for (std::string_view n : allocator_variables()) names.push_back(n);
     return names;

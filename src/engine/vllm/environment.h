@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "catalog/scenario.h"
@@ -25,6 +26,9 @@ struct Environment {
   // VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm config/model.py _get_and_verify_max_len): a
   // --max-model-len above the model's derived length is taken with a warning, not refused.
   bool allow_long_max_model_len = false;
+  // VLLM_ATTENTION_BACKEND (vllm envs.py): the backend forced, as --attention-backend does.
+  std::optional<std::string> attention_backend;
+  SourceLoc attention_backend_loc;
   // NCCL_* variables the NCCL model reads, as the scenario sets them.
   NcclSettings nccl;
   // PYTORCH_CUDA_ALLOC_CONF: the caching allocator's settings.

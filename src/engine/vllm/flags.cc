@@ -249,15 +249,9 @@ const std::vector<FlagSpec>& table() {
        false,
        "weights and KV cache are allocated from vLLM's CuMemAllocator pool "
        "(device_allocator/cumem.py) instead of PyTorch's caching allocator"},
-      // vllm v0.21 config/attention.py AttentionConfig.backend.
-      {"--attention-backend",
-       {},
-       FlagType::kString,
-       true,
-       {},
-       false,
-       "gpumem models the attention backend vLLM chooses itself; another one has its own "
-       "workspaces and KV-cache block constraints"},
+      // vllm v0.21 config/attention.py AttentionConfig.backend; read once the backend vLLM
+      // would choose is known (plan_checks.h attention_backend_refusal).
+      {"--attention-backend", {}, FlagType::kString, true, {}},
       // vllm config/multimodal.py MultiModalConfig: a limit of 0 images and 0 videos, or
       // --language-model-only (PR #34120), serves the language model alone; the Qwen-VL
       // classes then build no vision tower (interfaces.py _mark_tower_model).

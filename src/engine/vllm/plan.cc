@@ -596,6 +596,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
 
   p.facts = resolve_model_facts(p.model, p.flags, p.gpu, p.rules, p.tp,
                                 p.env.allow_long_max_model_len, diags);
+  refuse_other_attention_backend(p, diags);
   const DeviceClass device{p.gpu.cuda_total.value_or(p.gpu.memory_total), p.gpu.nvidia_smi_name};
   p.args = resolve_engine_args(p.flags, p.rules, device, p.facts.max_model_len);
   if (p.args.max_num_batched_tokens < p.args.max_num_seqs) {

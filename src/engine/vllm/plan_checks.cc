@@ -1,6 +1,7 @@
 #include "engine/vllm/plan_checks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 namespace gpumem::vllm {
@@ -116,6 +117,25 @@ std::string deepseek_v4_refusal(const Plan& p) {
   }
   if (p.dp > 1) return "--data-parallel-size above 1 with DeepSeek-V4 is not modelled";
   return "";
+}
+
+void refuse_other_attention_backend(const Plan& p, Diagnostics& diags) {
+  const auto check = [&](std::string_view what, const std::string& value, const SourceLoc& at) {
+    std::string upper = value;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+    if (upper == p.facts.attention_backend) return;
+    diags.error(at, std::string(what) + " " + value +
+                        " is not modelled: gpumem models the backend vLLM chooses itself for " +
+                        p.model.hf_architecture + " on this GPU, " + p.facts.attention_backend +
+                        "; another has its own workspaces and KV-cache block constraints");
+  };
+  if (const std::optional<std::string> flag = p.flags.raw.string("--attention-backend")) {
+    check("--attention-backend", *flag, *p.flags.raw.location("--attention-backend"));
+  }
+  if (p.env.attention_backend) {
+    check("VLLM_ATTENTION_BACKEND", *p.env.attention_backend, p.env.attention_backend_loc);
+  }
 }
 
 std::string model_impl_refusal(const Plan& p) {

@@ -26,6 +26,11 @@ std::string deepseek_v4_refusal(const Plan& p);
 // backend's layers, fusions and activation peaks are the transformers model's own.
 std::string model_impl_refusal(const Plan& p);
 
+// Reports --attention-backend and VLLM_ATTENTION_BACKEND where they name another backend than
+// the one vLLM chooses itself for this model and GPU (p.facts), which gpumem models: another
+// has its own workspaces and KV-cache block constraints.
+void refuse_other_attention_backend(const Plan& p, Diagnostics& diags);
+
 // Why --cpu-offload-gb cannot be modelled for this launch (weights/cpu_offload.h).
 std::string cpu_offload_refusal(const Plan& p);
 
