@@ -16,8 +16,8 @@ void add_layer_norm(TensorList& list, const BuildContext& ctx, const std::string
 }
 
 // sglang and vllm distributed/utils.py ensure_divisibility assert while the tower is built.
-Status not_divisible(const std::string& what, std::int64_t n, int tp,
-                     const char* engine = "SGLang") {
+Status not_divisible(const BuildContext& ctx, const std::string& what, std::int64_t n, int tp) {
+  const std::string engine = ctx.rules.engine;
   const std::string count = std::to_string(n);
   const std::string ranks = std::to_string(tp);
   return invalid_input("the vision tower's " + what + " (" + count +
@@ -72,10 +72,10 @@ Status add_siglip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post
   const int attn_tp = attention_tp_size(ctx.layout);
   const std::string tower = "vision_tower.vision_model";
   if (v.num_attention_heads % attn_tp != 0) {
-    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, attn_tp);
   }
   if (v.intermediate_size % tp != 0) {
-    return not_divisible("intermediate size", v.intermediate_size, tp);
+    return not_divisible(ctx, "intermediate size", v.intermediate_size, tp);
   }
   // siglip.py SiglipVisionEmbeddings: a Conv2d patch embedding with bias, the position
   // embedding as a VocabParallelEmbedding of num_patches rows, and the int64 position_ids
@@ -152,10 +152,10 @@ Status add_clip(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_l
   const VisionTower& v = ctx.arch.vision;
   const int tp = ctx.layout.tp_size;
   if (v.num_attention_heads % tp != 0) {
-    return not_divisible("attention heads", v.num_attention_heads, tp, "vLLM");
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, tp);
   }
   if (v.intermediate_size % tp != 0) {
-    return not_divisible("intermediate size", v.intermediate_size, tp, "vLLM");
+    return not_divisible(ctx, "intermediate size", v.intermediate_size, tp);
   }
   const std::int64_t h = v.hidden_size;
   const std::string tower = "vision_tower.vision_model";
@@ -217,12 +217,12 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
   const std::int64_t h = v.hidden_size;
   const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
   if (v.num_attention_heads % attn_tp != 0) {
-    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, attn_tp);
   }
   if (v.intermediate_size % tp != 0) {
-    return not_divisible("intermediate size", v.intermediate_size, tp);
+    return not_divisible(ctx, "intermediate size", v.intermediate_size, tp);
   }
-  if (merged % tp != 0) return not_divisible("merger width", merged, tp);
+  if (merged % tp != 0) return not_divisible(ctx, "merger width", merged, tp);
   const auto norm = [&](const std::string& prefix, std::int64_t size) {
     if (qwen3 || qwen2) {
       add_layer_norm(list, ctx, prefix, size);
@@ -340,7 +340,7 @@ Status add_moon_vit(TensorList& list, const BuildContext& ctx) {
   const std::int64_t m = h * v.spatial_merge_size * v.spatial_merge_size;
   const int attn_tp = attention_tp_size(ctx.layout);
   if (v.num_attention_heads % attn_tp != 0) {
-    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, attn_tp);
   }
   const std::string t = "vision_tower.";
   list.add(t + "patch_embed.proj.weight", {h, v.num_channels, v.patch_size, v.patch_size},
@@ -381,11 +381,11 @@ Status add_glm4v_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& p
   const std::int64_t h = v.hidden_size;
   const std::int64_t o = v.out_hidden_size;
   if (v.num_attention_heads % attn_tp != 0) {
-    return not_divisible("attention heads", v.num_attention_heads, attn_tp);
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, attn_tp);
   }
-  if (o % tp != 0) return not_divisible("MLP width", o, tp);
+  if (o % tp != 0) return not_divisible(ctx, "MLP width", o, tp);
   if (v.intermediate_size % tp != 0) {
-    return not_divisible("merger width", v.intermediate_size, tp);
+    return not_divisible(ctx, "merger width", v.intermediate_size, tp);
   }
   const std::string t = "visual.";
   list.add(t + "patch_embed.proj.weight",

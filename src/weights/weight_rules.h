@@ -31,6 +31,8 @@ enum class Nvfp4Layout : unsigned char {
 };
 
 struct WeightRules {
+  // The engine that builds the tensors, as its errors name it ("SGLang", "vLLM").
+  const char* engine = "SGLang";
   // sglang v0.5.9 layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE: embedding
   // and lm_head rows are padded to a multiple of this, then split over TP.
   std::int64_t vocab_padding = 64;

@@ -459,6 +459,22 @@ TEST(ModelFamilies, Qwen3NextKeepsItsLinearAttentionStateInBothEngines) {
             "vLLM's MTP of this model is modelled\n");
 }
 
+// A ViT whose heads the TP size does not divide stops the engine that builds it, named as
+// such (Qwen3.5-0.8B's 12 heads over 8 ranks; vLLM's message said SGLang).
+TEST(ModelFamilies, AVitTheTpSizeDoesNotDivideStopsItsEngine) {
+  for (const std::string engine : {"sglang", "vllm"}) {
+    const std::string flag = engine == "sglang" ? "--tp-size" : "--tensor-parallel-size";
+    const std::string errors =
+        family_errors(engine, "Qwen--Qwen3.5-0.8B-Base", "    " + flag + ": 8\n", 8);
+    EXPECT_NE(errors.find("the vision tower's attention heads (12) is not divisible by the "
+                          "tensor-parallel size 8; " +
+                          std::string(engine == "sglang" ? "SGLang" : "vLLM") +
+                          " stops with AssertionError: 12 is not divisible by 8"),
+              std::string::npos)
+        << errors;
+  }
+}
+
 // Qwen3.6-27B (Qwen3_5ForConditionalGeneration) on one H200: 16 full-attention layers of 4 KV
 // heads of 256 hold KV; each of the 48 Gated DeltaNet layers keeps a bf16 conv window of 10240 x
 // 3 and a float32 state of 48 x 128 x 128 per request. SGLang builds the ViT and serves it

@@ -188,6 +188,7 @@ void plan_mtp_draft(Plan& p, const ScenarioEngine& engine, Diagnostics& diags) {
 
 WeightRules weight_rules(const Plan& p) {
   WeightRules r;
+  r.engine = "vLLM";
   r.device_sm_count = p.gpu.sm_count;
   r.gptq_machete = p.gpu.compute_capability_major == 9 && p.gpu.compute_capability_minor == 0;
   r.gptq_exllama_fallback = p.facts.served_dtype == DType::kFloat16;
