@@ -120,6 +120,10 @@ TEST(LlamaAliases, TheTransformersBackendIsModelledWhereVllmTakesItAnyway) {
       "vLLM's own model\n");
   EXPECT_EQ(family_errors("vllm", "internlm--internlm3-8b-instruct", "    --model-impl: vllm\n"),
             "");
+  EXPECT_EQ(family_errors("vllm", "HuggingFaceTB--SmolLM3-3B", "    --model-impl: terratorch\n"),
+            "f.yaml:6:19: --model-impl terratorch with SmolLM3ForCausalLM is not modelled: the "
+            "TerraTorch backend has other layers, fusions and activation peaks than vLLM's own "
+            "model\n");
 }
 
 // vLLM's llama.py biases q/k/v by qkv_bias, SGLang's by bias; InternLM3's `bias` also biases
