@@ -29,6 +29,25 @@ TEST(RetiredFlags, VllmTakesAReleasesOwnFlagsUntilItDropsThem) {
   EXPECT_EQ(family_errors("vllm", "qwen3-8b",
                           "    --calculate-kv-scales: true\n    --kv-cache-dtype: fp8\n"),
             "");
+  // Host-side flags dropped after 0.21's table was read: --disable-log-requests from 0.17.0,
+  // --swap-space from 0.18.0, --calculate-kv-scales from 0.28.0 (releases past 0.21 are not
+  // simulated, so their removals show only in the range check's wording).
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --swap-space: 4\n", 1, "0.17.0"), "");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --swap-space: 4\n", 1, "0.18.0"),
+            "f.yaml:6:19: '--swap-space' is not a flag of vLLM 0.18.0 (removed in 0.18.0)\n");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --disable-log-requests: true\n", 1, "0.16.0"),
+            "");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --disable-log-requests: true\n", 1, "0.17.0"),
+            "f.yaml:6:29: '--disable-log-requests' is not a flag of vLLM 0.17.0 (removed in "
+            "0.17.0)\n");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --max-num-partial-prefills: 2\n"), "");
+  // --cuda-graph-sizes, deprecated by PR #26016 for removal in 0.13.0: a spelling of the
+  // capture sizes through 0.12.x, an error after.
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cuda-graph-sizes: 64\n", 1, "0.12.0"), "");
+  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --cuda-graph-sizes: 64\n", 1, "0.13.0"),
+            "f.yaml:6:25: '--cuda-graph-sizes' is not a flag of vLLM 0.13.0 or newer (removed in "
+            "0.13.0, as PR #26016 announced; give --cudagraph-capture-sizes or "
+            "--max-cudagraph-capture-size)\n");
   // V0's multi-step scheduling: one step is V1's own; more is refused.
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --num-scheduler-steps: 1\n", 1, "0.10.1"), "");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --num-scheduler-steps: 8\n", 1, "0.10.1"),

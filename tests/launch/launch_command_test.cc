@@ -130,8 +130,8 @@ TEST(LaunchCommand, AnAmbiguousPrefixNamesItsCandidates) {
       match_flag("--max-num", find_engine("vllm")->flags(), "vLLM");
   EXPECT_EQ(spec.status().message(),
             "ambiguous option: --max-num could match --max-num-seqs, --max-num-batched-tokens, "
-            "--max-num-partial-prefills, --max-num-queued-reqs, --max-num-queued-tokens, "
-            "--max-num-scheduled-tokens");
+            "--max-num-queued-reqs, --max-num-queued-tokens, --max-num-scheduled-tokens, "
+            "--max-num-partial-prefills");
   EXPECT_EQ(*match_flag("--max-num-se", find_engine("vllm")->flags(), "vLLM"),
             find_flag("--max-num-seqs", find_engine("vllm")->flags()));
 }

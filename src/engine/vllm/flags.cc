@@ -48,14 +48,15 @@ const std::vector<FlagSpec>& table() {
       {"--compilation-config", {"-O", "-cc"}, FlagType::kString, true, {}},
       {"--optimization-level", {}, FlagType::kInt, true, {}},
       {"--disable-custom-all-reduce", {}, FlagType::kBool, true, {}},
-      {"--speculative-config", {}, FlagType::kString, true, {}},
+      // "-sc" and "-ep": vllm 4897bc66 (v0.29-era main) engine/arg_utils.py add_cli_args.
+      {"--speculative-config", {"-sc"}, FlagType::kString, true, {}},
       {"--dtype",
        {},
        FlagType::kString,
        true,
        {"auto", "half", "float16", "bfloat16", "float", "float32"}},
       {"--quantization", {"-q"}, FlagType::kString, true, {}},
-      {"--enable-expert-parallel", {}, FlagType::kBool, true, {}},
+      {"--enable-expert-parallel", {"-ep"}, FlagType::kBool, true, {}},
       // The model reference when the scenario has no `model:` (engine/model_resolution.h);
       // not a memory knob a sweep varies or explain carries over from a log.
       {"--model", {}, FlagType::kString, false, {}},
@@ -98,14 +99,12 @@ const std::vector<FlagSpec>& table() {
       // Off, the encoder profile holds at most max_num_batched_tokens // T images
       // (encoder_profile.h).
       {"--enable-chunked-prefill", {}, FlagType::kBool, true, {}},
-      {"--disable-log-requests", {}, FlagType::kBool, false, {}},
       {"--disable-log-stats", {}, FlagType::kBool, false, {}},
       {"--enable-auto-tool-choice", {}, FlagType::kBool, false, {}},
       {"--tool-call-parser", {}, FlagType::kString, false, {}},
       {"--reasoning-parser", {}, FlagType::kString, false, {}},
       {"--generation-config", {}, FlagType::kString, false, {}},
       {"--max-logprobs", {}, FlagType::kInt, false, {}},
-      {"--swap-space", {}, FlagType::kFloat, false, {}},
       // config/cache.py CacheConfig.cpu_offload_gb (config/offload.py OffloadConfig later):
       // GiB of each GPU's decoder-layer parameters moved to CPU memory (weights/cpu_offload.h).
       {"--cpu-offload-gb", {}, FlagType::kFloat, true, {}},
@@ -153,8 +152,6 @@ const std::vector<FlagSpec>& table() {
       {"--enable-log-outputs", {}, FlagType::kBool, false, {}},
       {"--kv-events-config", {}, FlagType::kString, false, {}},
       {"--scheduling-policy", {}, FlagType::kString, false, {}},
-      {"--max-num-partial-prefills", {}, FlagType::kInt, false, {}},
-      {"--max-long-partial-prefills", {}, FlagType::kInt, false, {}},
       {"--long-prefill-token-threshold", {}, FlagType::kInt, false, {}},
       {"--safetensors-load-strategy", {}, FlagType::kString, false, {}},
       {"--ignore-patterns", {}, FlagType::kString, false, {}},
@@ -436,8 +433,14 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
   }
   f.num_gpu_blocks_override = positive_flag_opt(v, "--num-gpu-blocks-override", diags);
   // PR #26016 (v0.11.1) added the two compilation-config flags and kept --cuda-graph-sizes
-  // as a deprecated spelling of --cudagraph-capture-sizes.
+  // as a deprecated spelling of --cudagraph-capture-sizes, to be removed in v0.13.0.
   f.cuda_graph_sizes = positive_list(v, "--cuda-graph-sizes", diags);
+  if (v.location("--cuda-graph-sizes") && !rules.cuda_graph_sizes_flag) {
+    diags.error(*v.location("--cuda-graph-sizes"),
+                "'--cuda-graph-sizes' is not a flag of vLLM 0.13.0 or newer (removed in 0.13.0, "
+                "as PR #26016 announced; give --cudagraph-capture-sizes or "
+                "--max-cudagraph-capture-size)");
+  }
   f.cudagraph_capture_sizes = positive_list(v, "--cudagraph-capture-sizes", diags);
   f.max_cudagraph_capture_size = positive_flag_opt(v, "--max-cudagraph-capture-size", diags);
   for (std::string_view flag : {"--cudagraph-capture-sizes", "--max-cudagraph-capture-size"}) {

@@ -309,8 +309,10 @@ const std::vector<FlagSpec>& unmodelled_flags() {
                    "an EC producer allocates no KV cache; connector buffers"),
       refused_flag("--ec-manager-config", FlagType::kString, "encoder cache sizing"),
       refused_flag("--attention-config", FlagType::kString,
-                   "backend choice changes workspaces and KV block constraints (gpumem refuses "
-                   "--attention-backend for this)",
+                   "it sets the attention backend and its options (FlashAttention version, "
+                   "an FP4 indexer cache), whose workspaces and KV-cache block constraints "
+                   "gpumem does not model; --attention-backend naming the backend vLLM "
+                   "chooses itself is read",
                    "", {"-ac"}),
       refused_flag("--kernel-config", FlagType::kString,
                    "it chooses the MoE and linear kernels, whose weight layouts and workspaces "

@@ -54,11 +54,22 @@ std::span<const RetiredFlag> older_release_flags() {
        "0.13.0",
        "a pooling or embedding task runs a pooling model, which gpumem does not model",
        {"auto", "generate"}},
-      // Still in 0.21: --calculate-kv-scales (deprecated by PR #37201, removed by PR #49389 in
-      // July 2026) computes an fp8 cache's scales from the first batch instead of loading them,
-      // the cache's size unchanged; --override-attention-dtype is ROCm's (PR #17331).
-      {"--calculate-kv-scales", {}, FlagType::kBool, "0.26.0", {}, {}},
-      {"--override-attention-dtype", {}, FlagType::kString, "0.29.0", {}, {}},
+      // Host-side flags, first rejected by the release each names: --disable-log-requests
+      // (deprecated for --enable-log-requests by PR #21739; 0.18.1 and 0.19 images reject it,
+      // "removed from vLLM 0.17.0": llm-d-benchmark PR #781), --swap-space (PR #36216; in
+      // EngineArgs through 0.17.1, absent from 0.18.0 on: unsloth-zoo #1210 read every
+      // release), and the partial-prefill limits (the v0.27.0 image's parser: runpod
+      // worker-vllm PR #324).
+      {"--disable-log-requests", {}, FlagType::kBool, "0.17.0", {}, {}},
+      {"--swap-space", {}, FlagType::kFloat, "0.18.0", {}, {}},
+      {"--max-num-partial-prefills", {}, FlagType::kInt, "0.27.0", {}, {}},
+      {"--max-long-partial-prefills", {}, FlagType::kInt, "0.27.0", {}, {}},
+      // Still in 0.21: --calculate-kv-scales (deprecated by PR #37201, removed by PR #49389)
+      // computes an fp8 cache's scales from the first batch instead of loading them, the
+      // cache's size unchanged; --override-attention-dtype is ROCm's (PR #17331, removed by
+      // PR #48684). The v0.28.0 image's parser has neither (runpod worker-vllm PR #332).
+      {"--calculate-kv-scales", {}, FlagType::kBool, "0.28.0", {}, {}},
+      {"--override-attention-dtype", {}, FlagType::kString, "0.28.0", {}, {}},
       // The same as --mm-encoder-tp-mode data.
       {"--enable-multimodal-encoder-data-parallel",
        {},

@@ -71,6 +71,9 @@ struct VersionRules {
   // sizes step 8 below 256 and 16 above; the default maximum counts speculative tokens.
   // Before: --cuda-graph-sizes, [1, 2, 4] + multiples of 8 up to min(2 max_num_seqs, 512).
   bool two_step_capture_sizes;
+  // --cuda-graph-sizes is taken: PR #26016 deprecated it "to be removed in v0.13.0"; absent by
+  // v0.19 (a parser read), the release that removed it UNCONFIRMED, taken as v0.13.0.
+  bool cuda_graph_sizes_flag;
   // request_memory() (PR #30868, merged 2025-12-17; v0.14.0 UNCONFIRMED): budget =
   // ceil(total x util), the budget error names the device, and memory lines print
   // format_gib (round to 2 decimals); before, total x util as a float and "%.2f"/"%.4f".

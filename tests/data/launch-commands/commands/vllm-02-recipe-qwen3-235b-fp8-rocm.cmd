@@ -3,7 +3,7 @@
 # gpu: b200x4
 # gpu-note: chosen: the recipe runs on 4 of 8 AMD MI300X (HIP_VISIBLE_DEVICES), not in the catalog; the B200 is the catalog GPU closest to its 192 GB
 # forms: env-prefix, quoted-env-value, vllm-serve, -tp, no-flag, multi-line
-# outcome: starts
+# outcome: refused-flag
 HIP_VISIBLE_DEVICES="4,5,6,7" \
 VLLM_USE_V1=1 \
 VLLM_ROCM_USE_AITER=1 \

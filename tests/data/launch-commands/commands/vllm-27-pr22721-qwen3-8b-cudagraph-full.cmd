@@ -3,7 +3,7 @@
 # gpu: b200x8
 # gpu-note: chosen: the comment runs on ROCm (AMD MI300-series), not in the catalog; the B200 is the catalog GPU closest to their 192 GB
 # forms: env-prefix, vllm-serve, json-value, multi-line
-# outcome: starts
+# outcome: refused-flag
 # note: the script sets MODEL=Qwen/Qwen3-8B on the line before; $MODEL is written out
 VLLM_USE_V1=1 VLLM_ROCM_USE_AITER=1 \
 vllm serve Qwen/Qwen3-8B \
