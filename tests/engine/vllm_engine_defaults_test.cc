@@ -259,8 +259,9 @@ TEST(VllmAllReduce, SymmetricMemoryShrinksCustomAllReduce) {
 }
 
 // --attention-backend and VLLM_ATTENTION_BACKEND that name the backend vLLM chooses itself
-// (platforms/cuda.py: FlashAttention on Hopper, FlashInfer on datacenter Blackwell, any case)
-// leave the start-up as modelled; another backend is refused with the one vLLM would take.
+// (platforms/cuda.py: FlashAttention on Hopper, FlashInfer on datacenter Blackwell, any case),
+// or "auto", leave the start-up as modelled; another backend is refused with the one vLLM
+// would take, an empty one quoted.
 TEST(VllmDefaults, AnAttentionBackendIsTheOneVllmChoosesOrRefused) {
   const auto errors = [](const std::string& gpu, const std::string& args, const std::string& env) {
     return scenario_errors("hardware: {gpu: " + gpu +
@@ -269,6 +270,11 @@ TEST(VllmDefaults, AnAttentionBackendIsTheOneVllmChoosesOrRefused) {
   };
   EXPECT_EQ(errors("h200", "    --attention-backend: FLASH_ATTN\n", ""), "");
   EXPECT_EQ(errors("h200", "    --attention-backend: flash_attn\n", ""), "");
+  EXPECT_EQ(errors("h200", "    --attention-backend: Auto\n", ""), "");
+  EXPECT_EQ(errors("h200", "    --attention-backend: ''\n", ""),
+            "f.yaml:6:26: --attention-backend '' is not modelled: gpumem models the backend vLLM "
+            "chooses itself for Qwen3ForCausalLM on this GPU, FLASH_ATTN; another has its own "
+            "workspaces and KV-cache block constraints\n");
   EXPECT_EQ(
       errors("b200", "    --max-model-len: 8192\n", "    VLLM_ATTENTION_BACKEND: FLASHINFER\n"),
       "");

@@ -124,8 +124,12 @@ void refuse_other_attention_backend(const Plan& p, Diagnostics& diags) {
     std::string upper = value;
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-    if (upper == p.facts.attention_backend) return;
-    diags.error(at, std::string(what) + " " + value +
+    // vllm v0.21 config/attention.py AttentionConfig.validate_backend_before: "auto" in any
+    // case is no choice (None), any other name is looked up upper-cased.
+    if (upper == "AUTO" || upper == p.facts.attention_backend) return;
+    // An empty value (a set but empty variable) is looked up as '' and matches no backend.
+    const std::string shown = value.empty() ? "''" : value;
+    diags.error(at, std::string(what) + " " + shown +
                         " is not modelled: gpumem models the backend vLLM chooses itself for " +
                         p.model.hf_architecture + " on this GPU, " + p.facts.attention_backend +
                         "; another has its own workspaces and KV-cache block constraints");
