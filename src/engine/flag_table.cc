@@ -155,6 +155,19 @@ Result<const FlagSpec*> match_flag(std::string_view flag, std::span<const FlagSp
     names.emplace_back(f.name);
     for (std::string_view a : f.aliases) names.emplace_back(a);
   }
+  // "-dp" for "--dp-size": argparse does not read a single dash as a long prefix, but the
+  // long flag it stands for is the likelier suggestion than one a letter or two away.
+  if (!flag.starts_with("--") && flag.size() > 2) {
+    const std::string as_long = "-" + std::string(flag);
+    std::vector<std::string> longer;
+    for (const std::string& n : names) {
+      if (n.starts_with(as_long)) longer.push_back(n);
+    }
+    if (longer.size() == 1) {
+      return not_found("unknown " + std::string(engine_name) + " flag '" + std::string(flag) +
+                       "'; did you mean '" + longer.front() + "'?");
+    }
+  }
   return not_found("unknown " + std::string(engine_name) + " flag '" + std::string(flag) + "'" +
                    did_you_mean(flag, names));
 }

@@ -34,6 +34,8 @@ std::string yaml_key(const std::string& s) {
 // and the engine, lower case, other characters as '-'.
 std::string scenario_name(const EngineLaunch& c) {
   std::string model = c.model.value_or("model");
+  // A checkpoint folder is often written with a trailing '/': its name is the part before.
+  while (model.size() > 1 && model.back() == '/') model.pop_back();
   const size_t slash = model.rfind('/');
   if (slash != std::string::npos) model = model.substr(slash + 1);
   std::string name = c.engine + "-" + model;
@@ -116,25 +118,23 @@ std::optional<Scenario> scenario_from_launch(const EngineLaunch& command,
     s.engine.version = *command.version;  // the container image's tag
     s.engine.version_loc = command.version_loc;
   }
-  s.engine.args = command.args;
-  s.engine.env = command.env;
-  // The same spelling twice would be the same YAML key twice in the scenario this launch
-  // writes, which no scenario file may hold; the engine refuses a flag repeated in another
-  // spelling.
+  // A flag repeated in one spelling is one argparse destination written twice: the engine
+  // keeps the last value (argparse's store actions), and so does the scenario, whose YAML
+  // could not hold the key twice. A shell keeps the last of a variable assigned twice too.
+  // A flag repeated in another spelling is left to the engine's flag table, which refuses it.
   for (size_t i = 0; i < command.args.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (command.args[j].flag != command.args[i].flag) continue;
-      diags.error(command.args[i].flag_loc, "flag '" + command.args[i].flag + "' is given twice");
-      break;
+    bool repeated_later = false;
+    for (size_t j = i + 1; j < command.args.size(); ++j) {
+      repeated_later = repeated_later || command.args[j].flag == command.args[i].flag;
     }
+    if (!repeated_later) s.engine.args.push_back(command.args[i]);
   }
   for (size_t i = 0; i < command.env.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (command.env[j].name != command.env[i].name) continue;
-      diags.error(command.env[i].loc,
-                  "environment variable '" + command.env[i].name + "' is given twice");
-      break;
+    bool repeated_later = false;
+    for (size_t j = i + 1; j < command.env.size(); ++j) {
+      repeated_later = repeated_later || command.env[j].name == command.env[i].name;
     }
+    if (!repeated_later) s.engine.env.push_back(command.env[i]);
   }
   s.model.catalog_name = model_reference(command.model.value_or(""), models);
   s.model.loc = command.model_loc;

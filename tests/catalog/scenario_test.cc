@@ -127,6 +127,7 @@ engine:
     --cuda-graph-max-bs: many
     --kv-cache-dtype: fp8
     --enable-dp-atention: true
+    -dp: 2
   env:
     SGLANG_CUSTOM_ALLREDUCE_ALGO: 3stage
   patches: [custom-allreduce-on-pcie]
@@ -139,14 +140,15 @@ model: llama
             "'fp8_e4m3'?\n"
             "s.yaml:10:5: unknown SGLang flag '--enable-dp-atention'; did you mean "
             "'--enable-dp-attention'?\n"
+            "s.yaml:11:5: unknown SGLang flag '-dp'; did you mean '--dp-size'?\n"
             "s.yaml:7:28: --mem-fraction-static must be between 0 and 1, got 1.5\n"
-            "s.yaml:12:35: SGLANG_CUSTOM_ALLREDUCE_ALGO must be 1stage, oneshot, 2stage or "
+            "s.yaml:13:35: SGLANG_CUSTOM_ALLREDUCE_ALGO must be 1stage, oneshot, 2stage or "
             "twoshot, got '3stage'\n"
-            "s.yaml:13:13: unknown SGLang patch 'custom-allreduce-on-pcie'; did you mean "
+            "s.yaml:14:13: unknown SGLang patch 'custom-allreduce-on-pcie'; did you mean "
             "'custom-all-reduce-on-pcie'?\n"
             "s.yaml:1:30: the hardware has 8 GPUs but --tp-size 4 × --pp-size 1 × --dp-size 1 "
             "uses 4\n"
-            "s.yaml:14:8: unknown model 'llama'; did you mean 'llama-3.1-8b-instruct'?\n");
+            "s.yaml:15:8: unknown model 'llama'; did you mean 'llama-3.1-8b-instruct'?\n");
 }
 
 TEST(Scenario, EmptyAndNonMappingFiles) {

@@ -409,18 +409,23 @@ TEST(LaunchScenario, NodesSplitTheGpusAndOtherFlagsDoNotHideTheLayout) {
 }
 
 // What `gpumem scenario -- ...` writes reads back as a scenario (found by the launch_command
-// fuzz target): a flag or variable given twice in one spelling is refused where the second
-// is, rather than written as a YAML key twice, and a value holding a newline stays inside the
-// comment that quotes the command.
+// fuzz target): a flag or variable given twice in one spelling keeps its last value, as
+// argparse and the shell do, rather than being written as a YAML key twice, and a value
+// holding a newline stays inside the comment that quotes the command.
 TEST(LaunchScenario, TheWrittenScenarioReadsBack) {
   Diagnostics diags;
-  EXPECT_FALSE(scenario_from_launch(
-      read(words("A=1 A=2 vllm serve llama-3.1-8b-instruct --port 1 --port 1")),
-      LaunchOptions{"h200", ""}, test_catalogs().gpus, test_catalogs().models, diags));
-  EXPECT_EQ(diags.to_string(),
-            "<launch command>:1:51: flag '--port' is given twice\n"
-            "<launch command>:1:5: environment variable 'A' is given twice\n");
-  diags = Diagnostics();
+  std::optional<Scenario> twice = scenario_from_launch(
+      read(words("A=1 A=2 vllm serve llama-3.1-8b-instruct --port 1 --max-num-seqs 8 --port 2 "
+                 "--max-num-seqs 16")),
+      LaunchOptions{"h200", ""}, test_catalogs().gpus, test_catalogs().models, diags);
+  ASSERT_TRUE(twice) << diags.to_string();
+  ASSERT_EQ(twice->engine.args.size(), 2u);
+  EXPECT_EQ(twice->engine.args[0].flag, "--port");
+  EXPECT_EQ(twice->engine.args[0].values, std::vector<std::string>{"2"});
+  EXPECT_EQ(twice->engine.args[1].flag, "--max-num-seqs");
+  EXPECT_EQ(twice->engine.args[1].values, std::vector<std::string>{"16"});
+  ASSERT_EQ(twice->engine.env.size(), 1u);
+  EXPECT_EQ(twice->engine.env[0].value, "2");
   const EngineLaunch l =
       read({"vllm", "serve", "llama-3.1-8b-instruct", "--compilation-config", "{\n\"level\": 3}"});
   std::optional<Scenario> s = scenario_from_launch(
