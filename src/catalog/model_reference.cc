@@ -124,6 +124,42 @@ std::optional<std::string> suggestion(const std::string& reference, const ModelC
   return std::nullopt;
 }
 
+// A checkpoint folder on another machine keeps the repository's name ("/data/Qwen3-32B",
+// ModelScope's "Qwen2___5-7B-Instruct" for "Qwen2.5-7B-Instruct"): the one catalog entry or
+// bundled config whose repository name (or alias) is the reference's last path component,
+// compared as the Hub compares ids. Several, or none: nullopt.
+struct NamedByFolder {
+  std::string repo_id;
+  std::optional<std::string> slug;  // a catalog entry's
+  const ModelCatalog::BundledConfig* bundled = nullptr;
+};
+std::optional<NamedByFolder> named_by_folder(std::string_view reference,
+                                             const ModelCatalog& catalog) {
+  while (reference.ends_with('/')) reference.remove_suffix(1);
+  std::string folder = last_part(reference);
+  for (size_t at = folder.find("___"); at != std::string::npos; at = folder.find("___", at + 1)) {
+    folder.replace(at, 3, ".");
+  }
+  const std::string want = repo_id_key(folder);
+  if (want.empty()) return std::nullopt;
+  std::optional<NamedByFolder> found;
+  const auto take = [&](NamedByFolder candidate) {
+    const bool same = found && found->slug && candidate.slug && *found->slug == *candidate.slug;
+    if (found && !same) return false;
+    if (!found) found = std::move(candidate);
+    return true;
+  };
+  for (const std::string& id : catalog.repo_ids()) {
+    if (repo_id_key(last_part(id)) != want) continue;
+    if (std::optional<std::string> slug = catalog.find_by_repo_id(id)) {
+      if (!take({id, slug, nullptr})) return std::nullopt;
+    } else if (const ModelCatalog::BundledConfig* b = catalog.find_bundled(id)) {
+      if (!take({id, std::nullopt, b})) return std::nullopt;
+    }
+  }
+  return found;
+}
+
 std::string did_you_mean_text(const std::optional<std::string>& s) {
   return s ? "; did you mean '" + *s + "'?" : std::string();
 }
@@ -138,7 +174,7 @@ Result<ResolvedModel> ModelCatalog::resolve_uncached(const std::string& referenc
                               const std::string& origin) -> Result<ResolvedModel> {
     Result<ModelEntry> entry = find(slug, diags);
     if (!entry.ok()) return entry.status();
-    return ResolvedModel{entry->architecture, "catalog " + slug, origin, std::nullopt};
+    return ResolvedModel{entry->architecture, "catalog " + slug, origin, std::nullopt, {}};
   };
   if (std::binary_search(slugs_.begin(), slugs_.end(), reference)) {
     return from_entry(reference, "catalog entry " + reference);
@@ -150,6 +186,24 @@ Result<ResolvedModel> ModelCatalog::resolve_uncached(const std::string& referenc
     return not_found("no Hugging Face config at '" + reference + "'");
   }
   if (!is_hub_repo_id(reference)) {
+    // A path that is not on this machine: the engine would have read a checkpoint there, whose
+    // folder name says which. The answer says that it assumed so (ResolvedModel::assumed). A
+    // name without a '/' is a slug (mistyped), not a folder.
+    std::optional<NamedByFolder> named;
+    if (reference.find('/') != std::string::npos) named = named_by_folder(reference, *this);
+    if (named) {
+      const std::string assumed = "'" + reference +
+                                  "' is not on this machine; its folder name is that of " +
+                                  named->repo_id;
+      Result<ResolvedModel> m =
+          named->slug
+              ? from_entry(*named->slug, "catalog entry " + *named->slug + " (" + assumed + ")")
+              : from_files(named->bundled->config_path, named->repo_id,
+                           "bundled config " + named->bundled->config_path + " (" + assumed + ")",
+                           diags);
+      if (m.ok()) m->assumed = assumed;
+      return m;
+    }
     // Not a slug: find's kNotFound, with its did-you-mean over slugs.
     Result<ModelEntry> entry = find(reference, diags);
     return entry.status();

@@ -11,7 +11,10 @@
 //      that repository (model_catalog.h), else the snapshot refs/main names in the local
 //      Hugging Face cache (hf_cache.h), else — only when the hub settings allow a
 //      download — the files the HubFetcher brings into that cache;
-//   4. otherwise an error with a did-you-mean over catalog slugs and repository ids.
+//   4. a path that is not on this machine: the catalog entry or bundled config whose
+//      repository name its last component is (a checkpoint folder keeps the repository's
+//      name), marked as assumed;
+//   5. otherwise an error with a did-you-mean over catalog slugs and repository ids.
 // A model read from files carries its safetensors headers when they are at hand (in the
 // snapshot's shards, or stored beside it by a download), so its weights can be checked.
 #ifndef GPUMEM_CATALOG_MODEL_REFERENCE_H_
@@ -39,6 +42,9 @@ struct ResolvedModel {
   // The checkpoint's tensors from its safetensors headers; nullopt when they are not at hand
   // (a catalog entry, a config.json alone, a snapshot without index or headers).
   std::optional<SafetensorsCheckpoint> checkpoint;
+  // Set when the reference does not name the model outright and it was taken for it (a path
+  // not on this machine, read by its folder name): what was assumed, for the report to say.
+  std::string assumed;
 };
 
 // Brings a repository's config files and safetensors headers into the local cache

@@ -88,7 +88,9 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
     }
   }
   Diagnostics ignored;
-  if (Result<ResolvedModel> r = models.resolve(logged, "", ignored); r.ok()) {
+  // A path read by its folder name is the by_base match below, with its own note.
+  if (Result<ResolvedModel> r = models.resolve(logged, "", ignored);
+      r.ok() && r.value().assumed.empty()) {
     constexpr std::string_view kCatalog = "catalog ";
     const std::string& identity = r.value().identity;
     return Sourced{identity.starts_with(kCatalog) ? identity.substr(kCatalog.size()) : logged,

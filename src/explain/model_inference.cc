@@ -156,9 +156,11 @@ std::optional<QuantizedReading> read_quantized_variant(const ImpliedScenario& s,
     a->name = logged;
     ModelCatalog models = ctx.models.with_model(
         logged,
-        ResolvedModel{std::move(*a), "quantized " + logged,
+        ResolvedModel{std::move(*a),
+                      "quantized " + logged,
                       resolved.value().origin + ", quantized as the name states: " + q.label,
-                      std::nullopt});
+                      std::nullopt,
+                      {}});
     if (!e) {
       best = Fit{std::move(models), q.label, std::nullopt};
       break;

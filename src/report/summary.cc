@@ -47,6 +47,11 @@ std::string render_summary(const Ledger& l, const std::vector<std::string>& fixe
       }
     }
   }
+  if (const Fact* assumed = l.fact(fact_id::kModelAssumed)) {
+    if (const auto* text = std::get_if<std::string>(&assumed->value)) {
+      out += "  model           " + *text + "\n";
+    }
+  }
   if (k.kv_tokens) {
     out += fmt::format("  KV cache        {} tokens", format_count(*k.kv_tokens));
     if (k.kv_bytes) out += " (" + format_mib(*k.kv_bytes) + " per GPU)";

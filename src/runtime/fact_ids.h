@@ -56,6 +56,9 @@ inline constexpr std::string_view kMaxNumBatchedTokens = "max_num_batched_tokens
 // Engines that serve requests independently, each with its own KV cache and request pool
 // (SGLang's --dp-size schedulers, with or without DP attention); 1 when there is one.
 inline constexpr std::string_view kDataParallelReplicas = "data_parallel_replicas";
+// Set when the model reference did not name the model outright (a path not on this machine,
+// read by its folder name): what was assumed. The summary shows it.
+inline constexpr std::string_view kModelAssumed = "model_assumed";
 
 // A GPU fact with this prefix and a step's name holds how far that step's memory may honestly
 // stray from the prediction (an engine rule that magnifies a driver rounding); `gpumem check`

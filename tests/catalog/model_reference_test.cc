@@ -211,6 +211,31 @@ TEST(ModelReference, UnknownNamesAndIdsGetADidYouMean) {
   EXPECT_TRUE(diags.empty());
 }
 
+// A checkpoint folder on the machine the launch runs on, not on this one, keeps the
+// repository's name: the one entry (or bundled config) of that name answers, marked assumed.
+TEST(ModelReference, APathNotOnThisMachineIsReadByItsFolderName) {
+  Diagnostics diags;
+  const ModelCatalog c = catalog_with({});
+  Result<ResolvedModel> m = c.resolve("/data2/Qwen3-32B/", "", diags);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->identity, "catalog qwen3-32b");
+  EXPECT_EQ(m->assumed,
+            "'/data2/Qwen3-32B/' is not on this machine; its folder name is that of "
+            "Qwen/Qwen3-32B");
+  // ModelScope writes a '.' of the name as '___'; an alias (the repository's old name) counts.
+  m = c.resolve("/models/Meta-Llama-3___1-8B-Instruct", "", diags);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->identity, "catalog llama-3.1-8b-instruct");
+  // A name no entry has, a name that only contains one, and a slug, a repository id or a path
+  // that exists are not assumed.
+  EXPECT_EQ(c.resolve("/models/foo-Qwen3-32B", "", diags).status().message(),
+            "unknown model '/models/foo-Qwen3-32B'");
+  EXPECT_EQ(c.resolve("qwen3-32b", "", diags)->assumed, "");
+  EXPECT_EQ(c.resolve("Qwen/Qwen3-32B", "", diags)->assumed, "");
+  EXPECT_EQ(c.resolve(kQwenConfig, "", diags)->assumed, "");
+  EXPECT_TRUE(diags.empty()) << diags.to_string();
+}
+
 TEST(ModelReference, DownloadsOnlyWhenAllowedAndNeverOffline) {
   const std::filesystem::path cache = fresh_dir("model_reference_download");
   HubSettings s;

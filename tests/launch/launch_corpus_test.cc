@@ -20,6 +20,7 @@
 #include "engine/engine_model.h"
 #include "launch/launch_command.h"
 #include "launch/launch_scenario.h"
+#include "runtime/fact_ids.h"
 #include "runtime/key_figures.h"
 #include "simulate/simulate.h"
 #include "support/test_catalogs.h"
@@ -232,6 +233,9 @@ RowResult run_row(const CorpusRow& row) {
   }
   const KeyFigures k = key_figures(*ledger);
   r.outcome = k.fits ? "starts" : "does-not-start";
+  if (const Fact* assumed = ledger->fact(fact_id::kModelAssumed)) {
+    r.text += "model assumed: " + std::get<std::string>(assumed->value) + "\n";
+  }
   r.text += "outcome: " + r.outcome + "\n";
   if (k.kv_tokens) r.text += "kv tokens: " + format_count(*k.kv_tokens) + "\n";
   if (k.kv_bytes) r.text += "kv bytes per gpu: " + format_bytes(*k.kv_bytes) + "\n";

@@ -250,6 +250,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       diags);
   if (!source) return std::nullopt;
   p.weights_source = std::move(*source);
+  p.model_assumed = model->assumed;
   p.model = std::move(model->architecture);
   if (!apply_config_overrides(p.flags.raw, "--json-model-override-args", p.model, diags))
     return std::nullopt;

@@ -78,6 +78,9 @@ class Startup final : public PlannedStartup {
       }
     }
     f.push_back({"weights_source", "weights from", p_.weights_source});
+    if (!p_.model_assumed.empty()) {
+      f.push_back({std::string(fact_id::kModelAssumed), "model assumed", p_.model_assumed});
+    }
     return f;
   }
 

@@ -327,6 +327,7 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       diags);
   if (!source) return std::nullopt;
   p.weights_source = std::move(*source);
+  p.model_assumed = model->assumed;
   p.model = std::move(model->architecture);
   if (!apply_config_overrides(p.flags.raw, "--hf-overrides", p.model, diags)) return std::nullopt;
   // vllm (before PR #28006) engine/arg_utils.py: --rope-scaling replaced config.json's

@@ -49,6 +49,8 @@ struct Plan {
   GpuSpec gpu;
   Architecture model;
   std::string weights_source;  // the weights_source fact (engine/model_resolution.h)
+  // What was assumed to find the model (ResolvedModel::assumed); empty when it was named.
+  std::string model_assumed;
   std::optional<Architecture> draft;
   ModelFacts facts;
 
