@@ -1,6 +1,7 @@
 #include "explain/implied_scenario.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -150,15 +151,27 @@ void count_gpus(const LogRun& run, LogEngine engine, ImpliedScenario& s) {
       // vllm v1/executor/multiproc_executor.py WorkerProc: a worker's name carries "TP<rank>"
       // only when the TP size is above 1, so a log naming TP0 alone ran at least two.
       const bool vllm_tp_worker = vllm_worker && top_tp == 0;
-      const std::string ranks = std::to_string(vllm_tp_worker ? 2 : top_tp + 1);
+      // The highest rank an excerpt names bounds the size from below. A TP group splits the
+      // attention heads, powers of two in the models served: a bound that is none ("up to
+      // TP2") is taken as the next power of two, unless the expert ranks fix the size.
+      const bool exact = tp_from_ep.has_value() && *tp_from_ep == top_tp + 1;
+      int size = vllm_tp_worker ? 2 : top_tp + 1;
+      std::string rounded;
+      if (!exact && !dp_attention && !std::has_single_bit(static_cast<unsigned>(size))) {
+        rounded = " (" + std::to_string(size) + " is a lower bound; taken as " +
+                  std::to_string(std::bit_ceil(static_cast<unsigned>(size))) +
+                  ", the next power of two, as TP sizes split attention heads)";
+        size = static_cast<int>(std::bit_ceil(static_cast<unsigned>(size)));
+      }
+      const std::string ranks = std::to_string(size);
       const std::string source =
           "rank prefixes up to TP" + std::to_string(top_tp) +
           (vllm_tp_worker ? " (vLLM names a worker by its TP rank only when TP > 1: at least 2)"
                           : "") +
-          (tp_from_ep ? " (EP rank = DP rank x TP size + TP rank)" : "");
-      if (vllm_tp_worker) top_tp = 1;
+          (tp_from_ep ? " (EP rank = DP rank x TP size + TP rank)" : "") + rounded;
+      top_tp = size - 1;
       s.tp_from_prefixes = true;
-      s.tp_exact = tp_from_ep.has_value() && *tp_from_ep == top_tp + 1;
+      s.tp_exact = exact;
       if (dp_attention) {
         const std::string groups = std::to_string(top_dp + 1);
         const std::string why = source + " in " + groups + " DP groups (DP attention)";

@@ -38,6 +38,14 @@ StartupLog lines(const std::string& text) {
   return log.ok() ? log.value() : StartupLog{};
 }
 
+// The scenario the first start-up of `text` implies.
+ImpliedScenario implied_by(const std::string& text, LogEngine engine) {
+  const StartupLog log = lines(text);
+  if (log.runs.empty()) return {};
+  return infer_scenario(log.runs.front(), engine, "l.log", test_catalogs().gpus,
+                        test_catalogs().models);
+}
+
 TEST(ReaderClasses, AVllmFrameWithoutTime) {
   const StartupLog log = corpus("vllm-h20-x1-qwen3.5-27b-kv-size-log");
   EXPECT_EQ(log.engine, LogEngine::kVllm);
@@ -214,12 +222,22 @@ TEST(ReaderClasses, AVllmWorkerNamedByTpRankMeansTwoGpusAtLeast) {
   EXPECT_EQ(s.count_note,
             "rank prefixes up to TP0 (vLLM names a worker by its TP rank only when TP > 1: at "
             "least 2)");
+  // An excerpt's highest rank bounds the TP size from below; one that is no power of two is
+  // rounded up to the next (sglang #10088 shows TP0 and TP6 only).
+  const ImpliedScenario eight = implied_by(
+      "[2025-09-05 20:48:29 TP0] Capture cuda graph end. Time elapsed: 12.11 s. mem usage=0.54 "
+      "GB. avail mem=16.74 GB.\n"
+      "[2025-09-05 20:50:29 TP6] Capture draft cuda graph end. Time elapsed: 62.67 s. mem "
+      "usage=0.21 GB. avail mem=15.31 GB.\n",
+      LogEngine::kSglang);
+  EXPECT_EQ(eight.gpus_per_node, 8);
+  EXPECT_EQ(eight.count_note,
+            "rank prefixes up to TP6 (7 is a lower bound; taken as 8, the next power of two, as "
+            "TP sizes split attention heads)");
   // SGLang names every scheduler "TP<rank>", one GPU included.
-  const StartupLog sglang = lines(
-      "[2026-07-14 05:48:43 TP0] KV Cache is allocated. #tokens: 38141, K size: 2.33 GB, "
-      "V size: 2.33 GB\n");
-  EXPECT_EQ(infer_scenario(sglang.runs.at(0), LogEngine::kSglang, "s.log", test_catalogs().gpus,
-                           test_catalogs().models)
+  EXPECT_EQ(implied_by("[2026-07-14 05:48:43 TP0] KV Cache is allocated. #tokens: 38141, K size: "
+                       "2.33 GB, V size: 2.33 GB\n",
+                       LogEngine::kSglang)
                 .gpus_per_node,
             1);
 }
@@ -795,13 +813,12 @@ TEST(ReaderClasses, DataAndExpertParallelPrefixes) {
   EXPECT_EQ(eight.args[2].flag, "--data-parallel-size");
   EXPECT_EQ(eight.args[2].values, std::vector<std::string>{"4"});
   EXPECT_EQ(eight.args[2].source, "--gpu-count 8 over the TP the EP ranks fix");
-  const StartupLog cores = lines(
+  const ImpliedScenario c = implied_by(
       "(EngineCore_DP0 pid=1) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
       "100,000 tokens\n"
       "(EngineCore_DP3 pid=4) INFO 06-01 10:00:00 [kv_cache_utils.py:1305] GPU KV cache size: "
-      "100,000 tokens\n");
-  const ImpliedScenario c = infer_scenario(cores.runs.at(0), LogEngine::kVllm, "dp.log",
-                                           test_catalogs().gpus, test_catalogs().models);
+      "100,000 tokens\n",
+      LogEngine::kVllm);
   EXPECT_EQ(c.gpus_per_node, 4);
   EXPECT_EQ(c.count_note, "rank prefixes up to DP3");
 }
