@@ -1,6 +1,7 @@
 #include "engine/flag_table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -51,6 +52,14 @@ std::optional<SourceLoc> FlagValues::location(std::string_view flag) const {
 }
 
 namespace {
+
+bool is_auto(std::string_view v) {
+  if (v.size() != 4) return false;
+  for (size_t i = 0; i < 4; ++i) {
+    if (std::tolower(static_cast<unsigned char>(v[i])) != "auto"[i]) return false;
+  }
+  return true;
+}
 
 // Integer flags count GPUs, requests, tokens or batch sizes: held to 32 bits, their products
 // with per-token byte sizes stay far inside 64 bits. Byte counts are held to 2^48 (256 TiB),
@@ -260,8 +269,11 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
       switch (spec->type) {
         case FlagType::kInt:
         case FlagType::kByteCount:
-          if (std::optional<std::int64_t> i = spec->human_readable ? human_int(v) : to_int(v);
-              i && fits_flag_int(spec->type, *i)) {
+          if (spec->auto_is_minus_one && is_auto(v)) {
+            entry.ints.push_back(-1);
+          } else if (std::optional<std::int64_t> i =
+                         spec->human_readable ? human_int(v) : to_int(v);
+                     i && fits_flag_int(spec->type, *i)) {
             entry.ints.push_back(*i);
           } else {
             bad(i ? "an integer " + flag_int_range(spec->type) : "an integer");

@@ -49,6 +49,8 @@ struct FlagSpec {
   // The engine's own value for "this feature off" (SGLang's --moe-a2a-backend none), read
   // like false: only that flag's, since "none" is a real value of others (a LoRA path).
   std::string_view off_value = {};
+  // kInt read as vLLM's human_readable_int_or_auto: "auto" (any case) is -1.
+  bool auto_is_minus_one = false;
 };
 
 // A flag the engine has whose start-up memory effect gpumem does not model: set to anything

@@ -10,8 +10,14 @@
 namespace gpumem {
 namespace {
 
-// The request length the concurrency is counted in: vLLM's max_model_len, SGLang's context_len.
+// The request length the concurrency is counted in: vLLM's max_model_len (as --max-model-len
+// auto fitted it on the GPUs, where it did), SGLang's context_len.
 std::optional<std::int64_t> max_length(const Ledger& l) {
+  if (!l.gpus.empty()) {
+    if (const Fact* f = l.gpus.front().fact(fact_id::kMaxModelLen)) {
+      if (const auto* v = std::get_if<std::int64_t>(&f->value)) return *v;
+    }
+  }
   for (std::string_view id : {fact_id::kMaxModelLen, fact_id::kContextLen}) {
     if (const Fact* f = l.fact(id)) {
       if (const auto* v = std::get_if<std::int64_t>(&f->value)) return *v;

@@ -20,8 +20,8 @@ const std::vector<FlagSpec>& table() {
       {"--pipeline-parallel-size", {"-pp"}, FlagType::kInt, true, {}},
       {"--data-parallel-size", {"-dp"}, FlagType::kInt, true, {}},
       {"--gpu-memory-utilization", {}, FlagType::kFloat, true, {}},
-      // vllm engine/arg_utils.py: type=human_readable_int ("32k", "128K").
-      {"--max-model-len", {}, FlagType::kInt, true, {}, true},
+      // vllm engine/arg_utils.py: type=human_readable_int_or_auto ("32k", "128K", "auto" = -1).
+      {"--max-model-len", {}, FlagType::kInt, true, {}, true, {}, {}, true},
       {"--max-num-seqs", {}, FlagType::kInt, true, {}},
       {"--max-num-batched-tokens", {}, FlagType::kInt, true, {}, true},
       {"--kv-cache-dtype",
@@ -399,7 +399,15 @@ EngineFlags read_engine_flags(const ScenarioEngine& engine, const VersionRules& 
       f.gpu_memory_utilization = *u;
     }
   }
-  f.max_model_len = positive_flag_opt(v, "--max-model-len", diags);
+  if (v.integer("--max-model-len") == -1) {
+    if (!rules.max_model_len_auto) {
+      diags.error(*v.location("--max-model-len"),
+                  "--max-model-len auto (-1) needs vLLM 0.12.0 or newer (PR #29431)");
+    }
+    f.max_model_len_auto = true;
+  } else {
+    f.max_model_len = positive_flag_opt(v, "--max-model-len", diags);
+  }
   f.max_num_seqs = positive_flag_opt(v, "--max-num-seqs", diags);
   f.max_num_batched_tokens = positive_flag_opt(v, "--max-num-batched-tokens", diags);
   f.kv_cache_dtype = v.string("--kv-cache-dtype").value_or("auto");

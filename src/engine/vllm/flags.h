@@ -51,6 +51,9 @@ struct EngineFlags {
   int dp_size = 1;  // --data-parallel-size: engine cores, each a TP x PP world of its own
   std::optional<double> gpu_memory_utilization;
   std::optional<std::int64_t> max_model_len;
+  // --max-model-len auto (or -1): the model's own length, cut at KV-cache sizing to the
+  // longest one request the cache holds (kv_cache_utils.py _auto_fit_max_model_len).
+  bool max_model_len_auto = false;
   std::optional<std::int64_t> max_num_seqs;
   std::optional<std::int64_t> max_num_batched_tokens;
   std::string kv_cache_dtype = "auto";

@@ -269,30 +269,37 @@ std::int64_t logged_token_count(std::int64_t num_blocks, const KvCacheLayout& la
   return num_blocks / static_cast<std::int64_t>(layout.groups.size()) * layout.min_block_size;
 }
 
+std::int64_t estimate_max_model_len(Bytes available, const KvCacheLayout& layout,
+                                    std::int64_t max_model_len,
+                                    std::int64_t max_num_batched_tokens) {
+  // Binary search over [1, max_model_len].
+  auto fits = [&](std::int64_t len) {
+    return max_memory_per_request(layout, len, max_num_batched_tokens) <= available;
+  };
+  std::int64_t estimated = 0;
+  if (!fits(1)) return 0;
+  std::int64_t left = 1;
+  std::int64_t right = max_model_len;
+  while (left <= right) {
+    const std::int64_t mid = (left + right) / 2;
+    if (fits(mid)) {
+      estimated = mid;
+      left = mid + 1;
+    } else {
+      right = mid - 1;
+    }
+  }
+  return estimated;
+}
+
 std::string not_enough_kv_cache_error(Bytes available, const KvCacheLayout& layout,
                                       std::int64_t max_model_len,
                                       std::int64_t max_num_batched_tokens,
                                       const VersionRules& rules) {
   const Bytes needed = max_memory_per_request(layout, max_model_len, max_num_batched_tokens);
   if (needed <= available) return "";
-  // kv_cache_utils.py estimate_max_model_len: binary search over [1, max_model_len].
-  auto fits = [&](std::int64_t len) {
-    return max_memory_per_request(layout, len, max_num_batched_tokens) <= available;
-  };
-  std::int64_t estimated = 0;
-  if (fits(1)) {
-    std::int64_t left = 1;
-    std::int64_t right = max_model_len;
-    while (left <= right) {
-      const std::int64_t mid = (left + right) / 2;
-      if (fits(mid)) {
-        estimated = mid;
-        left = mid + 1;
-      } else {
-        right = mid - 1;
-      }
-    }
-  }
+  const std::int64_t estimated =
+      estimate_max_model_len(available, layout, max_model_len, max_num_batched_tokens);
   const std::string estimate =
       estimated > 0 ? "Based on the available memory, the estimated maximum model length is " +
                           std::to_string(estimated) + ". "

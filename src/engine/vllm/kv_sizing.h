@@ -160,6 +160,12 @@ std::int64_t logged_token_count(std::int64_t num_blocks, const KvCacheLayout& la
                                 std::int64_t max_model_len, std::int64_t max_num_batched_tokens,
                                 const VersionRules& rules);
 
+// kv_cache_utils.py estimate_max_model_len: the longest request, at most `max_model_len`
+// tokens, whose KV cache fits `available` (binary search); 0 when not even one token's does.
+std::int64_t estimate_max_model_len(Bytes available, const KvCacheLayout& layout,
+                                    std::int64_t max_model_len,
+                                    std::int64_t max_num_batched_tokens);
+
 // check_enough_kv_cache_memory: "" when one request fits, else vLLM's error (with the
 // estimated maximum model length found by binary search, as vLLM does).
 std::string not_enough_kv_cache_error(Bytes available, const KvCacheLayout& layout,

@@ -125,6 +125,16 @@ std::string log_kv_cache_size(std::int64_t tokens) {
   return "GPU KV cache size: " + thousands(tokens) + " tokens";
 }
 
+std::string log_auto_fit(std::int64_t model_length, std::int64_t fitted, Bytes available) {
+  if (fitted >= model_length) {
+    return "Auto-fit max_model_len: full model context length " + std::to_string(model_length) +
+           " fits in available GPU memory";
+  }
+  return "Auto-fit max_model_len: reduced from " + std::to_string(model_length) + " to " +
+         std::to_string(fitted) + " to fit in available GPU memory (" + format_gib(available) +
+         " GiB available for KV cache)";
+}
+
 std::string log_max_concurrency(std::int64_t max_model_len, double concurrency) {
   return "Maximum concurrency for " + thousands(max_model_len) +
          " tokens per request: " + python_fixed(concurrency, 2) + "x";

@@ -40,6 +40,9 @@ std::string log_mamba_page_padding(std::int64_t state_bytes, std::int64_t page_b
 std::string log_encoder_cache(std::int64_t budget, std::int64_t items, std::string_view modality);
 std::string log_num_gpu_blocks_override(std::int64_t num_blocks, std::int64_t override_blocks);
 std::string log_kv_cache_size(std::int64_t tokens);
+// v1/core/kv_cache_utils.py _auto_fit_max_model_len (--max-model-len auto): the model's
+// length kept, or cut to `fitted`.
+std::string log_auto_fit(std::int64_t model_length, std::int64_t fitted, Bytes available);
 std::string log_max_concurrency(std::int64_t max_model_len, double concurrency);
 // v1/worker/gpu_model_runner.py capture_model (the tqdm descriptions, counts only)
 std::string log_capturing(bool full, std::int64_t graphs);

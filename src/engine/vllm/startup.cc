@@ -423,15 +423,28 @@ class RankStartup {
     env_.fact({"kv_layers_per_group", "KV tensors (layers per group)", kv.group_size});
     // kv_cache_utils.py get_kv_cache_configs: per worker the checks, the groups, the
     // block count; then the MIN over workers.
+    std::int64_t max_model_len = p_.args.max_model_len;
+    if (p_.flags.max_model_len_auto && available > bytes(0)) {
+      // _auto_fit_max_model_len: the model's length when one request of it fits, else the
+      // longest that does on every worker; the engine core sends it to the workers.
+      Result<std::int64_t> fitted = env_.comm.min_over_world(estimate_max_model_len(
+          available, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens));
+      if (!fitted.ok()) return fitted.status();
+      if (*fitted > 0) {
+        env_.log(log_auto_fit(p_.args.max_model_len, *fitted, available));
+        max_model_len = std::min(*fitted, p_.args.max_model_len);
+      }
+      env_.fact({std::string(fact_id::kMaxModelLen), "max_model_len (auto-fit)", max_model_len});
+    }
     const Bytes one_request =
-        max_memory_per_request(kv, p_.args.max_model_len, p_.args.max_num_batched_tokens);
+        max_memory_per_request(kv, max_model_len, p_.args.max_num_batched_tokens);
     if (available <= bytes(0)) {
       env_.fact({std::string(fact_id::kShortfallBytes), "KV memory short of one request",
                  one_request - available});
       return engine_error(no_available_memory_error());
     }
     const std::string too_small = not_enough_kv_cache_error(
-        available, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens, p_.rules);
+        available, kv, max_model_len, p_.args.max_num_batched_tokens, p_.rules);
     if (!too_small.empty()) {
       env_.fact({std::string(fact_id::kShortfallBytes), "KV memory short of one request",
                  one_request - available});
@@ -447,17 +460,17 @@ class RankStartup {
     Result<std::int64_t> min_blocks = env_.comm.min_over_world(blocks);
     if (!min_blocks.ok()) return min_blocks.status();
     num_blocks_ = *min_blocks;
-    const std::int64_t tokens = logged_token_count(num_blocks_, kv, p_.args.max_model_len,
+    const std::int64_t tokens = logged_token_count(num_blocks_, kv, max_model_len,
                                                    p_.args.max_num_batched_tokens, p_.rules);
     const double concurrency =
-        max_concurrency(num_blocks_, kv, p_.args.max_model_len, p_.args.max_num_batched_tokens);
+        max_concurrency(num_blocks_, kv, max_model_len, p_.args.max_num_batched_tokens);
     env_.fact({std::string(fact_id::kKvBlocks), "num_gpu_blocks (MIN over ranks)", num_blocks_});
     env_.fact({std::string(fact_id::kKvTokens), "GPU KV cache size (tokens)", tokens});
     env_.fact({std::string(fact_id::kMaxConcurrency), "maximum concurrency", concurrency});
     // The scheduler runs at most max_num_seqs requests at once (vllm config/scheduler.py).
     env_.fact({std::string(fact_id::kMaxRunningRequests), "max_num_seqs", p_.args.max_num_seqs});
     env_.log(log_kv_cache_size(tokens));
-    env_.log(log_max_concurrency(p_.args.max_model_len, concurrency));
+    env_.log(log_max_concurrency(max_model_len, concurrency));
     // gpu_model_runner.py initialize_kv_cache -> _check_and_update_cudagraph_mode, before the
     // tensors are allocated: full graphs decode every running sequence with a state block of
     // its own.

@@ -50,6 +50,7 @@ VersionRules rules_for(const Version& v) {
   r.optimization_levels = v >= Version{0, 12, 0, 0};
   r.two_step_capture_sizes = v >= Version{0, 11, 1, 0};
   r.cuda_graph_sizes_flag = v < Version{0, 13, 0, 0};
+  r.max_model_len_auto = v >= Version{0, 12, 0, 0};
   r.memory_utils_refactor = v >= Version{0, 14, 0, 0};
   r.loading_log_says_memory = v >= Version{0, 11, 0, 0};
   r.token_log_from_concurrency = v0_21;

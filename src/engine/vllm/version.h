@@ -74,6 +74,8 @@ struct VersionRules {
   // --cuda-graph-sizes is taken: PR #26016 deprecated it "to be removed in v0.13.0"; absent by
   // v0.19 (a parser read), the release that removed it UNCONFIRMED, taken as v0.13.0.
   bool cuda_graph_sizes_flag;
+  // --max-model-len auto (PR #29431, opened 2025-11-25; v0.12.0 UNCONFIRMED).
+  bool max_model_len_auto;
   // request_memory() (PR #30868, merged 2025-12-17; v0.14.0 UNCONFIRMED): budget =
   // ceil(total x util), the budget error names the device, and memory lines print
   // format_gib (round to 2 decimals); before, total x util as a float and "%.2f"/"%.4f".
