@@ -7,22 +7,17 @@
 
 #include "core/atomic_file.h"
 #include "core/directory.h"
+#include "core/lower_case.h"
 
 namespace gpumem {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // huggingface_hub utils/_runtime.py _is_true: "1", "ON", "YES", "TRUE" in any case.
 bool is_true(const char* value) {
   if (value == nullptr) return false;
-  const std::string v = lower(value);
+  const std::string v = lower_case(value);
   return v == "1" || v == "on" || v == "yes" || v == "true";
 }
 
@@ -74,7 +69,7 @@ bool is_hub_repo_id(std::string_view reference) {
   return repo_part(reference.substr(0, slash)) && repo_part(reference.substr(slash + 1));
 }
 
-std::string repo_id_key(std::string_view repo_id) { return lower(repo_id); }
+std::string repo_id_key(std::string_view repo_id) { return lower_case(repo_id); }
 
 std::string hub_repo_folder(std::string_view repo_id) {
   // huggingface_hub file_download.py repo_folder_name: "models--" + id with "/" -> "--".
@@ -116,9 +111,9 @@ std::optional<std::string> cached_repo_dir(const std::string& cache_dir, std::st
   if (is_directory_path(exact)) return exact.string();
   Result<std::vector<fs::path>> entries = list_directory(cache_dir);
   if (!entries.ok()) return std::nullopt;
-  const std::string want_lower = lower(want);
+  const std::string want_lower = lower_case(want);
   for (const fs::path& p : *entries) {
-    if (lower(p.filename().string()) == want_lower && is_directory_path(p)) return p.string();
+    if (lower_case(p.filename().string()) == want_lower && is_directory_path(p)) return p.string();
   }
   return std::nullopt;
 }

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/lower_case.h"
 #include "core/spelling.h"
 
 namespace gpumem {
@@ -52,14 +53,6 @@ std::optional<SourceLoc> FlagValues::location(std::string_view flag) const {
 }
 
 namespace {
-
-bool is_auto(std::string_view v) {
-  if (v.size() != 4) return false;
-  for (size_t i = 0; i < 4; ++i) {
-    if (std::tolower(static_cast<unsigned char>(v[i])) != "auto"[i]) return false;
-  }
-  return true;
-}
 
 // Integer flags count GPUs, requests, tokens or batch sizes: held to 32 bits, their products
 // with per-token byte sizes stay far inside 64 bits. Byte counts are held to 2^48 (256 TiB),
@@ -269,7 +262,7 @@ FlagValues read_flags(std::span<const EngineArg> args, std::span<const FlagSpec>
       switch (spec->type) {
         case FlagType::kInt:
         case FlagType::kByteCount:
-          if (spec->auto_is_minus_one && is_auto(v)) {
+          if (spec->auto_is_minus_one && equals_ignoring_case(v, "auto")) {
             entry.ints.push_back(-1);
           } else if (std::optional<std::int64_t> i =
                          spec->human_readable ? human_int(v) : to_int(v);

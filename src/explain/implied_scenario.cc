@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/comment_text.h"
+#include "core/lower_case.h"
 #include "core/python_format.h"
 #include "core/size_parse.h"
 #include "explain/gpu_choice.h"
@@ -257,8 +258,7 @@ std::string yaml_quote(const std::string& s) {
 // boolean.
 bool plain_scalar(const std::string& s) {
   if (s.empty() || s == "-") return false;
-  std::string word;
-  for (char c : s) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string word = lower_case(s);
   for (const char* reserved : {"null", "true", "false", "yes", "no", "on", "off", "y", "n"}) {
     if (word == reserved) return false;
   }

@@ -7,17 +7,12 @@
 #include <vector>
 
 #include "catalog/hf_cache.h"
+#include "core/lower_case.h"
 
 namespace gpumem {
 namespace {
 
 std::string line_note(int line) { return "line " + std::to_string(line); }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string basename(std::string_view path) {
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
@@ -61,28 +56,28 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
   }
   // A path through a Hugging Face cache folder names its repository, whatever the snapshot.
   if (const std::optional<std::string> id = repo_id_in_cache_path(logged);
-      id && lower(*id) != lower(logged)) {
+      id && lower_case(*id) != lower_case(logged)) {
     std::optional<Sourced> m = resolve_model(*id, models);
     if (m) m->note = "the cache folder names " + *id + ": " + m->note;
     return m;
   }
-  const std::string want = lower(logged);
-  const std::string want_base = lower(basename(logged));
+  const std::string want = lower_case(logged);
+  const std::string want_base = lower_case(basename(logged));
   std::optional<Sourced> by_base;
   for (const std::string& slug : models.slugs()) {
     Diagnostics ignored;
     Result<ModelEntry> entry = models.find(slug, ignored);
     if (!entry.ok()) continue;
-    const std::string id = lower(first_word(entry.value().model_id));
+    const std::string id = lower_case(first_word(entry.value().model_id));
     if (id == want) return Sourced{slug, "model_id " + entry.value().model_id, {}};
-    if (!by_base && (lower(basename(id)) == want_base || slug == want_base)) {
+    if (!by_base && (lower_case(basename(id)) == want_base || slug == want_base)) {
       by_base = Sourced{
           slug, "last path component matches model_id " + first_word(entry.value().model_id), {}};
     }
     // A local copy keeps the name it was downloaded under (an alias: the repository's old
     // name, its ModelScope copy).
     for (const std::string& alias : entry.value().aliases) {
-      if (!by_base && lower(basename(alias)) == want_base) {
+      if (!by_base && lower_case(basename(alias)) == want_base) {
         by_base = Sourced{slug, "last path component matches alias " + alias, {}};
       }
     }
@@ -100,7 +95,7 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
   if (by_base) return by_base;
   // A local checkpoint folder keeps the repository's name ("/models/Qwen3-4B").
   for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
-    if (lower(basename(b.repo_id)) == want_base) {
+    if (lower_case(basename(b.repo_id)) == want_base) {
       return Sourced{b.repo_id, "last path component matches bundled config " + b.repo_id, {}};
     }
   }
@@ -112,7 +107,7 @@ std::optional<Sourced> resolve_model(const std::string& logged, const ModelCatal
 // A revision, a fine-tune or a quantization of the entry, which only the user (or a logged
 // figure) can say.
 std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog& models) {
-  const std::string whole = lower(basename(logged));
+  const std::string whole = lower_case(basename(logged));
   // A repository name is at most 96 characters on the Hub; a longer word is no checkpoint's
   // name, and each of its words would cost a pass over the catalog.
   constexpr size_t kLongestName = 256;
@@ -144,11 +139,11 @@ std::optional<Sourced> variant_of(const std::string& logged, const ModelCatalog&
         std::vector<std::string> ids = entry.value().aliases;
         ids.push_back(first_word(entry.value().model_id));
         for (const std::string& id : ids) {
-          if (lower(basename(id)) == name) return Sourced{slug, id, {}};
+          if (lower_case(basename(id)) == name) return Sourced{slug, id, {}};
         }
       }
       for (const ModelCatalog::BundledConfig& b : models.bundled_configs()) {
-        if (lower(basename(b.repo_id)) == name) return Sourced{b.repo_id, b.repo_id, {}};
+        if (lower_case(basename(b.repo_id)) == name) return Sourced{b.repo_id, b.repo_id, {}};
       }
     }
   }

@@ -9,6 +9,7 @@
 #include "catalog/hf_cache.h"
 #include "catalog/safetensors.h"
 #include "core/atomic_file.h"
+#include "core/lower_case.h"
 #include "hub/curl_library.h"
 
 namespace gpumem {
@@ -51,9 +52,7 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
   std::string line(data, n);
   constexpr std::string_view kName = "x-repo-commit:";
   if (r->repo_commit.empty() && line.size() > kName.size()) {
-    std::string head = line.substr(0, kName.size());
-    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (head == kName) {
+    if (equals_ignoring_case(line.substr(0, kName.size()), kName)) {
       std::string value = line.substr(kName.size());
       while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())) != 0) {
         value.erase(value.begin());

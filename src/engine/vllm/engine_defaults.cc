@@ -1,8 +1,9 @@
 #include "engine/vllm/engine_defaults.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
+
+#include "core/lower_case.h"
 
 namespace gpumem::vllm {
 namespace {
@@ -18,9 +19,7 @@ std::vector<std::int64_t> sorted_unique(const std::vector<std::int64_t>& sizes) 
 BatchDefaults batch_defaults(const DeviceClass& device, bool offline) {
   // vllm engine/arg_utils.py get_batch_defaults: "Setting large max_num_batched_tokens for
   // A100 reduces throughput" (PR #17885), hence the name check.
-  std::string name = device.device_name;
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string name = lower_case(device.device_name);
   if (device.total_memory >= gib(70) && name.find("a100") == std::string::npos) {
     return {offline ? 16384 : 8192, 1024};
   }

@@ -1,8 +1,9 @@
 #include "engine/vllm/plan_checks.h"
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
+
+#include "core/lower_case.h"
 
 namespace gpumem::vllm {
 
@@ -121,12 +122,12 @@ std::string deepseek_v4_refusal(const Plan& p) {
 
 void refuse_other_attention_backend(const Plan& p, Diagnostics& diags) {
   const auto check = [&](std::string_view what, const std::string& value, const SourceLoc& at) {
-    std::string upper = value;
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
     // vllm v0.21 config/attention.py AttentionConfig.validate_backend_before: "auto" in any
     // case is no choice (None), any other name is looked up upper-cased.
-    if (upper == "AUTO" || upper == p.facts.attention_backend) return;
+    if (equals_ignoring_case(value, "auto") ||
+        equals_ignoring_case(value, p.facts.attention_backend)) {
+      return;
+    }
     // An empty value (a set but empty variable) is looked up as '' and matches no backend.
     const std::string shown = value.empty() ? "''" : value;
     diags.error(at, std::string(what) + " " + shown +
