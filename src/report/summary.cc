@@ -14,7 +14,7 @@ namespace {
 // auto fitted it on the GPUs, where it did), SGLang's context_len.
 std::optional<std::int64_t> max_length(const Ledger& l) {
   if (!l.gpus.empty()) {
-    if (const Fact* f = l.gpus.front().fact(fact_id::kMaxModelLen)) {
+    if (const Fact* f = l.gpus.front().fact(fact_id::kMaxModelLenFitted)) {
       if (const auto* v = std::get_if<std::int64_t>(&f->value)) return *v;
     }
   }

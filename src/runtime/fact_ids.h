@@ -31,6 +31,9 @@ inline constexpr std::string_view kKvCellBytes = "kv_cell_bytes";  // bytes per 
 inline constexpr std::string_view kKvBlocks = "kv_blocks";
 inline constexpr std::string_view kMaxRunningRequests = "max_running_requests";
 inline constexpr std::string_view kMaxConcurrency = "max_concurrency";
+// vLLM --max-model-len auto: the length fitted to the KV cache (the scenario's max_model_len is
+// the model's own).
+inline constexpr std::string_view kMaxModelLenFitted = "max_model_len_fitted";
 inline constexpr std::string_view kCudaGraphBytes = "cuda_graph_bytes";
 inline constexpr std::string_view kRequestedMemory = "requested_memory";  // vLLM total x util
 inline constexpr std::string_view kActivationPeakBytes = "activation_peak_bytes";

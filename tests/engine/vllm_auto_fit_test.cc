@@ -36,7 +36,7 @@ TEST(VllmAutoFit, CutsTheLengthToTheLongestRequestTheCacheHolds) {
     const Ledger l = family_ledger("vllm", "llama-3.1-8b-instruct", 1,
                                    "    --max-model-len: " + value + "\n", "rtx-4090");
     ASSERT_TRUE(l.fits()) << value;
-    EXPECT_EQ(ledger_fact(l, fact_id::kMaxModelLen), estimated) << value;
+    EXPECT_EQ(ledger_fact(l, fact_id::kMaxModelLenFitted), estimated) << value;
     const std::vector<std::string> log = first_gpu_log(l);
     EXPECT_NE(std::find_if(log.begin(), log.end(),
                            [&](const std::string& line) {
@@ -54,7 +54,7 @@ TEST(VllmAutoFit, KeepsAWholeLengthThatFitsAndNeedsVllm012) {
   const Ledger l =
       family_ledger("vllm", "llama-3.1-8b-instruct", 1, "    --max-model-len: auto\n", "h200");
   ASSERT_TRUE(l.fits());
-  EXPECT_EQ(ledger_fact(l, fact_id::kMaxModelLen), 131'072);
+  EXPECT_EQ(ledger_fact(l, fact_id::kMaxModelLenFitted), 131'072);
   const std::vector<std::string> log = first_gpu_log(l);
   EXPECT_NE(std::find(log.begin(), log.end(),
                       "Auto-fit max_model_len: full model context length 131072 fits in "
