@@ -60,6 +60,19 @@ TEST(NewestFlags, HostSideFlagsOfTheNewestReleasesAreRead) {
   EXPECT_EQ(v.integer("--node-rank"), 1);
 }
 
+// vLLM's short spellings -ep and -sc (vllm 4897bc66 engine/arg_utils.py add_cli_args) read as
+// the long flags whose memory gpumem models: expert parallelism and the speculative config.
+TEST(NewestFlags, VllmsShortSpellingsReadAsTheLongFlags) {
+  Diagnostics diags;
+  const FlagValues v =
+      flags_of("vllm serve m -tp 8 -ep -sc {\"method\":\"ngram\",\"num_speculative_tokens\":4}",
+               "vllm", diags);
+  EXPECT_EQ(diags.to_string(), "");
+  EXPECT_TRUE(v.boolean("--enable-expert-parallel"));
+  EXPECT_EQ(v.string("--speculative-config"),
+            "{\"method\":\"ngram\",\"num_speculative_tokens\":4}");
+  EXPECT_EQ(v.integer("--tensor-parallel-size"), 8);
+}
 TEST(NewestFlags, UnmodelledFlagsAreRefusedUnlessTheyKeepTheirDefault) {
   Diagnostics at_default;
   (void)flags_of(
