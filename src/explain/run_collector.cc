@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/sglang/older_flags.h"
+#include "engine/vllm/added_flags.h"
 #include "engine/vllm/older_flags.h"
 #include "explain/figure_bounds.h"
 #include "explain/version_choice.h"
@@ -416,6 +417,20 @@ void RunCollector::finish() {
       clue("", std::string(r.removed_in),
            "'" + f.flag + "' (removed in " + std::string(r.removed_in) + ")", f.line);
       break;
+    }
+  }
+  // ... and a flag a later release added dates it from that release (vLLM only: SGLang's
+  // additions are not dated).
+  if (log_.engine == LogEngine::kVllm) {
+    for (const AddedFlag& a : vllm::newer_release_flags()) {
+      for (const LoggedFlag& f : current_.flags) {
+        if (f.flag != a.name) continue;
+        clue(std::string(a.added_in), "",
+             "'" + f.flag + "' (added in " + std::string(a.added_in) +
+                 (a.bound_only ? " or later" : "") + ")",
+             f.line);
+        break;
+      }
     }
   }
   if (!current_.date.empty()) {

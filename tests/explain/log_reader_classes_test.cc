@@ -529,6 +529,23 @@ TEST(ReaderClasses, ADroppedFlagDatesTheLog) {
       << v.note;
 }
 
+// ... and a flag a later release added dates it from that release: the queue limits came in
+// vLLM 0.29.0, newer than gpumem models, so the log is replayed with the newest modelled rules
+// and says why.
+TEST(ReaderClasses, AnAddedFlagDatesTheLog) {
+  const StartupLog log = lines(
+      "INFO 09-01 10:00:00 [api_server.py:1000] non-default args: {'model': 'Qwen/Qwen3-8B', "
+      "'max_num_queued_reqs': 64, 'max_model_len': 16384}\n"
+      "INFO 09-01 10:00:40 [gpu_worker.py:300] Available KV cache memory: 104.50 GiB\n");
+  const LogRun& r = log.runs.at(0);
+  ASSERT_NE(r.flag("--max-num-queued-reqs"), nullptr);
+  const VersionChoice v = choose_version(r, LogEngine::kVllm);
+  EXPECT_EQ(v.version, "0.21.0");
+  EXPECT_TRUE(v.newer_than_modelled);
+  EXPECT_NE(v.note.find("'--max-num-queued-reqs' (added in 0.29.0) (line 1)"), std::string::npos)
+      << v.note;
+}
+
 // SGLang's sliding-window pool prints each pool's "KV Cache is allocated" before its own
 // "SWAKVPool mem usage" line, which gives max_total_num_tokens ("full size") and the window's
 // tokens; an excerpt without the "Use sliding window memory pool" line no longer reads the

@@ -10,6 +10,7 @@
 #include "engine/model_resolution.h"
 #include "engine/online_quantization.h"
 #include "engine/retired_flags.h"
+#include "engine/vllm/added_flags.h"
 #include "engine/vllm/deepseek_v4_kv.h"
 #include "engine/vllm/older_flags.h"
 #include "engine/vllm/plan_checks.h"
@@ -274,6 +275,10 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   check_retired_flags(
       p.flags.raw, older_release_flags(), "vLLM", p.version.to_string(),
       [&](std::string_view removed_in) { return p.version >= parse_version(removed_in).value(); },
+      diags);
+  check_added_flags(
+      p.flags.raw, newer_release_flags(), "vLLM", p.version.to_string(),
+      [&](std::string_view added_in) { return p.version < parse_version(added_in).value(); },
       diags);
   // vllm usage/usage_lib.py UsageContext: `vllm serve` is OPENAI_API_SERVER, the Python LLM
   // class LLM_CLASS (entrypoints/llm.py), whose batch defaults differ.
