@@ -288,6 +288,103 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
   return Status::ok_status();
 }
 
+// Mistral 3's Pixtral tower as SGLang builds it (sglang pixtral.py PixtralHFVisionModel, read
+// at 0a60978d; mistral.py Mistral3ForConditionalGeneration over llava.py): a bias-free Conv2d
+// patch_conv and the RMSNorm ln_pre; per layer attention_norm and ffn_norm (RMSNorm),
+// VisionAttention (use_qkv_parallel, bias False: a QKVParallelLinear over the attention TP
+// group and a RowParallelLinear proj) and PixtralHFMLP (a bias-free MergedColumnParallelLinear
+// gate_up_proj and RowParallelLinear down_proj); transformers' PixtralRotaryEmbedding, whose
+// float32 inv_freq buffer of (image_size / patch_size)^2 rows of head_dim is made on the device
+// with the model (one buffer, as transformers 4.x registers it). The projector is
+// transformers' Mistral3MultiModalProjector, plain modules whole on every rank: the RMSNorm,
+// the patch merger's bias-free merging_layer over merge^2 x width, linear_1 and linear_2.
+Status add_pixtral(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load) {
+  const VisionTower& v = ctx.arch.vision;
+  const int tp = ctx.layout.tp_size;
+  const int attn_tp = attention_tp_size(ctx.layout);
+  const std::int64_t h = v.hidden_size;
+  if (v.num_attention_heads % attn_tp != 0) {
+    return not_divisible(ctx, "attention heads", v.num_attention_heads, attn_tp);
+  }
+  if (v.intermediate_size % tp != 0) {
+    return not_divisible(ctx, "intermediate size", v.intermediate_size, tp);
+  }
+  const std::string tower = "vision_tower";
+  list.add(tower + ".patch_conv.weight", {h, v.num_channels, v.patch_size, v.patch_size},
+           ctx.dtype);
+  add_norm(list, ctx, tower + ".ln_pre.weight", h);
+  const std::int64_t head_dim = h / v.num_attention_heads;
+  const std::int64_t rows = v.num_attention_heads / attn_tp * head_dim;
+  const std::int64_t width = v.intermediate_size / tp;
+  for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
+    const std::string layer = tower + ".transformer.layers." + std::to_string(i);
+    add_norm(list, ctx, layer + ".attention_norm.weight", h);
+    const std::string attn = layer + ".attention";
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {attn + ".qkv_proj",
+                                       {attn + ".q_proj", attn + ".k_proj", attn + ".v_proj"},
+                                       {rows, rows, rows},
+                                       h,
+                                       LinearParallel::kColumn,
+                                       attn_tp,
+                                       false},
+                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list, ctx,
+        {attn + ".proj", {attn + ".o_proj"}, {h}, rows, LinearParallel::kRow, attn_tp, false},
+        post_load));
+    const std::string mlp = layer + ".feed_forward";
+    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                      {mlp + ".gate_up_proj",
+                                       {mlp + ".gate_proj", mlp + ".up_proj"},
+                                       {width, width},
+                                       h,
+                                       LinearParallel::kColumn,
+                                       tp,
+                                       false},
+                                      post_load));
+    GPUMEM_RETURN_IF_ERROR(add_linear(
+        list, ctx,
+        {mlp + ".down_proj", {mlp + ".down_proj"}, {h}, width, LinearParallel::kRow, tp, false},
+        post_load));
+    add_norm(list, ctx, layer + ".ffn_norm.weight", h);
+  }
+  const std::int64_t side = v.image_size / v.patch_size;
+  list.add(tower + ".patch_positional_embedding.inv_freq", {side * side, head_dim},
+           DType::kFloat32);
+  const std::string p = "multi_modal_projector";
+  const std::int64_t text = ctx.arch.hidden_size;
+  add_norm(list, ctx, p + ".norm.weight", h);
+  const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {p + ".patch_merger.merging_layer",
+                                     {p + ".patch_merger.merging_layer"},
+                                     {h},
+                                     merged,
+                                     LinearParallel::kReplicated,
+                                     1,
+                                     false},
+                                    post_load));
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {p + ".linear_1",
+                                     {p + ".linear_1"},
+                                     {text},
+                                     h,
+                                     LinearParallel::kReplicated,
+                                     1,
+                                     v.projector_bias},
+                                    post_load));
+  return add_linear(list, ctx,
+                    {p + ".linear_2",
+                     {p + ".linear_2"},
+                     {text},
+                     text,
+                     LinearParallel::kReplicated,
+                     1,
+                     v.projector_bias},
+                    post_load);
+}
+
 // Gemma 4: vllm gemma4_mm.py Gemma4ForConditionalGeneration.__init__ (v0.19-0.21) builds
 // the tower as HF's Gemma4VisionModel (AutoModel.from_config, plain nn.Linear layers in the
 // model dtype, unquantized and whole on every rank), then embed_vision, a ReplicatedLinear
@@ -455,11 +552,13 @@ Status add_vision_tower(TensorList& list, const BuildContext& ctx, PostLoadSteps
     case VisionKind::kGlm4vVit:
       // vLLM's plan refuses GLM-V's encoder profile (vllm/plan.cc).
       return add_glm4v_vit(list, ctx, post_load);
-    case VisionKind::kLlama4Vit:
     case VisionKind::kPixtral:
-      // SGLang's plan refuses them (sglang/plan_checks.cc check_llama4, sglang/plan.cc for
-      // Pixtral); vLLM's plan drops a tower it does not build and refuses one it would profile
-      // (vllm/plan.cc).
+      // vLLM's plan drops a Pixtral tower it does not build and refuses one it would profile
+      // (vllm/plan.cc): only SGLang's is built.
+      return add_pixtral(list, ctx, post_load);
+    case VisionKind::kLlama4Vit:
+      // SGLang's plan refuses it (sglang/plan_checks.cc check_llama4); vLLM's plan drops a
+      // tower it does not build and refuses one it would profile (vllm/plan.cc).
       return invalid_input(ctx.arch.hf_architecture + "'s vision tower is not modelled");
     case VisionKind::kNone:
       break;

@@ -1,7 +1,7 @@
 // Mistral Small 3.1 (Mistral3ForConditionalGeneration) from its published config: the Mistral
 // language model beside a Pixtral ViT. vLLM from 0.10.2 builds no tower when images are limited to
 // 0 (mistral3.py, PR #22299), and that language model alone is simulated; with images, vLLM's
-// encoder profile, and SGLang's Pixtral tower (llava.py), are refused by name.
+// encoder profile is refused by name. SGLang builds the Pixtral tower and profiles nothing.
 #include <gtest/gtest.h>
 
 #include "catalog/architecture.h"
@@ -33,7 +33,7 @@ TEST(Mistral3, VllmServesTheLanguageModelWhenImagesAreLimitedToZero) {
   EXPECT_EQ(ledger_fact(l, "kv_layers_per_group"), 40);
 }
 
-TEST(Mistral3, ImagesAndSglangAreRefusedByName) {
+TEST(Mistral3, VllmsImageProfileIsRefusedByName) {
   const std::string path = public_config_dir(kSmall);
   EXPECT_EQ(family_errors("vllm", kSmall, "    --tensor-parallel-size: 2\n", 2),
             "f.yaml:7:8: " + path +
@@ -46,11 +46,30 @@ TEST(Mistral3, ImagesAndSglangAreRefusedByName) {
       family_errors("vllm", kSmall, "    --tensor-parallel-size: 2\n" + kNoImages, 2, "0.10.1")
           .find("is multimodal"),
       std::string::npos);
-  EXPECT_EQ(family_errors("sglang", kSmall, "    --tp-size: 2\n", 2),
-            "f.yaml:7:8: " + path +
-                " (Mistral3ForConditionalGeneration): SGLang's Pixtral tower and Mistral 3 "
-                "projector are not modelled; vLLM (0.10.2 on) with --limit-mm-per-prompt "
-                "'{\"image\": 0}' serves its language model alone, which is\n");
+}
+
+// SGLang builds the tower (pixtral.py PixtralHFVisionModel) and runs no encoder at start-up: the
+// weights are the language model's, the tower's split over TP as VisionAttention and
+// PixtralHFMLP split it, the projector whole on every rank, and transformers' float32 rotary
+// table of (1540 / 14)^2 positions; its vision factor (24 layers of width 1024: 0.95) scales the
+// automatic fraction.
+TEST(Mistral3, SglangBuildsThePixtralTowerOnEveryRank) {
+  const Ledger l = family_ledger("sglang", kSmall, 2, "", "h200");
+  ASSERT_TRUE(l.fits());
+  const std::int64_t h = 1024;
+  const std::int64_t layer =
+      2 * h + 3 * (h / 2) * h + h * (h / 2) + 2 * (4096 / 2) * h + h * (4096 / 2);
+  const std::int64_t tower = 2 * (3 * 14 * 14 * h + h + 24 * layer) + 110 * 110 * 64 * 4;
+  const std::int64_t projector = 2 * (h + h * 4 * h + h * kHidden + kHidden * kHidden);
+  // The language model as vLLM's test above counts it, with SGLang's float32 cos/sin cache
+  // (131,072 positions x 128) in place of vLLM's bfloat16 one.
+  const std::int64_t language = kRankWeights - 131072LL * 128 * 2 + 131072LL * 128 * 4;
+  EXPECT_EQ(ledger_fact(l, "weights_logical_bytes"), language + tower + projector);
+  EXPECT_EQ(tower + projector, 478'360'576);
+  const Fact* source = l.fact("mem_fraction_static_source");
+  ASSERT_NE(source, nullptr);
+  EXPECT_NE(std::get<std::string>(source->value).find("times 0.95 for the vision tower"),
+            std::string::npos);
 }
 
 // Its parameters as the catalog counts them: the language model (23,572,403,200) and the Pixtral

@@ -306,16 +306,6 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
     }
   }
   if (!check_unmodelled_flags(p.flags, p.model, diags)) return std::nullopt;
-  if (p.model.vision.kind == VisionKind::kPixtral) {
-    // sglang llava.py: Mistral3ForConditionalGeneration is LlavaForConditionalGeneration with a
-    // Pixtral tower and its projector replaced by Mistral3MultiModalProjector.
-    diags.error(scenario.model.given() ? scenario.model.loc : *p.flags.raw.location("--model-path"),
-                p.model.name +
-                    " (Mistral3ForConditionalGeneration): SGLang's Pixtral tower and Mistral 3 "
-                    "projector are not modelled; vLLM (0.10.2 on) with --limit-mm-per-prompt "
-                    "'{\"image\": 0}' serves its language model alone, which is");
-    return std::nullopt;
-  }
   if (p.model.vision.kind == VisionKind::kClip) {
     // sglang llava.py LlavaForConditionalGeneration resolves its vision tower through
     // SGLang's model registry, where clip.py registers CLIPModel only; LLaVA-NeXT has no SGLang
