@@ -130,7 +130,7 @@ TEST(ModelReference, ABundledConfigIsFoundByItsRepositoryIdBeforeTheCache) {
 // refused by name (never an unreadable file).
 TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   const ModelCatalog c = catalog_with({});
-  ASSERT_EQ(c.bundled_configs().size(), 103u);
+  ASSERT_EQ(c.bundled_configs().size(), 106u);
   int loaded = 0;
   for (const ModelCatalog::BundledConfig& b : c.bundled_configs()) {
     const std::filesystem::path dir = std::filesystem::path(b.config_path).parent_path();
@@ -149,7 +149,7 @@ TEST(ModelReference, EveryBundledConfigIsSourcedAndLoadsOrIsRefusedByName) {
   }
   // The other 10 are refused by name: GLM-5.2 and GLM-5.2-FP8 (shared indexers), MiMo-V2.5
   // and MiMo-V2.5-Pro, MiniMax-M1, MiniMax-M3 and M3-MXFP8, Qwen3-Omni, Kimi-K3, DeepSeek-OCR.
-  EXPECT_EQ(loaded, 93);
+  EXPECT_EQ(loaded, 96);
 }
 
 // Only a folder named "org--name" that holds a regular config.json is a bundled config; others

@@ -142,11 +142,12 @@ TEST(ModelFromFigures, NoModelIsTakenWhenNoneFits) {
   const RunExplanation r = explain(corpus_log("vllm-a40-x1-lvllm-moe-int4-kv-half.log"), "a40");
   EXPECT_FALSE(r.implied.model_resolved);
   EXPECT_EQ(r.implied.model.note,
-            "the log names no model; no replay of the 10 catalog and bundled models near that "
+            "the log names no model; no replay of the 11 catalog and bundled models near that "
             "size (mistral-7b-instruct-v0.3, qwen2.5-7b-instruct, "
             "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B, llava-hf/llava-1.5-7b-hf, "
             "llava-hf/llava-v1.6-mistral-7b-hf, mistralai/Mamba-Codestral-7B-v0.1, "
-            "Qwen/Qwen2-7B-Instruct, Qwen/Qwen2.5-Coder-7B-Instruct, Qwen/Qwen3-8B-FP8, "
+            "Qwen/Qwen2-7B-Instruct, Qwen/Qwen2.5-7B, Qwen/Qwen2.5-Coder-7B-Instruct, "
+            "Qwen/Qwen3-8B-FP8, "
             "tiiuae/Falcon3-7B-Instruct) prints the weights (11.55 GiB, line 7), 254007 bytes per "
             "KV token");
 }

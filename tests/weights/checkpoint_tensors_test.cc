@@ -81,6 +81,14 @@ TEST(CheckpointTensors, Llama31_8B) {
                 "lm_head.weight", {128256, 4096}, "BF16", gpumem::bytes(2 * 128256 * 4096)}));
 }
 
+TEST(CheckpointTensors, Llama31_70BBase) {
+  // meta-llama/Llama-3.1-70B (the base checkpoint, bundled): 80 layers, 8192 hidden, 64/8 heads
+  // of 128, 28672, vocab 128256, untied; bfloat16. Its index's total_size is in its folder.
+  const std::int64_t bytes = 2 * (Dense{8192, 80, 64, 8, 128, 28672, 128256}.params());
+  EXPECT_EQ(derived_bytes(from_config("meta-llama--Llama-3.1-70B")), bytes);
+  EXPECT_EQ(bytes, published("meta-llama--Llama-3.1-70B"));
+}
+
 TEST(CheckpointTensors, Llama32TiedEmbeddings) {
   // meta-llama/Llama-3.2-3B-Instruct (28 layers, 3072, 24/8 heads of 128, 8192) and -1B (16
   // layers, 2048, 32/8 heads of 64, 8192): tie_word_embeddings, so no lm_head.
@@ -514,7 +522,7 @@ TEST(CheckpointTensors, EveryBundledConfigDerivesItsCheckpointSize) {
         << b.repo_id;
     ++checked;
   }
-  EXPECT_EQ(checked, 39);
+  EXPECT_EQ(checked, 40);
 }
 
 TEST(CheckpointTensors, NemotronHSingleModuleLayers) {

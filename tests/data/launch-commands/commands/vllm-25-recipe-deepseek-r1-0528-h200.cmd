@@ -2,7 +2,7 @@
 # engine: vllm
 # gpu: h200x8
 # forms: vllm-serve, underscore-flag, multi-line
-# outcome: refused-model
+# outcome: starts
 vllm serve deepseek-ai/DeepSeek-R1-0528 \
   --trust-remote-code \
   --tensor-parallel-size 8 \
