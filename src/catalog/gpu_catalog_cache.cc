@@ -7,44 +7,37 @@
 namespace gpumem {
 namespace {
 
-constexpr std::string_view kSchema = "gpumem.gpu-cache/2";
+constexpr std::string_view kSchema = "gpumem.gpu-cache/3";
 
 // A new GpuSpec field must be written and read below too; this stops the build until it is.
 static_assert(sizeof(GpuSpec) == 240, "GpuSpec changed: update gpu_catalog_cache.cc");
 
+// Each GPU is an array of its fields in this order, not an object: reading back 67 objects'
+// keys into nlohmann's maps was most of what the cache cost.
 nlohmann::json to_json(const GpuSpec& g) {
-  nlohmann::json j;
-  j["name"] = g.name;
-  j["nvidia_smi_name"] = g.nvidia_smi_name;
-  j["memory_total"] = g.memory_total.value();
-  j["cuda_total"] = g.cuda_total ? nlohmann::json(g.cuda_total->value()) : nlohmann::json();
-  j["compute_capability_major"] = g.compute_capability_major;
-  j["compute_capability_minor"] = g.compute_capability_minor;
-  j["sm_count"] = g.sm_count;
-  j["max_threads_per_sm"] = g.max_threads_per_sm;
-  j["memory_type"] = g.memory_type;
-  j["interconnect"] = interconnect_name(g.interconnect);
-  j["interconnect_detail"] = g.interconnect_detail;
-  j["peer_to_peer"] = g.peer_to_peer;
-  j["aliases"] = g.aliases;
-  j["file"] = g.file;
-  return j;
+  return nlohmann::json::array(
+      {g.name, g.nvidia_smi_name, g.memory_total.value(),
+       g.cuda_total ? nlohmann::json(g.cuda_total->value()) : nlohmann::json(),
+       g.compute_capability_major, g.compute_capability_minor, g.sm_count, g.max_threads_per_sm,
+       g.memory_type, interconnect_name(g.interconnect), g.interconnect_detail, g.peer_to_peer,
+       g.aliases, g.file});
 }
 
-// Nothing for an unknown interconnect; throws nlohmann::json::exception on a missing key or
-// a wrong type.
+// Nothing for an unknown interconnect or an array of another length; throws
+// nlohmann::json::exception on a wrong type.
 std::optional<GpuSpec> from_json(const nlohmann::json& j) {
+  if (!j.is_array() || j.size() != 14) return std::nullopt;
   GpuSpec g;
-  g.name = j.at("name").get<std::string>();
-  g.nvidia_smi_name = j.at("nvidia_smi_name").get<std::string>();
-  g.memory_total = bytes(j.at("memory_total").get<std::int64_t>());
-  if (!j.at("cuda_total").is_null()) g.cuda_total = bytes(j.at("cuda_total").get<std::int64_t>());
-  g.compute_capability_major = j.at("compute_capability_major").get<int>();
-  g.compute_capability_minor = j.at("compute_capability_minor").get<int>();
-  g.sm_count = j.at("sm_count").get<int>();
-  g.max_threads_per_sm = j.at("max_threads_per_sm").get<int>();
-  g.memory_type = j.at("memory_type").get<std::string>();
-  const std::string link = j.at("interconnect").get<std::string>();
+  g.name = j[0].get<std::string>();
+  g.nvidia_smi_name = j[1].get<std::string>();
+  g.memory_total = bytes(j[2].get<std::int64_t>());
+  if (!j[3].is_null()) g.cuda_total = bytes(j[3].get<std::int64_t>());
+  g.compute_capability_major = j[4].get<int>();
+  g.compute_capability_minor = j[5].get<int>();
+  g.sm_count = j[6].get<int>();
+  g.max_threads_per_sm = j[7].get<int>();
+  g.memory_type = j[8].get<std::string>();
+  const std::string link = j[9].get<std::string>();
   if (link == interconnect_name(Interconnect::kNvlink)) {
     g.interconnect = Interconnect::kNvlink;
   } else if (link == interconnect_name(Interconnect::kPcie)) {
@@ -52,10 +45,10 @@ std::optional<GpuSpec> from_json(const nlohmann::json& j) {
   } else {
     return std::nullopt;
   }
-  g.interconnect_detail = j.at("interconnect_detail").get<std::string>();
-  g.peer_to_peer = j.at("peer_to_peer").get<bool>();
-  g.aliases = j.at("aliases").get<std::vector<std::string>>();
-  g.file = j.at("file").get<std::string>();
+  g.interconnect_detail = j[10].get<std::string>();
+  g.peer_to_peer = j[11].get<bool>();
+  g.aliases = j[12].get<std::vector<std::string>>();
+  g.file = j[13].get<std::string>();
   return g;
 }
 

@@ -72,7 +72,7 @@ std::uint64_t parse_cache_key(std::string_view schema, const std::string& dir,
 
 std::string parse_cache_file(const std::string& cache_dir, std::string_view kind,
                              std::uint64_t key) {
-  return cache_dir + "/" + std::string(kind) + "-" + key_text(key) + ".json";
+  return cache_dir + "/" + std::string(kind) + "-" + key_text(key) + ".cbor";
 }
 
 std::optional<nlohmann::json> read_parse_cache(const std::string& path, std::string_view schema,
@@ -82,7 +82,8 @@ std::optional<nlohmann::json> read_parse_cache(const std::string& path, std::str
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   Result<std::string> text = read_file(path, InputKind::kCatalog);
   if (!text.ok()) return std::nullopt;
-  nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc =
+      nlohmann::json::from_cbor(*text, /*strict=*/true, /*allow_exceptions=*/false);
   if (!doc.is_object()) return std::nullopt;
   const auto s = doc.find("schema");
   const auto k = doc.find("key");
@@ -103,7 +104,8 @@ Status write_parse_cache(const std::string& path, std::string_view schema, std::
   doc["schema"] = schema;
   doc["key"] = key_text(key);
   doc["payload"] = std::move(payload);
-  return write_file_atomically(path, doc.dump() + "\n");
+  const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(doc);
+  return write_file_atomically(path, std::string(cbor.begin(), cbor.end()));
 }
 
 }  // namespace gpumem

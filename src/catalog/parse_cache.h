@@ -1,6 +1,8 @@
 // A cache of parsed input files, so that a command does not run yaml-cpp over the same files
-// on every run (its scanner was a quarter of a `gpumem simulate`): one JSON document per
-// state of a set of files, what parsing them gave, for a reader that turns it back.
+// on every run (its scanner was a quarter of a `gpumem simulate`): one document per state of a
+// set of files, what parsing them gave, for a reader that turns it back. Entries are CBOR
+// (RFC 8949, nlohmann::json's binary form): reading JSON text back was a tenth of a
+// `gpumem simulate` of one GPU.
 //
 // Where: $GPUMEM_CACHE_DIR, else $XDG_CACHE_HOME/gpumem, else $HOME/.cache/gpumem;
 // GPUMEM_CACHE_DIR=off turns every cache off. An entry is named by its kind and key: a 64-bit

@@ -17,7 +17,11 @@ Result<std::vector<std::filesystem::path>> list_directory(const std::string& dir
     if (ec == std::errc::no_such_file_or_directory) return not_found(open_failure(dir, ec.value()));
     return io_error(open_failure(dir, ec.value()));
   }
-  std::sort(out.begin(), out.end());
+  // By the paths' text: within one directory it is the order of their names, and it spares
+  // path::compare, which splits both paths into components on every comparison (a catalog of a
+  // hundred folders spent more sorting than reading them).
+  std::sort(out.begin(), out.end(),
+            [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
   return out;
 }
 

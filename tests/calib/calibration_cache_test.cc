@@ -62,6 +62,22 @@ bool same(const std::vector<CalibrationFile>& a, const std::vector<CalibrationFi
   return true;
 }
 
+// Renames the first "gpu": `from` of the entry's document to `to`; whether there was one.
+bool rename_first_gpu(nlohmann::json& doc, const std::string& from, const std::string& to) {
+  if (doc.is_object()) {
+    if (auto g = doc.find("gpu"); g != doc.end() && *g == from) {
+      *g = to;
+      return true;
+    }
+  }
+  if (doc.is_structured()) {
+    for (nlohmann::json& child : doc) {
+      if (rename_first_gpu(child, from, to)) return true;
+    }
+  }
+  return false;
+}
+
 TEST(CalibrationCache, TheBundledFilesComeBackExactlyWhileUnchanged) {
   CacheDir c("calibration-cache-bundled");
   const std::vector<std::string> paths = copy_bundled(c.input_dir());
@@ -75,11 +91,9 @@ TEST(CalibrationCache, TheBundledFilesComeBackExactlyWhileUnchanged) {
   ASSERT_EQ(calibration_entries(c).size(), 1u);
   EXPECT_TRUE(same(load(c.input_dir(), paths), parsed));
   // The entry is what the next load reads: an edit of the entry shows.
-  std::string entry = read_file(calibration_entries(c)[0].string(), InputKind::kCatalog).value();
-  const size_t at = entry.find("\"gpu\":\"h200-sxm-141gb\"");
-  ASSERT_NE(at, std::string::npos);
-  entry.replace(at, 22, "\"gpu\":\"h200-edited\"");
-  ASSERT_TRUE(write_file_atomically(calibration_entries(c)[0].string(), entry).ok());
+  nlohmann::json entry = read_cache_entry(calibration_entries(c)[0]);
+  ASSERT_TRUE(rename_first_gpu(entry, "h200-sxm-141gb", "h200-edited"));
+  write_cache_entry(calibration_entries(c)[0], entry);
   EXPECT_EQ(load(c.input_dir(), paths)[2].gpu, "h200-edited");  // the first h200 file
 }
 

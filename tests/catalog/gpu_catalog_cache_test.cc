@@ -32,6 +32,16 @@ void copy_gpu(const std::string& name, const std::string& dir) {
   fs::copy_file(GPUMEM_SOURCE_DIR "/model/gpu/" + name + ".yaml", dir + "/" + name + ".yaml");
 }
 
+// A GPU's SM count as a cache entry holds it (each GPU an array, its name first, sm_count
+// seventh); -1 when the entry has no such GPU.
+int entry_sm_count(const nlohmann::json& entry, const std::string& name) {
+  if (!entry.is_object() || !entry.contains("payload")) return -1;
+  for (const nlohmann::json& gpu : entry["payload"]) {
+    if (gpu[0] == name) return gpu[6].get<int>();
+  }
+  return -1;
+}
+
 void replace_in(const fs::path& file, const std::string& from, const std::string& to) {
   std::string text = read_file(file.string(), InputKind::kCatalog).value();
   const size_t at = text.find(from);
@@ -45,7 +55,7 @@ TEST(GpuCatalogCache, EveryBundledGpuComesBackExactly) {
   ::setenv("GPUMEM_CACHE_DIR", "off", 1);
   const GpuCatalog parsed = load(GPUMEM_SOURCE_DIR "/model/gpu");
   ASSERT_GE(parsed.gpus().size(), 60u);
-  const std::string file = (fs::path(c.input_dir()) / "entry.json").string();
+  const std::string file = (fs::path(c.input_dir()) / "entry.cbor").string();
   ASSERT_TRUE(write_gpu_cache(file, 42, parsed.gpus()).ok());
   const std::optional<std::vector<GpuSpec>> back = read_gpu_cache(file, 42);
   ASSERT_TRUE(back.has_value());
@@ -60,7 +70,12 @@ TEST(GpuCatalogCache, ReadWhileTheFilesAreUnchangedAndNeverAfterAChange) {
   EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132);
   ASSERT_EQ(c.entries().size(), 1u);
   // The entry is what the next load reads: an edit of the entry shows.
-  replace_in(c.entries()[0], "\"sm_count\":132", "\"sm_count\":7");
+  nlohmann::json entry = read_cache_entry(c.entries()[0]);
+  ASSERT_EQ(entry_sm_count(entry, "h100-sxm-80gb"), 132);
+  for (nlohmann::json& gpu : entry["payload"]) {
+    if (gpu[0] == "h100-sxm-80gb") gpu[6] = 7;
+  }
+  write_cache_entry(c.entries()[0], entry);
   EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 7);
   // A changed file has another key: its new text is read, and cached beside the old entry.
   replace_in(fs::path(c.input_dir()) / "h100-sxm-80gb.yaml", "sm_count: 132", "sm_count: 114");
@@ -81,9 +96,7 @@ TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
     ASSERT_TRUE(write_file_atomically(c.entries()[0].string(), junk).ok());
     EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132) << junk;
   }
-  EXPECT_NE(
-      read_file(c.entries()[0].string(), InputKind::kCatalog).value().find("\"sm_count\":132"),
-      std::string::npos);
+  EXPECT_EQ(entry_sm_count(read_cache_entry(c.entries()[0]), "h100-sxm-80gb"), 132);
   // A FIFO where the entry goes is not read (it would block): the files are parsed instead.
   const fs::path entry = c.entries()[0];
   fs::remove(entry);

@@ -7,6 +7,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +52,20 @@ class CacheDir {
   std::filesystem::path dir_;
   std::optional<std::string> old_;
 };
+
+// A cache entry's document (CBOR), to inspect or edit; null when it does not decode.
+inline nlohmann::json read_cache_entry(const std::filesystem::path& entry) {
+  std::ifstream in(entry, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return nlohmann::json::from_cbor(bytes, true, false);
+}
+
+inline void write_cache_entry(const std::filesystem::path& entry, const nlohmann::json& doc) {
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_cbor(doc);
+  std::ofstream(entry, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+}
 
 }  // namespace gpumem
 
