@@ -37,7 +37,9 @@ void check_retired_flags(const FlagValues& v, std::span<const RetiredFlag> flags
     if (dropped(f.removed_in)) {
       diags.error(*at, "'" + std::string(f.name) + "' is not a flag of " + std::string(title) +
                            " " + std::string(release) + " (removed in " +
-                           std::string(f.removed_in) + ")");
+                           std::string(f.removed_in) +
+                           "; a command of an earlier release simulates with that release as "
+                           "the engine version)");
     } else if (!f.not_modelled.empty() && set(v, f)) {
       diags.error(*at,
                   "'" + std::string(f.name) + "' is not modelled: " + std::string(f.not_modelled));

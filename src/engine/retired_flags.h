@@ -5,7 +5,8 @@
 // Each retired flag says the first release that no longer takes it and, when it changes start-up
 // memory in a way gpumem does not model, why: the flag is read like any other, refused by name
 // where it has a memory effect, accepted where it has none, and from the release that dropped it on
-// it is an error saying so (the engine's argparse would stop on it).
+// it is an error saying so (the engine's argparse would stop on it), and how to simulate the
+// command at the release it was written for.
 #ifndef GPUMEM_ENGINE_RETIRED_FLAGS_H_
 #define GPUMEM_ENGINE_RETIRED_FLAGS_H_
 

@@ -16,15 +16,18 @@ TEST(RetiredFlags, VllmTakesAReleasesOwnFlagsUntilItDropsThem) {
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", cap, 1, "0.10.2"), "");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", cap, 1, "0.11.0"),
             "f.yaml:6:31: '--max-seq-len-to-capture' is not a flag of vLLM 0.11.0 (removed in "
-            "0.11.0)\n");
+            "0.11.0; a command of an earlier release simulates with that release as the engine "
+            "version)\n");
   // --task chose the runner: generate is what gpumem models, a pooling task is refused; 0.13.0
   // rejects the flag.
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --task: generate\n", 1, "0.12.0"), "");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --task: embed\n", 1, "0.12.0"),
             "f.yaml:6:13: '--task' is not modelled: a pooling or embedding task runs a pooling "
             "model, which gpumem does not model\n");
-  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --task: generate\n", 1, "0.13.0"),
-            "f.yaml:6:13: '--task' is not a flag of vLLM 0.13.0 (removed in 0.13.0)\n");
+  EXPECT_EQ(
+      family_errors("vllm", "qwen3-8b", "    --task: generate\n", 1, "0.13.0"),
+      "f.yaml:6:13: '--task' is not a flag of vLLM 0.13.0 (removed in 0.13.0"
+      "; a command of an earlier release simulates with that release as the engine version)\n");
   // Still taken by 0.21 (removed in July 2026): the fp8 cache's size does not change.
   EXPECT_EQ(family_errors("vllm", "qwen3-8b",
                           "    --calculate-kv-scales: true\n    --kv-cache-dtype: fp8\n"),
@@ -33,13 +36,16 @@ TEST(RetiredFlags, VllmTakesAReleasesOwnFlagsUntilItDropsThem) {
   // --swap-space from 0.18.0, --calculate-kv-scales from 0.28.0 (releases past 0.21 are not
   // simulated, so their removals show only in the range check's wording).
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --swap-space: 4\n", 1, "0.17.0"), "");
-  EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --swap-space: 4\n", 1, "0.18.0"),
-            "f.yaml:6:19: '--swap-space' is not a flag of vLLM 0.18.0 (removed in 0.18.0)\n");
+  EXPECT_EQ(
+      family_errors("vllm", "qwen3-8b", "    --swap-space: 4\n", 1, "0.18.0"),
+      "f.yaml:6:19: '--swap-space' is not a flag of vLLM 0.18.0 (removed in 0.18.0"
+      "; a command of an earlier release simulates with that release as the engine version)\n");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --disable-log-requests: true\n", 1, "0.16.0"),
             "");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --disable-log-requests: true\n", 1, "0.17.0"),
             "f.yaml:6:29: '--disable-log-requests' is not a flag of vLLM 0.17.0 (removed in "
-            "0.17.0)\n");
+            "0.17.0; a command of an earlier release simulates with that release as the engine "
+            "version)\n");
   EXPECT_EQ(family_errors("vllm", "qwen3-8b", "    --max-num-partial-prefills: 2\n"), "");
   // --cuda-graph-sizes, deprecated by PR #26016 for removal in 0.13.0: a spelling of the
   // capture sizes through 0.12.x, an error after.
@@ -78,11 +84,15 @@ TEST(RetiredFlags, SglangTakesAReleasesOwnFlagsUntilItDropsThem) {
   EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --enable-ep-moe: true\n", 1, "0.5.2"),
             "f.yaml:6:22: '--enable-ep-moe' is not modelled: it sets --ep-size to --tp-size; give "
             "--ep-size, which gpumem models\n");
-  EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --enable-ep-moe: true\n", 1, "0.5.3"),
-            "f.yaml:6:22: '--enable-ep-moe' is not a flag of SGLang 0.5.3 (removed in 0.5.3)\n");
+  EXPECT_EQ(
+      family_errors("sglang", "qwen3-8b", "    --enable-ep-moe: true\n", 1, "0.5.3"),
+      "f.yaml:6:22: '--enable-ep-moe' is not a flag of SGLang 0.5.3 (removed in 0.5.3"
+      "; a command of an earlier release simulates with that release as the engine version)\n");
   EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --stream-output: true\n", 1, "0.5.19"), "");
-  EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --stream-output: true\n", 1, "0.5.20"),
-            "f.yaml:6:22: '--stream-output' is not a flag of SGLang 0.5.20 (removed in 0.5.20)\n");
+  EXPECT_EQ(
+      family_errors("sglang", "qwen3-8b", "    --stream-output: true\n", 1, "0.5.20"),
+      "f.yaml:6:22: '--stream-output' is not a flag of SGLang 0.5.20 (removed in 0.5.20"
+      "; a command of an earlier release simulates with that release as the engine version)\n");
   EXPECT_EQ(family_errors("sglang", "qwen3-8b", "    --enable-nan-detection: true\n", 1, "0.5.9"),
             "");
 }
