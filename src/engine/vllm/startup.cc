@@ -434,7 +434,8 @@ class RankStartup {
         env_.log(log_auto_fit(p_.args.max_model_len, *fitted, available));
         max_model_len = std::min(*fitted, p_.args.max_model_len);
       }
-      env_.fact({std::string(fact_id::kMaxModelLenFitted), "max_model_len (auto-fit)", max_model_len});
+      env_.fact(
+          {std::string(fact_id::kMaxModelLenFitted), "max_model_len (auto-fit)", max_model_len});
     }
     const Bytes one_request =
         max_memory_per_request(kv, max_model_len, p_.args.max_num_batched_tokens);
