@@ -139,6 +139,28 @@ Status add_linear_pair(TensorList& list, const BuildContext& ctx, PostLoadSteps&
       list, ctx, {second, {second}, {out}, width / tp, LinearParallel::kRow, tp, true}, post_load);
 }
 
+// A ViT's gated MLP under `mlp`: the checkpoint's gate_proj and up_proj fused into one
+// column-parallel gate_up_proj over TP, and the row-parallel down_proj.
+Status add_gated_mlp(TensorList& list, const BuildContext& ctx, PostLoadSteps& post_load,
+                     const std::string& mlp, std::int64_t hidden, std::int64_t intermediate,
+                     bool bias) {
+  const int tp = ctx.layout.tp_size;
+  const std::int64_t width = intermediate / tp;
+  GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
+                                    {mlp + ".gate_up_proj",
+                                     {mlp + ".gate_proj", mlp + ".up_proj"},
+                                     {width, width},
+                                     hidden,
+                                     LinearParallel::kColumn,
+                                     tp,
+                                     bias},
+                                    post_load));
+  return add_linear(
+      list, ctx,
+      {mlp + ".down_proj", {mlp + ".down_proj"}, {hidden}, width, LinearParallel::kRow, tp, bias},
+      post_load);
+}
+
 // LLaVA's CLIP tower and projector as vLLM builds them (llava.py init_vision_tower_for_llava
 // with require_post_norm False, clip.py CLIPVisionModel, LlavaMultiModalProjector; read in
 // their 2026 copies): the class embedding, a bias-free Conv2d, the position table (an
@@ -251,20 +273,8 @@ Status add_qwen_vit(TensorList& list, const BuildContext& ctx, PostLoadSteps& po
                                              v.intermediate_size, h));
       continue;
     }
-    const std::int64_t width = v.intermediate_size / tp;
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {b + ".mlp.gate_up_proj",
-                                       {b + ".mlp.gate_proj", b + ".mlp.up_proj"},
-                                       {width, width},
-                                       h,
-                                       LinearParallel::kColumn,
-                                       tp,
-                                       true},
-                                      post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(
-        list, ctx,
-        {b + ".mlp.down_proj", {b + ".mlp.down_proj"}, {h}, width, LinearParallel::kRow, tp, true},
-        post_load));
+    GPUMEM_RETURN_IF_ERROR(
+        add_gated_mlp(list, ctx, post_load, b + ".mlp", h, v.intermediate_size, true));
   }
   if (!qwen3) {
     norm("visual.merger.ln_q", h);
@@ -315,7 +325,6 @@ Status add_pixtral(TensorList& list, const BuildContext& ctx, PostLoadSteps& pos
   add_norm(list, ctx, tower + ".ln_pre.weight", h);
   const std::int64_t head_dim = h / v.num_attention_heads;
   const std::int64_t rows = v.num_attention_heads / attn_tp * head_dim;
-  const std::int64_t width = v.intermediate_size / tp;
   for (std::int64_t i = 0; i < v.num_hidden_layers; ++i) {
     const std::string layer = tower + ".transformer.layers." + std::to_string(i);
     add_norm(list, ctx, layer + ".attention_norm.weight", h);
@@ -333,20 +342,8 @@ Status add_pixtral(TensorList& list, const BuildContext& ctx, PostLoadSteps& pos
         list, ctx,
         {attn + ".proj", {attn + ".o_proj"}, {h}, rows, LinearParallel::kRow, attn_tp, false},
         post_load));
-    const std::string mlp = layer + ".feed_forward";
-    GPUMEM_RETURN_IF_ERROR(add_linear(list, ctx,
-                                      {mlp + ".gate_up_proj",
-                                       {mlp + ".gate_proj", mlp + ".up_proj"},
-                                       {width, width},
-                                       h,
-                                       LinearParallel::kColumn,
-                                       tp,
-                                       false},
-                                      post_load));
-    GPUMEM_RETURN_IF_ERROR(add_linear(
-        list, ctx,
-        {mlp + ".down_proj", {mlp + ".down_proj"}, {h}, width, LinearParallel::kRow, tp, false},
-        post_load));
+    GPUMEM_RETURN_IF_ERROR(add_gated_mlp(list, ctx, post_load, layer + ".feed_forward", h,
+                                         v.intermediate_size, false));
     add_norm(list, ctx, layer + ".ffn_norm.weight", h);
   }
   const std::int64_t side = v.image_size / v.patch_size;
