@@ -36,6 +36,32 @@ std::string nonempty(const char* s) { return s == nullptr ? std::string() : std:
 
 std::string key_text(std::uint64_t key) { return fmt::format("{:016x}", key); }
 
+// nlohmann's CBOR reader recurses once per nested array or map, so an entry of a million nested
+// arrays (two megabytes) overflows the stack; this pass, whose callbacks stop the reader, checks
+// the nesting first. gpumem's own entries nest at most a few levels.
+class NestingCheck : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  static constexpr int kMaxDepth = 32;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return ++depth_ <= kMaxDepth; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return --depth_ >= 0; }
+  bool start_array(std::size_t) override { return ++depth_ <= kMaxDepth; }
+  bool end_array() override { return --depth_ >= 0; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  int depth_ = 0;
+};
+
 }  // namespace
 
 std::string parse_cache_dir() {
@@ -82,6 +108,11 @@ std::optional<nlohmann::json> read_parse_cache(const std::string& path, std::str
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   Result<std::string> text = read_file(path, InputKind::kCatalog);
   if (!text.ok()) return std::nullopt;
+  NestingCheck nesting;
+  if (!nlohmann::json::sax_parse(*text, &nesting, nlohmann::json::input_format_t::cbor,
+                                 /*strict=*/true)) {
+    return std::nullopt;
+  }
   nlohmann::json doc =
       nlohmann::json::from_cbor(*text, /*strict=*/true, /*allow_exceptions=*/false);
   if (!doc.is_object()) return std::nullopt;

@@ -91,10 +91,14 @@ TEST(GpuCatalogCache, ADamagedEntryIsIgnoredAndWrittenAgain) {
   copy_gpu("h100-sxm-80gb", c.input_dir());
   (void)load(c.input_dir());
   ASSERT_EQ(c.entries().size(), 1u);
-  for (const std::string junk : {"{\"schema\": \"gpumem.gpu-cache/1\"", "[]", "\xff\xfe",
-                                 "{\"schema\":\"gpumem.gpu-cache/1\",\"key\":\"x\"}"}) {
+  // The last: two million nested CBOR arrays, which the reader would recurse into until the
+  // stack overflowed.
+  for (const std::string& junk :
+       {std::string("{\"schema\": \"gpumem.gpu-cache/1\""), std::string("[]"),
+        std::string("\xff\xfe"), std::string("{\"schema\":\"gpumem.gpu-cache/1\",\"key\":\"x\"}"),
+        std::string(2'000'000, '\x81') + '\x00'}) {
     ASSERT_TRUE(write_file_atomically(c.entries()[0].string(), junk).ok());
-    EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132) << junk;
+    EXPECT_EQ(load(c.input_dir()).find("h100")->sm_count, 132) << junk.substr(0, 40);
   }
   EXPECT_EQ(entry_sm_count(read_cache_entry(c.entries()[0]), "h100-sxm-80gb"), 132);
   // A FIFO where the entry goes is not read (it would block): the files are parsed instead.
