@@ -23,7 +23,7 @@ TEST(EngineModels, FoundByNameInNameOrder) {
   EXPECT_EQ(engine_models()[1]->name(), "vllm");
   EXPECT_EQ(find_engine("vllm")->title(), "vLLM");
   EXPECT_EQ(find_engine("sglang")->releases_modelled(), "0.4.6 to 0.5.21");
-  EXPECT_EQ(find_engine("vllm")->releases_modelled(), "0.10.1 to 0.21.x");
+  EXPECT_EQ(find_engine("vllm")->releases_modelled(), "0.10.1 to 0.30.x");
   EXPECT_EQ(find_engine("tensorrt-llm"), nullptr);
   EXPECT_EQ(engine_names(), "sglang and vllm");
 }

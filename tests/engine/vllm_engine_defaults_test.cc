@@ -26,8 +26,10 @@ TEST(VllmVersion, ParsesAndBoundsTheModelledRange) {
   EXPECT_FALSE(is_modelled({0, 10, 0, 0}));
   EXPECT_TRUE(is_modelled({0, 10, 1, 1}));
   EXPECT_TRUE(is_modelled({0, 21, 3, 0}));
-  EXPECT_FALSE(is_modelled({0, 22, 0, 0}));
-  EXPECT_EQ(modelled_range(), "0.10.1 to 0.21.x");
+  EXPECT_TRUE(is_modelled({0, 22, 0, 0}));
+  EXPECT_TRUE(is_modelled({0, 30, 2, 0}));
+  EXPECT_FALSE(is_modelled({0, 31, 0, 0}));
+  EXPECT_EQ(modelled_range(), "0.10.1 to 0.30.x");
 }
 
 TEST(VllmVersion, Families) {

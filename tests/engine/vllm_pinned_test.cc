@@ -379,7 +379,7 @@ TEST(VllmErrors, FlagsVersionsAndObservedKeys) {
       first_error(scenario("h200", 1, "0.21.0", "qwen3-8b", "    --max-model-length: 4096\n")),
       "vllm.yaml:6:5: unknown vLLM flag '--max-model-length'; did you mean '--max-model-len'?");
   EXPECT_EQ(first_error(scenario("h200", 1, "0.9.2", "qwen3-8b", "    --max-model-len: 4096\n")),
-            "vllm.yaml:4:12: vLLM version '0.9.2' is not modelled; gpumem models 0.10.1 to 0.21.x");
+            "vllm.yaml:4:12: vLLM version '0.9.2' is not modelled; gpumem models 0.10.1 to 0.30.x");
   EXPECT_EQ(first_error(scenario("h200", 1, "0.10.1", "qwen3-8b", "    --kv-cache-memory: 1000\n")),
             "vllm.yaml:6:24: --kv-cache-memory needs vLLM 0.10.2 or newer");
   EXPECT_EQ(first_error(scenario("h200", 3, "0.21.0", "qwen3-8b", "    -tp: 3\n")),
@@ -391,7 +391,8 @@ TEST(VllmErrors, FlagsVersionsAndObservedKeys) {
   EXPECT_EQ(first_error(scenario("h200", 1, "0.16.0", "qwen3-8b", "    --max-model-len: 4096\n",
                                  "  cuda_graph_estimate: 1GiB\n")),
             "vllm.yaml:9:3: 'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph "
-            "estimate (vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory)");
+            "estimate (vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory; Model "
+            "Runner V2 from 0.29.0)");
   EXPECT_EQ(
       first_error(scenario("h100", 1, "0.10.2", "qwen3-8b", "    --kv-cache-memory: 1000000000\n",
                            "  kv_cache_memory: 1GiB\n")),

@@ -456,11 +456,11 @@ TEST(ReaderClasses, VersionFromWordingAndDate) {
   const StartupLog banner_log = corpus("vllm-a100-x1-gpt-oss-20b-128k-blog");
   const LogRun& banner = banner_log.runs.at(0);
   EXPECT_EQ(banner.version, "0.19.0");
-  // The newest accounting ("consumed memory") is newer than every modelled release.
+  // The newest accounting ("consumed memory", 0.22.0 on) leaves the newest modelled release.
   const StartupLog ampere = corpus("vllm-48gb-ampere-x4-deepseek-v4-flash-sm8x-kv-hint");
   const VersionChoice newest = choose_version(ampere.runs.at(0), LogEngine::kVllm);
-  EXPECT_EQ(newest.version, "0.21.0");
-  EXPECT_TRUE(newest.newer_than_modelled);
+  EXPECT_EQ(newest.version, "0.30.0");
+  EXPECT_FALSE(newest.newer_than_modelled);
   // A day before v0.5.21 was published the log ran 0.5.20 or older; after it, no bound.
   ASSERT_TRUE(date_clue(LogEngine::kSglang, "2026-09-30", 1).has_value());
   EXPECT_EQ(date_clue(LogEngine::kSglang, "2026-09-30", 1)->before, "0.5.21");
@@ -530,8 +530,7 @@ TEST(ReaderClasses, ADroppedFlagDatesTheLog) {
 }
 
 // ... and a flag a later release added dates it from that release: the queue limits came in
-// vLLM 0.29.0, newer than gpumem models, so the log is replayed with the newest modelled rules
-// and says why.
+// vLLM 0.29.0, so the log is replayed with the newest modelled release, 0.30.0, and says why.
 TEST(ReaderClasses, AnAddedFlagDatesTheLog) {
   const StartupLog log = lines(
       "INFO 09-01 10:00:00 [api_server.py:1000] non-default args: {'model': 'Qwen/Qwen3-8B', "
@@ -540,8 +539,8 @@ TEST(ReaderClasses, AnAddedFlagDatesTheLog) {
   const LogRun& r = log.runs.at(0);
   ASSERT_NE(r.flag("--max-num-queued-reqs"), nullptr);
   const VersionChoice v = choose_version(r, LogEngine::kVllm);
-  EXPECT_EQ(v.version, "0.21.0");
-  EXPECT_TRUE(v.newer_than_modelled);
+  EXPECT_EQ(v.version, "0.30.0");
+  EXPECT_FALSE(v.newer_than_modelled);
   EXPECT_NE(v.note.find("'--max-num-queued-reqs' (added in 0.29.0) (line 1)"), std::string::npos)
       << v.note;
 }

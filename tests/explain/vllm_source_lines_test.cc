@@ -92,7 +92,7 @@ TEST(VllmSourceLines, ALogThatPrintsNoVersionIsDatedByItsTags) {
             "'Available KV cache memory' at gpu_worker.py:298, where vLLM 0.10.2, 0.11.0 logs it "
             "(line 1); v0.11.0's public logs print its source lines there: the rules of v0.11.0");
   // A tag only 0.26.0's public logs print (kv_cache_utils.py:2177; 0.25.x and 0.27.1 elsewhere)
-  // dates a log newer than every modelled release: replayed with the newest rules, and said.
+  // dates a log to 0.26.0.
   const Result<StartupLog> newer = read_startup_log(
       "(EngineCore pid=7) INFO 07-29 10:00:00 [kv_cache_utils.py:2177] GPU KV cache size: "
       "1,000,000 tokens\n",
@@ -100,8 +100,8 @@ TEST(VllmSourceLines, ALogThatPrintsNoVersionIsDatedByItsTags) {
   ASSERT_TRUE(newer.ok());
   ASSERT_EQ(newer->runs.size(), 1u);
   const VersionChoice n = choose_version(newer->runs.front(), LogEngine::kVllm);
-  EXPECT_EQ(n.version, "0.21.0");
-  EXPECT_TRUE(n.newer_than_modelled);
+  EXPECT_EQ(n.version, "0.26.0");
+  EXPECT_FALSE(n.newer_than_modelled);
   EXPECT_NE(n.note.find("'GPU KV cache size' at kv_cache_utils.py:2177, where vLLM 0.26.0 logs it"),
             std::string::npos)
       << n.note;
@@ -110,7 +110,7 @@ TEST(VllmSourceLines, ALogThatPrintsNoVersionIsDatedByItsTags) {
       "INFO 10-11 10:42:14 [gpu_worker.py] Available KV cache memory: 13.69 GiB\n", std::nullopt);
   ASSERT_TRUE(untagged.ok());
   ASSERT_EQ(untagged->runs.size(), 1u);
-  EXPECT_EQ(choose_version(untagged->runs.front(), LogEngine::kVllm).version, "0.21.0");
+  EXPECT_EQ(choose_version(untagged->runs.front(), LogEngine::kVllm).version, "0.30.0");
 }
 
 }  // namespace

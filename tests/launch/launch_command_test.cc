@@ -160,7 +160,7 @@ TEST(LaunchScenario, TheGpuOptionAndTheLayoutGiveTheHardware) {
   ASSERT_TRUE(s) << diags.to_string();
   EXPECT_EQ(s->hardware.gpu, "h100-sxm-80gb");
   EXPECT_EQ(s->hardware.gpus_per_node, 8);  // TP 4 x PP 2
-  EXPECT_EQ(s->engine.version, "0.21.0");   // the newest modelled
+  EXPECT_EQ(s->engine.version, "0.30.0");   // the newest modelled
   EXPECT_EQ(s->name, "vllm-llama-3.1-8b-instruct");
   s = scenario_from_launch(l, LaunchOptions{"h200x16", "0.11.0"}, test_catalogs().gpus,
                            test_catalogs().models, diags);

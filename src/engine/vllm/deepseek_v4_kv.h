@@ -17,7 +17,7 @@
 // at 434b1bdb, and vllm deepseek_v4_attention.py / deepseek_compressor.py at 0a291a2e /
 // 0de10a27). A real start-up of that layout, 2 GH200 at max_model_len 30,000 (vllm issue
 // #44376), needs 6.66 GiB for one request as this model derives. v0.23.0 (PR #44454) counts
-// only occupied slots; releases past v0.21.x are not modelled.
+// only occupied slots, which is not modelled: plan_checks.h refuses DeepSeek-V4 from v0.23.0.
 #ifndef GPUMEM_ENGINE_VLLM_DEEPSEEK_V4_KV_H_
 #define GPUMEM_ENGINE_VLLM_DEEPSEEK_V4_KV_H_
 

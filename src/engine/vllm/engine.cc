@@ -53,10 +53,18 @@ class Startup final : public PlannedStartup {
           {"cuda_graphs_captured", "graphs captured (PIECEWISE, FULL)",
            std::to_string(a.piecewise_sizes.size()) + ", " + std::to_string(a.full_sizes.size())});
     }
+    if (p_.rules.v2_runner_default != V2RunnerDefault::kNever ||
+        p_.env.use_v2_model_runner.has_value()) {
+      f.push_back({"model_runner", "model runner", p_.runner.why});
+    }
+    const bool v2_returns_zero =
+        p_.runner.v2 && !p_.rules.v2_estimates_cudagraphs && !a.capture_sizes.empty();
     f.push_back({"cuda_graph_estimate_enabled", "CUDA-graph memory estimate",
                  p_.charge_cudagraph_estimate ? "on"
                  : p_.estimate_cudagraphs     ? "measured, not charged"
-                                              : "off"});
+                 : v2_returns_zero
+                     ? "0: Model Runner V2 reserves nothing for the graphs before 0.29.0"
+                     : "off"});
     f.push_back({"custom_all_reduce", "custom all-reduce", p_.all_reduce.custom.reason});
     if (p_.tp > 1) {
       f.push_back(

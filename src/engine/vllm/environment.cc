@@ -83,6 +83,9 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
     const EnvValueReader read(v, diags);
     if (v.name == "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") {
       read.as_bool(env.estimate_cudagraphs);
+    } else if (v.name == "VLLM_USE_V2_MODEL_RUNNER") {
+      read.as_bool(env.use_v2_model_runner);
+      env.use_v2_model_runner_loc = v.value_loc;
     } else if (v.name == "VLLM_ALLREDUCE_USE_SYMM_MEM") {
       read.as_bool(env.allreduce_use_symm_mem);
     } else if (v.name == "VLLM_ATTENTION_BACKEND") {
@@ -110,8 +113,8 @@ Environment read_environment(const ScenarioEngine& engine, Diagnostics& diags) {
 std::span<const std::string_view> modelled_variables() {
   static const std::vector<std::string_view> kNames = [] {
     std::vector<std::string_view> names = {
-        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", "VLLM_ALLREDUCE_USE_SYMM_MEM",
-        "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_ATTENTION_BACKEND"};
+        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", "VLLM_USE_V2_MODEL_RUNNER",
+        "VLLM_ALLREDUCE_USE_SYMM_MEM", "VLLM_ALLOW_LONG_MAX_MODEL_LEN", "VLLM_ATTENTION_BACKEND"};
     for (std::string_view n : nccl_variables()) names.push_back(n);
     for (std::string_view n : allocator_variables()) names.push_back(n);
     return names;

@@ -21,6 +21,10 @@ namespace gpumem::vllm {
 struct Environment {
   // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm envs.py); unset: the version's default.
   std::optional<bool> estimate_cudagraphs;
+  // VLLM_USE_V2_MODEL_RUNNER (vllm envs.py, three-state from PR #39337): 1 runs Model Runner
+  // V2, 0 the V1 runner; unset: the release's default (engine/vllm/model_runner.h).
+  std::optional<bool> use_v2_model_runner;
+  SourceLoc use_v2_model_runner_loc;
   // VLLM_ALLREDUCE_USE_SYMM_MEM (vllm envs.py); unset: the version's default.
   std::optional<bool> allreduce_use_symm_mem;
   // VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm config/model.py _get_and_verify_max_len): a

@@ -644,15 +644,31 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   // vllm v1/worker/gpu_worker.py determine_available_memory (v0.17.0 on): profile_cudagraph_memory
   // runs whenever CUDA graphs will be captured; the environment variable only decides whether
   // its result is subtracted ("Respect the opt-in flag": cudagraph_memory_estimate_applied).
+  if (p.rules.v2_runner_default == V2RunnerDefault::kNever &&
+      p.env.use_v2_model_runner.value_or(false)) {
+    diags.error(p.env.use_v2_model_runner_loc,
+                "VLLM_USE_V2_MODEL_RUNNER=1 before vLLM 0.22.0 runs the experimental Model Runner "
+                "V2, which gpumem models from 0.22.0");
+  }
+  p.runner = choose_model_runner(p.rules, p.model, p.flags, p.env.use_v2_model_runner);
+  if (!p.runner.error.empty()) diags.error(p.env.use_v2_model_runner_loc, p.runner.error);
+  // Model Runner V2's profile_cudagraph_memory returns 0 before v0.29.0, and the worker skips
+  // what depends on it ("if cudagraph_memory_estimate > 0").
   p.estimate_cudagraphs = p.rules.cudagraph_estimate_exists && !p.args.capture_sizes.empty() &&
-                          !p.flags.kv_cache_memory_bytes;
+                          !p.flags.kv_cache_memory_bytes &&
+                          (!p.runner.v2 || p.rules.v2_estimates_cudagraphs);
   p.charge_cudagraph_estimate = p.estimate_cudagraphs && p.env.estimate_cudagraphs.value_or(
                                                              p.rules.cudagraph_estimate_default_on);
+  if (const std::string why = newer_release_refusal(p); !why.empty()) {
+    diags.error(scenario.engine.version_loc, why);
+    return std::nullopt;
+  }
 
   if (scenario.observed.cuda_graph_estimate && !p.estimate_cudagraphs) {
     diags.error(scenario.observed.loc,
                 "'cuda_graph_estimate' is pinned but this launch makes no CUDA-graph estimate "
-                "(vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory)");
+                "(vLLM 0.17.0 or newer, with CUDA graphs and without --kv-cache-memory; Model "
+                "Runner V2 from 0.29.0)");
   }
   if (scenario.observed.kv_cache_memory && p.flags.kv_cache_memory_bytes) {
     diags.error(scenario.observed.loc,

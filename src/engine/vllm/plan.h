@@ -24,6 +24,7 @@
 #include "engine/vllm/flags.h"
 #include "engine/vllm/kv_sizing.h"
 #include "engine/vllm/model_facts.h"
+#include "engine/vllm/model_runner.h"
 #include "engine/vllm/version.h"
 #include "weights/parallel_layout.h"
 #include "weights/weight_tensor.h"
@@ -66,8 +67,9 @@ struct Plan {
   // what vLLM sets itself.
   NcclSettings nccl;
   AllReducePlan all_reduce;
+  ModelRunnerChoice runner;
   // The pre-KV CUDA-graph estimate runs (vllm v1/worker/gpu_worker.py determine_available_memory
-  // from v0.17.0: whenever CUDA graphs will be captured) ...
+  // from v0.17.0: whenever CUDA graphs will be captured; Model Runner V2's from v0.29.0) ...
   bool estimate_cudagraphs = false;
   // ... and is charged to the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default
   // from v0.21.0); uncharged, vLLM prints the utilization that would make up for it.

@@ -17,6 +17,12 @@ std::string vit_profile_refusal(const Plan& p) {
   // factor-pair form after it give the same grid for the checkpoints' processors: their
   // max_pixels is a square of 28-pixel units), the video frames of PR #25557 (0.11.0) and the
   // ViT's cos/sin tables (PR #28798, 0.12.0); encoder_outputs_refusal covers their kept outputs.
+  if (kind == VisionKind::kGemma4Vit && p.version >= Version{0, 22, 0, 0}) {
+    return "vLLM " + p.version.to_string() +
+           " encodes Gemma 4's dummy video frames in batches (from 0.22.0), which gpumem does not "
+           "model; --limit-mm-per-prompt with 0 images and 0 videos serves its language model "
+           "alone, which is modelled";
+  }
   const Version first = qwen2_vit ? Version{0, 12, 0, 0} : Version{0, 16, 0, 0};
   if (p.version < first) {
     // vllm qwen2_vl.py get_image_size_with_most_features (the factor-pair form),
@@ -117,6 +123,33 @@ std::string deepseek_v4_refusal(const Plan& p) {
            "joins the KV-cache groups)";
   }
   if (p.dp > 1) return "--data-parallel-size above 1 with DeepSeek-V4 is not modelled";
+  return "";
+}
+
+std::string newer_release_refusal(const Plan& p) {
+  if (p.model.family == ArchitectureFamily::kDeepseekV4 && p.version >= Version{0, 23, 0, 0}) {
+    // deepseek_v4_kv.h: PR #44454 (v0.23.0) counts only the occupied slots of a block.
+    return "vLLM " + p.version.to_string() +
+           " lays DeepSeek-V4's caches out by their occupied slots only (PR #44454, 0.23.0), "
+           "which gpumem does not model; it models DeepSeek-V4 in vLLM 0.20.0 to 0.22.x";
+  }
+  if (p.model.vision.kind == VisionKind::kGemma4Vit && p.version >= Version{0, 26, 0, 0}) {
+    // vllm issue #49878: the same launch gets about 40 % more KV cache in 0.26 than in 0.25.1,
+    // for a cause not pinned down.
+    return "vLLM " + p.version.to_string() +
+           " sizes Gemma 4's KV cache about 40 % larger than 0.25.1 does (vllm issue #49878), for "
+           "a cause gpumem has not pinned down; it models Gemma 4 in vLLM up to 0.25.x";
+  }
+  if (p.model.is_qwen_hybrid() && !p.runner.v2 && p.charge_cudagraph_estimate &&
+      p.version >= Version{0, 26, 0, 0}) {
+    // vllm issue #50780: from 0.26.0 the V1 runner's first FULL sample runs a forward whose
+    // Gated DeltaNet transient (about 128 KiB a batched token) the estimate charges as graphs.
+    return "vLLM " + p.version.to_string() +
+           "'s V1 CUDA-graph estimate of a Gated DeltaNet model charges a transient of its first "
+           "FULL sample that grows with --max-num-batched-tokens (vllm issue #50780, from "
+           "0.26.0), which gpumem does not model; VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 "
+           "or -O0 launches are modelled";
+  }
   return "";
 }
 

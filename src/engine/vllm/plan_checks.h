@@ -22,6 +22,10 @@ std::string sparse_attention_refusal(const Plan& p);
 // Why DeepSeek-V4 cannot be modelled for this launch.
 std::string deepseek_v4_refusal(const Plan& p);
 
+// Why a launch of a release after v0.21 cannot be modelled: a memory change of that release
+// which gpumem does not model, for the model or runner of `p`; empty when it can.
+std::string newer_release_refusal(const Plan& p);
+
 // Why the backend --model-impl names cannot be modelled for this model: the Transformers
 // backend's layers, fusions and activation peaks are the transformers model's own.
 std::string model_impl_refusal(const Plan& p);

@@ -66,7 +66,10 @@ class RankStartup {
   Status allocate_kept(Bytes size, Category c) { return allocate(size, c).status(); }
   Status free(BlockHandle h) { return env_.allocator.free(h); }
 
-  Status context() { return env_.device.init_context(); }
+  Status context() {
+    if (!p_.runner.warning.empty()) env_.log(p_.runner.warning);
+    return env_.device.init_context();
+  }
 
   Result<CommunicatorId> pynccl(const std::vector<int>& group) {
     Result<CommunicatorId> c = env_.comm.create_communicator(group, p_.nccl);
@@ -100,8 +103,9 @@ class RankStartup {
   }
 
   Status memory_snapshot() {
-    // gpu_worker.py init_device: gc.collect(); empty_cache(); MemorySnapshot();
-    // request_memory().
+    // gpu_worker.py init_device: "Using V2 Model Runner" after the distributed init, then
+    // gc.collect(); empty_cache(); MemorySnapshot(); request_memory().
+    if (p_.runner.v2) env_.log("Using V2 Model Runner");
     env_.allocator.empty_cache();
     const MemInfo m = env_.device.mem_get_info();
     init_free_ = m.free;
@@ -314,18 +318,87 @@ class RankStartup {
     env_.fact({"non_torch_bytes", "non-torch increase", non_torch_});
   }
 
-  Status cuda_graph_estimate() {
-    // gpu_model_runner.py profile_cudagraph_memory, inside memory_profiling: a minimal KV
-    // cache of max_cudagraph_capture_size blocks, the two largest graphs of each mode in a
-    // temporary pool, then all of it released.
-    const KvCacheLayout& kv = stage_.kv;
+  // The estimate's result for both runners: pinned or measured, logged (V1 only) and the
+  // profile ended.
+  Status finish_estimate(Bytes measured, std::int64_t pages_of_doubt, bool log_it) {
+    estimate_ = p_.observed.cuda_graph_estimate.value_or(measured);
+    if (!p_.observed.cuda_graph_estimate) estimate_doubt_ = k_.free_memory_page * pages_of_doubt;
+    if (log_it) env_.log(log_estimated_cudagraph_memory(estimate_));
+    env_.fact({"cuda_graph_estimate_bytes", "cuda graph estimate", estimate_});
+    finish_profiling();
+    return {};
+  }
+
+  void estimate_sample_fact(bool is_full, std::int64_t size, Bytes sample) {
+    env_.fact(
+        {fmt::format("cuda_graph_estimate_sample_{}_size_{}", is_full ? "full" : "piecewise", size),
+         fmt::format("cuda graph estimate sample ({}, size {})", is_full ? "FULL" : "PIECEWISE",
+                     size),
+         sample});
+  }
+
+  Result<std::vector<BlockHandle>> minimal_kv_cache(std::int64_t blocks) {
     std::vector<BlockHandle> minimal;
-    for (Bytes page : kv.tensor_pages) {
-      Result<BlockHandle> t =
-          allocate(page * p_.args.max_cudagraph_capture_size, Category::kKvCache);
+    for (Bytes page : stage_.kv.tensor_pages) {
+      Result<BlockHandle> t = allocate(page * blocks, Category::kKvCache);
       if (!t.ok()) return t.status();
       minimal.push_back(*t);
     }
+    return minimal;
+  }
+
+  Status v2_cuda_graph_estimate() {
+    // v1/worker/gpu/cudagraph_utils.py profile_cudagraph_memory (PR #53306, v0.29.0; the
+    // two-sample form the upstream diff of PR #57865 shows): a minimal KV cache of
+    // min(max_num_seqs, max_cudagraph_capture_size) blocks; in a throwaway pool every
+    // PIECEWISE graph and the two largest FULL ones, measured as one free-memory delta; the
+    // other FULL graphs cost the second sample each (at least 1 MiB). Nothing is logged.
+    const std::int64_t blocks = std::max<std::int64_t>(
+        std::min(p_.args.max_num_seqs, p_.args.max_cudagraph_capture_size), 1);
+    Result<std::vector<BlockHandle>> minimal = minimal_kv_cache(blocks);
+    if (!minimal.ok()) return minimal.status();
+    const PoolId pool = env_.allocator.create_pool();
+    env_.allocator.empty_cache();
+    const Bytes start_free = env_.device.mem_get_info().free;
+    int captures = 0;
+    Capture ignored;
+    const std::vector<std::int64_t>& pw = p_.args.piecewise_sizes;
+    for (auto it = pw.rbegin(); it != pw.rend(); ++it, ++captures) {
+      GPUMEM_RETURN_IF_ERROR(forward_->capture_size(*it, false, pool, ignored));
+    }
+    const std::vector<std::int64_t>& full = p_.args.full_sizes;
+    std::vector<Bytes> samples;
+    for (size_t i = 0; i < std::min<size_t>(2, full.size()); ++i, ++captures) {
+      const std::int64_t size = full[full.size() - 1 - i];
+      const Bytes before = env_.device.mem_get_info().free;
+      GPUMEM_RETURN_IF_ERROR(forward_->capture_size(size, true, pool, ignored));
+      samples.push_back(before - env_.device.mem_get_info().free);
+      estimate_sample_fact(true, size, samples.back());
+    }
+    const Bytes measured = start_free - env_.device.mem_get_info().free;
+    for (int i = 0; i < captures; ++i) GPUMEM_RETURN_IF_ERROR(env_.allocator.release_pool(pool));
+    for (BlockHandle t : *minimal) GPUMEM_RETURN_IF_ERROR(free(t));
+    // _extrapolate_full_graph_memory: the first FULL sample once, the second for every other.
+    Bytes full_estimate;
+    Bytes sampled;
+    for (Bytes b : samples) sampled += b;
+    if (!samples.empty()) {
+      full_estimate =
+          samples[0] + std::max(samples.size() > 1 ? samples[1] : bytes(0), k_.min_graph_estimate) *
+                           static_cast<std::int64_t>(full.size() - 1);
+    }
+    const Bytes estimate = std::max(measured - sampled + full_estimate, bytes(0));
+    return finish_estimate(
+        estimate, 1 + static_cast<std::int64_t>(full.empty() ? 0 : full.size() - 1), false);
+  }
+
+  Status cuda_graph_estimate() {
+    if (p_.runner.v2) return v2_cuda_graph_estimate();
+    // gpu_model_runner.py profile_cudagraph_memory, inside memory_profiling: a minimal KV
+    // cache of max_cudagraph_capture_size blocks, the two largest graphs of each mode in a
+    // temporary pool, then all of it released.
+    Result<std::vector<BlockHandle>> minimal = minimal_kv_cache(p_.args.max_cudagraph_capture_size);
+    if (!minimal.ok()) return minimal.status();
     const std::vector<std::int64_t>& pw = p_.args.piecewise_sizes;
     const std::vector<std::int64_t>& full = p_.args.full_sizes;
     env_.log(log_profiling_cudagraph_memory(
@@ -350,12 +423,7 @@ class RankStartup {
         samples.push_back(before - env_.device.mem_get_info().free);
         // Each sample is multiplied by the mode's remaining captures, so one 2 MiB page more
         // or less moves the estimate by (n - 1) x 2 MiB; the samples are kept for `check`.
-        const std::int64_t size = sizes[sizes.size() - 1 - i];
-        env_.fact({fmt::format("cuda_graph_estimate_sample_{}_size_{}",
-                               is_full ? "full" : "piecewise", size),
-                   fmt::format("cuda graph estimate sample ({}, size {})",
-                               is_full ? "FULL" : "PIECEWISE", size),
-                   samples.back()});
+        estimate_sample_fact(is_full, sizes[sizes.size() - 1 - i], samples.back());
       }
       // "FULL and PIECEWISE graphs share the global pool ... Take the max".
       first_max = std::max(first_max, samples.front());
@@ -365,14 +433,8 @@ class RankStartup {
       pages_of_doubt += static_cast<std::int64_t>(sizes.size() - 1);
     }
     for (int i = 0; i < captures; ++i) GPUMEM_RETURN_IF_ERROR(env_.allocator.release_pool(pool));
-    for (BlockHandle t : minimal) GPUMEM_RETURN_IF_ERROR(free(t));
-    const Bytes measured = first_max + per_graph_total;
-    estimate_ = p_.observed.cuda_graph_estimate.value_or(measured);
-    if (!p_.observed.cuda_graph_estimate) estimate_doubt_ = k_.free_memory_page * pages_of_doubt;
-    env_.log(log_estimated_cudagraph_memory(estimate_));
-    env_.fact({"cuda_graph_estimate_bytes", "cuda graph estimate", estimate_});
-    finish_profiling();
-    return {};
+    for (BlockHandle t : *minimal) GPUMEM_RETURN_IF_ERROR(free(t));
+    return finish_estimate(first_max + per_graph_total, pages_of_doubt, true);
   }
 
   Status kv_cache() {
@@ -403,7 +465,8 @@ class RankStartup {
     // non-torch + graph estimate); what is free beyond total x utilization is never offered.
     env_.fact({std::string(fact_id::kKvKeptBack), "kept back from the free memory",
                std::string("above total x gpu_memory_utilization, activation peak, non-torch "
-                           "memory, CUDA-graph estimate")});
+                           "memory") +
+                   (p_.charge_cudagraph_estimate ? ", CUDA-graph estimate" : "")});
     // What the KV cache inherits from the estimate's page rounding; `gpumem check` widens
     // this step's tolerance by it.
     if (estimate_doubt_ > bytes(0) && p_.charge_cudagraph_estimate &&

@@ -69,6 +69,13 @@ VersionRules rules_for(const Version& v) {
   r.dsa_auto_kv_fp8 = v < Version{0, 11, 1, 0};
   r.dsa_persistent_workspace = v >= Version{0, 13, 0, 0};
   r.dsa_profiles_logits_budget = v >= Version{0, 19, 0, 0};
+  r.v2_runner_default = v >= Version{0, 29, 0, 0}   ? V2RunnerDefault::kEverySupportedModel
+                        : v >= Version{0, 25, 0, 0} ? V2RunnerDefault::kDense
+                        : v >= Version{0, 24, 0, 0} ? V2RunnerDefault::kListed
+                        : v >= Version{0, 23, 0, 0} ? V2RunnerDefault::kListedDense
+                        : v >= Version{0, 22, 0, 0} ? V2RunnerDefault::kQwen3Dense
+                                                    : V2RunnerDefault::kNever;
+  r.v2_estimates_cudagraphs = v >= Version{0, 29, 0, 0};
   return r;
 }
 

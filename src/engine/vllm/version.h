@@ -1,10 +1,11 @@
 // vLLM release versions and the start-up rules that changed between them (V1 engine, CUDA).
 //
-// gpumem models v0.10.1 through v0.21.x. Rules that differ are data here, keyed by version,
+// gpumem models v0.10.1 through v0.30.x. Rules that differ are data here, keyed by version,
 // so the engine model has one code path with small branches instead of copies per release.
-// The newest family is the source the research read (vllm main after v0.21.0,
-// research/vllm-trtllm-memory.md §0); v0.22.0 made Model Runner V2 the default for Qwen3
-// dense models (release notes, #39337), whose CUDA-graph estimate is 0 — outside the model.
+// The V1 runner's rules come from the source the research read (vllm main after v0.21.0,
+// research/vllm-trtllm-memory.md §0); from v0.22.0 Model Runner V2 runs some models and from
+// v0.29.0 every model it supports (engine/vllm/model_runner.h): the same worker, budget and
+// KV sizing, with its own CUDA-graph estimate.
 // Where a PR's merge date is known but not the first release that carried it, the threshold
 // is marked UNCONFIRMED and chosen as the next release after the merge.
 #ifndef GPUMEM_ENGINE_VLLM_VERSION_H_
@@ -29,9 +30,9 @@ struct Version {
 std::optional<Version> parse_version(std::string_view text);
 
 inline constexpr Version kOldestModelled{0, 10, 1, 0};
-inline constexpr Version kFirstUnmodelled{0, 22, 0, 0};
+inline constexpr Version kFirstUnmodelled{0, 31, 0, 0};
 bool is_modelled(const Version& v);
-// "0.10.1 to 0.21.x", for error messages.
+// "0.10.1 to 0.30.x", for error messages.
 std::string modelled_range();
 
 // The releases at which a memory rule of the vLLM model changes (a `Version{...}` comparison
@@ -39,7 +40,19 @@ std::string modelled_range();
 // them runs the rules of the earlier. Explain picks a logged start-up's release among them.
 inline constexpr const char* kRuleChanges[] = {"0.10.1", "0.10.2", "0.11.0", "0.11.1", "0.12.0",
                                                "0.13.0", "0.14.0", "0.15.0", "0.16.0", "0.17.0",
-                                               "0.19.0", "0.20.0", "0.21.0"};
+                                               "0.19.0", "0.20.0", "0.21.0", "0.22.0", "0.23.0",
+                                               "0.24.0", "0.25.0", "0.26.0", "0.29.0", "0.30.0"};
+
+// vllm config/vllm.py use_v2_model_runner with the variable unset, by release (release notes
+// of v0.22.0, v0.23.0, v0.25.0; PR #53183 for v0.29.0).
+enum class V2RunnerDefault {
+  kNever,                // before v0.22.0: V2 only when asked for
+  kQwen3Dense,           // v0.22: Qwen3ForCausalLM, dense and not quantized
+  kListedDense,          // v0.23: listed architectures, dense and not quantized
+  kListed,               // v0.24: listed architectures, MoE and quantized ones too
+  kDense,                // v0.25 to v0.28: every dense model, and listed MoE ones
+  kEverySupportedModel,  // v0.29.0 on: every model but the fallbacks
+};
 
 // The version-dependent rules the model consults.
 struct VersionRules {
@@ -137,6 +150,12 @@ struct VersionRules {
   // PR #36178 (reviewed March 2026; v0.19.0 UNCONFIRMED): the profile run holds the indexer's
   // logits budget, VLLM_SPARSE_INDEXER_MAX_LOGITS_MB (512 MiB), for a moment.
   bool dsa_profiles_logits_budget;
+  // Which models Model Runner V2 runs when VLLM_USE_V2_MODEL_RUNNER is unset
+  // (engine/vllm/model_runner.h).
+  V2RunnerDefault v2_runner_default;
+  // Model Runner V2's profile_cudagraph_memory returns 0 until PR #53306 ("Reserve CUDA graph
+  // memory", merged late August 2026, first in v0.29.0 by its merge date, UNCONFIRMED).
+  bool v2_estimates_cudagraphs;
 };
 
 VersionRules rules_for(const Version& v);
