@@ -13,6 +13,7 @@
 #include "core/lower_case.h"
 #include "core/python_format.h"
 #include "core/size_parse.h"
+#include "engine/vllm/version.h"
 #include "explain/gpu_choice.h"
 #include "explain/logged_flags.h"
 #include "explain/model_choice.h"
@@ -388,6 +389,17 @@ ImpliedScenario infer_scenario(const LogRun& run, LogEngine engine, const std::s
     std::erase_if(s.args, [&](const LoggedFlag& a) { return a.flag == f.flag && a.line == 0; });
     s.args.push_back(f);
   }
+  // vLLM 0.22 on chooses its model runner by the model and release; the log's own choice is
+  // replayed (engine/vllm/model_runner.h), whichever the version chosen would default to.
+  if (engine == LogEngine::kVllm && run.v2_model_runner) {
+    const std::optional<vllm::Version> release = vllm::parse_version(s.version.value);
+    if (release && vllm::rules_for(*release).v2_runner_default != vllm::V2RunnerDefault::kNever) {
+      s.env.push_back({"VLLM_USE_V2_MODEL_RUNNER",
+                       {*run.v2_model_runner ? "1" : "0",
+                        run.model_runner_evidence,
+                        {run.model_runner_line, 0}}});
+    }
+  }
   s.pins = log_pins(run, engine);
   s.offline_call_line = run.offline_call_line;
   return s;
@@ -428,6 +440,14 @@ ImpliedYaml implied_yaml(const ImpliedScenario& s) {
       }
       line(text + yaml_comment(f.line > 0 ? f.source + ", " + line_note(f.line) : f.source),
            {f.line, f.column});
+    }
+  }
+  if (!s.env.empty()) {
+    line("  env:");
+    for (const auto& [name, v] : s.env) {
+      line("    " + name + ": " + yaml_quote(v.value) +
+               yaml_comment(v.note + (v.at.line > 0 ? ", " + line_note(v.at.line) : "")),
+           v.at);
     }
   }
   line("model: " + (s.model.value.empty() ? std::string("UNKNOWN") : yaml_value(s.model.value)) +

@@ -59,7 +59,9 @@ struct ImpliedScenario {
   bool tp_exact = false;
   Sourced model;  // a catalog slug when resolved, else the name as logged (or empty)
   bool model_resolved = false;
-  std::vector<LoggedFlag> args;       // flags that change start-up memory
+  std::vector<LoggedFlag> args;  // flags that change start-up memory
+  // Environment variables the log shows were in effect: the name and the value, sourced.
+  std::vector<std::pair<std::string, Sourced>> env;
   std::vector<std::string> left_out;  // stated but not written, and why
   std::vector<Pin> pins;
 

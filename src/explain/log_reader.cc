@@ -253,6 +253,7 @@ bool read_line(LogEngine engine, const LogLine& l, RunCollector& c) {
   }
   if (read_gpu_line(l, c)) return true;
   if (engine == LogEngine::kSglang) return read_sglang_line(l, c);
+  note_model_runner(l, c);
   if (!read_vllm_line(l, c)) return false;
   if (const std::optional<SourceLineBounds> b = vllm_source_line_bounds(l.source, l.message)) {
     c.source_line_clue(b->from, b->before, b->why, l.number, b->newest_seen);

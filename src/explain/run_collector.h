@@ -119,6 +119,8 @@ bool is_out_of_memory(std::string_view message);
 // Each engine's line reader: true when the line was one it knows.
 bool read_sglang_line(const LogLine& line, RunCollector& c);
 bool read_vllm_line(const LogLine& line, RunCollector& c);
+// Which vLLM model runner `line` shows, if any (LogRun::v2_model_runner); every line is offered.
+void note_model_runner(const LogLine& line, RunCollector& c);
 
 }  // namespace gpumem
 

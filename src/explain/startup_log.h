@@ -187,6 +187,12 @@ struct LogRun {
   int gpu_name_line = 0;
   bool gpu_name_partial = false;               // only the end of the name (a line cut at its start)
   std::optional<double> gpu_memory_total_mib;  // nvidia-smi memory.total
+  // vLLM's model runner as a line shows it: V2 from "Using V2 Model Runner", V1 from a fallback
+  // warning or a line of v1/worker/gpu_model_runner.py (the first such line decides); unset
+  // when none shows it.
+  std::optional<bool> v2_model_runner;
+  int model_runner_line = 0;
+  std::string model_runner_evidence;
   std::string architecture;  // SGLang "type=Qwen2ForCausalLM"; vLLM "Resolved architecture: "
   std::string dtype;         // "torch.bfloat16"
   std::vector<LoggedProblem> problems;

@@ -351,6 +351,32 @@ void read_kv_too_small(const LogLine& l, RunCollector& c) {
 
 }  // namespace
 
+void note_model_runner(const LogLine& l, RunCollector& c) {
+  LogRun& run = c.run();
+  if (run.v2_model_runner) return;
+  const std::string_view m = l.message;
+  std::optional<bool> v2;
+  std::string evidence;
+  if (m == "Using V2 Model Runner") {
+    // v1/worker/gpu_worker.py init_device (info_once).
+    v2 = true;
+    evidence = "'Using V2 Model Runner'";
+  } else if (contains(m, "using the V1 model runner instead")) {
+    // config/vllm.py use_v2_model_runner: a feature V2 lacks, or no Triton.
+    v2 = false;
+    evidence = "the fallback to the V1 model runner";
+  } else if (starts_with(l.source, "gpu_model_runner.py:")) {
+    // V1's own file (V2's is model_runner.py, a name V0's worker/model_runner.py shared, so
+    // only the worker's line tells V2).
+    v2 = false;
+    evidence = "a line of the V1 model runner (" + l.source + ")";
+  }
+  if (!v2) return;
+  run.v2_model_runner = v2;
+  run.model_runner_line = l.number;
+  run.model_runner_evidence = std::move(evidence);
+}
+
 bool read_vllm_line(const LogLine& l, RunCollector& c) {
   const std::string_view m = l.message;
   if (contains(m, "non-default args:")) {
