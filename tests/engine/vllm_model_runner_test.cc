@@ -158,5 +158,57 @@ TEST(VllmModelRunner, AskingForV2BeforeV022IsRefused) {
             "Model Runner V2, which gpumem models from 0.22.0\n");
 }
 
+// What releases after 0.21 change that gpumem does not model is refused by name, at the
+// scenario's version, never answered with the rules of an older release.
+std::string refusal(const std::string& model, const std::string& version, int gpus,
+                    const std::string& args, const std::string& env = "") {
+  const std::string text = "hardware: {gpu: h200, count: " + std::to_string(gpus) +
+                           "}\nengine:\n  name: vllm\n  version: " + version +
+                           "\n  args:\n    --tensor-parallel-size: " + std::to_string(gpus) + "\n" +
+                           args + (env.empty() ? "" : "  env:\n" + env) + "model: " + model + "\n";
+  Diagnostics diags;
+  std::optional<Scenario> s = parse_scenario("n.yaml", text, test_catalogs().gpus, diags);
+  if (s && diags.empty()) {
+    (void)simulate_scenario(*s, SimulationInputs{test_catalogs().gpus, test_catalogs().models, {}},
+                            diags);
+  }
+  return diags.to_string();
+}
+
+TEST(VllmModelRunner, NewerReleaseChangesGpumemDoesNotModelAreRefused) {
+  const std::string v4 = "deepseek-ai/DeepSeek-V4-Flash";
+  EXPECT_EQ(refusal(v4, "0.22.0", 2, "    --kv-cache-dtype: fp8\n", ""), "");
+  EXPECT_EQ(refusal(v4, "0.23.0", 2, "    --kv-cache-dtype: fp8\n"),
+            "n.yaml:4:12: vLLM 0.23.0 lays DeepSeek-V4's caches out by their occupied slots only "
+            "(PR #44454, 0.23.0), which gpumem does not model; it models DeepSeek-V4 in vLLM "
+            "0.20.0 to 0.22.x\n");
+  const std::string gemma = "google/gemma-4-26B-A4B";
+  const std::string text_only = "    --language-model-only: true\n";
+  EXPECT_EQ(refusal(gemma, "0.25.0", 1, text_only), "");
+  EXPECT_EQ(refusal(gemma, "0.26.0", 1, text_only),
+            "n.yaml:4:12: vLLM 0.26.0 sizes Gemma 4's KV cache about 40 % larger than 0.25.1 does "
+            "(vllm issue #49878), for a cause gpumem has not pinned down; it models Gemma 4 in "
+            "vLLM up to 0.25.x\n");
+  EXPECT_NE(
+      refusal(gemma, "0.22.0", 1, "")
+          .find("vLLM 0.22.0 encodes Gemma 4's dummy video frames in batches (from 0.22.0), which "
+                "gpumem does not model"),
+      std::string::npos);
+  // Qwen3-Next on the V1 runner: its estimate from 0.26.0; V2 (0.29 on) or no estimate is
+  // modelled.
+  const std::string next = "qwen3-next-80b-a3b-instruct";
+  const std::string v1 = "    VLLM_USE_V2_MODEL_RUNNER: \"0\"\n";
+  EXPECT_EQ(refusal(next, "0.25.0", 2, "", v1), "");
+  EXPECT_EQ(refusal(next, "0.29.0", 2, ""), "");
+  EXPECT_EQ(
+      refusal(next, "0.26.0", 2, "", v1 + "    VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: \"0\"\n"),
+      "");
+  EXPECT_EQ(refusal(next, "0.26.0", 2, "", v1),
+            "n.yaml:4:12: vLLM 0.26.0's V1 CUDA-graph estimate of a Gated DeltaNet model charges "
+            "a transient of its first FULL sample that grows with --max-num-batched-tokens (vllm "
+            "issue #50780, from 0.26.0), which gpumem does not model; "
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 or -O0 launches are modelled\n");
+}
+
 }  // namespace
 }  // namespace gpumem::vllm

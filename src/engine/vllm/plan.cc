@@ -641,9 +641,6 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
       return std::nullopt;
     }
   }
-  // vllm v1/worker/gpu_worker.py determine_available_memory (v0.17.0 on): profile_cudagraph_memory
-  // runs whenever CUDA graphs will be captured; the environment variable only decides whether
-  // its result is subtracted ("Respect the opt-in flag": cudagraph_memory_estimate_applied).
   if (p.rules.v2_runner_default == V2RunnerDefault::kNever &&
       p.env.use_v2_model_runner.value_or(false)) {
     diags.error(p.env.use_v2_model_runner_loc,
@@ -652,8 +649,11 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
   }
   p.runner = choose_model_runner(p.rules, p.model, p.flags, p.env.use_v2_model_runner);
   if (!p.runner.error.empty()) diags.error(p.env.use_v2_model_runner_loc, p.runner.error);
-  // Model Runner V2's profile_cudagraph_memory returns 0 before v0.29.0, and the worker skips
-  // what depends on it ("if cudagraph_memory_estimate > 0").
+  // vllm v1/worker/gpu_worker.py determine_available_memory (v0.17.0 on): profile_cudagraph_memory
+  // runs whenever CUDA graphs will be captured; the environment variable only decides whether
+  // its result is subtracted ("Respect the opt-in flag": cudagraph_memory_estimate_applied).
+  // Model Runner V2's returns 0 before v0.29.0, and the worker skips what depends on it ("if
+  // cudagraph_memory_estimate > 0").
   p.estimate_cudagraphs = p.rules.cudagraph_estimate_exists && !p.args.capture_sizes.empty() &&
                           !p.flags.kv_cache_memory_bytes &&
                           (!p.runner.v2 || p.rules.v2_estimates_cudagraphs);

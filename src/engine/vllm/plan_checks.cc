@@ -133,7 +133,7 @@ std::string newer_release_refusal(const Plan& p) {
            " lays DeepSeek-V4's caches out by their occupied slots only (PR #44454, 0.23.0), "
            "which gpumem does not model; it models DeepSeek-V4 in vLLM 0.20.0 to 0.22.x";
   }
-  if (p.model.vision.kind == VisionKind::kGemma4Vit && p.version >= Version{0, 26, 0, 0}) {
+  if (p.model.family == ArchitectureFamily::kGemma4 && p.version >= Version{0, 26, 0, 0}) {
     // vllm issue #49878: the same launch gets about 40 % more KV cache in 0.26 than in 0.25.1,
     // for a cause not pinned down.
     return "vLLM " + p.version.to_string() +
