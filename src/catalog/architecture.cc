@@ -141,6 +141,10 @@ bool Architecture::is_linear_layer(std::int64_t layer) const {
   return layer_types[static_cast<size_t>(layer)] == LayerAttention::kLinear;
 }
 
+std::int64_t Architecture::linear_layer_count() const {
+  return std::count(layer_types.begin(), layer_types.end(), LayerAttention::kLinear);
+}
+
 bool Architecture::has_mlp(std::int64_t layer) const {
   if (!layer_intermediate_sizes.empty()) return layer_intermediate_size(layer) > 0;
   return !single_module_layers || layer_types[static_cast<size_t>(layer)] == LayerAttention::kNone;

@@ -473,6 +473,8 @@ struct Architecture {
   bool is_moe_layer(std::int64_t layer) const;
   bool is_sliding_layer(std::int64_t layer) const;
   bool is_linear_layer(std::int64_t layer) const;
+  // The layers of linear attention or SSM mixers, whose state is per request, not per token.
+  std::int64_t linear_layer_count() const;
   // A layer's attention head size and KV heads (Gemma 4's full-attention layers differ).
   std::int64_t layer_head_dim(std::int64_t layer) const {
     return global_head_dim > 0 && !is_sliding_layer(layer) ? global_head_dim : head_dim;

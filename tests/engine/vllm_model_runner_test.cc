@@ -158,6 +158,15 @@ TEST(VllmModelRunner, AskingForV2BeforeV022IsRefused) {
             "Model Runner V2, which gpumem models from 0.22.0\n");
 }
 
+// vllm envs.py maybe_convert_bool reads it as bool(int(...)): a word is vLLM's own
+// ValueError, never a silent default.
+TEST(VllmModelRunner, AValueThatIsNotZeroOrOneIsRefused) {
+  Diagnostics diags;
+  EXPECT_FALSE(run("0.25.0", "\"yes\"", "", diags));
+  EXPECT_EQ(diags.to_string(),
+            "r.yaml:8:31: VLLM_USE_V2_MODEL_RUNNER must be 0 or 1, got 'yes'\n");
+}
+
 // What releases after 0.21 change that gpumem does not model is refused by name, at the
 // scenario's version, never answered with the rules of an older release.
 std::string refusal(const std::string& model, const std::string& version, int gpus,

@@ -10,7 +10,7 @@ MambaStateShape linear_state_shape(const Architecture& a, int attention_tp,
                                    std::int64_t ssm_element_size) {
   const LinearAttentionConfig& g = a.linear;
   MambaStateShape s;
-  for (std::int64_t l = 0; l < a.num_hidden_layers; ++l) s.layers += a.is_linear_layer(l) ? 1 : 0;
+  s.layers = a.linear_layer_count();
   // Mamba2StateShape.create with intermediate_size = Hv x dv, n_groups = Hk, state_size = dk:
   // conv (conv_dim / tp, kernel - 1) in mamba_utils.py's CONV_DTYPE (bfloat16), temporal
   // (Hv / tp, dv, dk).

@@ -7,11 +7,7 @@ namespace gpumem::vllm {
 namespace {
 
 // vllm config/vllm.py is_hybrid: attention layers beside Mamba or Gated DeltaNet layers.
-bool is_hybrid(const Architecture& m) {
-  bool linear = false;
-  for (std::int64_t l = 0; l < m.num_hidden_layers; ++l) linear = linear || m.is_linear_layer(l);
-  return linear && !m.attention_free();
-}
+bool is_hybrid(const Architecture& m) { return m.linear_layer_count() > 0 && !m.attention_free(); }
 
 // What of the launch Model Runner V2 does not support: the oracle's "unsupported" list
 // (config/vllm.py; v0.25 to v0.28 and v0.29.0 alike: "n-gram speculative decoding"); the other
