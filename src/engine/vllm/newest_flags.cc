@@ -277,8 +277,9 @@ const std::vector<FlagSpec>& unmodelled_flags() {
                    "profiled token count"),
       refused_flag("--scheduler-cls", FlagType::kString,
                    "a custom scheduler class can allocate anything"),
-      refused_flag("--disable-hybrid-kv-cache-manager", FlagType::kBool,
-                   "sliding-window layers get full-length KV; KV per request grows"),
+      // Modelled where it changes nothing (one kind of KV layer), refused elsewhere
+      // (plan_checks.h hybrid_kv_manager_refusal).
+      {"--disable-hybrid-kv-cache-manager", {}, FlagType::kBool, true, {}},
       // vllm 4897bc66 (v0.29-era main) engine/arg_utils.py, KernelConfig
       refused_flag("--ir-op-priority", FlagType::kList,
                    "it chooses the norm kernels' providers, which gpumem does not model"),

@@ -752,6 +752,12 @@ std::optional<Plan> make_plan(const Scenario& scenario, const PlanInputs& in, Di
         s.kv_layers.push_back(d);
       }
     }
+    if (p.flags.raw.boolean("--disable-hybrid-kv-cache-manager")) {
+      if (const std::string why = hybrid_kv_manager_refusal(p, s.kv_layers); !why.empty()) {
+        diags.error(*p.flags.raw.location("--disable-hybrid-kv-cache-manager"), why);
+        return std::nullopt;
+      }
+    }
     Result<KvCacheLayout> kv = p.model.family == ArchitectureFamily::kDeepseekV4
                                    ? deepseek_v4_kv_layout(p.model, s.layers)
                                    : group_kv_layers(s.kv_layers, p.rules.uniform_type_kv_groups);

@@ -187,6 +187,19 @@ std::string model_impl_refusal(const Plan& p) {
          " backend has other layers, fusions and activation peaks than vLLM's own model";
 }
 
+std::string hybrid_kv_manager_refusal(const Plan& p, const std::vector<KvLayerSpec>& layers) {
+  // vllm v1/core/kv_cache_utils.py unify_hybrid_kv_cache_specs: without the hybrid manager,
+  // sliding-window and chunked layers are given full-attention specs (KV for every token of
+  // the request) and other mixes are an error; layers of one spec form one group either way.
+  const bool one_kind = p.model.family != ArchitectureFamily::kDeepseekV4 &&
+                        std::all_of(layers.begin(), layers.end(),
+                                    [&](const KvLayerSpec& s) { return s == layers.front(); });
+  if (one_kind) return "";
+  return "--disable-hybrid-kv-cache-manager with " + p.model.hf_architecture +
+         " is not modelled: its layers keep KV caches of different kinds (sliding-window, "
+         "recurrent state or other shapes), which vLLM then gives full-length KV or refuses";
+}
+
 std::string cpu_offload_refusal(const Plan& p) {
   // The families whose vLLM model file builds its decoder layers with make_layers, which is
   // where the offloader wraps them (model_executor/models/utils.py; offloader/base.py

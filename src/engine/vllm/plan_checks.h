@@ -5,6 +5,7 @@
 #define GPUMEM_ENGINE_VLLM_PLAN_CHECKS_H_
 
 #include <string>
+#include <vector>
 
 #include "core/diagnostics.h"
 #include "engine/vllm/plan.h"
@@ -37,6 +38,10 @@ void refuse_other_attention_backend(const Plan& p, Diagnostics& diags);
 
 // Why --cpu-offload-gb cannot be modelled for this launch (weights/cpu_offload.h).
 std::string cpu_offload_refusal(const Plan& p);
+
+// Why --disable-hybrid-kv-cache-manager cannot be modelled for a stage whose KV layers are
+// `layers`: empty when they are all of one kind and shape, where it changes nothing.
+std::string hybrid_kv_manager_refusal(const Plan& p, const std::vector<KvLayerSpec>& layers);
 
 // Data parallelism above 1 outside what gpumem models, reported at --data-parallel-size.
 void refuse_unmodelled_data_parallelism(const Plan& p, Diagnostics& diags);
