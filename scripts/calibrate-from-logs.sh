@@ -21,6 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 gpumem="${1:-build/src/cli/gpumem}"
 export GPUMEM_MODEL_DIR=model
+# Yearless log dates are read against a fixed day (scripts/explain-logs.sh says why).
+export GPUMEM_TODAY=2026-12-07
 logs=tests/data/engine-logs
 hold_out=(sglang-rtx4090-x1-olmocr-7b-qwen2vl-wsl
   vllm-rtx4090-x1-qwen3.6-27b-int4-windows-desktop-free-check

@@ -20,6 +20,9 @@ gpumem="${1:-build/src/cli/gpumem}"
 # The repository's model directory, named relatively, so that the report names its files as
 # the repository does, wherever the checkout is.
 export GPUMEM_MODEL_DIR=model
+# Yearless log dates (vLLM's "INFO 08-20 ...") are read against this day, not the clock, so
+# that the report changes only with gpumem.
+export GPUMEM_TODAY=2026-12-07
 out=reports/logs.md
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 #include <variant>
 
 #include "core/python_format.h"
@@ -266,6 +267,41 @@ void logged_only(RunExplanation& r) {
 }
 
 // What the log itself says about how the start-up ended.
+// Where a start-up step or a logged phase stands in the start-up (both engines run them in
+// this order; SGLang's cuBLAS and attention-backend set-up come after its KV pool): a log that
+// stops before the step gpumem fails at cannot show that failure.
+int startup_stage(std::string_view name) {
+  static constexpr std::pair<std::string_view, int> kStages[] = {
+      {"context", 1},
+      {"distributed", 1},
+      {"memory_snapshot", 1},
+      {"free_memory", 1},
+      {"model_runner", 2},
+      {"weights", 2},
+      {"draft_weights", 3},
+      {"draft weights", 3},
+      {"draft_shares_target_embedding", 3},
+      {"profile_run", 4},
+      {"profile", 4},
+      {"cuda_graph_estimate", 4},
+      {"kv_cache", 5},
+      {"kv cache", 5},
+      {"draft_kv_cache", 5},
+      {"cublas", 5},
+      {"attention_backend", 5},
+      {"cuda_graphs", 6},
+      {"cuda graphs", 6},
+      {"draft_cuda_graphs", 7},
+      {"draft cuda graphs", 7},
+      {"cuda graphs done", 8},
+      {"sampler_warmup", 8},
+      {"ready", 9}};
+  for (const auto& [stage_name, stage] : kStages) {
+    if (stage_name == name) return stage;
+  }
+  return 0;
+}
+
 void log_outcome(RunExplanation& r) {
   if (!r.run.problems.empty()) {
     // The first failure the reader can name (out of memory, KV cache too small, ...) says
@@ -340,9 +376,20 @@ void diagnose(RunExplanation& r, const Scenario& scenario, const SimulationInput
       text += ": " + s.message;
     }
     r.diagnosis.push_back(text);
-    r.diagnosis.push_back(r.run.problems.empty()
-                              ? "MISS: the log shows no failure, gpumem predicts one"
-                              : "agrees with the log: the start-up does not fit");
+    const int failing_stage = startup_stage(s.name);
+    const bool stops_before = r.run.problems.empty() && !r.run.phases.empty() &&
+                              failing_stage > 0 &&
+                              startup_stage(r.run.phases.back().phase) < failing_stage;
+    if (stops_before) {
+      r.diagnosis.push_back("the log stops at '" + r.run.phases.back().phase + "' (line " +
+                            std::to_string(r.run.phases.back().line) + "), before step '" + s.name +
+                            "': it neither shows nor rules out the failure gpumem "
+                            "predicts");
+    } else {
+      r.diagnosis.push_back(r.run.problems.empty()
+                                ? "MISS: the log shows no failure, gpumem predicts one"
+                                : "agrees with the log: the start-up does not fit");
+    }
     // A pinned KV size would hide every change of the memory fraction from the advice.
     Scenario unpinned = scenario;
     unpinned.observed.kv_cache_memory.reset();

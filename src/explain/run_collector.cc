@@ -404,6 +404,12 @@ void RunCollector::recognised(const LogLine& line) {
     current_.date = line.date;
     current_.date_line = line.number;
   }
+  // vLLM's frame time "08-20 18:04:10": month and day first, no year.
+  if (current_.month_day.empty() && line.frame == FrameKind::kVllm && line.time.size() == 14 &&
+      line.time[2] == '-') {
+    current_.month_day = line.time.substr(0, 5);
+    current_.month_day_line = line.number;
+  }
   current_.last_line = std::max(current_.last_line, line.number);
   ++current_.recognised_lines;
 }
@@ -435,6 +441,11 @@ void RunCollector::finish() {
   }
   if (!current_.date.empty()) {
     if (std::optional<VersionClue> c = date_clue(log_.engine, current_.date, current_.date_line)) {
+      current_.version_clues.push_back(std::move(*c));
+    }
+  } else if (!current_.month_day.empty()) {
+    if (std::optional<VersionClue> c = yearless_date_clue(
+            log_.engine, current_.month_day, current_.month_day_line, dating_today())) {
       current_.version_clues.push_back(std::move(*c));
     }
   }

@@ -180,6 +180,10 @@ struct LogRun {
   std::vector<VersionClue> version_clues;
   std::string date;  // the first full date a recognised line carries ("2025-10-16"); "" if none
   int date_line = 0;
+  // The first "MM-DD" a vLLM frame carries ("INFO 08-20 18:04:10"), when no line has a full
+  // date: the month and day, no year.
+  std::string month_day;
+  int month_day_line = 0;
   // An accelerator other than an NVIDIA GPU that a line names (explain/platform_clue.h).
   std::optional<std::string> platform;
   int platform_line = 0;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
 #include <iterator>
 #include <optional>
 #include <span>
@@ -98,20 +101,47 @@ constexpr Release kSglangReleases[] = {
     {"0.5.20", "2026-09-18"}, {"0.5.21", "2026-10-01"},
 };
 
-// staging/releases/vllm.md §1 (first sightings where no release date was found).
+// staging/releases/vllm.md §1 (first sightings where no release date was found). A date must
+// not be later than the publication: a log of the release dated before it would be bounded
+// below its own release. v0.13.0: "released 2025-12-19" (huggingface/trl PR #6154); v0.14.0:
+// not yet published on 2026-01-09 (QwenLM/Qwen3-VL-Embedding issue #7, only v0.14.0rc0 then).
 constexpr Release kVllmReleases[] = {
     {"0.7.2", "2025-02-07"},  {"0.8.3", "2025-04-07"},  {"0.9.2", "2025-07-17"},
-    {"0.10.1", "2025-08-18"}, {"0.11.0", "2025-10-07"}, {"0.13.0", "2026-01-13"},
-    {"0.15.0", "2026-01-29"}, {"0.17.1", "2026-03-12"}, {"0.18.1", "2026-03-30"},
-    {"0.19.0", "2026-04-09"}, {"0.20.0", "2026-04-29"}, {"0.21.0", "2026-05-15"},
-    {"0.22.0", "2026-06-10"}, {"0.23.0", "2026-06-14"}, {"0.24.0", "2026-07-01"},
-    {"0.25.0", "2026-07-12"}, {"0.26.0", "2026-07-26"}, {"0.27.1", "2026-08-13"},
-    {"0.28.0", "2026-08-20"}, {"0.29.0", "2026-09-10"},
+    {"0.10.1", "2025-08-18"}, {"0.11.0", "2025-10-07"}, {"0.13.0", "2025-12-19"},
+    {"0.14.0", "2026-01-10"}, {"0.15.0", "2026-01-29"}, {"0.17.1", "2026-03-12"},
+    {"0.18.1", "2026-03-30"}, {"0.19.0", "2026-04-09"}, {"0.20.0", "2026-04-29"},
+    {"0.21.0", "2026-05-15"}, {"0.22.0", "2026-06-10"}, {"0.23.0", "2026-06-14"},
+    {"0.24.0", "2026-07-01"}, {"0.25.0", "2026-07-12"}, {"0.26.0", "2026-07-26"},
+    {"0.27.1", "2026-08-13"}, {"0.28.0", "2026-08-20"}, {"0.29.0", "2026-09-10"},
 };
 
 std::span<const Release> releases_of(LogEngine engine) {
   if (engine == LogEngine::kSglang) return kSglangReleases;
   return kVllmReleases;
+}
+
+// The day the release tables below were last brought up to date.
+constexpr const char* kReleaseTablesAsOf = "2026-12-07";
+
+std::optional<std::chrono::year_month_day> parse_day(std::string_view text) {
+  int y = 0;
+  unsigned m = 0;
+  unsigned d = 0;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-' ||
+      std::from_chars(p, p + 4, y).ptr != p + 4 || std::from_chars(p + 5, p + 7, m).ptr != p + 7 ||
+      std::from_chars(p + 8, end, d).ptr != end) {
+    return std::nullopt;
+  }
+  const std::chrono::year_month_day day{std::chrono::year(y), std::chrono::month(m),
+                                        std::chrono::day(d)};
+  return day.ok() ? std::optional(day) : std::nullopt;
+}
+
+std::string day_text(const std::chrono::year_month_day& d) {
+  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(d.year()),
+                     static_cast<unsigned>(d.month()), static_cast<unsigned>(d.day()));
 }
 
 std::string clue_text(const VersionClue& c) {
@@ -133,6 +163,45 @@ std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, in
     }
   }
   return std::nullopt;
+}
+
+std::optional<VersionClue> yearless_date_clue(LogEngine engine, std::string_view month_day,
+                                              int line, std::string_view today) {
+  const std::optional<std::chrono::year_month_day> now = parse_day(today);
+  unsigned month = 0;
+  unsigned day = 0;
+  if (!now || month_day.size() != 5 || month_day[2] != '-' ||
+      std::from_chars(month_day.data(), month_day.data() + 2, month).ptr != month_day.data() + 2 ||
+      std::from_chars(month_day.data() + 3, month_day.data() + 5, day).ptr !=
+          month_day.data() + 5) {
+    return std::nullopt;
+  }
+  // The latest year in which the day exists (02-29 needs a leap year) and is not after today.
+  for (int back = 0; back < 8; ++back) {
+    const std::chrono::year_month_day d{now->year() - std::chrono::years(back),
+                                        std::chrono::month(month), std::chrono::day(day)};
+    if (!d.ok() || d > *now) continue;
+    const std::string latest = day_text(d);
+    std::optional<VersionClue> c = date_clue(engine, latest, line);
+    if (c) {
+      c->why = "dated " + std::string(month_day) + " with no year (" + latest +
+               " at the latest, as of " + std::string(today) + "), before v" + c->before +
+               c->why.substr(c->why.find(" was published"));
+    }
+    return c;
+  }
+  return std::nullopt;
+}
+
+std::string dating_today() {
+  std::string today;
+  if (const char* given = std::getenv("GPUMEM_TODAY"); given != nullptr && parse_day(given)) {
+    today = given;
+  } else {
+    today = day_text(std::chrono::year_month_day{
+        std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())});
+  }
+  return std::max(today, std::string(kReleaseTablesAsOf));
 }
 
 namespace {
@@ -276,13 +345,15 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
                 "modelled release",
             true, false};
   }
-  // Within the bounds, a release whose public logs print the log's source lines where it does
-  // is likelier than the newest release the bounds allow: its rules.
+  // Within the wording's bounds, a release whose public logs print the log's source lines
+  // where it does is likelier than the newest release the bounds allow: its rules. A date
+  // before that release was published makes the log a development build of it (a nightly
+  // wheel, a release candidate), which already has its source lines.
   std::optional<Key> seen;
   for (const VersionClue& c : run.version_clues) {
     if (c.seen.empty()) continue;
     const Key k = *parse(engine, c.seen);
-    if ((lo && k < *lo) || (hi && k >= *hi)) continue;
+    if ((lo && k < *lo) || (hi_by_wording && k >= *hi_by_wording)) continue;
     if (!seen || k > *seen) seen = k;
   }
   if (seen) {
@@ -290,9 +361,12 @@ VersionChoice choose_version(const LogRun& run, LogEngine engine) {
     for (const std::string& r : releases) {
       if (*parse(engine, r) <= *seen) at = r;
     }
+    const bool before_published = hi && *seen >= *hi;
     return {at,
             "not printed; the log dates it: " + why + "; v" + key_text(*seen) +
-                "'s public logs print its source lines there: the rules of v" + at,
+                "'s public logs print its source lines there" +
+                (before_published ? ", so a development build of it before it was published" : "") +
+                ": the rules of v" + at,
             *seen < oldest_key, false};
   }
   for (auto it = releases.rbegin(); it != releases.rend(); ++it) {

@@ -47,6 +47,19 @@ std::string given_release_error(LogEngine engine, const std::string& version);
 // listed release came out before the date.
 std::optional<VersionClue> date_clue(LogEngine engine, std::string_view date, int line);
 
+// The clue a date without a year gives (vLLM's "INFO 08-20 18:04:10"): a log is not from the
+// future, so it is no later than the last "08-20" up to `today` (YYYY-MM-DD), and its release
+// older than the first one published after that day. Nothing when `month_day` is not a date
+// or no listed release came out after it.
+std::optional<VersionClue> yearless_date_clue(LogEngine engine, std::string_view month_day,
+                                              int line, std::string_view today);
+
+// The day a yearless date is read against: $GPUMEM_TODAY (YYYY-MM-DD, for reports that must
+// not change with the clock), else the system clock's UTC date, but never before the day the
+// release tables were last brought up to date (a machine whose clock is behind must not read
+// a newer log's date as the year before).
+std::string dating_today();
+
 }  // namespace gpumem
 
 #endif  // GPUMEM_EXPLAIN_VERSION_CHOICE_H_

@@ -349,6 +349,16 @@ void read_kv_too_small(const LogLine& l, RunCollector& c) {
   c.problem(ProblemKind::kKvCacheTooSmall, l);
 }
 
+// "Model loading took 7.64 GiB and 32.97 seconds": Model Runner V2's weights line (vllm
+// v1/worker/gpu/model_runner.py load_model) from 0.22 (PR #44106's log) to 0.27.1 (public
+// logs of 0.27.1 at model_runner.py:329; 0.28.0's says "GiB memory"). V1 printed "GiB and" only
+// before 0.11.0, with 4 decimals ("%.4f"); V2 formats the figure with format_gib: at most 2.
+bool v2_weights_wording(std::string_view m) {
+  if (!starts_with(m, "Model loading took") || contains(m, "GiB memory")) return false;
+  const std::optional<PrintedNumber> n = number_after(m, "took");
+  return n && n->decimals <= 2 && contains(m, " GiB and ");
+}
+
 }  // namespace
 
 void note_model_runner(const LogLine& l, RunCollector& c) {
@@ -361,6 +371,9 @@ void note_model_runner(const LogLine& l, RunCollector& c) {
     // v1/worker/gpu_worker.py init_device (info_once).
     v2 = true;
     evidence = "'Using V2 Model Runner'";
+  } else if (v2_weights_wording(m)) {
+    v2 = true;
+    evidence = "'Model loading took ... GiB and' with at most 2 decimals (Model Runner V2's)";
   } else if (contains(m, "using the V1 model runner instead")) {
     // config/vllm.py use_v2_model_runner: a feature V2 lacks, or no Triton.
     v2 = false;
@@ -415,6 +428,11 @@ bool read_vllm_line(const LogLine& l, RunCollector& c) {
     figure(c, l, "took", Quantity::kModelLoading);
     if (contains(m, "GiB memory")) {
       c.clue("0.11.0", "", "'Model loading took ... GiB memory'", l.number);
+    } else if (v2_weights_wording(m)) {
+      c.clue("0.22.0", "0.28.0",
+             "'Model loading took ... GiB and' with at most 2 decimals (Model Runner V2 before "
+             "0.28.0)",
+             l.number);
     } else {
       c.clue("", "0.11.0", "'Model loading took ... GiB and' (no 'memory')", l.number);
     }

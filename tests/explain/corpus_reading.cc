@@ -70,6 +70,18 @@ int header_lines(const std::string& text) {
 
 }  // namespace
 
+StartupLog read_corpus_log(const std::string& name) {
+  Result<std::string> text = read_file(kDir + name + ".log", InputKind::kLog);
+  EXPECT_TRUE(text.ok()) << name;
+  return text.ok() ? read_log_text(text.value()) : StartupLog{};
+}
+
+StartupLog read_log_text(const std::string& text) {
+  Result<StartupLog> log = read_startup_log(text, std::nullopt);
+  EXPECT_TRUE(log.ok()) << log.status().message();
+  return log.ok() ? log.value() : StartupLog{};
+}
+
 std::string as_read(const StartupLog& log) {
   std::string out;
   for (size_t i = 0; i < log.runs.size(); ++i) {

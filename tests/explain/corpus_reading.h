@@ -21,6 +21,11 @@ struct CorpusLog {
 // The rendering described above.
 std::string as_read(const StartupLog& log);
 
+// tests/data/engine-logs/<name>.log, and any text, as explain reads it; a failure to read
+// fails the calling test and gives an empty log.
+StartupLog read_corpus_log(const std::string& name);
+StartupLog read_log_text(const std::string& text);
+
 // Reads each log of `logs` and checks: the engine is `engine`; the rendering is the reviewed
 // one; no figure, failure, flag or model comes from the comment lines the file starts with
 // (its source and notes); and `logs` lists every corpus file whose name starts with `prefix`.

@@ -225,10 +225,15 @@ TEST(EngineLogs, Case23MaxLenSweepThreeRuns) {
   EXPECT_EQ(*at(bad29k, Quantity::kKvTokensStorable, 19).predicted, 23664);
   EXPECT_EQ(at(bad29k, Quantity::kKvTokensStorable, 19).verdict, Verdict::kMatch);
   // The third copy is cut before its max_model_len: replayed with the default (131,072),
-  // which does not fit, where the poster's 35k run started.
+  // which does not fit, where the poster's 35k run started. The copy also stops before the
+  // KV check, so it is no miss: the log neither shows the failure nor rules it out.
   EXPECT_FALSE(e.runs[2].ledger->fits());
   const std::vector<std::string>& d = e.runs[2].diagnosis;
-  EXPECT_NE(std::find(d.begin(), d.end(), "MISS: the log shows no failure, gpumem predicts one"),
+  EXPECT_NE(std::find(d.begin(), d.end(),
+                      "the log stops at 'profile' (line 22), before step 'kv_cache': it neither "
+                      "shows nor rules out the failure gpumem predicts"),
+            d.end());
+  EXPECT_EQ(std::find(d.begin(), d.end(), "MISS: the log shows no failure, gpumem predicts one"),
             d.end());
 }
 

@@ -41,6 +41,28 @@ TEST(ModelRunnerReading, UsingV2ModelRunner) {
   EXPECT_EQ(run.model_runner_evidence, "'Using V2 Model Runner'");
 }
 
+// The Korean lab notes of the vllm-rtx4090-x1-qwen2.5-vl-7b corpus log (vLLM 0.27.1, no
+// version printed): V2's weights line, 2 decimals and no "memory", dates it from 0.22 to 0.27.
+// V0 and V1 printed "GiB and" before 0.11 only, with 4 decimals (vllm-a100-x1-qwen3-0.6b).
+TEST(ModelRunnerReading, V2sWeightsWording) {
+  const LogRun v2 = only_run(
+      "Model loading took 15.67 GiB and 10.349460 seconds\n"
+      "GPU KV cache size: 62,736 tokens\n");
+  expect_runner(v2, true, 1);
+  EXPECT_EQ(v2.model_runner_evidence,
+            "'Model loading took ... GiB and' with at most 2 decimals (Model Runner V2's)");
+  ASSERT_EQ(v2.version_clues.size(), 1u);
+  EXPECT_EQ(v2.version_clues[0].from, "0.22.0");
+  EXPECT_EQ(v2.version_clues[0].before, "0.28.0");
+  const LogRun v1 = only_run(
+      "(EngineCore_DP0 pid=643458) INFO 09-10 13:29:14 [gpu_model_runner.py:2235] Model loading "
+      "took 1.1201 GiB and 0.596228 seconds\n"
+      "(EngineCore_DP0 pid=643458) INFO 09-10 13:29:20 [gpu_worker.py:276] Available KV cache "
+      "memory: 66.05 GiB\n");
+  expect_runner(v1, false, 1);
+  for (const VersionClue& c : v1.version_clues) EXPECT_NE(c.from, "0.22.0");
+}
+
 // gpustack/runner#251 (https://github.com/gpustack/runner/pull/251), vLLM 0.27.1, TP 2: the
 // V1 runner's CUDA-graph profile, which Model Runner V2 never prints. From 0.25 a dense model
 // defaults to V2, so the replay asks for V1.
