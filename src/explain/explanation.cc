@@ -266,7 +266,6 @@ void logged_only(RunExplanation& r) {
                    [](const FigureCheck& a, const FigureCheck& b) { return a.line < b.line; });
 }
 
-// What the log itself says about how the start-up ended.
 // Where a start-up step or a logged phase stands in the start-up (both engines run them in
 // this order; SGLang's cuBLAS and attention-backend set-up come after its KV pool): a log that
 // stops before the step gpumem fails at cannot show that failure.
@@ -302,6 +301,7 @@ int startup_stage(std::string_view name) {
   return 0;
 }
 
+// What the log itself says about how the start-up ended.
 void log_outcome(RunExplanation& r) {
   if (!r.run.problems.empty()) {
     // The first failure the reader can name (out of memory, KV cache too small, ...) says
