@@ -271,30 +271,14 @@ void logged_only(RunExplanation& r) {
 // stops before the step gpumem fails at cannot show that failure.
 int startup_stage(std::string_view name) {
   static constexpr std::pair<std::string_view, int> kStages[] = {
-      {"context", 1},
-      {"distributed", 1},
-      {"memory_snapshot", 1},
-      {"free_memory", 1},
-      {"model_runner", 2},
-      {"weights", 2},
-      {"draft_weights", 3},
-      {"draft weights", 3},
-      {"draft_shares_target_embedding", 3},
-      {"profile_run", 4},
-      {"profile", 4},
-      {"cuda_graph_estimate", 4},
-      {"kv_cache", 5},
-      {"kv cache", 5},
-      {"draft_kv_cache", 5},
-      {"cublas", 5},
-      {"attention_backend", 5},
-      {"cuda_graphs", 6},
-      {"cuda graphs", 6},
-      {"draft_cuda_graphs", 7},
-      {"draft cuda graphs", 7},
-      {"cuda graphs done", 8},
-      {"sampler_warmup", 8},
-      {"ready", 9}};
+      {"context", 1},          {"distributed", 1},       {"memory_snapshot", 1},
+      {"free_memory", 1},      {"model_runner", 2},      {"weights", 2},
+      {"draft_weights", 3},    {"draft weights", 3},     {"draft_shares_target_embedding", 3},
+      {"profile_run", 4},      {"profile", 4},           {"cuda_graph_estimate", 4},
+      {"kv_cache", 5},         {"kv cache", 5},          {"draft_kv_cache", 5},
+      {"cublas", 5},           {"attention_backend", 5}, {"cuda_graphs", 6},
+      {"cuda graphs", 6},      {"draft_cuda_graphs", 7}, {"draft cuda graphs", 7},
+      {"cuda graphs done", 8}, {"sampler_warmup", 8},    {"ready", 9}};
   for (const auto& [stage_name, stage] : kStages) {
     if (stage_name == name) return stage;
   }

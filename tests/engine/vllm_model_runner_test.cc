@@ -163,8 +163,7 @@ TEST(VllmModelRunner, AskingForV2BeforeV022IsRefused) {
 TEST(VllmModelRunner, AValueThatIsNotZeroOrOneIsRefused) {
   Diagnostics diags;
   EXPECT_FALSE(run("0.25.0", "\"yes\"", "", diags));
-  EXPECT_EQ(diags.to_string(),
-            "r.yaml:8:31: VLLM_USE_V2_MODEL_RUNNER must be 0 or 1, got 'yes'\n");
+  EXPECT_EQ(diags.to_string(), "r.yaml:8:31: VLLM_USE_V2_MODEL_RUNNER must be 0 or 1, got 'yes'\n");
 }
 
 // What releases after 0.21 change that gpumem does not model is refused by name, at the
